@@ -1,0 +1,1 @@
+void dag_codecs_placeholder(void);

@@ -1,0 +1,3 @@
+@_exported import DaguerreCore
+@_exported import DaguerreFormats
+@_exported import DaguerreImage

@@ -1,0 +1,60 @@
+/// An owned, 64-byte-aligned block of interleaved pixels: the CVPixelBuffer analog (SPEC mapping).
+///
+/// A value type with copy-on-write storage, so it is `Sendable` and can be handed between
+/// threads. Pixels in RGBA formats are premultiplied by alpha unless ``alpha`` says otherwise
+/// (file readers produce straight alpha; the engine premultiplies on read).
+///
+/// ```swift
+/// var buf = try PixelBuffer(width: 64, height: 64, format: .rgbaf)
+/// buf.withUnsafeMutableBytes { raw in raw.storeBytes(of: 1.0 as Float, as: Float.self) }
+/// ```
+public struct PixelBuffer: Sendable {
+    public enum AlphaMode: Sendable, Hashable { case premultiplied, straight }
+
+    public let width: Int
+    public let height: Int
+    public let bytesPerRow: Int
+    public let format: PixelFormat
+    public var alpha: AlphaMode
+    public var colorSpace: ColorSpace?
+    private var storage: Storage
+
+    final class Storage: @unchecked Sendable {
+        // Safety: the pointer is owned by this object and only written through
+        // `PixelBuffer.withUnsafeMutableBytes`, which copies first unless uniquely referenced.
+        let pointer: UnsafeMutableRawPointer
+        let count: Int
+        init(count: Int) {
+            self.count = count
+            pointer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 64)
+            pointer.initializeMemory(as: UInt8.self, repeating: 0, count: max(count, 1))
+        }
+        deinit { pointer.deallocate() }
+    }
+
+    /// A zero-filled buffer. Throws when the size is over `limits` (checked before allocating).
+    public init(width: Int, height: Int, format: PixelFormat, colorSpace: ColorSpace? = nil,
+                alpha: AlphaMode = .premultiplied, limits: Limits = .default) throws(DaguerreError) {
+        try limits.check(width: width, height: height, bytesPerPixel: format.bytesPerPixel, what: "Pixel buffer")
+        self.width = width; self.height = height; self.format = format
+        self.bytesPerRow = (width * format.bytesPerPixel + 63) & ~63
+        self.alpha = alpha; self.colorSpace = colorSpace
+        storage = Storage(count: bytesPerRow * height)
+    }
+
+    public var byteCount: Int { bytesPerRow * height }
+
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: storage.pointer, count: storage.count))
+    }
+    public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        if !isKnownUniquelyReferenced(&storage) {
+            let copy = Storage(count: storage.count)
+            copy.pointer.copyMemory(from: storage.pointer, byteCount: storage.count)
+            storage = copy
+        }
+        return try body(UnsafeMutableRawBufferPointer(start: storage.pointer, count: storage.count))
+    }
+    /// The address of row `y` (read-only).
+    public func rowAddress(_ y: Int) -> UnsafeRawPointer { UnsafeRawPointer(storage.pointer + y * bytesPerRow) }
+}

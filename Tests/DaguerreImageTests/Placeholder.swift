@@ -1,0 +1,2 @@
+import Testing
+@Test func placeholderImage() { #expect(1 == 1) }

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Runs the independent judges the tests compare against (Pillow, OpenCV, colour-science,
+/// exiftool...). A judge that is missing is a test failure with the command that installs it:
+/// `scripts/test` installs every judge before running the tests.
+public enum Judge {
+    /// The repository root (found from this file's path, so tests run from any directory).
+    public static let repoRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+    /// `Tests/judges`, where the Python judge scripts live.
+    public static let scripts = repoRoot.appendingPathComponent("Tests/judges")
+    /// `../shared/testdata`, next to the repository.
+    public static let testdata = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata")
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs `executable` with `arguments`; returns stdout. Throws with stderr on a non-zero exit.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [executable] + arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        let input = Pipe()
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try? input.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so a chatty judge cannot block on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        let stdout = String(decoding: outData, as: UTF8.self)
+        guard p.terminationStatus == 0 else {
+            throw Failure(description: "\(executable) \(arguments.joined(separator: " ")) exited \(p.terminationStatus): "
+                          + String(decoding: errData, as: UTF8.self) + "\nIf a judge is missing, run scripts/setup.")
+        }
+        return stdout
+    }
+
+    /// Runs `Tests/judges/<script>` with python3 and parses its stdout as JSON.
+    public static func python(_ script: String, _ arguments: [String]) throws -> [String: Any] {
+        let out = try run("python3", [scripts.appendingPathComponent(script).path] + arguments)
+        guard let obj = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any] else {
+            throw Failure(description: "\(script) printed no JSON object: \(out.prefix(500))")
+        }
+        return obj
+    }
+}
+
+/// A fresh directory under the system temp directory, removed when the value is released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let url: URL
+    public init(_ name: String = "daguerre-test") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    public func path(_ file: String) -> String { url.appendingPathComponent(file).path }
+    /// Names of the files in the directory (to check that no temporary file was left behind).
+    public func contents() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
