@@ -44,18 +44,20 @@ let package = Package(
                 dependencies: ["DaguerreCore", "DaguerreFormats",
                                .product(name: "Collections", package: "swift-collections")]),
         .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage"]),
+        // The seeds' worked examples, shared by the sample programs, the demo job and the tests.
+        .target(name: "DaguerreSamples", dependencies: ["DaguerreImage"]),
         .executableTarget(name: "daguerre",
-                          dependencies: ["Daguerre",
+                          dependencies: ["Daguerre", "DaguerreSamples",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "daguerre-bench", path: "Benchmarks/daguerre-bench"),
-        .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre"],
+        .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
                           path: "Examples/variable-box-blur"),
 
         // Test-only helpers: running the independent judges (Python packages, exiftool).
         .target(name: "DaguerreTestSupport", path: "Tests/DaguerreTestSupport"),
         .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "DaguerreTestSupport"]),
-        .testTarget(name: "DaguerreImageTests", dependencies: ["Daguerre", "DaguerreTestSupport"]),
+        .testTarget(name: "DaguerreImageTests", dependencies: ["Daguerre", "DaguerreSamples", "DaguerreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

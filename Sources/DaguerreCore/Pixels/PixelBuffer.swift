@@ -44,10 +44,10 @@ public struct PixelBuffer: Sendable {
 
     public var byteCount: Int { bytesPerRow * height }
 
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(start: storage.pointer, count: storage.count))
     }
-    public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+    public mutating func withUnsafeMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
         if !isKnownUniquelyReferenced(&storage) {
             let copy = Storage(count: storage.count)
             copy.pointer.copyMemory(from: storage.pointer, byteCount: storage.count)

@@ -1,2 +1,0 @@
-#include "dag_codecs.h"
-void dag_codecs_placeholder(void) {}

@@ -1,0 +1,50 @@
+// Where a decoder's bytes come from: a path or an in-memory file (no codec library involved).
+import DaguerreCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The input of a decoder: a file on disk, or a whole file already in memory.
+///
+/// Decoders keep it so that a request for an earlier row can restart decoding from the top
+/// (JPEG and PNG decode forward only).
+///
+/// ```swift
+/// let source = ImageSource.file("in.png")
+/// let header = try source.prefix(64)     // magic bytes, the PNG IHDR
+/// ```
+enum ImageSource {
+    case file(String)
+    case memory([UInt8])
+
+    /// The path for error messages; nil for memory.
+    var path: String? {
+        if case let .file(p) = self { return p }
+        return nil
+    }
+
+    /// The path, or "(memory)", for errors that need a path.
+    var displayPath: String { path ?? "(memory)" }
+
+    /// The first `count` bytes (fewer if the file is shorter).
+    func prefix(_ count: Int) throws(DaguerreError) -> [UInt8] {
+        switch self {
+        case let .memory(bytes):
+            return Array(bytes.prefix(count))
+        case let .file(path):
+            guard let f = fopen(path, "rb") else {
+                throw .io(operation: "open", path: path, reason: String(cString: strerror(errno)))
+            }
+            defer { fclose(f) }
+            var buffer = [UInt8](repeating: 0, count: count)
+            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, count, f) }
+            if n < count, ferror(f) != 0 {
+                throw .io(operation: "read", path: path, reason: String(cString: strerror(errno)))
+            }
+            return Array(buffer.prefix(n))
+        }
+    }
+}

@@ -1,0 +1,119 @@
+// JPEG encoding through libjpeg-turbo's libjpeg API (via the setjmp glue in CDaguerreCodecs).
+import CDaguerreCodecs
+import DaguerreCore
+import Foundation
+
+/// Writes a baseline JPEG row by row, with an optional ICC profile (APP2).
+///
+/// The libjpeg API is used rather than TurboJPEG because TurboJPEG 2.1 cannot embed an ICC
+/// profile, and because it streams scanlines: a 400-megapixel render never needs the whole
+/// image in memory. Quality 0...1 maps to libjpeg's 1...100; chroma is 4:2:0 unless
+/// `chromaSubsampling` is false (4:4:4). Huffman tables are the standard ones (no optimisation
+/// pass), as Core Image writes them.
+///
+/// The file is written through ``AtomicFile``: it appears only when ``finish()`` succeeds.
+/// An encoder is for one render at a time: it is a non-Sendable class.
+///
+/// ```swift
+/// let options = EncoderOptions(format: .jpeg, width: 640, height: 480, rowFormat: .rgb8, quality: 0.85)
+/// let jpeg = try JPEGEncoder(path: "out.jpg", options: options)
+/// try jpeg.writeRows(pixels, bytesPerRow: 640 * 3, count: 480)
+/// try jpeg.finish()
+/// ```
+public final class JPEGEncoder: ImageEncoder {
+    public let rowFormat: PixelFormat
+    public let options: EncoderOptions
+    private let file: AtomicFile
+    private var handle: OpaquePointer?
+    private var rowsWritten = 0
+    private var finished = false
+
+    public init(path: String, options: EncoderOptions) throws(DaguerreError) {
+        guard options.quality.isFinite, (0...1).contains(options.quality) else {
+            throw .invalidArgument(what: "JPEG quality \(options.quality)", problem: "must be between 0 and 1")
+        }
+        guard options.rowFormat == .rgb8 || options.rowFormat == .l8 else {
+            throw .unsupported(feature: "JPEG rows in \(options.rowFormat)", hint: "Give JPEG rows as RGB8 or L8.")
+        }
+        try options.limits.check(width: options.width, height: options.height,
+                                 bytesPerPixel: options.rowFormat.bytesPerPixel, what: "JPEG image")
+        if options.width > 65_500 || options.height > 65_500 {
+            throw .tooLarge(what: "JPEG dimension", value: max(options.width, options.height), limit: 65_500)
+        }
+        if let icc = options.iccProfile, icc.count > 255 * 65_519 {
+            throw .tooLarge(what: "ICC profile for JPEG (bytes)", value: icc.count, limit: 255 * 65_519)
+        }
+        self.rowFormat = options.rowFormat
+        self.options = options
+        file = try AtomicFile(destination: path)
+        let stream = try file.stream()
+        let quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
+        let components: Int32 = options.rowFormat == .l8 ? 1 : 3
+        let made: OpaquePointer?
+        if let icc = options.iccProfile, !icc.isEmpty {
+            made = icc.withUnsafeBufferPointer {
+                dag_jpeg_encoder_create(stream, UInt32(options.width), UInt32(options.height), components, quality,
+                                        options.chromaSubsampling ? 1 : 0, $0.baseAddress, UInt32($0.count))
+            }
+        } else {
+            made = dag_jpeg_encoder_create(stream, UInt32(options.width), UInt32(options.height), components, quality,
+                                           options.chromaSubsampling ? 1 : 0, nil, 0)
+        }
+        guard let made else {
+            file.abort()
+            throw .tooLarge(what: "JPEG encoder memory", value: 0, limit: 0)
+        }
+        handle = made
+        let status = dag_jpeg_encoder_status(made)
+        if status != DAG_OK { throw fail(status) }
+    }
+
+    deinit {
+        dag_jpeg_encoder_destroy(handle)
+        // AtomicFile's own deinit removes the temporary file if `finish` did not succeed.
+    }
+
+    /// Abandons the file and returns the error for a failed libjpeg call.
+    private func fail(_ status: dag_status) -> DaguerreError {
+        let message = handle.map { bridgeMessage(dag_jpeg_encoder_message($0)) } ?? ""
+        abort()
+        return .codec(status, format: "JPEG", message: message, path: file.destination, operation: "write")
+    }
+
+    public func writeRows(_ source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(DaguerreError) {
+        guard let h = handle, !finished else {
+            throw .invalidArgument(what: "JPEGEncoder.writeRows", problem: "the encoder was finished or aborted")
+        }
+        guard count >= 0, rowsWritten + count <= options.height else {
+            throw .invalidArgument(what: "\(count) more rows", problem: "\(rowsWritten) of \(options.height) were already written")
+        }
+        guard bytesPerRow >= options.width * rowFormat.bytesPerPixel else {
+            throw .invalidArgument(what: "bytesPerRow \(bytesPerRow)", problem: "must be at least \(options.width * rowFormat.bytesPerPixel)")
+        }
+        let status = dag_jpeg_encoder_write(h, source.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(count))
+        if status != DAG_OK { throw fail(status) }
+        rowsWritten += count
+    }
+
+    public func finish() throws(DaguerreError) {
+        guard let h = handle, !finished else {
+            throw .invalidArgument(what: "JPEGEncoder.finish", problem: "the encoder was already finished or aborted")
+        }
+        guard rowsWritten == options.height else {
+            abort()
+            throw .invalidArgument(what: "JPEG \(file.destination)", problem: "only \(rowsWritten) of \(options.height) rows were written; the file was not created")
+        }
+        let status = dag_jpeg_encoder_finish(h)
+        if status != DAG_OK { throw fail(status) }
+        finished = true
+        dag_jpeg_encoder_destroy(h)
+        handle = nil
+        try file.finish()
+    }
+
+    public func abort() {
+        dag_jpeg_encoder_destroy(handle)
+        handle = nil
+        file.abort()
+    }
+}

@@ -1,0 +1,159 @@
+// TIFF encoding through libtiff 4.5 (scanline writing into strips), via the glue in CDaguerreCodecs.
+import CDaguerreCodecs
+import DaguerreCore
+import Foundation
+
+/// Writes a TIFF scanline by scanline, in strips of about 64 KiB.
+///
+/// Rows may be RGB(A) or L(A) in 8 or 16 bits, or RGB(A) half or single float (written with
+/// SampleFormat IEEEFP, which Photoshop, libvips and tifffile read). Compression is none, LZW or
+/// deflate, with horizontal differencing (predictor 2) for integers and the floating-point
+/// predictor (3) for floats, which is what makes LZW and deflate pay off on photographs. Alpha is
+/// written as ExtraSamples = unassociated, since rows carry straight alpha. `options.iccProfile`
+/// goes into tag 34675. Files that could pass 4 GiB are written as BigTIFF.
+///
+/// The file is written through ``AtomicFile``: it appears only when ``finish()`` succeeds.
+/// An encoder is for one render at a time: it is a non-Sendable class.
+///
+/// ```swift
+/// let options = EncoderOptions(format: .tiff, width: 1024, height: 768, rowFormat: .rgbah, tiffCompression: .deflate)
+/// let tiff = try TIFFEncoder(path: "out.tif", options: options)
+/// try tiff.writeRows(rows, bytesPerRow: 1024 * 8, count: 768)
+/// try tiff.finish()
+/// ```
+public final class TIFFEncoder: ImageEncoder {
+    public let rowFormat: PixelFormat
+    public let options: EncoderOptions
+    private let file: AtomicFile
+    private var handle: OpaquePointer?
+    private var rowsWritten = 0
+    private var finished = false
+    /// libtiff's predictors difference the row in place, so each row is copied here first.
+    private var scratch: [UInt8]
+
+    public init(path: String, options: EncoderOptions) throws(DaguerreError) {
+        let format = options.rowFormat
+        let color: Int, photometric: UInt16
+        switch format.layout {
+        case .l, .la: color = 1; photometric = TIFFTag.photometricMinIsBlack
+        case .rgb, .rgba: color = 3; photometric = TIFFTag.photometricRGB
+        default:
+            throw .unsupported(feature: "TIFF rows in \(format)", hint: "Give TIFF rows as RGB(A) or L(A).")
+        }
+        if format.component.isFloat && color == 1 {
+            throw .unsupported(feature: "TIFF rows in \(format)", hint: "Write float images as RGB(A)h or RGB(A)f.")
+        }
+        try options.limits.check(width: options.width, height: options.height, bytesPerPixel: format.bytesPerPixel, what: "TIFF image")
+        if options.width > Int(UInt32.max) || options.height > Int(UInt32.max) {
+            throw .tooLarge(what: "TIFF dimension", value: max(options.width, options.height), limit: Int(UInt32.max))
+        }
+        if let icc = options.iccProfile, icc.count > Int(UInt32.max) {
+            throw .tooLarge(what: "ICC profile for TIFF (bytes)", value: icc.count, limit: Int(UInt32.max))
+        }
+        self.rowFormat = format
+        self.options = options
+        let rowBytes = options.width * format.bytesPerPixel
+        scratch = [UInt8](repeating: 0, count: rowBytes)
+        file = try AtomicFile(destination: path)
+        // Classic TIFF offsets are 32-bit: leave room for the directory and incompressible data.
+        let (total, overflow) = rowBytes.multipliedReportingOverflow(by: options.height)
+        let mode = overflow || total > 3_900_000_000 ? "w8" : "w"
+        guard let t = dag_tiff_open_fd(file.descriptor, path, mode, UInt64(clamping: options.limits.maxBufferBytes)) else {
+            file.abort()
+            throw .tooLarge(what: "TIFF encoder memory", value: 0, limit: 0)
+        }
+        guard dag_tiff_is_open(t) != 0 else {
+            let message = bridgeMessage(dag_tiff_message(t))
+            _ = dag_tiff_close(t, nil, 0)
+            file.abort()
+            throw .io(operation: "write", path: path, reason: message)
+        }
+        handle = t
+        let compression: UInt16
+        switch options.tiffCompression {
+        case .none: compression = TIFFTag.compressionNone
+        case .lzw: compression = TIFFTag.compressionLZW
+        case .deflate: compression = TIFFTag.compressionAdobeDeflate
+        }
+        let rowsPerStrip = max(1, min(options.height, 65_536 / max(1, rowBytes)))
+        var ok = true
+        ok = ok && dag_tiff_set_u32(t, TIFFTag.imageWidth, UInt32(options.width)) != 0
+        ok = ok && dag_tiff_set_u32(t, TIFFTag.imageLength, UInt32(options.height)) != 0
+        ok = ok && dag_tiff_set_u16(t, TIFFTag.bitsPerSample, UInt16(format.component.size * 8)) != 0
+        ok = ok && dag_tiff_set_u16(t, TIFFTag.samplesPerPixel, UInt16(format.channels)) != 0
+        ok = ok && dag_tiff_set_u16(t, TIFFTag.photometric, photometric) != 0
+        ok = ok && dag_tiff_set_u16(t, TIFFTag.planarConfig, TIFFTag.planarContiguous) != 0
+        ok = ok && dag_tiff_set_u16(t, TIFFTag.orientation, 1) != 0
+        ok = ok && dag_tiff_set_u16(t, TIFFTag.sampleFormat,
+                                    format.component.isFloat ? TIFFTag.sampleFormatIEEEFP : TIFFTag.sampleFormatUInt) != 0
+        ok = ok && dag_tiff_set_u16(t, TIFFTag.compression, compression) != 0
+        if compression != TIFFTag.compressionNone {
+            ok = ok && dag_tiff_set_u16(t, TIFFTag.predictor, format.component.isFloat ? 3 : 2) != 0
+        }
+        ok = ok && dag_tiff_set_u32(t, TIFFTag.rowsPerStrip, UInt32(rowsPerStrip)) != 0
+        if format.hasAlpha {
+            let extra: [UInt16] = [TIFFTag.extraUnassociatedAlpha]
+            ok = ok && extra.withUnsafeBufferPointer { dag_tiff_set_extra_samples(t, 1, $0.baseAddress) } != 0
+        }
+        if let icc = options.iccProfile, !icc.isEmpty {
+            ok = ok && icc.withUnsafeBufferPointer { dag_tiff_set_icc(t, UInt32($0.count), $0.baseAddress) } != 0
+        }
+        if !ok { throw fail("libtiff refused a tag") }
+    }
+
+    deinit { if let handle { _ = dag_tiff_close(handle, nil, 0) } }
+
+    private func fail(_ fallback: String) -> DaguerreError {
+        let message = handle.map { bridgeMessage(dag_tiff_message($0)) } ?? ""
+        abort()
+        return .io(operation: "write", path: file.destination, reason: message.isEmpty ? fallback : message)
+    }
+
+    public func writeRows(_ source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(DaguerreError) {
+        guard let t = handle, !finished else {
+            throw .invalidArgument(what: "TIFFEncoder.writeRows", problem: "the encoder was finished or aborted")
+        }
+        guard count >= 0, rowsWritten + count <= options.height else {
+            throw .invalidArgument(what: "\(count) more rows", problem: "\(rowsWritten) of \(options.height) were already written")
+        }
+        let rowBytes = scratch.count
+        guard bytesPerRow >= rowBytes else {
+            throw .invalidArgument(what: "bytesPerRow \(bytesPerRow)", problem: "must be at least \(rowBytes)")
+        }
+        for i in 0..<count {
+            let ok = scratch.withUnsafeMutableBytes { raw -> Bool in
+                guard let base = raw.baseAddress else { return false }
+                base.copyMemory(from: source + i * bytesPerRow, byteCount: rowBytes)
+                return dag_tiff_write_scanline(t, base, UInt32(rowsWritten)) != 0
+            }
+            if !ok { throw fail("libtiff could not write row \(rowsWritten)") }
+            rowsWritten += 1
+        }
+    }
+
+    public func finish() throws(DaguerreError) {
+        guard let t = handle, !finished else {
+            throw .invalidArgument(what: "TIFFEncoder.finish", problem: "the encoder was already finished or aborted")
+        }
+        guard rowsWritten == options.height else {
+            abort()
+            throw .invalidArgument(what: "TIFF \(file.destination)", problem: "only \(rowsWritten) of \(options.height) rows were written; the file was not created")
+        }
+        handle = nil
+        finished = true
+        var buffer = [CChar](repeating: 0, count: 512)
+        let status = dag_tiff_close(t, &buffer, buffer.count)
+        if status != DAG_OK {
+            file.abort()
+            let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .io(operation: "write", path: file.destination, reason: message.isEmpty ? "libtiff could not finish the file" : message)
+        }
+        try file.finish()
+    }
+
+    public func abort() {
+        if let handle { _ = dag_tiff_close(handle, nil, 0) }
+        handle = nil
+        file.abort()
+    }
+}

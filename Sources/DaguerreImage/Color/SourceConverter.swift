@@ -1,0 +1,113 @@
+import DaguerreCore
+
+/// Converts a source's stored rows into premultiplied linear working-space pixels (I2).
+///
+/// The conversion "colour match source → working space" is fused into the read: 8- and 16-bit
+/// samples are linearised by table lookup, then one 3×3 matrix takes them to the working
+/// primaries, then straight alpha is premultiplied. With colour management off (working space
+/// nil) samples are only normalised to [0, 1].
+final class SourceConverter: Sendable {
+    let format: PixelFormat
+    let premultiply: Bool
+    let transfer: TransferFunction
+    let lut8: [Float]
+    let lut16: [Float]
+    let matrix: LinearMatrix?
+    /// How the print tree describes the conversion.
+    let summary: String
+
+    init(format: PixelFormat, alpha: PixelBuffer.AlphaMode, space: ColorSpace?, working: ColorSpace?) throws(DaguerreError) {
+        self.format = format
+        premultiply = alpha == .straight && format.hasAlpha
+        var t = TransferFunction.linear
+        var m: Matrix3? = nil
+        if let working, let space {
+            switch space.model {
+            case let .rgb(_, tr):
+                t = tr
+                guard let lm = space.linearMatrix(to: working) else {
+                    throw .colorManagement(detail: "the working space \(working.name) is not an RGB space")
+                }
+                m = lm
+            case let .gray(tr):
+                t = tr   // achromatic: (l, l, l) is the same grey in every D65 RGB space
+            case .icc:
+                throw .unsupported(feature: "Colour matching from the LUT-based ICC profile '\(space.name)'",
+                                   hint: "Convert the image to an RGB matrix/TRC profile (sRGB, Display P3, Adobe RGB) first, or render with workingColorSpace nil.")
+            }
+            summary = "colormatch \(space.name) → working (\(working.name))"
+        } else {
+            summary = "no colour management"
+        }
+        transfer = t
+        lut8 = format.component == .uint8 ? LUTCache.shared.decode8(t) : []
+        lut16 = format.component == .uint16 ? LUTCache.shared.decode16(t) : []
+        matrix = LinearMatrix.nonIdentity(m)
+    }
+
+    func convert(_ src: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        switch (format.layout, format.component) {
+        case (.rgb, .uint8):
+            lut8.withUnsafeBufferPointer { lut in
+                let s = src.assumingMemoryBound(to: UInt8.self)
+                for i in 0..<count {
+                    out[i] = SIMD4(lut[Int(s[3 * i])], lut[Int(s[3 * i + 1])], lut[Int(s[3 * i + 2])], 1)
+                }
+            }
+        case (.rgba, .uint8):
+            lut8.withUnsafeBufferPointer { lut in
+                let s = src.assumingMemoryBound(to: UInt8.self)
+                for i in 0..<count {
+                    out[i] = SIMD4(lut[Int(s[4 * i])], lut[Int(s[4 * i + 1])], lut[Int(s[4 * i + 2])], Float(s[4 * i + 3]) * (1 / 255))
+                }
+            }
+        case (.l, .uint8):
+            lut8.withUnsafeBufferPointer { lut in
+                let s = src.assumingMemoryBound(to: UInt8.self)
+                for i in 0..<count { let v = lut[Int(s[i])]; out[i] = SIMD4(v, v, v, 1) }
+            }
+        default:
+            generic(src, count: count, into: out)
+        }
+        if let matrix { matrix.apply(out, count: count) }
+        if premultiply {
+            for i in 0..<count { let a = out[i].w; out[i] = SIMD4(out[i].x * a, out[i].y * a, out[i].z * a, a) }
+        }
+    }
+
+    /// Any layout: unpack to [0, 1] floats, then linearise colour channels.
+    private func generic(_ src: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        switch format.component {
+        case .uint8, .uint16:
+            // Unpack raw codes, then look up each colour channel (alpha stays linear).
+            let n = format.channels
+            let scale: Float = format.component == .uint8 ? 255 : 65535
+            for i in 0..<count {
+                var code = SIMD4<Int>(0, 0, 0, Int(scale))
+                for c in 0..<n {
+                    code[c] = format.component == .uint8 ? Int(src.load(fromByteOffset: i * n + c, as: UInt8.self))
+                        : Int(src.loadUnaligned(fromByteOffset: (i * n + c) * 2, as: UInt16.self))
+                }
+                func lin(_ v: Int) -> Float { format.component == .uint8 ? lut8[v] : lut16[v] }
+                switch format.layout {
+                case .l: let v = lin(code[0]); out[i] = SIMD4(v, v, v, 1)
+                case .la: let v = lin(code[0]); out[i] = SIMD4(v, v, v, Float(code[1]) / scale)
+                case .r: out[i] = SIMD4(lin(code[0]), 0, 0, 1)
+                case .rg: out[i] = SIMD4(lin(code[0]), lin(code[1]), 0, 1)
+                case .rgb: out[i] = SIMD4(lin(code[0]), lin(code[1]), lin(code[2]), 1)
+                case .rgba: out[i] = SIMD4(lin(code[0]), lin(code[1]), lin(code[2]), Float(code[3]) / scale)
+                case .bgra: out[i] = SIMD4(lin(code[2]), lin(code[1]), lin(code[0]), Float(code[3]) / scale)
+                }
+            }
+        case .float16, .float32:
+            PixelUnpack.unpack(src, format: format, count: count, into: out)
+            if !transfer.isLinear {
+                let t = transfer
+                for i in 0..<count {
+                    let v = out[i]
+                    out[i] = SIMD4(t.decode(v.x), t.decode(v.y), t.decode(v.z), v.w)
+                }
+            }
+        }
+    }
+}

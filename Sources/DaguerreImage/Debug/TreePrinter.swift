@@ -1,0 +1,166 @@
+import DaguerreCore
+import Foundation
+import Synchronization
+
+/// `DAGUERRE_PRINT_TREE` (K4; CI_PRINT_TREE): prints the graph of every render to stderr.
+///
+/// - `1`: the recipe as built, root first, with every source's colour space and the colour
+///   matching the context inserts at the inputs and the output;
+/// - `8`: the program as rendered: fused passes (each a chain of nodes that runs over one row
+///   buffer), the per-tile intermediates between passes with their format and largest size,
+///   and materialized nodes (image processors) on lines of their own with their digest;
+/// - add `graphviz` (e.g. `DAGUERRE_PRINT_TREE="8 graphviz"`) to also write a `.dot` file to
+///   `DAGUERRE_PRINT_TREE_DIR` (default: the temporary directory).
+///
+/// ```sh
+/// DAGUERRE_PRINT_TREE=8 daguerre apply in.jpg -o out.jpg --filter GaussianBlur inputRadius=2
+/// ```
+struct TreePrinter {
+    let levels: Set<Int>
+    let graphviz: Bool
+    private static let counter = Atomic<Int>(0)
+
+    static func fromEnvironment() -> TreePrinter? {
+        guard let raw = ProcessInfo.processInfo.environment["DAGUERRE_PRINT_TREE"], !raw.isEmpty else { return nil }
+        let words = raw.lowercased().split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" })
+        var levels = Set(words.compactMap { Int($0) })
+        if levels.isEmpty { levels = [1] }
+        return TreePrinter(levels: levels, graphviz: words.contains("graphviz") || words.contains("dot"))
+    }
+
+    // MARK: Level 1
+
+    func printRecipe(_ root: ImageNode, output: String, env: RenderEnvironment) {
+        guard levels.contains(1) else { return }
+        var lines = ["DAGUERRE_PRINT_TREE=1 recipe → \(output), working space \(env.workingSpace?.name ?? "none (colour management off)"), format \(env.workingFormat)"]
+        let cm = env.workingSpace != nil
+        lines.append(cm ? "colormatch workingspace → output" : "output (no colour matching)")
+        func walk(_ n: ImageNode, _ depth: Int) {
+            let pad = String(repeating: "  ", count: depth)
+            var line = "\(pad)\(n.label)"
+            if !n.details.isEmpty { line += " \(n.details)" }
+            line += " extent \(n.extent)"
+            if let f = n.outputFormat { line += " format \(f)" }
+            if n.evaluation == .source, cm, let space = sourceSpace(n) {
+                lines.append("\(pad)colormatch \(space) → workingspace")
+                lines.append("  " + line)
+            } else {
+                lines.append(line)
+            }
+            for i in n.inputs { walk(i, depth + (n.evaluation == .source && cm ? 2 : 1)) }
+        }
+        walk(root, 1)
+        emit(lines)
+        if graphviz { writeDot(root, level: 1, passes: nil) }
+    }
+
+    private func sourceSpace(_ n: ImageNode) -> String? {
+        if let f = n as? FileSourceNode { return f.info.colorSpace.name }
+        if let b = n as? BufferSourceNode { return b.space?.name ?? "none" }
+        return nil
+    }
+
+    // MARK: Level 8
+
+    /// A pass: nodes evaluated over one row buffer, from the node feeding the output down.
+    struct Pass { var id: Int; var target: String; var nodes: [String] }
+
+    func printProgram(_ root: ImageNode, rect: IntRect, output: String, env: RenderEnvironment, renderer: Renderer) {
+        guard levels.contains(8) else { return }
+        var passes: [Pass] = []
+        var materialized: [String] = []
+        let intermediates = env.stats.intermediates.withLock { $0 }
+        var queue: [(ImageNode, String, String?)] = [(root, "output \(output)", nil)]
+        var seen = Set<ObjectIdentifier>()
+        while !queue.isEmpty {
+            let (start, target, head) = queue.removeFirst()
+            var pass = Pass(id: passes.count + 1, target: target, nodes: head.map { [$0] } ?? [])
+            var stack = [start]
+            while let n = stack.popLast() {
+                let key = "\(n.label) \(n.digest)"
+                switch n.evaluation {
+                case .materialized:
+                    pass.nodes.append("reads \(n.label) (materialized)")
+                    if seen.insert(ObjectIdentifier(n)).inserted {
+                        let m = env.materializedBuffer(for: n)
+                        let size = m.map { "\($0.rect.width)×\($0.rect.height) \($0.buffer.format), \(bytes($0.byteCount))" } ?? "not rendered"
+                        materialized.append("\(n.label) digest \(n.digest): full intermediate \(size)")
+                        for i in n.inputs { queue.append((i, "input of \(n.label)", nil)) }
+                    }
+                case .region:
+                    let inter = intermediates[key]
+                    let desc = inter.map { "\($0.0) up to \($0.1.width)×\($0.1.height) per tile (\(bytes($0.1.area * $0.0.bytesPerPixel)))" } ?? "per tile"
+                    if n is SamplingNode {
+                        pass.nodes.append("\(n.label) \(n.details) ← samples stored tiles of its inputs")
+                        for i in n.inputs {
+                            let ik = "\(i.label) \(i.digest)"
+                            let t = intermediates[ik].map { "\($0.0) up to \($0.1.width)×\($0.1.height) per tile" } ?? "per tile"
+                            queue.append((i, "intermediate \(i.label) \(t)", nil))
+                        }
+                    } else {
+                        pass.nodes.append("\(n.label) vertical ← intermediate \(desc)")
+                        queue.append((n.inputs[0], "intermediate of \(n.label)", "\(n.label) horizontal \(n.details)"))
+                    }
+                case .source:
+                    var line = "\(n.label) \(n.details)"
+                    if env.workingSpace != nil, let s = sourceSpace(n) { line += " + colormatch \(s) → workingspace (fused into the read)" }
+                    pass.nodes.append(line)
+                case .pointwise:
+                    pass.nodes.append("\(n.label)\(n.details.isEmpty ? "" : " " + n.details)")
+                    stack.append(contentsOf: n.inputs.reversed())
+                }
+            }
+            passes.append(pass)
+        }
+        var lines = ["DAGUERRE_PRINT_TREE=8 program → \(output): \(rect.width)×\(rect.height), \(renderer.workers) workers, tiles \(renderer.tileWidth)×\(renderer.tileHeight), working \(env.workingFormat) \(env.workingSpace?.name ?? "(no colour management)")"]
+        for p in passes {
+            lines.append("pass \(p.id) → \(p.target) [\(p.nodes.count) nodes fused, one row buffer]")
+            for n in p.nodes { lines.append("    \(n)") }
+        }
+        for m in materialized { lines.append("processor/materialized: \(m)") }
+        let s = env.stats
+        lines.append("tiles \(s.tiles.load(ordering: .relaxed)), materialized \(s.materializations.load(ordering: .relaxed)), cache hits \(s.cacheHits.load(ordering: .relaxed)), source restarts \(s.sourceRestarts.load(ordering: .relaxed))")
+        emit(lines)
+        if graphviz { writeDot(root, level: 8, passes: passes) }
+    }
+
+    private func bytes(_ n: Int) -> String {
+        n >= 1 << 20 ? String(format: "%.1f MiB", Double(n) / 1048576) : String(format: "%.1f KiB", Double(n) / 1024)
+    }
+
+    private func emit(_ lines: [String]) {
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    // MARK: Graphviz
+
+    private func writeDot(_ root: ImageNode, level: Int, passes: [Pass]?) {
+        var out = ["digraph daguerre {", "  rankdir=BT; node [shape=box, fontname=\"Helvetica\"];"]
+        if let passes {
+            for p in passes {
+                out.append("  subgraph cluster_\(p.id) { label=\"pass \(p.id) → \(esc(p.target))\";")
+                for (i, n) in p.nodes.enumerated() { out.append("    p\(p.id)_\(i) [label=\"\(esc(n))\"];") }
+                for i in 1..<max(1, p.nodes.count) { out.append("    p\(p.id)_\(i) -> p\(p.id)_\(i - 1);") }
+                out.append("  }")
+            }
+        } else {
+            var ids: [ObjectIdentifier: Int] = [:]
+            func id(_ n: ImageNode) -> Int {
+                if let i = ids[ObjectIdentifier(n)] { return i }
+                let i = ids.count; ids[ObjectIdentifier(n)] = i
+                out.append("  n\(i) [label=\"\(esc(n.label))\\n\(esc(n.details))\"];")
+                for input in n.inputs { let j = id(input); out.append("  n\(j) -> n\(i);") }
+                return i
+            }
+            _ = id(root)
+        }
+        out.append("}")
+        let dir = ProcessInfo.processInfo.environment["DAGUERRE_PRINT_TREE_DIR"] ?? NSTemporaryDirectory()
+        let n = TreePrinter.counter.wrappingAdd(1, ordering: .relaxed).newValue
+        let path = (dir as NSString).appendingPathComponent("daguerre-tree-\(level)-\(getpid())-\(n).dot")
+        if FileManager.default.createFile(atPath: path, contents: Data(out.joined(separator: "\n").utf8)) {
+            emit(["DAGUERRE_PRINT_TREE graphviz: wrote \(path)"])
+        }
+    }
+    private func esc(_ s: String) -> String { s.replacingOccurrences(of: "\"", with: "\\\"") }
+}

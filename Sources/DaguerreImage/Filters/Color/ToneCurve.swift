@@ -1,0 +1,87 @@
+import DaguerreCore
+
+/// A tone curve through five points (CIToneCurve), on perceptual (sRGB-curve) values of each
+/// channel. The curve is a monotone cubic (Fritsch–Carlson), so it never overshoots between
+/// points; outside [0, 1] it continues along its end slopes.
+///
+/// ```swift
+/// let sCurve = try image.applying(ToneCurve(points: [[0, 0], [0.25, 0.2], [0.5, 0.5], [0.75, 0.8], [1, 1]]))
+/// ```
+public struct ToneCurve: Filter {
+    public var inputImage: Image?
+    public var points: [[Double]]
+    public init(inputImage: Image? = nil, points: [[Double]] = [[0, 0], [0.25, 0.25], [0.5, 0.5], [0.75, 0.75], [1, 1]]) {
+        self.inputImage = inputImage; self.points = points
+    }
+    public var values: [String: FilterValue] {
+        var v: [String: FilterValue] = [:]
+        for (i, p) in points.prefix(5).enumerated() { v["inputPoint\(i)"] = .vector(p) }
+        if let inputImage { v["inputImage"] = .image(inputImage) }
+        return v
+    }
+    public static let descriptor = FilterDescriptor(
+        name: "ToneCurve", displayName: "Tone Curve",
+        categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+        description: "Maps perceptual channel values through a smooth monotone curve through five points.",
+        parameters: [CommonParameters.inputImage] + [0, 0.25, 0.5, 0.75, 1].enumerated().map { i, x in
+            FilterParameter(key: "inputPoint\(i)", kind: .offset, description: "Curve point \(i) (input, output).", default: .vector([x, x]), min: -10, max: 10)
+        }
+    ) { a throws(DaguerreError) in
+        let input = try a.image("inputImage")
+        let pts = (0..<5).map { a.point("inputPoint\($0)") }
+        for i in 1..<5 where pts[i].x <= pts[i - 1].x {
+            throw .invalidParameter(filter: "ToneCurve", key: "inputPoint\(i)", problem: "input values must increase from point to point")
+        }
+        let lut = MonotoneCubic(points: pts).table(count: 1024)
+        let curve = PerceptualCurve.shared
+        let x0 = Float(pts[0].x), x1 = Float(pts[4].x)
+        let slope0 = Float((lut[1] - lut[0]) * 1023 / Double(x1 - x0)), slope1 = Float((lut[1023] - lut[1022]) * 1023 / Double(x1 - x0))
+        let table = lut.map(Float.init)
+        return Image(PointwiseNode(name: "toneCurve", inputs: [input.node], extent: input.extent,
+                                   parameters: pts.map { "(\($0.x), \($0.y))" }.joined(separator: " "),
+                                   digest: { d in for p in pts { d.add([p.x, p.y]) } }) { span in
+            @inline(__always) func f(_ e: Float) -> Float {
+                if e <= x0 { return table[0] + (e - x0) * slope0 }
+                if e >= x1 { return table[1023] + (e - x1) * slope1 }
+                let t = (e - x0) / (x1 - x0) * 1023
+                let i = min(Int(t), 1022), w = t - Float(i)
+                return table[i] + (table[i + 1] - table[i]) * w
+            }
+            SpanMath.forEachUnpremultiplied(span) { v in
+                let e = curve.encode(v)
+                return curve.decode(SIMD4(f(e.x), f(e.y), f(e.z), v.w))
+            }
+        })
+    }
+}
+
+/// Fritsch–Carlson monotone cubic interpolation through increasing points.
+struct MonotoneCubic {
+    let xs: [Double], ys: [Double], m: [Double]
+    init(points: [SIMD2<Double>]) {
+        xs = points.map(\.x); ys = points.map(\.y)
+        let n = xs.count
+        var d = [Double](repeating: 0, count: n - 1)
+        for i in 0..<(n - 1) { d[i] = (ys[i + 1] - ys[i]) / (xs[i + 1] - xs[i]) }
+        var m = [Double](repeating: 0, count: n)
+        m[0] = d[0]; m[n - 1] = d[n - 2]
+        for i in 1..<(n - 1) { m[i] = d[i - 1] * d[i] <= 0 ? 0 : (d[i - 1] + d[i]) / 2 }
+        for i in 0..<(n - 1) {
+            if d[i] == 0 { m[i] = 0; m[i + 1] = 0; continue }
+            let a = m[i] / d[i], b = m[i + 1] / d[i], s = a * a + b * b
+            if s > 9 { let t = 3 / s.squareRoot(); m[i] = t * a * d[i]; m[i + 1] = t * b * d[i] }
+        }
+        self.m = m
+    }
+    func value(_ x: Double) -> Double {
+        var i = 0
+        while i < xs.count - 2 && x > xs[i + 1] { i += 1 }
+        let h = xs[i + 1] - xs[i], t = (x - xs[i]) / h
+        let t2 = t * t, t3 = t2 * t
+        return (2 * t3 - 3 * t2 + 1) * ys[i] + (t3 - 2 * t2 + t) * h * m[i] + (-2 * t3 + 3 * t2) * ys[i + 1] + (t3 - t2) * h * m[i + 1]
+    }
+    /// Samples over [x₀, x₄].
+    func table(count: Int) -> [Double] {
+        (0..<count).map { value(xs[0] + (xs[xs.count - 1] - xs[0]) * Double($0) / Double(count - 1)) }
+    }
+}

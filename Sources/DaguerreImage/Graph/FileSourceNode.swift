@@ -1,0 +1,78 @@
+import DaguerreCore
+import DaguerreFormats
+import Foundation
+
+/// An image file (JPEG, PNG, TIFF) or in-memory file data, decoded lazily (I1, I3).
+///
+/// Creating the node reads only the header (so the extent, colour space and any format error
+/// are known at once); rows are decoded during rendering, only those a render asks for.
+final class FileSourceNode: ImageNode, @unchecked Sendable {
+    enum Origin: Sendable { case path(String), data([UInt8]) }
+    let origin: Origin
+    let info: ImageFileInfo
+    let limits: Limits
+
+    init(path: String, limits: Limits) throws(DaguerreError) {
+        let decoder = try ImageReader.open(path: path, limits: limits)
+        let info = decoder.info
+        self.origin = .path(path); self.info = info; self.limits = limits
+        // The digest names the file's identity and version: path, size and modification time.
+        let attrs = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = (attrs?[.size] as? Int) ?? 0
+        let mtime = (attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        super.init(extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
+                   kind: "file") { d in d.add(path); d.add(size); d.add(mtime) }
+    }
+
+    init(data: [UInt8], limits: Limits) throws(DaguerreError) {
+        let decoder = try ImageReader.open(data: data, limits: limits)
+        let info = decoder.info
+        self.origin = .data(data); self.info = info; self.limits = limits
+        super.init(extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
+                   kind: "data") { d in data.withUnsafeBytes { d.add(bytes: $0) } }
+    }
+
+    override var evaluation: Evaluation { .source }
+    override var label: String {
+        switch origin { case .path(let p): return "file '\((p as NSString).lastPathComponent)'"; case .data(let d): return "data (\(d.count) bytes)" }
+    }
+    override var details: String { "\(info.format.rawValue) \(info.pixelFormat) \(info.colorSpace.name)" }
+
+    func openDecoder() throws(DaguerreError) -> any ImageDecoder {
+        switch origin {
+        case .path(let p): return try ImageReader.open(path: p, limits: limits)
+        case .data(let d): return try ImageReader.open(data: d, limits: limits)
+        }
+    }
+
+    override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
+        guard let session = context.pass.session(for: self) else {
+            throw .invalidArgument(what: "Rendering \(label)", problem: "the source was not prepared for this pass (internal error)")
+        }
+        let conv = try context.pass.converter(for: self, format: info.pixelFormat, alpha: info.alpha, space: info.colorSpace)
+        return SourceRowProducer(rect: rect, extent: pixelExtent, converter: conv) { y in session.row(y) }
+    }
+}
+
+/// Reads rows of a source through its converter; transparent outside the source's extent.
+final class SourceRowProducer: RowProducer {
+    let rect: IntRect
+    let extent: IntRect
+    let converter: SourceConverter
+    /// The stored row `y` starting at column `extent.x`... or the session's first column.
+    let rowAt: (Int) -> (UnsafeRawPointer, Int)?   // (row base pointer, x of its first pixel)
+
+    init(rect: IntRect, extent: IntRect, converter: SourceConverter, rowAt: @escaping (Int) -> (UnsafeRawPointer, Int)?) {
+        self.rect = rect; self.extent = extent; self.converter = converter; self.rowAt = rowAt
+    }
+
+    func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        let x0 = max(rect.x, extent.x), x1 = min(rect.maxX, extent.maxX)
+        guard y >= extent.y, y < extent.maxY, x1 > x0, let (base, firstX) = rowAt(y) else {
+            out.update(repeating: .zero, count: rect.width); return
+        }
+        if x0 > rect.x { out.update(repeating: .zero, count: x0 - rect.x) }
+        converter.convert(base + (x0 - firstX) * converter.format.bytesPerPixel, count: x1 - x0, into: out + (x0 - rect.x))
+        if x1 < rect.maxX { (out + (x1 - rect.x)).update(repeating: .zero, count: rect.maxX - x1) }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Interpolation kernels for resampling (`transformed(by:)`, LanczosScaleTransform).
+///
+/// ```swift
+/// image.transformed(by: AffineTransform2D(scaleX: 0.5, y: 0.5), interpolation: .lanczos)
+/// ```
+public enum Interpolation: String, Sendable, Hashable, CaseIterable {
+    case nearest, bilinear, bicubic, lanczos
+
+    /// Support radius at scale 1.
+    var radius: Double {
+        switch self { case .nearest: 0.5; case .bilinear: 1; case .bicubic: 2; case .lanczos: 3 }
+    }
+
+    /// The kernel's value at distance `x` (in input pixels at scale 1).
+    func weight(_ x: Double) -> Double {
+        let ax = abs(x)
+        switch self {
+        case .nearest: return ax < 0.5 ? 1 : (ax == 0.5 ? 0.5 : 0)
+        case .bilinear: return max(0, 1 - ax)
+        case .bicubic:
+            // Keys cubic convolution, a = -0.5 (Catmull-Rom), as Pillow's BICUBIC.
+            let a = -0.5
+            if ax < 1 { return ((a + 2) * ax - (a + 3)) * ax * ax + 1 }
+            if ax < 2 { return (((ax - 5) * ax + 8) * ax - 4) * a }
+            return 0
+        case .lanczos:
+            if ax >= 3 { return 0 }
+            if ax < 1e-9 { return 1 }
+            let px = Double.pi * ax
+            return 3 * sin(px) * sin(px / 3) / (px * px)
+        }
+    }
+}
+
+/// Per-output-pixel taps of a 1-D resampling: output i reads inputs `start[i] ..< start[i] + count`
+/// with `weights[i * maxTaps ..< ...]`, normalised to sum 1.
+struct ResampleTaps {
+    var start: [Int]
+    var count: [Int]
+    var weights: [Float]
+    let maxTaps: Int
+
+    /// Taps for outputs `out0 ..< out0 + n` of `u = (X + 0.5 − offset) / scale` (input pixel
+    /// coordinates), widening the kernel by 1/scale when shrinking (antialiasing), with the
+    /// same tap bounds as Pillow's resampler.
+    init(kernel: Interpolation, scale: Double, offset: Double, out0: Int, n: Int) {
+        let filterScale = max(1, 1 / scale)
+        let support = kernel.radius * filterScale
+        let maxTaps = Int(ceil(support)) * 2 + 2
+        self.maxTaps = maxTaps
+        start = [Int](repeating: 0, count: n)
+        count = [Int](repeating: 0, count: n)
+        weights = [Float](repeating: 0, count: n * maxTaps)
+        for i in 0..<n {
+            let u = (Double(out0 + i) + 0.5 - offset) / scale
+            let lo = Int(floor(u - support + 0.5)), hi = Int(floor(u + support + 0.5))
+            var ws: [Double] = []
+            for j in lo..<max(lo + 1, hi) { ws.append(kernel.weight((Double(j) - u + 0.5) / filterScale)) }
+            if ws.count > maxTaps { ws = Array(ws.prefix(maxTaps)) }
+            let sum = ws.reduce(0, +)
+            start[i] = lo; count[i] = ws.count
+            for (k, w) in ws.enumerated() { weights[i * maxTaps + k] = Float(sum != 0 ? w / sum : 0) }
+        }
+    }
+    /// Input range every output touches.
+    var inputRange: Range<Int> {
+        guard let first = start.first else { return 0..<0 }
+        var lo = first, hi = first
+        for i in start.indices { lo = min(lo, start[i]); hi = max(hi, start[i] + count[i]) }
+        return lo..<hi
+    }
+}

@@ -1,0 +1,101 @@
+import DaguerreCore
+
+/// A separable, symmetric convolution (Gaussian, box, the blur inside unsharp mask): the
+/// region node behind the blur filters.
+///
+/// Per tile it pulls the input's rows for the tile plus its margin through the fused graph,
+/// filters them horizontally into a float intermediate the size of the tile (never the image),
+/// and filters that vertically as output rows are asked for (I3: spatial kernels recompute
+/// their margin per tile). Samples outside the input's extent are transparent, as in Core
+/// Image; clamp the input first (`clampedToExtent()`) to replicate edges instead.
+final class SeparableConvolutionNode: ImageNode, @unchecked Sendable {
+    let name: String
+    let parameters: String
+    /// Half kernels: `weights[0]` is the centre, `weights[k]` applies at ±k.
+    let wx: [Float], wy: [Float]
+
+    init(input: ImageNode, name: String, parameters: String, horizontal: [Float], vertical: [Float]) {
+        self.name = name; self.parameters = parameters; wx = horizontal; wy = vertical
+        let rx = Double(horizontal.count - 1), ry = Double(vertical.count - 1)
+        super.init(extent: input.extent.insetBy(dx: -rx, dy: -ry), inputs: [input], kind: "conv:" + name) { d in
+            d.add(horizontal.map(Double.init)); d.add(vertical.map(Double.init))
+        }
+    }
+
+    override var evaluation: Evaluation { .region }
+    override var label: String { name }
+    override var details: String { parameters }
+    var rx: Int { wx.count - 1 }
+    var ry: Int { wy.count - 1 }
+
+    override func roi(for rect: IntRect, input index: Int) -> IntRect { rect.insetBy(dx: -rx, dy: -ry) }
+
+    override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
+        let inRect = roi(for: rect, input: 0)
+        let input = try context.producer(of: inputs[0], rect: inRect)
+        let h = context.arena.allocate(SIMD4<Float>.self, count: rect.width * inRect.height)
+        context.env.stats.noteIntermediate(self, format: .rgbaf, rect: IntRect(x: rect.x, y: inRect.y, width: rect.width, height: inRect.height))
+        let src = context.rowBuffer(inRect.width)
+        // Horizontal pass over every input row the tile needs.
+        wx.withUnsafeBufferPointer { w in
+            for r in 0..<inRect.height {
+                input.row(inRect.y + r, into: src)
+                SeparableConvolutionNode.horizontal(src: src + rx, dst: h + r * rect.width, count: rect.width, w: w.baseAddress!, radius: rx)
+            }
+        }
+        return ConvolutionRowProducer(rect: rect, h: h, wy: wy, inY: inRect.y)
+    }
+
+    /// dst[x] = w0·src[x] + Σ wk·(src[x−k] + src[x+k]).
+    static func horizontal(src: UnsafeMutablePointer<SIMD4<Float>>, dst: UnsafeMutablePointer<SIMD4<Float>>, count: Int,
+                           w: UnsafePointer<Float>, radius: Int) {
+        let w0 = SIMD4<Float>(repeating: w[0])
+        for x in 0..<count { dst[x] = src[x] * w0 }
+        for k in stride(from: 1, through: radius, by: 1) {
+            let wk = SIMD4<Float>(repeating: w[k])
+            let a = src - k, b = src + k
+            for x in 0..<count { dst[x].addProduct(a[x] + b[x], wk) }
+        }
+    }
+}
+
+final class ConvolutionRowProducer: RowProducer {
+    let rect: IntRect
+    let h: UnsafeMutablePointer<SIMD4<Float>>
+    let wy: [Float]
+    let inY: Int
+    init(rect: IntRect, h: UnsafeMutablePointer<SIMD4<Float>>, wy: [Float], inY: Int) {
+        self.rect = rect; self.h = h; self.wy = wy; self.inY = inY
+    }
+    func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        let n = rect.width, r = wy.count - 1
+        let c = h + (y - inY) * n   // centre row (inY is the tile top minus the radius)
+        let w0 = SIMD4<Float>(repeating: wy[0])
+        for x in 0..<n { out[x] = c[x] * w0 }
+        for k in stride(from: 1, through: r, by: 1) {
+            let wk = SIMD4<Float>(repeating: wy[k])
+            let a = c - k * n, b = c + k * n
+            for x in 0..<n { out[x].addProduct(a[x] + b[x], wk) }
+        }
+    }
+}
+
+extension SeparableConvolutionNode {
+    /// Normalised half Gaussian for standard deviation `sigma`, radius ⌈3σ⌉ (OpenCV's size for
+    /// 8-bit images, `round(6σ + 1) | 1` taps).
+    static func gaussianWeights(sigma: Double) -> [Float] {
+        guard sigma > 0 else { return [1] }
+        let taps = Int((sigma * 6 + 1).rounded()) | 1
+        let r = taps / 2
+        var w = (0...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let sum = w[0] + 2 * w.dropFirst().reduce(0, +)
+        w = w.map { $0 / sum }
+        return w.map { Float($0) }
+    }
+    /// A normalised box of `2r + 1` taps.
+    static func boxWeights(radius r: Int) -> [Float] {
+        [Float](repeating: 1 / Float(2 * r + 1), count: r + 1)
+    }
+}
+
+import Foundation

@@ -1,0 +1,55 @@
+import DaguerreCore
+
+/// A kernel argument (I1, K3): images become samplers or pixels; values are part of the node's
+/// digest, so the cache sees every change. Pass parameters as arguments, not as captured
+/// variables, or cached results will not notice that they changed.
+///
+/// ```swift
+/// kernel.apply(extent: e, arguments: [.image(input), .float(15)])
+/// ```
+public enum KernelArgument: Sendable {
+    case image(Image)
+    case float(Float)
+    case vector([Float])
+    case rect(Rect)
+
+    func addDigest(_ d: inout DigestBuilder) {
+        switch self {
+        case .image: d.add("image")   // the node's inputs are digested separately
+        case .float(let v): d.add(v)
+        case .vector(let v): d.add(v.map(Double.init))
+        case .rect(let r): d.add([r.minX, r.minY, r.maxX, r.maxY])
+        }
+    }
+    var summary: String {
+        switch self {
+        case .image: "image"
+        case .float(let v): "\(v)"
+        case .vector(let v): "\(v)"
+        case .rect(let r): "\(r)"
+        }
+    }
+}
+
+/// Argument values as a kernel body sees them, by position in the `arguments` array.
+public struct KernelValues: Sendable {
+    let arguments: [KernelArgument]
+    public func float(at i: Int) -> Float {
+        guard arguments.indices.contains(i), case let .float(v) = arguments[i] else { return 0 }
+        return v
+    }
+    public func vector(at i: Int) -> [Float] {
+        guard arguments.indices.contains(i), case let .vector(v) = arguments[i] else { return [] }
+        return v
+    }
+    public func rect(at i: Int) -> Rect {
+        guard arguments.indices.contains(i), case let .rect(r) = arguments[i] else { return .null }
+        return r
+    }
+    /// Position of argument `i` among the image arguments, or nil if it is not an image.
+    func imageIndex(_ i: Int) -> Int? {
+        guard arguments.indices.contains(i), case .image = arguments[i] else { return nil }
+        return arguments[..<i].filter { if case .image = $0 { return true } else { return false } }.count
+    }
+    var images: [Image] { arguments.compactMap { if case let .image(im) = $0 { return im } else { return nil } } }
+}

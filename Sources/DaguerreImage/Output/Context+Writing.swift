@@ -1,0 +1,79 @@
+import DaguerreCore
+import DaguerreFormats
+import Foundation
+
+/// Options for the file-writing calls (Core Image's options dictionary, typed).
+///
+/// ```swift
+/// try context.writeJPEGRepresentation(of: image, to: url, colorSpace: .displayP3, options: [.quality(0.8)])
+/// ```
+public enum ImageWriteOption: Sendable, Hashable {
+    /// JPEG quality, 0...1 (kCGImageDestinationLossyCompressionQuality). Default 0.9.
+    case quality(Double)
+    /// JPEG 4:2:0 chroma subsampling (true, the default) or 4:4:4.
+    case chromaSubsampling(Bool)
+    /// TIFF compression (deflate by default).
+    case tiffCompression(EncoderOptions.TIFFCompression)
+}
+
+extension Context {
+    /// Renders `image` to a JPEG tagged with `colorSpace`'s ICC profile (I7, W6): a Display P3
+    /// JPEG carries a Display P3 profile. Rows stream to the encoder band by band, and the file
+    /// appears only when complete.
+    public func writeJPEGRepresentation(of image: Image, to url: URL, colorSpace: ColorSpace,
+                                        options: [ImageWriteOption] = []) throws(DaguerreError) {
+        let gray: Bool
+        if case .gray = colorSpace.model { gray = true } else { gray = false }
+        try write(image, to: url, fileFormat: .jpeg, rowFormat: gray ? .l8 : .rgb8, colorSpace: colorSpace, options: options)
+    }
+
+    /// Renders `image` to a PNG: `format` RGBA8 (default), RGB8, RGBA16, RGB16, L8 or L16; alpha is
+    /// written straight (PNG's convention); an sRGB chunk or an iCCP profile tags the colour.
+    public func writePNGRepresentation(of image: Image, to url: URL, format: PixelFormat = .rgba8, colorSpace: ColorSpace,
+                                       options: [ImageWriteOption] = []) throws(DaguerreError) {
+        let ok: [PixelFormat] = [.rgba8, .rgb8, .rgba16, .rgb16, .l8, .l16, .la8, .la16]
+        guard ok.contains(format) else {
+            throw .invalidArgument(what: "PNG format \(format)", problem: "PNG stores \(ok.map(\.description).joined(separator: ", "))")
+        }
+        try write(image, to: url, fileFormat: .png, rowFormat: format, colorSpace: colorSpace, options: options)
+    }
+
+    /// Renders `image` to a TIFF: 8- or 16-bit integer or half/float samples, with or without alpha.
+    public func writeTIFFRepresentation(of image: Image, to url: URL, format: PixelFormat = .rgba8, colorSpace: ColorSpace,
+                                        options: [ImageWriteOption] = []) throws(DaguerreError) {
+        let ok: [PixelFormat] = [.rgba8, .rgb8, .rgba16, .rgb16, .rgbah, .rgbh, .rgbaf, .rgbf, .l8, .l16]
+        guard ok.contains(format) else {
+            throw .invalidArgument(what: "TIFF format \(format)", problem: "TIFF output supports \(ok.map(\.description).joined(separator: ", "))")
+        }
+        try write(image, to: url, fileFormat: .tiff, rowFormat: format, colorSpace: colorSpace, options: options)
+    }
+
+    private func write(_ image: Image, to url: URL, fileFormat: ImageFileFormat, rowFormat: PixelFormat,
+                       colorSpace: ColorSpace, options: [ImageWriteOption]) throws(DaguerreError) {
+        let rect = try checkedRect(image, nil)
+        var opts = EncoderOptions(format: fileFormat, width: rect.width, height: rect.height, rowFormat: rowFormat, limits: self.options.limits)
+        for o in options {
+            switch o {
+            case .quality(let q):
+                guard q.isFinite, (0...1).contains(q) else {
+                    throw .invalidArgument(what: "JPEG quality \(q)", problem: "it must be between 0 and 1")
+                }
+                opts.quality = q
+            case .chromaSubsampling(let s): opts.chromaSubsampling = s
+            case .tiffCompression(let c): opts.tiffCompression = c
+            }
+        }
+        let isSRGB = colorSpace == .sRGB && colorSpace.sourceProfile == nil
+        opts.isSRGB = isSRGB && fileFormat == .png
+        opts.iccProfile = opts.isSRGB ? nil : try colorSpace.iccProfileData()
+        let working = self.options.workingColorSpace
+        let converter = try OutputConverter(format: rowFormat, alpha: rowFormat.hasAlpha ? .straight : .none,
+                                            destination: working == nil ? nil : colorSpace, working: working,
+                                            workingFormat: self.options.workingFormat)
+        // Created before rendering: an unwritable destination fails here, before any work.
+        let encoder = try ImageWriter.create(path: url.path, options: opts)
+        let sink = EncoderSink(encoder: encoder, converter: converter, width: rect.width, originX: rect.x,
+                               maxBandRows: self.options.tileHeight * 8)
+        try render(image, rect: rect, sink: sink, output: "\(fileFormat.rawValue) \(rowFormat) \(colorSpace.name)")
+    }
+}

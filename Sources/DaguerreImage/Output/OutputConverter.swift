@@ -1,0 +1,109 @@
+import DaguerreCore
+
+/// Converts working-space rows into a destination's colour space and pixel format (I2, I7):
+/// one matrix to the destination primaries, then the destination curve and quantisation.
+///
+/// For 8-bit destinations the curve and rounding are one lookup indexed by the value's half-float
+/// bit pattern; for float and 16-bit destinations the curve is evaluated from a half-indexed
+/// table when the working format is RGBAh (its precision already) and exactly otherwise.
+final class OutputConverter: Sendable {
+    enum AlphaOutput: Sendable { case premultiplied, straight, none }
+
+    let format: PixelFormat
+    let alphaOutput: AlphaOutput
+    let matrix: LinearMatrix?
+    let transfer: TransferFunction
+    let exact: Bool
+    private let lut8: [UInt8]
+    private let lutF: [Float]
+    let summary: String
+
+    init(format: PixelFormat, alpha: AlphaOutput, destination: ColorSpace?, working: ColorSpace?, workingFormat: PixelFormat) throws(DaguerreError) {
+        self.format = format; self.alphaOutput = alpha
+        var t = TransferFunction.linear
+        var m: Matrix3? = nil
+        if let working, let destination {
+            switch destination.model {
+            case let .rgb(_, tr):
+                t = tr
+                m = working.linearMatrix(to: destination)
+            case let .gray(tr):
+                t = tr
+            case .icc:
+                throw .unsupported(feature: "Rendering into the LUT-based ICC profile '\(destination.name)'",
+                                   hint: "Render to a named RGB space (sRGB, Display P3, Adobe RGB, BT.2020) instead.")
+            }
+            summary = "colormatch working → \(destination.name), \(format)"
+        } else {
+            summary = "no colour management, \(format)"
+        }
+        matrix = LinearMatrix.nonIdentity(m)
+        transfer = t
+        exact = workingFormat.component == .float32
+        lut8 = (format.component == .uint8 && !t.isLinear) ? LUTCache.shared.encodeHalfTo8(t) : []
+        lutF = (format.component != .uint8 && !t.isLinear && !exact) ? LUTCache.shared.encodeHalfToFloat(t) : []
+    }
+
+    /// Converts `count` pixels in place and packs them into `dst`.
+    func convert(_ px: UnsafeMutablePointer<SIMD4<Float>>, count: Int, into dst: UnsafeMutableRawPointer) {
+        if let matrix { matrix.apply(px, count: count) }
+        let needsUnpremultiply = alphaOutput != .none
+        if needsUnpremultiply && !transfer.isLinear || alphaOutput == .straight {
+            for i in 0..<count {
+                let a = px[i].w
+                if a != 1 && a > 0 { px[i] = SIMD4(px[i].x / a, px[i].y / a, px[i].z / a, a) }
+            }
+        }
+        if !lut8.isEmpty, format == .rgb8 || format == .rgba8 {
+            packLUT8(px, count: count, into: dst.assumingMemoryBound(to: UInt8.self), channels: format.channels)
+            return
+        }
+        if !transfer.isLinear {
+            if exact {
+                let t = transfer
+                for i in 0..<count { let v = px[i]; px[i] = SIMD4(t.encode(v.x), t.encode(v.y), t.encode(v.z), v.w) }
+            } else if !lutF.isEmpty {
+                lutF.withUnsafeBufferPointer { lut in
+                    for i in 0..<count {
+                        let h = SIMD4<Float16>(px[i])
+                        px[i] = SIMD4(lut[Int(h.x.bitPattern)], lut[Int(h.y.bitPattern)], lut[Int(h.z.bitPattern)], px[i].w)
+                    }
+                }
+            } else {
+                // 8-bit formats other than RGB8/RGBA8 (R8, L8, BGRA8...): the exact curve.
+                let t = transfer
+                for i in 0..<count { let v = px[i]; px[i] = SIMD4(t.encode(v.x), t.encode(v.y), t.encode(v.z), v.w) }
+            }
+        }
+        if alphaOutput == .premultiplied && !transfer.isLinear {
+            for i in 0..<count { let a = px[i].w; if a != 1 { px[i] = SIMD4(px[i].x * a, px[i].y * a, px[i].z * a, a) } }
+        }
+        PixelPack.pack(px, count: count, format: format, into: dst)
+    }
+
+    /// Curve + rounding + clamping in one table lookup per channel.
+    private func packLUT8(_ px: UnsafeMutablePointer<SIMD4<Float>>, count: Int, into d: UnsafeMutablePointer<UInt8>, channels: Int) {
+        lut8.withUnsafeBufferPointer { lut in
+            if channels == 3 {
+                for i in 0..<count {
+                    let h = SIMD4<Float16>(px[i])
+                    d[3 * i] = lut[Int(h.x.bitPattern)]; d[3 * i + 1] = lut[Int(h.y.bitPattern)]; d[3 * i + 2] = lut[Int(h.z.bitPattern)]
+                }
+            } else {
+                let premul = alphaOutput == .premultiplied
+                for i in 0..<count {
+                    let v = px[i]
+                    let h = SIMD4<Float16>(v)
+                    let a = max(0, min(1, v.w.isNaN ? 0 : v.w))
+                    if premul && a != 1 {
+                        let enc = SIMD3<Float>(Float(lut[Int(h.x.bitPattern)]), Float(lut[Int(h.y.bitPattern)]), Float(lut[Int(h.z.bitPattern)])) * a
+                        d[4 * i] = UInt8(enc.x.rounded()); d[4 * i + 1] = UInt8(enc.y.rounded()); d[4 * i + 2] = UInt8(enc.z.rounded())
+                    } else {
+                        d[4 * i] = lut[Int(h.x.bitPattern)]; d[4 * i + 1] = lut[Int(h.y.bitPattern)]; d[4 * i + 2] = lut[Int(h.z.bitPattern)]
+                    }
+                    d[4 * i + 3] = UInt8((a * 255).rounded())
+                }
+            }
+        }
+    }
+}

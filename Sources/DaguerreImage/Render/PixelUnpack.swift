@@ -1,0 +1,94 @@
+import DaguerreCore
+
+/// Stored pixels → `SIMD4<Float>` rows, for every ``PixelFormat`` (no colour conversion).
+///
+/// The hot formats (RGBAh, RGBAf, RGBA8) have straight loops that vectorise (F16C for half when
+/// built with `-target-cpu haswell`); the rest go through a generic per-channel path.
+enum PixelUnpack {
+    static func unpack(_ src: UnsafeRawPointer, format: PixelFormat, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        switch format {
+        case .rgbah:
+            let s = src.assumingMemoryBound(to: SIMD4<Float16>.self)
+            for i in 0..<count { out[i] = SIMD4<Float>(s[i]) }
+        case .rgbaf:
+            out.update(from: src.assumingMemoryBound(to: SIMD4<Float>.self), count: count)
+        case .rgba8:
+            let s = src.assumingMemoryBound(to: SIMD4<UInt8>.self)
+            let k = Float(1.0 / 255.0)
+            for i in 0..<count { out[i] = SIMD4<Float>(s[i]) * k }
+        default:
+            generic(src, format: format, count: count, into: out)
+        }
+    }
+
+    private static func generic(_ src: UnsafeRawPointer, format: PixelFormat, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        let n = format.channels
+        var ch = [Float](repeating: 0, count: 4)
+        for i in 0..<count {
+            for c in 0..<n {
+                let idx = i * n + c
+                switch format.component {
+                case .uint8: ch[c] = Float(src.load(fromByteOffset: idx, as: UInt8.self)) / 255
+                case .uint16: ch[c] = Float(src.loadUnaligned(fromByteOffset: idx * 2, as: UInt16.self)) / 65535
+                case .float16: ch[c] = Float(src.loadUnaligned(fromByteOffset: idx * 2, as: Float16.self))
+                case .float32: ch[c] = src.loadUnaligned(fromByteOffset: idx * 4, as: Float.self)
+                }
+            }
+            switch format.layout {
+            case .r: out[i] = SIMD4(ch[0], 0, 0, 1)
+            case .rg: out[i] = SIMD4(ch[0], ch[1], 0, 1)
+            case .rgb: out[i] = SIMD4(ch[0], ch[1], ch[2], 1)
+            case .rgba: out[i] = SIMD4(ch[0], ch[1], ch[2], ch[3])
+            case .bgra: out[i] = SIMD4(ch[2], ch[1], ch[0], ch[3])
+            case .l: out[i] = SIMD4(ch[0], ch[0], ch[0], 1)
+            case .la: out[i] = SIMD4(ch[0], ch[0], ch[0], ch[1])
+            }
+        }
+    }
+}
+
+/// `SIMD4<Float>` rows → stored pixels, rounding and clamping integer formats.
+enum PixelPack {
+    static func pack(_ src: UnsafePointer<SIMD4<Float>>, count: Int, format: PixelFormat, into dst: UnsafeMutableRawPointer) {
+        switch format {
+        case .rgbah:
+            let d = dst.assumingMemoryBound(to: SIMD4<Float16>.self)
+            for i in 0..<count { d[i] = SIMD4<Float16>(src[i]) }
+        case .rgbaf:
+            dst.assumingMemoryBound(to: SIMD4<Float>.self).update(from: src, count: count)
+        case .rgba8:
+            let d = dst.assumingMemoryBound(to: SIMD4<UInt8>.self)
+            for i in 0..<count {
+                let s = src[i].replacing(with: 0, where: src[i] .!= src[i])   // NaN → 0
+                let v = (s * 255).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)).rounded(.toNearestOrEven)
+                d[i] = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(v))
+            }
+        default:
+            generic(src, count: count, format: format, into: dst)
+        }
+    }
+
+    private static func generic(_ src: UnsafePointer<SIMD4<Float>>, count: Int, format: PixelFormat, into dst: UnsafeMutableRawPointer) {
+        let n = format.channels
+        for i in 0..<count {
+            let v = src[i]
+            let ch: SIMD4<Float>
+            switch format.layout {
+            case .r, .rg, .rgb, .rgba: ch = v
+            case .bgra: ch = SIMD4(v.z, v.y, v.x, v.w)
+            case .l: ch = SIMD4(0.2126 * v.x + 0.7152 * v.y + 0.0722 * v.z, 0, 0, 0)
+            case .la: ch = SIMD4(0.2126 * v.x + 0.7152 * v.y + 0.0722 * v.z, v.w, 0, 0)
+            }
+            for c in 0..<n {
+                let idx = i * n + c
+                let x = ch[c]
+                switch format.component {
+                case .uint8: dst.storeBytes(of: UInt8(max(0, min(255, (x * 255).rounded()))), toByteOffset: idx, as: UInt8.self)
+                case .uint16: dst.storeBytes(of: UInt16(max(0, min(65535, (x * 65535).rounded()))), toByteOffset: idx * 2, as: UInt16.self)
+                case .float16: dst.storeBytes(of: Float16(x), toByteOffset: idx * 2, as: Float16.self)
+                case .float32: dst.storeBytes(of: x, toByteOffset: idx * 4, as: Float.self)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import DaguerreCore
+import DaguerreFormats
+import DaguerreImage
+import Foundation
+
+/// `daguerre apply`: a filter chain from file to file, like the vips CLI (I1, I7).
+struct ApplyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Apply a chain of filters to an image file and write the result.",
+        discussion: """
+        Example: daguerre apply in.jpg -o out.jpg --filter GaussianBlur inputRadius=2 \
+        --filter LanczosScaleTransform inputScale=0.5 --colorspace displayP3 --quality 0.9
+        Parameter names may drop the 'input' prefix (radius=2). Image parameters take a path (@bg.jpg).
+        """
+    )
+
+    @Argument(help: "The input image (JPEG, PNG or TIFF).") var input: String
+    @Option(name: .shortAndLong, help: "The output file; its extension picks the format (.jpg, .png, .tif).") var output: String
+    @Option(name: .customLong("filter"), parsing: .upToNextOption,
+            help: "A filter name followed by its key=value parameters; repeat for a chain.") var filterWords: [String] = []
+    @Option(help: "Output colour space: sRGB, displayP3, adobeRGB, bt2020, linearSRGB... Default: the input's.") var colorspace: String?
+    @Option(help: "JPEG quality, 0...1.") var quality: Double = 0.9
+    @Option(help: "Output depth for PNG/TIFF: 8, 16, half or float.") var depth: String = "8"
+    @Option(help: "Working format: RGBAh, RGBAf or RGBA8.") var workingFormat: String = "RGBAh"
+    @Flag(help: "Turn colour management off (filters see the file's encoded values).") var noColorManagement = false
+    @Flag(help: "Render at low priority (background export).") var lowPriority = false
+
+    func run() throws {
+        do {
+            try execute()
+        } catch let e as DaguerreError {
+            throw ValidationError(e.description)
+        }
+    }
+
+    func execute() throws {
+        var image = try Image(contentsOf: URL(fileURLWithPath: input))
+        let inputSpace = try ImageReader.open(path: input).info.colorSpace
+        for (name, words) in try chain() {
+            let d = try FilterRegistry.descriptor(named: name)
+            var params: [String: FilterValue] = [:]
+            for w in words { let (k, v) = try ParameterParsing.parse(w, filter: d); params[k] = v }
+            image = try image.applyingFilter(d.name, parameters: params)
+        }
+        if image.extent.isInfinite {
+            throw DaguerreError.invalidArgument(what: "The filter chain's result", problem: "it has an infinite extent; end the chain with --filter Crop inputRectangle=x,y,w,h")
+        }
+        guard let wf = PixelFormat(name: workingFormat) else {
+            throw DaguerreError.invalidArgument(what: "--working-format \(workingFormat)", problem: "use RGBAh, RGBAf or RGBA8")
+        }
+        let context = try Context(options: .init(workingFormat: wf, workingColorSpace: noColorManagement ? nil : .extendedLinearSRGB,
+                                                 cacheIntermediates: false, lowPriority: lowPriority))
+        var space = inputSpace.isRGB ? inputSpace : ColorSpace.sRGB
+        if let colorspace {
+            guard let s = ColorSpace(named: colorspace) else {
+                throw DaguerreError.invalidArgument(what: "--colorspace \(colorspace)", problem: "use sRGB, displayP3, adobeRGB, bt2020, linearSRGB or linearP3")
+            }
+            space = s
+        }
+        let url = URL(fileURLWithPath: output)
+        switch ImageFileFormat.fromExtension(output) {
+        case .jpeg?:
+            try context.writeJPEGRepresentation(of: image, to: url, colorSpace: space, options: [.quality(quality)])
+        case .png?:
+            try context.writePNGRepresentation(of: image, to: url, format: depth == "16" ? .rgba16 : .rgba8, colorSpace: space)
+        case .tiff?:
+            let f: PixelFormat = ["16": .rgba16, "half": .rgbah, "float": .rgbaf][depth] ?? .rgba8
+            try context.writeTIFFRepresentation(of: image, to: url, format: f, colorSpace: space)
+        case nil:
+            throw DaguerreError.invalidArgument(what: "Output \(output)", problem: "its extension must be .jpg, .jpeg, .png, .tif or .tiff")
+        }
+    }
+
+    /// Splits the `--filter` words into (name, parameters): a word without '=' starts a filter.
+    func chain() throws -> [(String, [String])] {
+        var out: [(String, [String])] = []
+        for w in filterWords {
+            if w.contains("=") {
+                guard !out.isEmpty else { throw DaguerreError.invalidArgument(what: "'\(w)'", problem: "a parameter must follow a filter name") }
+                out[out.count - 1].1.append(w)
+            } else {
+                out.append((w, []))
+            }
+        }
+        return out
+    }
+}

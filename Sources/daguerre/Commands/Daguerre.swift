@@ -1,0 +1,13 @@
+import ArgumentParser
+
+struct Daguerre: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daguerre",
+        abstract: "Photography on Linux: an image engine with colour management, filters and streaming file output.",
+        discussion: """
+        Environment: DAGUERRE_PRINT_TREE=1 prints each render's recipe, =8 the program as rendered \
+        (add 'graphviz' for a .dot file in DAGUERRE_PRINT_TREE_DIR).
+        """,
+        subcommands: [ApplyCommand.self, FiltersCommand.self, DemoCommand.self]
+    )
+}

@@ -1,2 +1,0 @@
-import Testing
-@Test func placeholderFormats() { #expect(1 == 1) }

@@ -1,0 +1,143 @@
+import DaguerreCore
+import DaguerreTestSupport
+import Foundation
+import Testing
+@testable import DaguerreFormats
+
+/// Shared helpers for the format tests: fixtures, judges and byte comparisons.
+enum Fixture {
+    static func kodim(_ n: Int) -> String {
+        Judge.testdata.appendingPathComponent("kodak24").appendingPathComponent(String(format: "kodim%02d.png", n)).path
+    }
+    static var thirdParty: URL { Judge.testdata.appendingPathComponent("third-party") }
+}
+
+/// A fixed-seed generator (SplitMix64), so "random" tests are the same on every run.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// An image's rows packed without padding.
+struct TightImage {
+    var width: Int, height: Int, format: PixelFormat, bytes: [UInt8]
+    var rowBytes: Int { width * format.bytesPerPixel }
+}
+
+/// Decodes with our reader and packs the rows tightly.
+func decodeOurs(_ path: String) throws -> (info: ImageFileInfo, image: TightImage) {
+    let buffer = try ImageReader.readAll(path: path)
+    return (try ImageReader.open(path: path).info, tight(buffer))
+}
+
+func tight(_ buffer: PixelBuffer) -> TightImage {
+    let rb = buffer.width * buffer.format.bytesPerPixel
+    var out = [UInt8](repeating: 0, count: rb * buffer.height)
+    out.withUnsafeMutableBytes { dst in
+        for y in 0..<buffer.height {
+            (dst.baseAddress! + y * rb).copyMemory(from: buffer.rowAddress(y), byteCount: rb)
+        }
+    }
+    return TightImage(width: buffer.width, height: buffer.height, format: buffer.format, bytes: out)
+}
+
+/// Decodes `path` with a judge (decode.py pillow|cv2|tinytiff) and returns its metadata and raw bytes.
+func decodeJudge(_ lib: String, _ path: String, mode: String? = nil, in dir: TemporaryDirectory) throws -> (meta: [String: Any], bytes: [UInt8]) {
+    let out = dir.path("judge-\(UUID().uuidString).raw")
+    let meta = try Judge.python("decode.py", [lib, path, out] + (mode.map { [$0] } ?? []))
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+    try? FileManager.default.removeItem(atPath: out)
+    return (meta, bytes)
+}
+
+/// Random pixels in `format` (floats in 0...1, halves too).
+func randomImage(width: Int, height: Int, format: PixelFormat, seed: UInt64) -> TightImage {
+    var rng = SeededRandom(seed: seed)
+    let samples = width * height * format.channels
+    var bytes = [UInt8](repeating: 0, count: samples * format.component.size)
+    bytes.withUnsafeMutableBytes { raw in
+        for i in 0..<samples {
+            switch format.component {
+            case .uint8: raw.storeBytes(of: UInt8.random(in: 0...255, using: &rng), toByteOffset: i, as: UInt8.self)
+            case .uint16: raw.storeBytes(of: UInt16.random(in: 0...65535, using: &rng), toByteOffset: 2 * i, as: UInt16.self)
+            case .float16: raw.storeBytes(of: Float16(Float.random(in: 0...1, using: &rng)).bitPattern, toByteOffset: 2 * i, as: UInt16.self)
+            case .float32: raw.storeBytes(of: Float.random(in: 0...1, using: &rng), toByteOffset: 4 * i, as: Float.self)
+            }
+        }
+    }
+    return TightImage(width: width, height: height, format: format, bytes: bytes)
+}
+
+/// Writes a tight image with our encoder for `options.format`.
+func writeOurs(_ image: TightImage, to path: String, format: ImageFileFormat, iccProfile: [UInt8]? = nil, isSRGB: Bool = false,
+               quality: Double = 0.9, subsampling: Bool = true, compression: EncoderOptions.TIFFCompression = .deflate) throws {
+    let options = EncoderOptions(format: format, width: image.width, height: image.height, rowFormat: image.format,
+                                 iccProfile: iccProfile, isSRGB: isSRGB, quality: quality, chromaSubsampling: subsampling,
+                                 tiffCompression: compression)
+    let encoder = try ImageWriter.create(path: path, options: options)
+    // Two calls, to exercise streaming.
+    let half = image.height / 2
+    try image.bytes.withUnsafeBytes { raw in
+        try encoder.writeRows(raw.baseAddress!, bytesPerRow: image.rowBytes, count: half)
+        try encoder.writeRows(raw.baseAddress! + half * image.rowBytes, bytesPerRow: image.rowBytes, count: image.height - half)
+    }
+    try encoder.finish()
+}
+
+/// How many bytes differ.
+func mismatches(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    guard a.count == b.count else { return max(a.count, b.count) }
+    return zip(a, b).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
+}
+
+/// PSNR of two 8-bit images, in dB.
+func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+    guard a.count == b.count, !a.isEmpty else { return 0 }
+    var se = 0.0
+    for (x, y) in zip(a, b) { let d = Double(x) - Double(y); se += d * d }
+    let mse = se / Double(a.count)
+    return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+}
+
+/// Runs `body` and records an issue unless it throws a DaguerreError that `matches`.
+func expectDaguerreError(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+                         _ matches: (DaguerreError) -> Bool, _ body: () throws -> Void) {
+    do {
+        try body()
+        Issue.record("\(what): expected an error, got none", sourceLocation: sourceLocation)
+    } catch let error as DaguerreError {
+        #expect(matches(error), "\(what): unexpected error \(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("\(what): not a DaguerreError: \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+extension DaguerreError {
+    var isTruncated: Bool { if case .truncated = self { return true } else { return false } }
+    var isCorrupt: Bool { if case .corruptData = self { return true } else { return false } }
+    var isTooLarge: Bool { if case .tooLarge = self { return true } else { return false } }
+    var isUnsupported: Bool { if case .unsupported = self { return true } else { return false } }
+    var isIO: Bool { if case .io = self { return true } else { return false } }
+}
+
+/// Reads every row of a decoder in bands of 16 (the way a renderer asks).
+func readAllRowsInBands(_ decoder: any ImageDecoder) throws(DaguerreError) {
+    let info = decoder.info
+    let stride = info.width * info.pixelFormat.bytesPerPixel
+    let band = 16
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: stride * band, alignment: 16)
+    defer { buffer.deallocate() }
+    var y = 0
+    while y < info.height {
+        let n = min(band, info.height - y)
+        try decoder.readRows(y: y, count: n, into: buffer, bytesPerRow: stride)
+        y += n
+    }
+}
