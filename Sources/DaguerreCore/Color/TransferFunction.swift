@@ -23,7 +23,7 @@ public enum TransferFunction: Sendable, Hashable {
     /// A sampled decode curve on [0, 1] (ICC `curv`), with its inverse sampled alike.
     case table(TransferTable)
 
-    public static let bt2020 = TransferFunction.rec709(alpha: 1.09929682680944, beta: 0.018053968510807)
+    public static let bt2020 = TransferFunction.rec709(alpha: 1.099, beta: 0.018)   // ITU-R BT.2020 table 4 (10-bit), as colour-science
     public static let adobeRGB = TransferFunction.gamma(563.0 / 256.0)
 
     public var isLinear: Bool { if case .linear = self { return true } else { return false } }

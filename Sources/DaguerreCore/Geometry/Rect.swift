@@ -63,7 +63,7 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     }
     public var description: String {
         if isInfinite { return "[infinite]" }
-        func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.3g", v) }
+        func f(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.4g", v) }
         return "[\(f(minX)) \(f(minY)) \(f(width))×\(f(height))]"
     }
 }

@@ -62,70 +62,10 @@ struct TreePrinter {
 
     // MARK: Level 8
 
-    /// A pass: nodes evaluated over one row buffer, from the node feeding the output down.
-    struct Pass { var id: Int; var target: String; var nodes: [String] }
-
-    func printProgram(_ root: ImageNode, rect: IntRect, output: String, env: RenderEnvironment, renderer: Renderer) {
+    func printProgram(_ report: RenderReport) {
         guard levels.contains(8) else { return }
-        var passes: [Pass] = []
-        var materialized: [String] = []
-        let intermediates = env.stats.intermediates.withLock { $0 }
-        var queue: [(ImageNode, String, String?)] = [(root, "output \(output)", nil)]
-        var seen = Set<ObjectIdentifier>()
-        while !queue.isEmpty {
-            let (start, target, head) = queue.removeFirst()
-            var pass = Pass(id: passes.count + 1, target: target, nodes: head.map { [$0] } ?? [])
-            var stack = [start]
-            while let n = stack.popLast() {
-                let key = "\(n.label) \(n.digest)"
-                switch n.evaluation {
-                case .materialized:
-                    pass.nodes.append("reads \(n.label) (materialized)")
-                    if seen.insert(ObjectIdentifier(n)).inserted {
-                        let m = env.materializedBuffer(for: n)
-                        let size = m.map { "\($0.rect.width)×\($0.rect.height) \($0.buffer.format), \(bytes($0.byteCount))" } ?? "not rendered"
-                        materialized.append("\(n.label) digest \(n.digest): full intermediate \(size)")
-                        for i in n.inputs { queue.append((i, "input of \(n.label)", nil)) }
-                    }
-                case .region:
-                    let inter = intermediates[key]
-                    let desc = inter.map { "\($0.0) up to \($0.1.width)×\($0.1.height) per tile (\(bytes($0.1.area * $0.0.bytesPerPixel)))" } ?? "per tile"
-                    if n is SamplingNode {
-                        pass.nodes.append("\(n.label) \(n.details) ← samples stored tiles of its inputs")
-                        for i in n.inputs {
-                            let ik = "\(i.label) \(i.digest)"
-                            let t = intermediates[ik].map { "\($0.0) up to \($0.1.width)×\($0.1.height) per tile" } ?? "per tile"
-                            queue.append((i, "intermediate \(i.label) \(t)", nil))
-                        }
-                    } else {
-                        pass.nodes.append("\(n.label) vertical ← intermediate \(desc)")
-                        queue.append((n.inputs[0], "intermediate of \(n.label)", "\(n.label) horizontal \(n.details)"))
-                    }
-                case .source:
-                    var line = "\(n.label) \(n.details)"
-                    if env.workingSpace != nil, let s = sourceSpace(n) { line += " + colormatch \(s) → workingspace (fused into the read)" }
-                    pass.nodes.append(line)
-                case .pointwise:
-                    pass.nodes.append("\(n.label)\(n.details.isEmpty ? "" : " " + n.details)")
-                    stack.append(contentsOf: n.inputs.reversed())
-                }
-            }
-            passes.append(pass)
-        }
-        var lines = ["DAGUERRE_PRINT_TREE=8 program → \(output): \(rect.width)×\(rect.height), \(renderer.workers) workers, tiles \(renderer.tileWidth)×\(renderer.tileHeight), working \(env.workingFormat) \(env.workingSpace?.name ?? "(no colour management)")"]
-        for p in passes {
-            lines.append("pass \(p.id) → \(p.target) [\(p.nodes.count) nodes fused, one row buffer]")
-            for n in p.nodes { lines.append("    \(n)") }
-        }
-        for m in materialized { lines.append("processor/materialized: \(m)") }
-        let s = env.stats
-        lines.append("tiles \(s.tiles.load(ordering: .relaxed)), materialized \(s.materializations.load(ordering: .relaxed)), cache hits \(s.cacheHits.load(ordering: .relaxed)), source restarts \(s.sourceRestarts.load(ordering: .relaxed))")
-        emit(lines)
-        if graphviz { writeDot(root, level: 8, passes: passes) }
-    }
-
-    private func bytes(_ n: Int) -> String {
-        n >= 1 << 20 ? String(format: "%.1f MiB", Double(n) / 1048576) : String(format: "%.1f KiB", Double(n) / 1024)
+        emit(["DAGUERRE_PRINT_TREE=8 " + report.description])
+        if graphviz { writeDot(nil, level: 8, passes: report.passes) }
     }
 
     private func emit(_ lines: [String]) {
@@ -134,16 +74,16 @@ struct TreePrinter {
 
     // MARK: Graphviz
 
-    private func writeDot(_ root: ImageNode, level: Int, passes: [Pass]?) {
+    private func writeDot(_ root: ImageNode?, level: Int, passes: [RenderReport.Pass]?) {
         var out = ["digraph daguerre {", "  rankdir=BT; node [shape=box, fontname=\"Helvetica\"];"]
         if let passes {
-            for p in passes {
-                out.append("  subgraph cluster_\(p.id) { label=\"pass \(p.id) → \(esc(p.target))\";")
-                for (i, n) in p.nodes.enumerated() { out.append("    p\(p.id)_\(i) [label=\"\(esc(n))\"];") }
-                for i in 1..<max(1, p.nodes.count) { out.append("    p\(p.id)_\(i) -> p\(p.id)_\(i - 1);") }
+            for (id, p) in passes.enumerated() {
+                out.append("  subgraph cluster_\(id) { label=\"pass \(id + 1) → \(esc(p.target))\";")
+                for (i, n) in p.nodes.enumerated() { out.append("    p\(id)_\(i) [label=\"\(esc(n))\"];") }
+                for i in 1..<max(1, p.nodes.count) { out.append("    p\(id)_\(i) -> p\(id)_\(i - 1);") }
                 out.append("  }")
             }
-        } else {
+        } else if let root {
             var ids: [ObjectIdentifier: Int] = [:]
             func id(_ n: ImageNode) -> Int {
                 if let i = ids[ObjectIdentifier(n)] { return i }

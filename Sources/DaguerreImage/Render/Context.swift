@@ -1,6 +1,7 @@
 import DaguerreCore
 import DaguerreFormats
 import Foundation
+import Synchronization
 
 /// Renders images (I6; CIContext). Make one and reuse it: it keeps the intermediate cache and
 /// the scratch memory of its workers.
@@ -40,6 +41,10 @@ public final class Context: Sendable {
 
     public let options: Options
     let cache: IntermediateCache
+    private let reports = Mutex<RenderReport?>(nil)
+
+    /// What the latest render through this context did: passes, intermediates, counters (K4).
+    public var lastRenderReport: RenderReport? { reports.withLock { $0 } }
     let arenas = ArenaPool()
 
     public init(options: Options = Options()) throws(DaguerreError) {
@@ -91,7 +96,9 @@ public final class Context: Sendable {
         } else {
             try renderer.render(image.node, rect: rect, sink: sink)
         }
-        printer?.printProgram(image.node, rect: rect, output: output, env: env, renderer: renderer)
+        let report = RenderReport(root: image.node, rect: rect, output: output, env: env, renderer: renderer)
+        reports.withLock { $0 = report }
+        printer?.printProgram(report)
     }
 
     func checkedRect(_ image: Image, _ bounds: Rect?) throws(DaguerreError) -> IntRect {

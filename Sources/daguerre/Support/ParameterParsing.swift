@@ -9,13 +9,15 @@ enum ParameterParsing {
         guard let eq = word.firstIndex(of: "=") else {
             throw DaguerreError.invalidArgument(what: "'\(word)'", problem: "filter parameters are written key=value, e.g. inputRadius=2")
         }
-        var key = String(word[..<eq])
+        let given = String(word[..<eq])
         let raw = String(word[word.index(after: eq)...])
-        if !key.hasPrefix("input") { key = "input" + key.prefix(1).uppercased() + key.dropFirst() }   // radius= → inputRadius=
-        guard let p = filter.parameters.first(where: { $0.key == key }) else {
-            throw DaguerreError.invalidParameter(filter: filter.name, key: key,
+        // Keys match without case and without the "input" prefix: radius=2, ev=1, inputEV=1.
+        let wanted = given.lowercased().hasPrefix("input") ? given.lowercased() : "input" + given.lowercased()
+        guard let p = filter.parameters.first(where: { $0.key.lowercased() == wanted }) else {
+            throw DaguerreError.invalidParameter(filter: filter.name, key: given,
                                                  problem: "\(filter.name) has no such parameter; its parameters are \(filter.parameters.map(\.key).joined(separator: ", "))")
         }
+        let key = p.key
         func numbers() throws -> [Double] {
             let parts = raw.trimmingCharacters(in: CharacterSet(charactersIn: "[]()")).split(whereSeparator: { $0 == "," || $0 == " " })
             let values = parts.compactMap { Double($0) }

@@ -1,0 +1,87 @@
+import Daguerre
+import DaguerreTestSupport
+import Foundation
+import Testing
+
+/// Every built-in filter: attributes are complete and consistent, it renders with its defaults,
+/// and the typed API gives the same recipe as the by-name one (I1, I4).
+@Suite struct FilterCatalogTests {
+    static let required = ["ExposureAdjust", "TemperatureAndTint", "ColorMatrix", "ColorControls", "GammaAdjust", "ToneCurve",
+                           "HighlightShadowAdjust", "Vibrance", "ColorClamp", "GaussianBlur", "BoxBlur", "UnsharpMask",
+                           "SharpenLuminance", "LanczosScaleTransform", "AffineTransform", "Crop", "SourceOverCompositing",
+                           "ConstantColor", "LinearGradient", "RadialGradient", "HueSaturationValueGradient", "NinePartStretched",
+                           "NinePartTiled", "EdgePreserveUpsample", "AreaAverage"]
+
+    @Test func catalogHasTheIssuesFilters() {
+        #expect(Set(FilterRegistry.names).isSuperset(of: Self.required))
+    }
+
+    @Test(arguments: FilterRegistry.all.map(\.name))
+    func attributesAreComplete(name: String) throws {
+        let d = try FilterRegistry.descriptor(named: name)
+        #expect(!d.description.isEmpty && !d.categories.isEmpty)
+        for p in d.parameters {
+            #expect(!p.description.isEmpty, "\(name).\(p.key) has no description")
+            if p.kind != .image { #expect(p.defaultValue != nil, "\(name).\(p.key) has no default") }
+            if let lo = p.min, let hi = p.max { #expect(lo <= hi) }
+        }
+    }
+
+    @Test(arguments: FilterRegistry.all.map(\.name))
+    func rendersWithDefaults(name: String) throws {
+        let d = try FilterRegistry.descriptor(named: name)
+        let base = try Kodak.image(5).cropped(to: Rect(x: 0, y: 0, width: 200, height: 160))
+        var params: [String: FilterValue] = [:]
+        if d.parameters.contains(where: { $0.key == "inputBackgroundImage" }) { params["inputBackgroundImage"] = .image(base) }
+        if d.parameters.contains(where: { $0.key == "inputSmallImage" }) {
+            params["inputSmallImage"] = .image(try base.applying(LanczosScaleTransform(scale: 0.05)))
+        }
+        if name == "AreaAverage" { params["inputExtent"] = .rect(Rect(x: 0, y: 0, width: 100, height: 100)) }
+        var out = try base.applyingFilter(name, parameters: params)
+        if out.extent.isInfinite { out = out.cropped(to: Rect(x: 0, y: 0, width: 64, height: 64)) }
+        let buf = try Context().createBuffer(out, format: .rgba8, colorSpace: .sRGB)
+        #expect(buf.width > 0 && buf.height > 0)
+    }
+
+    @Test func typedAndByNameAgree() throws {
+        let image = try Kodak.image(6)
+        let typed = try image.applying(GaussianBlur(radius: 3)).applying(ColorControls(saturation: 0.5))
+        let named = try image.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": 3]).applyingFilter("ColorControls", parameters: ["inputSaturation": 0.5])
+        #expect(typed.digest == named.digest)
+    }
+
+    @Test func areaAverageMatchesMean() throws {
+        var buf = try PixelBuffer(width: 64, height: 48, format: .rgbaf)
+        var expected = SIMD4<Double>()
+        let bpr = buf.bytesPerRow
+        buf.withUnsafeMutableBytes { raw in
+            for y in 0..<48 { for x in 0..<64 {
+                let v = SIMD4<Float>(Float(x) / 64, Float(y) / 48, 0.25, 1)
+                raw.storeBytes(of: v, toByteOffset: y * bpr + x * 16, as: SIMD4<Float>.self)
+                expected += SIMD4<Double>(v)
+            } }
+        }
+        expected /= Double(64 * 48)
+        let mean = try Image(buffer: buf, colorSpace: .extendedLinearSRGB).applying(AreaAverage(extent: Rect(x: 0, y: 0, width: 64, height: 48)))
+        let px = try Contexts.float().createBuffer(mean, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        #expect(maxAbs(SIMD4<Double>(pixelF(px, 0, 0)) - expected) < 1e-5)
+    }
+
+    /// Exposure +1 EV doubles linear light exactly.
+    @Test func exposureIsInStops() throws {
+        let grey = Image(color: Color(red: 0.1, green: 0.2, blue: 0.3, colorSpace: .extendedLinearSRGB)).cropped(to: Rect(x: 0, y: 0, width: 4, height: 4))
+        let out = try Contexts.float().createBuffer(try grey.applying(ExposureAdjust(ev: 1)), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        #expect(maxAbs(pixelF(out, 1, 1) - SIMD4(0.2, 0.4, 0.6, 1)) < 1e-6)
+    }
+
+    /// Warming by TemperatureAndTint raises red against blue; the identity leaves grey alone.
+    @Test func temperatureAndTintDirection() throws {
+        let grey = Image(color: Color(red: 0.5, green: 0.5, blue: 0.5)).cropped(to: Rect(x: 0, y: 0, width: 2, height: 2))
+        let ctx = try Contexts.float()
+        let same = try ctx.createBuffer(try grey.applying(TemperatureAndTint()), format: .rgbaf, colorSpace: .sRGB)
+        #expect(maxAbs(pixelF(same, 0, 0) - SIMD4(0.5, 0.5, 0.5, 1)) < 1e-5)
+        let warm = try ctx.createBuffer(try grey.applying(TemperatureAndTint(neutral: [9000, 0], targetNeutral: [6500, 0])), format: .rgbaf, colorSpace: .sRGB)
+        let p = pixelF(warm, 0, 0)
+        #expect(p.x > p.z + 0.05, "\(p)")
+    }
+}

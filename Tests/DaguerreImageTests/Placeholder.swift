@@ -1,2 +1,0 @@
-import Testing
-@Test func placeholderImage() { #expect(1 == 1) }
