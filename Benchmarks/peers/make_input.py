@@ -2,6 +2,7 @@
 """Test inputs for daguerre-bench.
 
   make_input.py photo OUT.jpg [--kodak DIR] [--size 10000] [--seed 1]
+      (DIR defaults to $KODAK_DIR, else <checkout>/../shared/testdata/kodak24)
       A SIZE×SIZE RGB JPEG (quality 92) tiled from randomly chosen 500×500 Kodak crops
       (seeded; some mirrored left-right or upside down).
   make_input.py tiny OUT.png [--size 20]
@@ -50,7 +51,9 @@ def tiny(args):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    default_kodak = os.environ.get("KODAK_DIR", "/work/shared/testdata/kodak24")
+    # The project's test data lives next to the checkout: <checkout>/../shared/testdata.
+    default_kodak = os.environ.get("KODAK_DIR") or os.path.normpath(
+        os.path.join(here, "..", "..", "..", "shared", "testdata", "kodak24"))
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="kind", required=True)
     a = sub.add_parser("photo")

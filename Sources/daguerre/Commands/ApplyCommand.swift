@@ -26,6 +26,8 @@ struct ApplyCommand: ParsableCommand {
     @Option(help: "Working format: RGBAh, RGBAf or RGBA8.") var workingFormat: String = "RGBAh"
     @Flag(help: "Turn colour management off (filters see the file's encoded values).") var noColorManagement = false
     @Flag(help: "Render at low priority (background export).") var lowPriority = false
+    @Option(help: "Edges of blurs and sharpening: 'clamp' repeats edge pixels and keeps the size (like vips); 'transparent' fades to transparent and grows the extent (Core Image).")
+    var edges: String = "clamp"
 
     func run() throws {
         do {
@@ -36,13 +38,21 @@ struct ApplyCommand: ParsableCommand {
     }
 
     func execute() throws {
+        guard ["clamp", "transparent"].contains(edges) else {
+            throw DaguerreError.invalidArgument(what: "--edges \(edges)", problem: "use clamp or transparent")
+        }
         var image = try Image(contentsOf: URL(fileURLWithPath: input))
         let inputSpace = try ImageReader.open(path: input).info.colorSpace
         for (name, words) in try chain() {
             let d = try FilterRegistry.descriptor(named: name)
             var params: [String: FilterValue] = [:]
             for w in words { let (k, v) = try ParameterParsing.parse(w, filter: d); params[k] = v }
-            image = try image.applyingFilter(d.name, parameters: params)
+            let spatial = d.categories.contains("CICategoryBlur") || d.categories.contains("CICategorySharpen")
+            if spatial && edges == "clamp" && !image.extent.isInfinite {
+                image = try image.clampedToExtent().applyingFilter(d.name, parameters: params).cropped(to: image.extent)
+            } else {
+                image = try image.applyingFilter(d.name, parameters: params)
+            }
         }
         if image.extent.isInfinite {
             throw DaguerreError.invalidArgument(what: "The filter chain's result", problem: "it has an infinite extent; end the chain with --filter Crop inputRectangle=x,y,w,h")
