@@ -54,7 +54,7 @@ let package = Package(
                           path: "Examples/variable-box-blur"),
 
         // Test-only helpers: running the independent judges (Python packages, exiftool).
-        .target(name: "DaguerreTestSupport", path: "Tests/DaguerreTestSupport"),
+        .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore"], path: "Tests/DaguerreTestSupport"),
         .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreImageTests", dependencies: ["Daguerre", "DaguerreSamples", "DaguerreTestSupport", "CLCMS2"]),

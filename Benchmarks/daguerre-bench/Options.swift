@@ -2,7 +2,7 @@ import Foundation
 
 /// Command-line options of daguerre-bench (hand-parsed: the target stays Foundation-only).
 struct Options {
-    static let tools = ["daguerre", "opencv", "pyvips", "vips"]
+    static let tools = ["daguerre", "daguerre-nocm", "opencv", "pyvips", "vips"]
     static let scenarios = ["memory", "fusion"]
 
     var daguerre: String?
@@ -33,8 +33,10 @@ struct Options {
                         Default: <work>/in.jpg.
       --work DIR        Outputs, logs and intermediates. Default: /tmp/daguerre-bench.
       --reps N          Repetitions of every measurement. Default: 5.
-      --only LIST       Comma-separated subset of: daguerre,opencv,pyvips,vips,memory,fusion
-                        ("chain" = the four tools). Repeatable. Default: everything.
+      --only LIST       Comma-separated subset of: daguerre,daguerre-nocm,opencv,pyvips,vips,
+                        memory,fusion ("chain" = the five chain runs). Repeatable. Default: all.
+                        daguerre-nocm is daguerre with --no-color-management (it filters the
+                        encoded sRGB values, as the peers do, instead of linear light).
       --json [PATH]     Also write the results as JSON. Default path: <work>/results.json.
       --python PATH     The Python 3 with cv2, pyvips, PIL and numpy. Default: python3 on PATH.
       --vips PATH       The vips CLI. Default: vips on PATH.

@@ -84,7 +84,7 @@ final class Bench {
 
     var wantsChain: Bool { !opts.only.isDisjoint(with: Options.tools) }
     var wantsPython: Bool { opts.only.contains("opencv") || opts.only.contains("pyvips") || wantsChain || opts.only.contains("memory") || opts.only.contains("fusion") }
-    var wantsDaguerre: Bool { opts.only.contains("daguerre") || opts.only.contains("memory") || opts.only.contains("fusion") }
+    var wantsDaguerre: Bool { opts.only.contains("daguerre") || opts.only.contains("daguerre-nocm") || opts.only.contains("memory") || opts.only.contains("fusion") }
 
     func run() throws {
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -174,6 +174,12 @@ final class Bench {
                     "--filter", "ColorMatrix", "inputRVector=0.9,0.1,0,0", "inputGVector=0.05,0.9,0.05,0", "inputBVector=0,0.1,0.9,0",
                     "--filter", "LanczosScaleTransform", "inputScale=0.5",
                     "--quality", "0.9"]], output: out))
+            case "daguerre-nocm":
+                jobs.append(Job(name: "daguerre --no-color-management", steps: [[daguerre, "apply", input, "-o", out,
+                    "--filter", "GaussianBlur", "inputRadius=2",
+                    "--filter", "ColorMatrix", "inputRVector=0.9,0.1,0,0", "inputGVector=0.05,0.9,0.05,0", "inputBVector=0,0.1,0.9,0",
+                    "--filter", "LanczosScaleTransform", "inputScale=0.5",
+                    "--quality", "0.9", "--no-color-management"]], output: out))
             case "opencv":
                 jobs.append(Job(name: tool, steps: [[python, peers + "/opencv_chain.py", input, out]], output: out))
             case "pyvips":
@@ -208,7 +214,8 @@ final class Bench {
             let rr = pv.map { fmt(s.medianRSSMiB / $0) } ?? "—"
             print("| \(s.name) | \(fmt(s.medianWall)) | \(fmt(s.minWall))–\(fmt(s.maxWall)) | \(fmt(s.medianRSSMiB, 0)) | \(wr) | \(rr) | \(fmt(s.medianCPU)) |")
         }
-        print("\nvips CLI: the sum of its three processes' wall and CPU times and the largest of their peak RSS. CPU = user + system.")
+        print("\nCPU = user + system seconds." + (opts.only.contains("vips")
+              ? " vips CLI: the sum of its three processes' wall and CPU times and the largest of their peak RSS." : ""))
         printFailures(summaries)
 
         if opts.check {

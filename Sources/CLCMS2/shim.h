@@ -14,3 +14,4 @@ static const cmsUInt32Number DAG_TYPE_GRAY_FLT = TYPE_GRAY_FLT;
 static const cmsUInt32Number DAG_TYPE_CMYK_8 = TYPE_CMYK_8;
 static const cmsUInt32Number DAG_TYPE_CMYK_16 = TYPE_CMYK_16;
 static const cmsUInt32Number DAG_TYPE_XYZ_DBL = TYPE_XYZ_DBL;
+static const cmsUInt32Number DAG_TYPE_Lab_16 = TYPE_Lab_16;

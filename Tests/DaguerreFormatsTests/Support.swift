@@ -12,40 +12,10 @@ enum Fixture {
     static var thirdParty: URL { Judge.testdata.appendingPathComponent("third-party") }
 }
 
-/// A fixed-seed generator (SplitMix64), so "random" tests are the same on every run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// An image's rows packed without padding.
-struct TightImage {
-    var width: Int, height: Int, format: PixelFormat, bytes: [UInt8]
-    var rowBytes: Int { width * format.bytesPerPixel }
-}
-
 /// Decodes with our reader and packs the rows tightly.
 func decodeOurs(_ path: String) throws -> (info: ImageFileInfo, image: TightImage) {
     let buffer = try ImageReader.readAll(path: path)
     return (try ImageReader.open(path: path).info, tight(buffer))
-}
-
-func tight(_ buffer: PixelBuffer) -> TightImage {
-    let rb = buffer.width * buffer.format.bytesPerPixel
-    var out = [UInt8](repeating: 0, count: rb * buffer.height)
-    out.withUnsafeMutableBytes { dst in
-        for y in 0..<buffer.height {
-            (dst.baseAddress! + y * rb).copyMemory(from: buffer.rowAddress(y), byteCount: rb)
-        }
-    }
-    return TightImage(width: buffer.width, height: buffer.height, format: buffer.format, bytes: out)
 }
 
 /// Decodes `path` with a judge (decode.py pillow|cv2|tinytiff) and returns its metadata and raw bytes.

@@ -11,12 +11,7 @@ enum Kodak {
 }
 
 /// Writes a buffer's rows without padding, for the Python judges.
-func writeTight(_ buffer: PixelBuffer, to path: String) throws {
-    let rb = buffer.width * buffer.format.bytesPerPixel
-    var data = Data(capacity: rb * buffer.height)
-    for y in 0..<buffer.height { data.append(Data(bytes: buffer.rowAddress(y), count: rb)) }
-    try data.write(to: URL(fileURLWithPath: path))
-}
+func writeTight(_ buffer: PixelBuffer, to path: String) throws { try tight(buffer).write(to: path) }
 
 /// A pixel of an RGBAf buffer.
 func pixelF(_ b: PixelBuffer, _ x: Int, _ y: Int) -> SIMD4<Float> {

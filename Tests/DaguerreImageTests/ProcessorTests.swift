@@ -36,7 +36,7 @@ import Testing
     @Test func variableBlurEqualsScalarBoxAverage() throws {
         let w = 37, h = 23, r = 3
         var src = try PixelBuffer(width: w, height: h, format: .rgbaf)
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let bpr = src.bytesPerRow
         src.withUnsafeMutableBytes { raw in
             for y in 0..<h { for x in 0..<w {
@@ -68,15 +68,3 @@ import Testing
     }
 }
 
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Float { Float(next() >> 40) / Float(1 << 24) }
-}

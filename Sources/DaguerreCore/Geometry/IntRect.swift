@@ -17,7 +17,12 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
     public var maxX: Int { x + width }
     public var maxY: Int { y + height }
     public var isEmpty: Bool { width <= 0 || height <= 0 }
-    public var area: Int { isEmpty ? 0 : width * height }
+    /// Pixel count; saturates at `Int.max` instead of overflowing (infinite extents clamp to 2^40).
+    public var area: Int {
+        if isEmpty { return 0 }
+        let (a, o) = width.multipliedReportingOverflow(by: height)
+        return o ? Int.max : a
+    }
 
     public func intersection(_ o: IntRect) -> IntRect {
         let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)

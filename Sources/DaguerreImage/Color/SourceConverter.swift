@@ -13,6 +13,8 @@ final class SourceConverter: Sendable {
     let lut8: [Float]
     let lut16: [Float]
     let matrix: LinearMatrix?
+    /// For LUT-based ICC profiles: lcms2 takes the samples to linear sRGB.
+    let iccTransform: ICCTransform?
     /// How the print tree describes the conversion.
     let summary: String
 
@@ -21,6 +23,7 @@ final class SourceConverter: Sendable {
         premultiply = alpha == .straight && format.hasAlpha
         var t = TransferFunction.linear
         var m: Matrix3? = nil
+        var icc: ICCTransform? = nil
         if let working, let space {
             switch space.model {
             case let .rgb(_, tr):
@@ -31,9 +34,10 @@ final class SourceConverter: Sendable {
                 m = lm
             case let .gray(tr):
                 t = tr   // achromatic: (l, l, l) is the same grey in every D65 RGB space
-            case .icc:
-                throw .unsupported(feature: "Colour matching from the LUT-based ICC profile '\(space.name)'",
-                                   hint: "Convert the image to an RGB matrix/TRC profile (sRGB, Display P3, Adobe RGB) first, or render with workingColorSpace nil.")
+            case let .icc(profile):
+                // No analytic form: lcms2 takes the samples to linear sRGB, a matrix does the rest.
+                icc = try ICCTransform.toLinearSRGB(from: profile, format: format)
+                m = ColorSpace.extendedLinearSRGB.linearMatrix(to: working)
             }
             summary = "colormatch \(space.name) → working (\(working.name))"
         } else {
@@ -43,9 +47,23 @@ final class SourceConverter: Sendable {
         lut8 = format.component == .uint8 ? LUTCache.shared.decode8(t) : []
         lut16 = format.component == .uint16 ? LUTCache.shared.decode16(t) : []
         matrix = LinearMatrix.nonIdentity(m)
+        iccTransform = icc
     }
 
     func convert(_ src: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        if let iccTransform {
+            if !format.hasAlpha { out.update(repeating: SIMD4(0, 0, 0, 1), count: count) }
+            iccTransform.apply(src, into: out, count: count)   // alpha, if any, copied and scaled by lcms2
+        } else {
+            convertAnalytic(src, count: count, into: out)
+        }
+        if let matrix { matrix.apply(out, count: count) }
+        if premultiply {
+            for i in 0..<count { let a = out[i].w; out[i] = SIMD4(out[i].x * a, out[i].y * a, out[i].z * a, a) }
+        }
+    }
+
+    private func convertAnalytic(_ src: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         switch (format.layout, format.component) {
         case (.rgb, .uint8):
             lut8.withUnsafeBufferPointer { lut in
@@ -68,10 +86,6 @@ final class SourceConverter: Sendable {
             }
         default:
             generic(src, count: count, into: out)
-        }
-        if let matrix { matrix.apply(out, count: count) }
-        if premultiply {
-            for i in 0..<count { let a = out[i].w; out[i] = SIMD4(out[i].x * a, out[i].y * a, out[i].z * a, a) }
         }
     }
 

@@ -26,6 +26,7 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
         var out = try PixelBuffer(width: 1, height: 1, format: .rgbaf)
         var mean = SIMD4<Double>()
         if !region.isEmpty {
+            try renderer.env.limits.check(width: region.width, height: region.height, what: "AreaAverage region")
             let sink = SumSink()
             try renderer.render(inputs[0], rect: region, sink: sink)
             mean = sink.total.withLock { $0 } / Double(region.area)

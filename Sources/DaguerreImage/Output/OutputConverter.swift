@@ -16,12 +16,15 @@ final class OutputConverter: Sendable {
     let exact: Bool
     private let lut8: [UInt8]
     private let lutF: [Float]
+    /// For LUT-based ICC destinations: lcms2 encodes from linear sRGB.
+    private let iccTransform: ICCTransform?
     let summary: String
 
     init(format: PixelFormat, alpha: AlphaOutput, destination: ColorSpace?, working: ColorSpace?, workingFormat: PixelFormat) throws(DaguerreError) {
         self.format = format; self.alphaOutput = alpha
         var t = TransferFunction.linear
         var m: Matrix3? = nil
+        var icc: ICCTransform? = nil
         if let working, let destination {
             switch destination.model {
             case let .rgb(_, tr):
@@ -29,15 +32,16 @@ final class OutputConverter: Sendable {
                 m = working.linearMatrix(to: destination)
             case let .gray(tr):
                 t = tr
-            case .icc:
-                throw .unsupported(feature: "Rendering into the LUT-based ICC profile '\(destination.name)'",
-                                   hint: "Render to a named RGB space (sRGB, Display P3, Adobe RGB, BT.2020) instead.")
+            case let .icc(profile):
+                icc = try ICCTransform.fromLinearSRGB(to: profile, format: format)
+                m = working.linearMatrix(to: .extendedLinearSRGB)
             }
             summary = "colormatch working → \(destination.name), \(format)"
         } else {
             summary = "no colour management, \(format)"
         }
         matrix = LinearMatrix.nonIdentity(m)
+        iccTransform = icc
         transfer = t
         exact = workingFormat.component == .float32
         lut8 = (format.component == .uint8 && !t.isLinear) ? LUTCache.shared.encodeHalfTo8(t) : []
@@ -47,6 +51,15 @@ final class OutputConverter: Sendable {
     /// Converts `count` pixels in place and packs them into `dst`.
     func convert(_ px: UnsafeMutablePointer<SIMD4<Float>>, count: Int, into dst: UnsafeMutableRawPointer) {
         if let matrix { matrix.apply(px, count: count) }
+        if let iccTransform {
+            for i in 0..<count {
+                let a = px[i].w
+                if a > 0 && a != 1 { px[i] = SIMD4(px[i].x / a, px[i].y / a, px[i].z / a, a) }
+                px[i].w = max(0, min(1, a))   // lcms2 copies alpha, scaling it to the output's range
+            }
+            iccTransform.apply(px, into: dst, count: count)
+            return
+        }
         let needsUnpremultiply = alphaOutput != .none
         if needsUnpremultiply && !transfer.isLinear || alphaOutput == .straight {
             for i in 0..<count {
