@@ -69,18 +69,7 @@ struct ApplyCommand: ParsableCommand {
             }
             space = s
         }
-        let url = URL(fileURLWithPath: output)
-        switch ImageFileFormat.fromExtension(output) {
-        case .jpeg?:
-            try context.writeJPEGRepresentation(of: image, to: url, colorSpace: space, options: [.quality(quality)])
-        case .png?:
-            try context.writePNGRepresentation(of: image, to: url, format: depth == "16" ? .rgba16 : .rgba8, colorSpace: space)
-        case .tiff?:
-            let f: PixelFormat = ["16": .rgba16, "half": .rgbah, "float": .rgbaf][depth] ?? .rgba8
-            try context.writeTIFFRepresentation(of: image, to: url, format: f, colorSpace: space)
-        case nil:
-            throw DaguerreError.invalidArgument(what: "Output \(output)", problem: "its extension must be .jpg, .jpeg, .png, .tif or .tiff")
-        }
+        try OutputWriting.write(image, to: output, colorSpace: space, quality: quality, depth: depth, context: context)
     }
 
     /// Splits the `--filter` words into (name, parameters): a word without '=' starts a filter.
