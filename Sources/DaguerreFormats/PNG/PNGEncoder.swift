@@ -22,8 +22,7 @@ public final class PNGEncoder: ImageEncoder {
     public let options: EncoderOptions
     private let file: AtomicFile
     private var handle: OpaquePointer?
-    private var rowsWritten = 0
-    private var finished = false
+    private var ledger: RowLedger
 
     public init(path: String, options: EncoderOptions) throws(DaguerreError) {
         let channels: Int32
@@ -49,6 +48,7 @@ public final class PNGEncoder: ImageEncoder {
         }
         self.rowFormat = options.rowFormat
         self.options = options
+        ledger = RowLedger(format: "PNG", height: options.height, rowBytes: options.width * options.rowFormat.bytesPerPixel)
         file = try AtomicFile(destination: path)
         let stream = try file.stream()
         let made: OpaquePointer?
@@ -79,31 +79,19 @@ public final class PNGEncoder: ImageEncoder {
     }
 
     public func writeRows(_ source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(DaguerreError) {
-        guard let h = handle, !finished else {
-            throw .invalidArgument(what: "PNGEncoder.writeRows", problem: "the encoder was finished or aborted")
-        }
-        guard count >= 0, rowsWritten + count <= options.height else {
-            throw .invalidArgument(what: "\(count) more rows", problem: "\(rowsWritten) of \(options.height) were already written")
-        }
-        guard bytesPerRow >= options.width * rowFormat.bytesPerPixel else {
-            throw .invalidArgument(what: "bytesPerRow \(bytesPerRow)", problem: "must be at least \(options.width * rowFormat.bytesPerPixel)")
-        }
+        try ledger.checkWrite(count: count, bytesPerRow: bytesPerRow, open: handle != nil)
+        guard let h = handle else { return }
         let status = dag_png_encoder_write(h, source.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(count))
         if status != DAG_OK { throw fail(status) }
-        rowsWritten += count
+        ledger.advance(count)
     }
 
     public func finish() throws(DaguerreError) {
-        guard let h = handle, !finished else {
-            throw .invalidArgument(what: "PNGEncoder.finish", problem: "the encoder was already finished or aborted")
-        }
-        guard rowsWritten == options.height else {
-            abort()
-            throw .invalidArgument(what: "PNG \(file.destination)", problem: "only \(rowsWritten) of \(options.height) rows were written; the file was not created")
-        }
+        do { try ledger.checkComplete(open: handle != nil, destination: file.destination) } catch { if handle != nil { abort() }; throw error }
+        guard let h = handle else { return }
         let status = dag_png_encoder_finish(h)
         if status != DAG_OK { throw fail(status) }
-        finished = true
+        ledger.markFinished()
         dag_png_encoder_destroy(h)
         handle = nil
         try file.finish()

@@ -26,8 +26,7 @@ public final class TIFFEncoder: ImageEncoder {
     public let options: EncoderOptions
     private let file: AtomicFile
     private var handle: OpaquePointer?
-    private var rowsWritten = 0
-    private var finished = false
+    private var ledger: RowLedger
     /// libtiff's predictors difference the row in place, so each row is copied here first.
     private var scratch: [UInt8]
 
@@ -52,6 +51,7 @@ public final class TIFFEncoder: ImageEncoder {
         }
         self.rowFormat = format
         self.options = options
+        ledger = RowLedger(format: "TIFF", height: options.height, rowBytes: options.width * options.rowFormat.bytesPerPixel)
         let rowBytes = options.width * format.bytesPerPixel
         scratch = [UInt8](repeating: 0, count: rowBytes)
         file = try AtomicFile(destination: path)
@@ -110,37 +110,25 @@ public final class TIFFEncoder: ImageEncoder {
     }
 
     public func writeRows(_ source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(DaguerreError) {
-        guard let t = handle, !finished else {
-            throw .invalidArgument(what: "TIFFEncoder.writeRows", problem: "the encoder was finished or aborted")
-        }
-        guard count >= 0, rowsWritten + count <= options.height else {
-            throw .invalidArgument(what: "\(count) more rows", problem: "\(rowsWritten) of \(options.height) were already written")
-        }
+        try ledger.checkWrite(count: count, bytesPerRow: bytesPerRow, open: handle != nil)
+        guard let t = handle else { return }
         let rowBytes = scratch.count
-        guard bytesPerRow >= rowBytes else {
-            throw .invalidArgument(what: "bytesPerRow \(bytesPerRow)", problem: "must be at least \(rowBytes)")
-        }
         for i in 0..<count {
             let ok = scratch.withUnsafeMutableBytes { raw -> Bool in
                 guard let base = raw.baseAddress else { return false }
                 base.copyMemory(from: source + i * bytesPerRow, byteCount: rowBytes)
-                return dag_tiff_write_scanline(t, base, UInt32(rowsWritten)) != 0
+                return dag_tiff_write_scanline(t, base, UInt32(ledger.written)) != 0
             }
-            if !ok { throw fail("libtiff could not write row \(rowsWritten)") }
-            rowsWritten += 1
+            if !ok { throw fail("libtiff could not write row \(ledger.written)") }
+            ledger.advance(1)
         }
     }
 
     public func finish() throws(DaguerreError) {
-        guard let t = handle, !finished else {
-            throw .invalidArgument(what: "TIFFEncoder.finish", problem: "the encoder was already finished or aborted")
-        }
-        guard rowsWritten == options.height else {
-            abort()
-            throw .invalidArgument(what: "TIFF \(file.destination)", problem: "only \(rowsWritten) of \(options.height) rows were written; the file was not created")
-        }
+        do { try ledger.checkComplete(open: handle != nil, destination: file.destination) } catch { if handle != nil { abort() }; throw error }
+        guard let t = handle else { return }
         handle = nil
-        finished = true
+        ledger.markFinished()
         var buffer = [CChar](repeating: 0, count: 512)
         let status = dag_tiff_close(t, &buffer, buffer.count)
         if status != DAG_OK {

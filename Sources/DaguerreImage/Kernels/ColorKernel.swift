@@ -40,9 +40,7 @@ public struct ColorKernel: Sendable {
     /// The kernel over `extent`, reading `arguments` (images and values, in order).
     public func apply(extent: Rect, arguments: [KernelArgument]) -> Image {
         let values = KernelValues(arguments: arguments)
-        var slot: [Int] = [], n = 0
-        for a in arguments { if case .image = a { slot.append(n); n += 1 } else { slot.append(-1) } }
-        let body = self.body, slots = slot
+        let body = self.body, slots = values.imageSlots
         let node = PointwiseNode(name: name, inputs: values.images.map(\.node), extent: extent,
                                  parameters: arguments.map(\.summary).joined(separator: ", "), outputFormat: outputFormat,
                                  digest: { d in d.add(id); for a in arguments { a.addDigest(&d) } }) { span in

@@ -47,9 +47,7 @@ public struct GeneralKernel: Sendable {
         guard !values.images.isEmpty else {
             throw .invalidArgument(what: "GeneralKernel \(name)", problem: "it needs at least one image argument; use a ColorKernel to generate")
         }
-        var slot: [Int] = [], n = 0
-        for a in arguments { if case .image = a { slot.append(n); n += 1 } else { slot.append(-1) } }
-        let body = self.body, slots = slot
+        let body = self.body, slots = values.imageSlots
         let node = SamplingNode(name: name, inputs: values.images.map(\.node), extent: extent,
                                 parameters: arguments.map(\.summary).joined(separator: ", "), outputFormat: outputFormat,
                                 digest: { d in d.add(id); for a in arguments { a.addDigest(&d) } },

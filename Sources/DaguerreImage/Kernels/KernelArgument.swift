@@ -46,10 +46,11 @@ public struct KernelValues: Sendable {
         guard arguments.indices.contains(i), case let .rect(r) = arguments[i] else { return .null }
         return r
     }
-    /// Position of argument `i` among the image arguments, or nil if it is not an image.
-    func imageIndex(_ i: Int) -> Int? {
-        guard arguments.indices.contains(i), case .image = arguments[i] else { return nil }
-        return arguments[..<i].filter { if case .image = $0 { return true } else { return false } }.count
+    /// For each argument, its index among the image arguments (−1 for values).
+    var imageSlots: [Int] {
+        var slots: [Int] = [], n = 0
+        for a in arguments { if case .image = a { slots.append(n); n += 1 } else { slots.append(-1) } }
+        return slots
     }
     var images: [Image] { arguments.compactMap { if case let .image(im) = $0 { return im } else { return nil } } }
 }

@@ -12,11 +12,7 @@ public struct GaussianBlur: Filter {
     public var inputImage: Image?
     public var radius: Double
     public init(inputImage: Image? = nil, radius: Double = 10) { self.inputImage = inputImage; self.radius = radius }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputRadius": .number(radius)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputRadius": .number(radius)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "GaussianBlur", displayName: "Gaussian Blur",
         categories: [FilterCategory.blur, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

@@ -12,11 +12,7 @@ public struct SharpenLuminance: Filter {
     public init(inputImage: Image? = nil, sharpness: Double = 0.4, radius: Double = 1.69) {
         self.inputImage = inputImage; self.sharpness = sharpness; self.radius = radius
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputSharpness": .number(sharpness), "inputRadius": .number(radius)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputSharpness": .number(sharpness), "inputRadius": .number(radius)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "SharpenLuminance", displayName: "Sharpen Luminance",
         categories: [FilterCategory.sharpen, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

@@ -12,11 +12,7 @@ public struct UnsharpMask: Filter {
     public init(inputImage: Image? = nil, radius: Double = 2.5, intensity: Double = 0.5) {
         self.inputImage = inputImage; self.radius = radius; self.intensity = intensity
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputRadius": .number(radius), "inputIntensity": .number(intensity)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputRadius": .number(radius), "inputIntensity": .number(intensity)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "UnsharpMask", displayName: "Unsharp Mask",
         categories: [FilterCategory.sharpen, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

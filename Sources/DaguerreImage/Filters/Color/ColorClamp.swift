@@ -11,11 +11,7 @@ public struct ColorClamp: Filter {
     public init(inputImage: Image? = nil, minComponents: [Double] = [0, 0, 0, 0], maxComponents: [Double] = [1, 1, 1, 1]) {
         self.inputImage = inputImage; self.minComponents = minComponents; self.maxComponents = maxComponents
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputMinComponents": .vector(minComponents), "inputMaxComponents": .vector(maxComponents)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputMinComponents": .vector(minComponents), "inputMaxComponents": .vector(maxComponents)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "ColorClamp", displayName: "Color Clamp",
         categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

@@ -15,11 +15,7 @@ public struct ColorControls: Filter {
     public init(inputImage: Image? = nil, saturation: Double = 1, brightness: Double = 0, contrast: Double = 1) {
         self.inputImage = inputImage; self.saturation = saturation; self.brightness = brightness; self.contrast = contrast
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputSaturation": .number(saturation), "inputBrightness": .number(brightness), "inputContrast": .number(contrast)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputSaturation": .number(saturation), "inputBrightness": .number(brightness), "inputContrast": .number(contrast)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "ColorControls", displayName: "Color Controls",
         categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

@@ -13,12 +13,8 @@ public struct ColorMatrix: Filter {
                 a: [Double] = [0, 0, 0, 1], bias: [Double] = [0, 0, 0, 0]) {
         self.inputImage = inputImage; self.r = r; self.g = g; self.b = b; self.a = a; self.bias = bias
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputRVector": .vector(r), "inputGVector": .vector(g), "inputBVector": .vector(b),
-                                        "inputAVector": .vector(a), "inputBiasVector": .vector(bias)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputRVector": .vector(r), "inputGVector": .vector(g), "inputBVector": .vector(b),
+                                        "inputAVector": .vector(a), "inputBiasVector": .vector(bias)], inputImage: inputImage) }
     static func vec(_ key: String, _ d: [Double], _ what: String) -> FilterParameter {
         FilterParameter(key: key, kind: .vector, description: what, default: .vector(d), count: 4)
     }

@@ -12,11 +12,7 @@ public struct ExposureAdjust: Filter {
     /// Stops of exposure. Default 0.5 (Core Image's).
     public var ev: Double
     public init(inputImage: Image? = nil, ev: Double = 0.5) { self.inputImage = inputImage; self.ev = ev }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputEV": .number(ev)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputEV": .number(ev)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "ExposureAdjust", displayName: "Exposure Adjust",
         categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

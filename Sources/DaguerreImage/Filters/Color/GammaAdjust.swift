@@ -11,11 +11,7 @@ public struct GammaAdjust: Filter {
     public var inputImage: Image?
     public var power: Double
     public init(inputImage: Image? = nil, power: Double = 1) { self.inputImage = inputImage; self.power = power }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputPower": .number(power)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputPower": .number(power)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "GammaAdjust", displayName: "Gamma Adjust",
         categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

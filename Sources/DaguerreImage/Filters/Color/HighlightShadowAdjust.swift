@@ -13,11 +13,7 @@ public struct HighlightShadowAdjust: Filter {
     public init(inputImage: Image? = nil, radius: Double = 0, shadowAmount: Double = 0, highlightAmount: Double = 1) {
         self.inputImage = inputImage; self.radius = radius; self.shadowAmount = shadowAmount; self.highlightAmount = highlightAmount
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputRadius": .number(radius), "inputShadowAmount": .number(shadowAmount), "inputHighlightAmount": .number(highlightAmount)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputRadius": .number(radius), "inputShadowAmount": .number(shadowAmount), "inputHighlightAmount": .number(highlightAmount)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "HighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
         categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

@@ -16,11 +16,7 @@ public struct TemperatureAndTint: Filter {
     public init(inputImage: Image? = nil, neutral: [Double] = [6500, 0], targetNeutral: [Double] = [6500, 0]) {
         self.inputImage = inputImage; self.neutral = neutral; self.targetNeutral = targetNeutral
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputNeutral": .vector(neutral), "inputTargetNeutral": .vector(targetNeutral)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputNeutral": .vector(neutral), "inputTargetNeutral": .vector(targetNeutral)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "TemperatureAndTint", displayName: "Temperature and Tint",
         categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

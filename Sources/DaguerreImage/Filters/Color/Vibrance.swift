@@ -10,11 +10,7 @@ public struct Vibrance: Filter {
     public var inputImage: Image?
     public var amount: Double
     public init(inputImage: Image? = nil, amount: Double = 0) { self.inputImage = inputImage; self.amount = amount }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputAmount": .number(amount)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputAmount": .number(amount)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "Vibrance", displayName: "Vibrance",
         categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

@@ -14,6 +14,14 @@ public protocol Filter: Sendable {
     var values: [String: FilterValue] { get }
 }
 
+/// A filter's parameter values with its input image added when it has one.
+func filterValues(_ values: [String: FilterValue], inputImage: Image?) -> [String: FilterValue] {
+    guard let inputImage else { return values }
+    var v = values
+    v["inputImage"] = .image(inputImage)
+    return v
+}
+
 extension Filter {
     /// The filter's result (validating every value against the descriptor).
     public func outputImage() throws(DaguerreError) -> Image { try Self.descriptor.apply(values) }

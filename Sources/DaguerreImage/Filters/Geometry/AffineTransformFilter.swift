@@ -11,11 +11,7 @@ public struct AffineTransformFilter: Filter {
     public var inputImage: Image?
     public var transform: AffineTransform2D
     public init(inputImage: Image? = nil, transform: AffineTransform2D = .identity) { self.inputImage = inputImage; self.transform = transform }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputTransform": .transform(transform)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputTransform": .transform(transform)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "AffineTransform", displayName: "Affine Transform",
         categories: [FilterCategory.geometry, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

@@ -11,11 +11,7 @@ public struct Crop: Filter {
     public init(inputImage: Image? = nil, rectangle: Rect = Rect(x: -8.98e307, y: -8.98e307, width: 1.79e308, height: 1.79e308)) {
         self.inputImage = inputImage; self.rectangle = rectangle
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputRectangle": .rect(rectangle)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputRectangle": .rect(rectangle)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "Crop", displayName: "Crop",
         categories: [FilterCategory.geometry, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

@@ -12,11 +12,7 @@ public struct LanczosScaleTransform: Filter {
     public init(inputImage: Image? = nil, scale: Double = 1, aspectRatio: Double = 1) {
         self.inputImage = inputImage; self.scale = scale; self.aspectRatio = aspectRatio
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputScale": .number(scale), "inputAspectRatio": .number(aspectRatio)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputScale": .number(scale), "inputAspectRatio": .number(aspectRatio)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "LanczosScaleTransform", displayName: "Lanczos Scale Transform",
         categories: [FilterCategory.geometry, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

@@ -11,11 +11,7 @@ public struct AreaAverage: Filter {
     public var inputImage: Image?
     public var extent: Rect
     public init(inputImage: Image? = nil, extent: Rect = Rect(x: 0, y: 0, width: 640, height: 80)) { self.inputImage = inputImage; self.extent = extent }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputExtent": .rect(extent)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputExtent": .rect(extent)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "AreaAverage", displayName: "Area Average",
         categories: [FilterCategory.reduction, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],

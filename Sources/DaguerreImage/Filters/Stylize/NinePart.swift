@@ -76,11 +76,7 @@ public struct NinePartStretched: Filter {
     public init(inputImage: Image? = nil, breakpoint0: [Double] = [50, 50], breakpoint1: [Double] = [150, 150], growAmount: [Double] = [100, 100]) {
         self.inputImage = inputImage; self.breakpoint0 = breakpoint0; self.breakpoint1 = breakpoint1; self.growAmount = growAmount
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputBreakpoint0": .vector(breakpoint0), "inputBreakpoint1": .vector(breakpoint1), "inputGrowAmount": .vector(growAmount)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputBreakpoint0": .vector(breakpoint0), "inputBreakpoint1": .vector(breakpoint1), "inputGrowAmount": .vector(growAmount)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "NinePartStretched", displayName: "Nine Part Stretched",
         categories: [FilterCategory.geometry, FilterCategory.stillImage, FilterCategory.builtIn],
@@ -105,12 +101,8 @@ public struct NinePartTiled: Filter {
     public init(inputImage: Image? = nil, breakpoint0: [Double] = [50, 50], breakpoint1: [Double] = [150, 150], growAmount: [Double] = [100, 100], flipYTiles: Bool = true) {
         self.inputImage = inputImage; self.breakpoint0 = breakpoint0; self.breakpoint1 = breakpoint1; self.growAmount = growAmount; self.flipYTiles = flipYTiles
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputBreakpoint0": .vector(breakpoint0), "inputBreakpoint1": .vector(breakpoint1),
-                                        "inputGrowAmount": .vector(growAmount), "inputFlipYTiles": .bool(flipYTiles)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
-    }
+    public var values: [String: FilterValue] { filterValues(["inputBreakpoint0": .vector(breakpoint0), "inputBreakpoint1": .vector(breakpoint1),
+                                        "inputGrowAmount": .vector(growAmount), "inputFlipYTiles": .bool(flipYTiles)], inputImage: inputImage) }
     public static let descriptor = FilterDescriptor(
         name: "NinePartTiled", displayName: "Nine Part Tiled",
         categories: [FilterCategory.geometry, FilterCategory.stillImage, FilterCategory.builtIn],
