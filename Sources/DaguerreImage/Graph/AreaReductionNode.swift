@@ -40,6 +40,7 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
 final class SumSink: RenderSink, Sendable {
     let total = Mutex<SIMD4<Double>>(.zero)
     func beginBand(_ band: IntRect) {}
+    func backgroundTask() -> (@Sendable () -> Void)? { nil }
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
         var s = SIMD4<Double>()
         for i in 0..<count { s += SIMD4<Double>(pixels[i]) }

@@ -1,5 +1,6 @@
 import DaguerreCore
 import Foundation
+import Synchronization
 
 /// Separable resampling under a scale-and-translate transform: LanczosScaleTransform and every
 /// axis-aligned `transformed(by:)`.
@@ -12,6 +13,9 @@ final class ResampleNode: ImageNode, @unchecked Sendable {
     let sx: Double, sy: Double, tx: Double, ty: Double
     let kernel: Interpolation
     let name: String
+    /// Taps depend only on where a tile starts and how wide it is, so tiles in the same column
+    /// (or band) share them: computing them costs `sin` calls per tap.
+    private let tapsCache = Mutex<[SIMD3<Int>: ResampleTaps]>([:])
 
     init(input: ImageNode, sx: Double, sy: Double, tx: Double, ty: Double, kernel: Interpolation, name: String) {
         self.sx = sx; self.sy = sy; self.tx = tx; self.ty = ty; self.kernel = kernel; self.name = name
@@ -33,6 +37,15 @@ final class ResampleNode: ImageNode, @unchecked Sendable {
         return a..<max(a + 1, b)
     }
 
+    private func taps(axis: Int, out0: Int, n: Int) -> ResampleTaps {
+        let key = SIMD3(axis, out0, n)
+        if let t = tapsCache.withLock({ $0[key] }) { return t }
+        let t = axis == 0 ? ResampleTaps(kernel: kernel, scale: sx, offset: tx, out0: out0, n: n)
+                          : ResampleTaps(kernel: kernel, scale: sy, offset: ty, out0: out0, n: n)
+        tapsCache.withLock { if $0.count > 4096 { $0.removeAll() }; $0[key] = t }
+        return t
+    }
+
     override func roi(for rect: IntRect, input index: Int) -> IntRect {
         guard !rect.isEmpty else { return .zero }
         let xr = range(rect.x, rect.width, scale: sx, offset: tx), yr = range(rect.y, rect.height, scale: sy, offset: ty)
@@ -40,8 +53,8 @@ final class ResampleNode: ImageNode, @unchecked Sendable {
     }
 
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
-        let xt = ResampleTaps(kernel: kernel, scale: sx, offset: tx, out0: rect.x, n: rect.width)
-        let yt = ResampleTaps(kernel: kernel, scale: sy, offset: ty, out0: rect.y, n: rect.height)
+        let xt = taps(axis: 0, out0: rect.x, n: rect.width)
+        let yt = taps(axis: 1, out0: rect.y, n: rect.height)
         let xr = xt.inputRange, yr = yt.inputRange
         let inRect = IntRect(x: xr.lowerBound, y: yr.lowerBound, width: xr.count, height: yr.count)
         let input = try context.producer(of: inputs[0], rect: inRect)

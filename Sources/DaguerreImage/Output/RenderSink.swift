@@ -7,6 +7,8 @@ import DaguerreFormats
 /// ``endBand(_:)`` between bands on one thread, and ``finish()`` or ``abort()`` at the end.
 protocol RenderSink: AnyObject, Sendable {
     func beginBand(_ band: IntRect)
+    /// Work left from the previous band (encoding it), run beside the current band's tiles.
+    func backgroundTask() -> (@Sendable () -> Void)?
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>)
     func endBand(_ band: IntRect) throws(DaguerreError)
     func finish() throws(DaguerreError)
@@ -31,46 +33,81 @@ final class BufferSink: RenderSink, @unchecked Sendable {
         converter.convert(pixels, count: count, into: dst)
     }
     func beginBand(_ band: IntRect) {}
+    func backgroundTask() -> (@Sendable () -> Void)? { nil }
     func endBand(_ band: IntRect) throws(DaguerreError) {}
     func finish() throws(DaguerreError) {}
     func abort() {}
 }
 
 /// Streams bands of rows into a file encoder: no full-size copy of the output is ever held.
+///
+/// Two band buffers alternate: while the workers fill one, the previous band is encoded from
+/// the other by a task the renderer runs beside the tiles, so encoding overlaps computing.
+/// Bands reach the encoder in order; an encoder error surfaces at the next band or at `finish`.
 final class EncoderSink: RenderSink, @unchecked Sendable {
-    // Safety: workers write disjoint parts of `band`; `endBand` runs alone between bands.
+    // Safety: workers write disjoint parts of `buffers[current]` during a band; the background
+    // task reads only `buffers[current ^ 1]`; `endBand`, `finish` and `abort` run alone between
+    // bands, after every task of the band has returned.
     let encoder: any ImageEncoder
     let converter: OutputConverter
     let width: Int
     let originX: Int
-    private var band: UnsafeMutableRawPointer
+    private var buffers: [UnsafeMutableRawPointer]
     private var bandRows: Int
+    private var current = 0
     private let rowBytes: Int
     private var bandY = 0
+    /// Rows of the filled buffer waiting to be encoded.
+    private var ready: Int?
+    private var writeError: DaguerreError?
 
     init(encoder: any ImageEncoder, converter: OutputConverter, width: Int, originX: Int, maxBandRows: Int) {
         self.encoder = encoder; self.converter = converter; self.width = width; self.originX = originX
-        rowBytes = width * converter.format.bytesPerPixel
-        bandRows = maxBandRows
-        band = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * max(1, maxBandRows), alignment: 64)
+        let rb = width * converter.format.bytesPerPixel
+        rowBytes = rb
+        bandRows = max(1, maxBandRows)
+        buffers = (0..<2).map { _ in UnsafeMutableRawPointer.allocate(byteCount: rb * max(1, maxBandRows), alignment: 64) }
     }
-    deinit { band.deallocate() }
+    deinit { for b in buffers { b.deallocate() } }
 
-    /// Called by the renderer before each band.
     func beginBand(_ rect: IntRect) {
         bandY = rect.y
         if rect.height > bandRows {
-            band.deallocate()
-            band = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * rect.height, alignment: 64)
+            // Grow the buffer being filled; the other keeps the band waiting to be encoded.
+            buffers[current].deallocate()
+            buffers[current] = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * rect.height, alignment: 64)
             bandRows = rect.height
         }
     }
+    func backgroundTask() -> (@Sendable () -> Void)? {
+        guard let rows = ready else { return nil }
+        ready = nil
+        let band = UnsafeTransfer(UnsafeRawPointer(buffers[current ^ 1]))
+        let me = UnsafeTransfer(self), stride = rowBytes
+        return {
+            do throws(DaguerreError) {
+                try me.value.encoder.writeRows(band.value, bytesPerRow: stride, count: rows)
+            } catch {
+                me.value.writeError = error
+            }
+        }
+    }
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
-        converter.convert(pixels, count: count, into: band + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel)
+        converter.convert(pixels, count: count, into: buffers[current] + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel)
     }
     func endBand(_ rect: IntRect) throws(DaguerreError) {
-        try encoder.writeRows(UnsafeRawPointer(band), bytesPerRow: rowBytes, count: rect.height)
+        if let e = writeError { throw e }
+        if ready != nil { flush() }          // the renderer did not run the task (no next band)
+        ready = rect.height
+        current ^= 1
     }
-    func finish() throws(DaguerreError) { try encoder.finish() }
+    private func flush() {
+        if let task = backgroundTask() { task() }
+    }
+    func finish() throws(DaguerreError) {
+        flush()
+        if let e = writeError { throw e }
+        try encoder.finish()
+    }
     func abort() { encoder.abort() }
 }

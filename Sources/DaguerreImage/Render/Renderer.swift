@@ -94,12 +94,24 @@ struct Renderer {
         let firstError = Mutex<DaguerreError?>(nil)
 
         var by = rect.y
+        var bands: [IntRect] = []
         while by < rect.maxY {
             let band = IntRect(x: rect.x, y: by, width: rect.width, height: min(bandHeight, rect.maxY - by))
-            by += band.height
+            bands.append(band); by += band.height
+        }
+        // Each source's rows per band, so the next band's rows can be decoded during this one.
+        let sourceRows: [[ObjectIdentifier: IntRect]] = sessions.isEmpty ? [] : bands.map { regionsOfInterest(order, rect: $0) }
+        for (bi, band) in bands.enumerated() {
+            // Work that runs beside this band's tiles: encoding the previous band, decoding the next.
+            var background: [@Sendable () -> Void] = []
+            if let t = sink.backgroundTask() { background.append(t) }
             if !sessions.isEmpty {
-                let broi = regionsOfInterest(order, rect: band)
-                for (key, s) in sessions { if let r = broi[key], !r.isEmpty { try s.prepare(rows: r.y..<r.maxY) } }
+                for (key, s) in sessions { if let r = sourceRows[bi][key], !r.isEmpty { try s.prepare(rows: r.y..<r.maxY) } }
+                if bi + 1 < bands.count {
+                    for (key, s) in sessions {
+                        if let r = sourceRows[bi + 1][key], !r.isEmpty, let t = try s.prefetch(rows: r.y..<r.maxY) { background.append(t) }
+                    }
+                }
             }
             sink.beginBand(band)
             var tiles: [IntRect] = []
@@ -110,9 +122,12 @@ struct Renderer {
                 while tx < band.maxX { tiles.append(IntRect(x: tx, y: ty, width: min(tw, band.maxX - tx), height: th)); tx += tw }
                 ty += th
             }
-            let work = UnsafeTransfer((root, sink, pass, tiles))
+            let work = UnsafeTransfer((root, sink, pass, tiles, background))
             let body: @Sendable (Int) -> Void = { i in
-                let (root, sink, pass, tiles) = work.value
+                let (root, sink, pass, tiles, background) = work.value
+                // The background tasks come first, so they start as early as possible.
+                if i < background.count { background[i](); return }
+                let i = i - background.count
                 if firstError.withLock({ $0 != nil }) { return }
                 do throws(DaguerreError) {
                     try renderTile(root, rect: tiles[i], pass: pass, sink: sink)
@@ -120,11 +135,13 @@ struct Renderer {
                     firstError.withLock { if $0 == nil { $0 = error } }
                 }
             }
-            if tiles.count == 1 || workers == 1 {
-                for i in tiles.indices { body(i) }
+            let iterations = background.count + tiles.count
+            if iterations == 1 || workers == 1 {
+                for i in 0..<iterations { body(i) }
             } else {
-                DispatchQueue.concurrentPerform(iterations: tiles.count, execute: body)
+                DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
             }
+            for s in sessions.values { try s.wait() }
             if let e = firstError.withLock({ $0 }) { throw e }
             try sink.endBand(band)
         }
