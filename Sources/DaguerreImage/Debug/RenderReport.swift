@@ -65,6 +65,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
             let (start, target, head) = queue.removeFirst()
             var nodes: [String] = head.map { [$0] } ?? []
             var stack = [start]
+            var foldedBelow = 0   // how many more nodes are folded into the matrix printed above
             while let n = stack.popLast() {
                 switch n.evaluation {
                 case .materialized:
@@ -88,7 +89,13 @@ public struct RenderReport: Sendable, CustomStringConvertible {
                     if env.workingSpace != nil, let s = sourceSpace(n) { line += " + colormatch \(s) → workingspace (fused into the read)" }
                     nodes.append(line)
                 case .pointwise:
-                    nodes.append("\(n.label)\(n.details.isEmpty ? "" : " " + n.details)")
+                    var line = "\(n.label)\(n.details.isEmpty ? "" : " " + n.details)"
+                    if foldedBelow > 0 {
+                        line += " [folded into the matrix above]"; foldedBelow -= 1
+                    } else if let p = n as? PointwiseNode, let f = p.foldedLinearChain(env) {
+                        line += " [with the \(f.folded) below: one 3×3 matrix]"; foldedBelow = f.folded
+                    }
+                    nodes.append(line)
                     stack.append(contentsOf: n.inputs.reversed())
                 }
             }

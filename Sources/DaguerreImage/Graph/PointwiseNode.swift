@@ -29,11 +29,15 @@ final class PointwiseNode: ImageNode, @unchecked Sendable {
     let parameters: String
     let span: SpanFunction
     let declaredFormat: PixelFormat?
+    /// When the kernel is a 3×3 matrix on premultiplied linear RGB (alpha kept): exposure,
+    /// white balance, saturation, alpha-free colour matrices. Chains of these fold into one
+    /// matrix when producers are made, so they cost one matrix however many there are.
+    let linear: Matrix3?
 
     /// `digest` must add every parameter the span function captures.
     init(name: String, inputs: [ImageNode], extent: Rect, parameters: String = "", outputFormat: PixelFormat? = nil,
-         digest: (inout DigestBuilder) -> Void, span: @escaping SpanFunction) {
-        self.name = name; self.parameters = parameters; self.span = span; self.declaredFormat = outputFormat
+         linear: Matrix3? = nil, digest: (inout DigestBuilder) -> Void, span: @escaping SpanFunction) {
+        self.name = name; self.parameters = parameters; self.span = span; self.declaredFormat = outputFormat; self.linear = linear
         super.init(extent: extent, inputs: inputs, kind: "pointwise:" + name) { d in
             digest(&d); d.add(outputFormat?.description ?? "-")
         }
@@ -43,7 +47,22 @@ final class PointwiseNode: ImageNode, @unchecked Sendable {
     override var details: String { parameters }
     override var outputFormat: PixelFormat? { declaredFormat }
 
+    /// The matrix of this node and of the linear nodes directly below it, and the node below them.
+    func foldedLinearChain(_ env: RenderEnvironment) -> (matrix: Matrix3, base: ImageNode, folded: Int)? {
+        guard var m = linear, declaredFormat == nil, inputs.count == 1 else { return nil }
+        var base = inputs[0], folded = 0
+        while let inner = base as? PointwiseNode, let im = inner.linear, inner.inputs.count == 1, inner.declaredFormat == nil,
+              env.materializedBuffer(for: inner) == nil {
+            m = m * im; base = inner.inputs[0]; folded += 1
+        }
+        return folded > 0 ? (m, base, folded) : nil
+    }
+
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
+        if let (m, base, _) = foldedLinearChain(context.env) {
+            return MatrixProducer(rect: rect, dod: pixelExtent.intersection(rect), matrix: LinearMatrix(m),
+                                  input: try context.producer(of: base, rect: rect))
+        }
         var producers: [RowProducer] = []
         for i in inputs { producers.append(try context.producer(of: i, rect: rect)) }
         let rows = context.arena.allocate(UnsafeMutablePointer<SIMD4<Float>>.self, count: max(1, inputs.count))
@@ -80,6 +99,25 @@ final class PointwiseProducer: RowProducer {
     }
 }
 
+/// A chain of linear point-wise nodes folded into one matrix.
+final class MatrixProducer: RowProducer {
+    let rect: IntRect, dod: IntRect
+    let matrix: LinearMatrix
+    let input: RowProducer
+    init(rect: IntRect, dod: IntRect, matrix: LinearMatrix, input: RowProducer) {
+        self.rect = rect; self.dod = dod; self.matrix = matrix; self.input = input
+    }
+    func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        guard !dod.isEmpty, y >= dod.y, y < dod.maxY else { out.update(repeating: .zero, count: rect.width); return }
+        input.row(y, into: out)
+        let off = dod.x - rect.x
+        matrix.apply(out + off, count: dod.width)
+        if off > 0 { out.update(repeating: .zero, count: off) }
+        let tail = rect.maxX - dod.maxX
+        if tail > 0 { (out + (dod.maxX - rect.x)).update(repeating: .zero, count: tail) }
+    }
+}
+
 /// What storing in a kernel's declared output format does to values, applied even when the
 /// kernel is fused and nothing is stored, so fused and unfused renders agree (K3).
 enum FormatSemantics {
@@ -90,7 +128,7 @@ enum FormatSemantics {
         default: break
         }
         if f.component == .uint8 {
-            for i in 0..<count { p[i] = ((p[i] * 255).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))).rounded(.toNearestOrEven) / 255 }
+            for i in 0..<count { p[i] = pointwiseMin(pointwiseMax(p[i] * 255, .zero), SIMD4(repeating: 255)).rounded(.toNearestOrEven) / 255 }
         }
     }
 }

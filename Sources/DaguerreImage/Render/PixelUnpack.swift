@@ -60,7 +60,7 @@ enum PixelPack {
             let d = dst.assumingMemoryBound(to: SIMD4<UInt8>.self)
             for i in 0..<count {
                 let s = src[i].replacing(with: 0, where: src[i] .!= src[i])   // NaN → 0
-                let v = (s * 255).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)).rounded(.toNearestOrEven)
+                let v = pointwiseMin(pointwiseMax(s * 255, .zero), SIMD4(repeating: 255)).rounded(.toNearestOrEven)
                 d[i] = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(v))
             }
         default:

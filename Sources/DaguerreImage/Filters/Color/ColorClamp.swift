@@ -23,9 +23,12 @@ public struct ColorClamp: Filter {
         let input = try a.image("inputImage")
         let lo = a.vector("inputMinComponents"), hi = a.vector("inputMaxComponents")
         let l = SIMD4<Float>(lo.map(Float.init)), h = SIMD4<Float>(hi.map(Float.init))
+        let top = pointwiseMax(l, h)
         return Image(PointwiseNode(name: "colorClamp", inputs: [input.node], extent: input.extent, parameters: "min \(l) max \(h)",
                                    digest: { d in d.add(lo); d.add(hi) }) { span in
-            SpanMath.forEachUnpremultiplied(span) { v in v.clamped(lowerBound: l, upperBound: pointwiseMax(l, h)) }
+            let l = l, top = top   // locals: no reload from the closure context per store
+            // pointwiseMin/Max, not `clamped`: that checks its bounds on every call.
+            SpanMath.forEachUnpremultiplied(span) { v in SpanMath.min4(SpanMath.max4(v, l), top) }
         })
     }
 }

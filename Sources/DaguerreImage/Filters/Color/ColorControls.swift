@@ -29,9 +29,13 @@ public struct ColorControls: Filter {
         let s = Float(a.number("inputSaturation")), b = Float(a.number("inputBrightness")), c = Float(a.number("inputContrast"))
         let curve = PerceptualCurve.shared
         let perceptual = b != 0 || c != 1
+        // Saturation alone mixes each pixel with its luminance: a 3×3 matrix.
+        let l = SpanMath.luma, sd = Double(s)
+        let sat = Matrix3((0..<3).flatMap { r in (0..<3).map { col in (1 - sd) * Double(l[col]) + (r == col ? sd : 0) } })
         return Image(PointwiseNode(name: "colorControls", inputs: [input.node], extent: input.extent,
-                                   parameters: "saturation \(s) brightness \(b) contrast \(c)",
+                                   parameters: "saturation \(s) brightness \(b) contrast \(c)", linear: perceptual ? nil : sat,
                                    digest: { d in d.add(s); d.add(b); d.add(c) }) { span in
+            let s = s, b = b, c = c, perceptual = perceptual
             SpanMath.forEachUnpremultiplied(span) { v in
                 let y = SpanMath.luminance(v)
                 var o = SIMD4(repeating: y) + (v - SIMD4(repeating: y)) * s

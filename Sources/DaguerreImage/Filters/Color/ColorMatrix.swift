@@ -35,10 +35,13 @@ public struct ColorMatrix: Filter {
         // Columns, for three FMAs per pixel.
         let c0 = SIMD4(R.x, G.x, B.x, A.x), c1 = SIMD4(R.y, G.y, B.y, A.y), c2 = SIMD4(R.z, G.z, B.z, A.z), c3 = SIMD4(R.w, G.w, B.w, A.w)
         let opaqueSafe = A == SIMD4(0, 0, 0, 1) && bias.w == 0
+        // With no bias and alpha passed through, unpremultiply·M·premultiply is M itself: linear.
+        let isLinear = A == SIMD4(0, 0, 0, 1) && bias == .zero && R.w == 0 && G.w == 0 && B.w == 0
+        let linear = isLinear ? Matrix3([R.x, R.y, R.z, G.x, G.y, G.z, B.x, B.y, B.z].map(Double.init)) : nil
         return Image(PointwiseNode(name: "colorMatrix", inputs: [input.node], extent: input.extent,
-                                   parameters: "R\(R) G\(G) B\(B) A\(A) bias\(bias)",
+                                   parameters: "R\(R) G\(G) B\(B) A\(A) bias\(bias)", linear: linear,
                                    digest: { d in for k in ["inputRVector", "inputGVector", "inputBVector", "inputAVector", "inputBiasVector"] { d.add(args.vector(k)) } }) { span in
-            let p = span.pixels
+            let p = span.pixels, c0 = c0, c1 = c1, c2 = c2, c3 = c3, bias = bias, opaqueSafe = opaqueSafe
             for i in 0..<span.count {
                 var v = p[i]
                 let straight = v.w != 1

@@ -25,9 +25,9 @@ public struct ExposureAdjust: Filter {
         let k = Float(pow(2, ev))
         let gain = SIMD4<Float>(k, k, k, 1)
         return Image(PointwiseNode(name: "exposureAdjust", inputs: [input.node], extent: input.extent, parameters: "EV \(ev)",
-                                   digest: { $0.add(ev) }) { span in
-            let p = span.pixels
-            for i in 0..<span.count { p[i] = p[i] * gain }
+                                   linear: .diagonal(Double(k), Double(k), Double(k)), digest: { $0.add(ev) }) { span in
+            let p = span.pixels, g = gain
+            for i in 0..<span.count { p[i] = p[i] * g }
         })
     }
 }

@@ -32,20 +32,23 @@ public struct ToneCurve: Filter {
         for i in 1..<5 where pts[i].x <= pts[i - 1].x {
             throw .invalidParameter(filter: "ToneCurve", key: "inputPoint\(i)", problem: "input values must increase from point to point")
         }
+        // The identity curve (the default) changes nothing: no node at all.
+        if pts.allSatisfy({ abs($0.x - $0.y) < 1e-12 }) { return input }
         let lut = MonotoneCubic(points: pts).table(count: 1024)
         let curve = PerceptualCurve.shared
         let x0 = Float(pts[0].x), x1 = Float(pts[4].x)
         let slope0 = Float((lut[1] - lut[0]) * 1023 / Double(x1 - x0)), slope1 = Float((lut[1023] - lut[1022]) * 1023 / Double(x1 - x0))
-        let table = lut.map(Float.init)
+        let table = FloatTable(lut.map(Float.init))
         return Image(PointwiseNode(name: "toneCurve", inputs: [input.node], extent: input.extent,
                                    parameters: pts.map { "(\($0.x), \($0.y))" }.joined(separator: " "),
                                    digest: { d in for p in pts { d.add([p.x, p.y]) } }) { span in
+            let tab = table.values, x0 = x0, x1 = x1, slope0 = slope0, slope1 = slope1
             @inline(__always) func f(_ e: Float) -> Float {
-                if e <= x0 { return table[0] + (e - x0) * slope0 }
-                if e >= x1 { return table[1023] + (e - x1) * slope1 }
+                if !(e > x0) { return tab[0] + (e.isNaN ? 0 : e - x0) * slope0 }
+                if e >= x1 { return tab[1023] + (e - x1) * slope1 }
                 let t = (e - x0) / (x1 - x0) * 1023
                 let i = min(Int(t), 1022), w = t - Float(i)
-                return table[i] + (table[i + 1] - table[i]) * w
+                return tab[i] + (tab[i + 1] - tab[i]) * w
             }
             SpanMath.forEachUnpremultiplied(span) { v in
                 let e = curve.encode(v)

@@ -22,10 +22,11 @@ public struct Vibrance: Filter {
         return Image(PointwiseNode(name: "vibrance", inputs: [input.node], extent: input.extent, parameters: "amount \(k)",
                                    digest: { $0.add(k) }) { span in
             if k == 0 { return }
+            let k = k, luma = SpanMath.luma
             SpanMath.forEachUnpremultiplied(span) { v in
                 let hi = max(v.x, max(v.y, v.z)), lo = min(v.x, min(v.y, v.z))
                 let s = hi > 0 ? min(1, max(0, (hi - lo) / hi)) : 0
-                let y = SpanMath.luminance(v)
+                let y = (v * luma).sum()
                 var o = SIMD4(repeating: y) + (v - SIMD4(repeating: y)) * (1 + k * (1 - s))
                 o.w = v.w
                 return o

@@ -17,6 +17,16 @@ enum SpanMath {
     }
     @inline(__always) static func luminance(_ v: SIMD4<Float>) -> Float { (v * luma).sum() }
 
+    /// Lane-wise minimum and maximum that compile to `vminps`/`vmaxps` (the standard library's
+    /// generic `pointwiseMin`/`pointwiseMax` and `clamped` are called out of line, and the
+    /// latter checks its bounds on every call).
+    @inline(__always) static func min4(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(Swift.min(a.x, b.x), Swift.min(a.y, b.y), Swift.min(a.z, b.z), Swift.min(a.w, b.w))
+    }
+    @inline(__always) static func max4(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        SIMD4(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z), Swift.max(a.w, b.w))
+    }
+
     /// Applies `f` to every pixel's unpremultiplied colour.
     @inline(__always) static func forEachUnpremultiplied(_ span: PixelSpan, _ f: (SIMD4<Float>) -> SIMD4<Float>) {
         let p = span.pixels
@@ -27,28 +37,38 @@ enum SpanMath {
     }
 }
 
+/// A table of floats behind a raw pointer, for lookups in pixel loops without bounds checks or
+/// reference counting per access. Immutable once made; freed with the table.
+final class FloatTable: @unchecked Sendable {
+    // Safety: written only in init, read-only afterwards.
+    let values: UnsafeMutablePointer<Float>
+    let count: Int
+    init(_ array: [Float]) {
+        count = array.count
+        values = .allocate(capacity: max(1, array.count))
+        values.initialize(from: array, count: array.count)
+    }
+    deinit { values.deallocate() }
+}
+
 /// The sRGB curve as two half-indexed tables, for filters that act on perceptual values
 /// (tone curve, contrast): one F16C conversion and a lookup per channel instead of `pow`.
-struct PerceptualCurve: Sendable {
-    let encodeTable: [Float]
-    let decodeTable: [Float]
+final class PerceptualCurve: Sendable {
+    let encodeTable: FloatTable
+    let decodeTable: FloatTable
     static let shared = PerceptualCurve()
     private init() {
-        encodeTable = LUTCache.shared.encodeHalfToFloat(.sRGB)
-        decodeTable = LUTCache.shared.decodeHalfToFloat(.sRGB)
+        encodeTable = FloatTable(LUTCache.shared.encodeHalfToFloat(.sRGB))
+        decodeTable = FloatTable(LUTCache.shared.decodeHalfToFloat(.sRGB))
     }
     @inline(__always) func encode(_ v: SIMD4<Float>) -> SIMD4<Float> {
-        let h = SIMD4<Float16>(v)
-        return encodeTable.withUnsafeBufferPointer { t in
-            SIMD4(t[Int(h.x.bitPattern)], t[Int(h.y.bitPattern)], t[Int(h.z.bitPattern)], v.w)
-        }
+        let h = SIMD4<Float16>(v), t = encodeTable.values
+        return SIMD4(t[Int(h.x.bitPattern)], t[Int(h.y.bitPattern)], t[Int(h.z.bitPattern)], v.w)
     }
     @inline(__always) func decode(_ v: SIMD4<Float>) -> SIMD4<Float> {
-        let h = SIMD4<Float16>(v)
-        return decodeTable.withUnsafeBufferPointer { t in
-            SIMD4(t[Int(h.x.bitPattern)], t[Int(h.y.bitPattern)], t[Int(h.z.bitPattern)], v.w)
-        }
+        let h = SIMD4<Float16>(v), t = decodeTable.values
+        return SIMD4(t[Int(h.x.bitPattern)], t[Int(h.y.bitPattern)], t[Int(h.z.bitPattern)], v.w)
     }
-    @inline(__always) func encode(_ v: Float) -> Float { encodeTable[Int(Float16(v).bitPattern)] }
-    @inline(__always) func decode(_ v: Float) -> Float { decodeTable[Int(Float16(v).bitPattern)] }
+    @inline(__always) func encode(_ v: Float) -> Float { encodeTable.values[Int(Float16(v).bitPattern)] }
+    @inline(__always) func decode(_ v: Float) -> Float { decodeTable.values[Int(Float16(v).bitPattern)] }
 }
