@@ -92,7 +92,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
                     var line = "\(n.label)\(n.details.isEmpty ? "" : " " + n.details)"
                     if foldedBelow > 0 {
                         line += " [folded into the matrix above]"; foldedBelow -= 1
-                    } else if let p = n as? PointwiseNode, let f = p.foldedLinearChain(env) {
+                    } else if let p = n as? PointwiseNode, let f = p.foldedLinearChain(env), f.folded > 0 {
                         line += " [with the \(f.folded) below: one 3×3 matrix]"; foldedBelow = f.folded
                     }
                     nodes.append(line)

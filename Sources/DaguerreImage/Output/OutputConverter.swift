@@ -44,7 +44,8 @@ final class OutputConverter: Sendable {
         iccTransform = icc
         transfer = t
         exact = workingFormat.component == .float32
-        lut8 = (format.component == .uint8 && !t.isLinear) ? LUTCache.shared.encodeHalfTo8(t) : []
+        // 8-bit RGB(A) always goes through the table: curve (if any), rounding and clamping in one lookup.
+        lut8 = (format == .rgb8 || format == .rgba8) ? LUTCache.shared.encodeHalfTo8(t) : []
         lutF = (format.component != .uint8 && !t.isLinear && !exact) ? LUTCache.shared.encodeHalfToFloat(t) : []
     }
 
@@ -61,7 +62,7 @@ final class OutputConverter: Sendable {
             return
         }
         let needsUnpremultiply = alphaOutput != .none
-        if needsUnpremultiply && !transfer.isLinear || alphaOutput == .straight {
+        if needsUnpremultiply && (!transfer.isLinear || !lut8.isEmpty) || alphaOutput == .straight {
             for i in 0..<count {
                 let a = px[i].w
                 if a != 1 && a > 0 { px[i] = SIMD4(px[i].x / a, px[i].y / a, px[i].z / a, a) }

@@ -24,12 +24,14 @@ public struct Vibrance: Filter {
             if k == 0 { return }
             let k = k, luma = SpanMath.luma
             SpanMath.forEachUnpremultiplied(span) { v in
-                let hi = max(v.x, max(v.y, v.z)), lo = min(v.x, min(v.y, v.z))
-                let s = hi > 0 ? min(1, max(0, (hi - lo) / hi)) : 0
-                let y = (v * luma).sum()
-                var o = SIMD4(repeating: y) + (v - SIMD4(repeating: y)) * (1 + k * (1 - s))
-                o.w = v.w
-                return o
+                // Scalar lanes: cheaper than shuffling a SIMD4 for max, min and the dot product.
+                let r = v.x, g = v.y, b = v.z
+                let hi = max(r, max(g, b)), lo = min(r, min(g, b))
+                // 1 − saturation = lo / hi, clamped to [0, 1]; grey (and black) get the full boost.
+                let unsat = hi > 0 ? min(1, max(0, lo / hi)) : 1
+                let f = 1 + k * unsat
+                let y = luma.x * r + luma.y * g + luma.z * b
+                return SIMD4(y + (r - y) * f, y + (g - y) * f, y + (b - y) * f, v.w)
             }
         })
     }

@@ -27,10 +27,17 @@ enum SpanMath {
         SIMD4(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z), Swift.max(a.w, b.w))
     }
 
-    /// Applies `f` to every pixel's unpremultiplied colour.
+    /// Applies `f` to every pixel's unpremultiplied colour. Opaque spans (the usual case: photos
+    /// have no alpha) take a straight loop with no per-pixel branch.
     @inline(__always) static func forEachUnpremultiplied(_ span: PixelSpan, _ f: (SIMD4<Float>) -> SIMD4<Float>) {
-        let p = span.pixels
-        for i in 0..<span.count {
+        let p = span.pixels, n = span.count
+        var opaque = true
+        for i in 0..<n where p[i].w != 1 { opaque = false; break }
+        if opaque {
+            for i in 0..<n { p[i] = f(p[i]) }
+            return
+        }
+        for i in 0..<n {
             let v = p[i]
             if v.w == 1 { p[i] = f(v) } else if v.w > 0 { p[i] = premultiply(f(unpremultiply(v))) }
         }
