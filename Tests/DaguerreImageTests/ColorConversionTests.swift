@@ -49,6 +49,7 @@ import Testing
         let r = try Judge.python("engine_judge.py", ["color", "--src", a.name, "--dst", b.name, "--ours", dir.path("ours.f32"), "--lcms", dir.path("lcms.f32")])
         let vsCS = (r["daguerre"] as? [String: Any])?["max"] as? Double ?? 99
         let vsLCMS = r["daguerre_vs_lcms2_in_gamut_max"] as? Double ?? 99
+        print("measured: \(a.name) → \(b.name): max ΔE2000 \(String(format: "%.5f", vsCS)) against colour-science (\(r["in_gamut"] ?? "?") of 4913 in gamut), \(String(format: "%.5f", vsLCMS)) against lcms2 in gamut")
         #expect(vsCS < 0.05, "\(a.name) → \(b.name): max ΔE2000 against colour-science \(vsCS)")
         #expect(vsLCMS < 0.05, "\(a.name) → \(b.name): max ΔE2000 against lcms2 (in gamut) \(vsLCMS)")
     }
@@ -62,6 +63,7 @@ import Testing
         try ours.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: dir.path("ours.f32"))) }
         let r = try Judge.python("engine_judge.py", ["color", "--src", "sRGB", "--dst", "Display P3", "--ours", dir.path("ours.f32")])
         let m = (r["daguerre"] as? [String: Any])?["max"] as? Double ?? 99
+        print("measured: sRGB → Display P3 with the RGBAh working format: max ΔE2000 \(String(format: "%.4f", m))")
         #expect(m < 0.5, "RGBAh working format: max ΔE2000 \(m)")
     }
 
