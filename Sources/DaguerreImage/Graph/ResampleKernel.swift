@@ -41,6 +41,11 @@ struct ResampleTaps {
     var count: [Int]
     var weights: [Float]
     let maxTaps: Int
+    /// Weights of outputs 2p and 2p+1 side by side, each broadcast over RGBA (zero past a
+    /// pixel's own taps), so two outputs share one AVX register in the horizontal pass.
+    var pairWeights: [SIMD8<Float>]
+    /// Taps of each pair: the larger of the two counts.
+    var pairCount: [Int]
 
     /// Taps for outputs `out0 ..< out0 + n` of `u = (X + 0.5 − offset) / scale` (input pixel
     /// coordinates), widening the kernel by 1/scale when shrinking (antialiasing), with the
@@ -62,6 +67,18 @@ struct ResampleTaps {
             let sum = ws.reduce(0, +)
             start[i] = lo; count[i] = ws.count
             for (k, w) in ws.enumerated() { weights[i * maxTaps + k] = Float(sum != 0 ? w / sum : 0) }
+        }
+        let pairs = (n + 1) / 2
+        pairWeights = [SIMD8<Float>](repeating: .zero, count: pairs * maxTaps)
+        pairCount = [Int](repeating: 0, count: pairs)
+        for p in 0..<pairs {
+            let a = 2 * p, b = min(2 * p + 1, n - 1)
+            pairCount[p] = b == a ? count[a] : max(count[a], count[b])
+            for k in 0..<maxTaps {
+                let wa = k < count[a] ? weights[a * maxTaps + k] : 0
+                let wb = b != a && k < count[b] ? weights[b * maxTaps + k] : 0
+                pairWeights[p * maxTaps + k] = SIMD8(lowHalf: SIMD4(repeating: wa), highHalf: SIMD4(repeating: wb))
+            }
         }
     }
     /// Input range every output touches.

@@ -60,20 +60,27 @@ final class ResampleNode: ImageNode, @unchecked Sendable {
         let input = try context.producer(of: inputs[0], rect: inRect)
         let h = context.arena.allocate(SIMD4<Float>.self, count: rect.width * inRect.height)
         context.env.stats.noteIntermediate(self, format: .rgbaf, rect: IntRect(x: rect.x, y: inRect.y, width: rect.width, height: inRect.height))
-        let src = context.rowBuffer(inRect.width)
-        xt.weights.withUnsafeBufferPointer { w in
+        // Padding past the row: a pair reads as many taps as its longer member; the extra taps
+        // have zero weight but must read finite memory.
+        let src = context.rowBuffer(inRect.width + xt.maxTaps + 1)
+        (src + inRect.width).update(repeating: .zero, count: xt.maxTaps + 1)
+        xt.pairWeights.withUnsafeBufferPointer { pw in
             xt.start.withUnsafeBufferPointer { st in
-                xt.count.withUnsafeBufferPointer { ct in
+                xt.pairCount.withUnsafeBufferPointer { pc in
+                    let m = xt.maxTaps, n = rect.width, x0 = inRect.x
                     for r in 0..<inRect.height {
                         input.row(inRect.y + r, into: src)
-                        let dst = h + r * rect.width
-                        let m = xt.maxTaps
-                        for i in 0..<rect.width {
-                            let s = src + (st[i] - inRect.x)
-                            let wi = w.baseAddress! + i * m
-                            var acc = SIMD4<Float>()
-                            for k in 0..<ct[i] { acc.addProduct(s[k], SIMD4(repeating: wi[k])) }
-                            dst[i] = acc
+                        let dst = h + r * n
+                        var p = 0
+                        while 2 * p < n {
+                            let a = 2 * p, b = min(a + 1, n - 1)
+                            let sa = src + (st[a] - x0), sb = src + (st[b] - x0)
+                            let w = pw.baseAddress! + p * m
+                            var acc = SIMD8<Float>()
+                            for k in 0..<pc[p] { acc.addProduct(SIMD8(lowHalf: sa[k], highHalf: sb[k]), w[k]) }
+                            dst[a] = acc.lowHalf
+                            if b != a { dst[b] = acc.highHalf }
+                            p += 1
                         }
                     }
                 }
@@ -91,14 +98,33 @@ final class ResampleRowProducer: RowProducer {
     init(rect: IntRect, h: UnsafeMutablePointer<SIMD4<Float>>, taps: ResampleTaps, inY: Int) {
         self.rect = rect; self.h = h; self.taps = taps; self.inY = inY
     }
+    /// Σ weight·row over the taps of output row `y`, accumulated in registers, four pixels per step.
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         let i = y - rect.y, n = rect.width
         let first = taps.start[i] - inY, count = taps.count[i], base = i * taps.maxTaps
-        out.update(repeating: .zero, count: n)
-        for k in 0..<count {
-            let w = SIMD4<Float>(repeating: taps.weights[base + k])
-            let src = h + (first + k) * n
-            for x in 0..<n { out[x].addProduct(src[x], w) }
+        let src = UnsafeRawPointer(h + first * n), d = UnsafeMutableRawPointer(out), rowBytes = n * 16
+        taps.weights.withUnsafeBufferPointer { wt in
+            let w = wt.baseAddress! + base
+            var x = 0
+            while x + 4 <= n {
+                let o = x * 16
+                var a0 = SIMD8<Float>(), a1 = SIMD8<Float>()
+                for k in 0..<count {
+                    let wk = SIMD8<Float>(repeating: w[k]), ok = o + k * rowBytes
+                    a0.addProduct(src.loadUnaligned(fromByteOffset: ok, as: SIMD8<Float>.self), wk)
+                    a1.addProduct(src.loadUnaligned(fromByteOffset: ok + 32, as: SIMD8<Float>.self), wk)
+                }
+                d.storeBytes(of: a0, toByteOffset: o, as: SIMD8<Float>.self)
+                d.storeBytes(of: a1, toByteOffset: o + 32, as: SIMD8<Float>.self)
+                x += 4
+            }
+            let s4 = h + first * n
+            while x < n {
+                var acc = SIMD4<Float>()
+                for k in 0..<count { acc.addProduct(s4[x + k * n], SIMD4(repeating: w[k])) }
+                out[x] = acc
+                x += 1
+            }
         }
     }
 }
