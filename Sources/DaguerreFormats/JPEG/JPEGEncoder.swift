@@ -20,13 +20,7 @@ import Foundation
 /// try jpeg.writeRows(pixels, bytesPerRow: 640 * 3, count: 480)
 /// try jpeg.finish()
 /// ```
-public final class JPEGEncoder: ImageEncoder {
-    public let rowFormat: PixelFormat
-    public let options: EncoderOptions
-    private let file: AtomicFile
-    private var handle: OpaquePointer?
-    private var ledger: RowLedger
-
+public final class JPEGEncoder: BridgedEncoder {
     public init(path: String, options: EncoderOptions) throws(DaguerreError) {
         guard options.quality.isFinite, (0...1).contains(options.quality) else {
             throw .invalidArgument(what: "JPEG quality \(options.quality)", problem: "must be between 0 and 1")
@@ -42,66 +36,20 @@ public final class JPEGEncoder: ImageEncoder {
         if let icc = options.iccProfile, icc.count > 255 * 65_519 {
             throw .tooLarge(what: "ICC profile for JPEG (bytes)", value: icc.count, limit: 255 * 65_519)
         }
-        self.rowFormat = options.rowFormat
-        self.options = options
-        ledger = RowLedger(format: "JPEG", height: options.height, rowBytes: options.width * options.rowFormat.bytesPerPixel)
-        file = try AtomicFile(destination: path)
-        let stream = try file.stream()
         let quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
         let components: Int32 = options.rowFormat == .l8 ? 1 : 3
-        let made: OpaquePointer?
-        if let icc = options.iccProfile, !icc.isEmpty {
-            made = icc.withUnsafeBufferPointer {
-                dag_jpeg_encoder_create(stream, UInt32(options.width), UInt32(options.height), components, quality,
-                                        options.chromaSubsampling ? 1 : 0, $0.baseAddress, UInt32($0.count))
+        try super.init(path: path, options: options, bridge: Bridge(
+            format: "JPEG", status: { dag_jpeg_encoder_status($0) }, message: { dag_jpeg_encoder_message($0) },
+            write: { dag_jpeg_encoder_write($0, $1, $2, $3) }, finish: { dag_jpeg_encoder_finish($0) },
+            destroy: { dag_jpeg_encoder_destroy($0) })) { stream in
+            if let icc = options.iccProfile, !icc.isEmpty {
+                return icc.withUnsafeBufferPointer {
+                    dag_jpeg_encoder_create(stream, UInt32(options.width), UInt32(options.height), components, quality,
+                                            options.chromaSubsampling ? 1 : 0, $0.baseAddress, UInt32($0.count))
+                }
             }
-        } else {
-            made = dag_jpeg_encoder_create(stream, UInt32(options.width), UInt32(options.height), components, quality,
+            return dag_jpeg_encoder_create(stream, UInt32(options.width), UInt32(options.height), components, quality,
                                            options.chromaSubsampling ? 1 : 0, nil, 0)
         }
-        guard let made else {
-            file.abort()
-            throw .tooLarge(what: "JPEG encoder memory", value: 0, limit: 0)
-        }
-        handle = made
-        let status = dag_jpeg_encoder_status(made)
-        if status != DAG_OK { throw fail(status) }
-    }
-
-    deinit {
-        dag_jpeg_encoder_destroy(handle)
-        // AtomicFile's own deinit removes the temporary file if `finish` did not succeed.
-    }
-
-    /// Abandons the file and returns the error for a failed libjpeg call.
-    private func fail(_ status: dag_status) -> DaguerreError {
-        let message = handle.map { bridgeMessage(dag_jpeg_encoder_message($0)) } ?? ""
-        abort()
-        return .codec(status, format: "JPEG", message: message, path: file.destination, operation: "write")
-    }
-
-    public func writeRows(_ source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(DaguerreError) {
-        try ledger.checkWrite(count: count, bytesPerRow: bytesPerRow, open: handle != nil)
-        guard let h = handle else { return }
-        let status = dag_jpeg_encoder_write(h, source.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(count))
-        if status != DAG_OK { throw fail(status) }
-        ledger.advance(count)
-    }
-
-    public func finish() throws(DaguerreError) {
-        do { try ledger.checkComplete(open: handle != nil, destination: file.destination) } catch { if handle != nil { abort() }; throw error }
-        guard let h = handle else { return }
-        let status = dag_jpeg_encoder_finish(h)
-        if status != DAG_OK { throw fail(status) }
-        ledger.markFinished()
-        dag_jpeg_encoder_destroy(h)
-        handle = nil
-        try file.finish()
-    }
-
-    public func abort() {
-        dag_jpeg_encoder_destroy(handle)
-        handle = nil
-        file.abort()
     }
 }

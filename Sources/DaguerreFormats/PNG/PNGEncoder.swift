@@ -17,13 +17,7 @@ import Foundation
 /// try png.writeRows(rows, bytesPerRow: 256 * 8, count: 256)
 /// try png.finish()
 /// ```
-public final class PNGEncoder: ImageEncoder {
-    public let rowFormat: PixelFormat
-    public let options: EncoderOptions
-    private let file: AtomicFile
-    private var handle: OpaquePointer?
-    private var ledger: RowLedger
-
+public final class PNGEncoder: BridgedEncoder {
     public init(path: String, options: EncoderOptions) throws(DaguerreError) {
         let channels: Int32
         switch options.rowFormat.layout {
@@ -46,60 +40,18 @@ public final class PNGEncoder: ImageEncoder {
         if options.width > 0x7FFF_FFFF || options.height > 0x7FFF_FFFF {
             throw .tooLarge(what: "PNG dimension", value: max(options.width, options.height), limit: 0x7FFF_FFFF)
         }
-        self.rowFormat = options.rowFormat
-        self.options = options
-        ledger = RowLedger(format: "PNG", height: options.height, rowBytes: options.width * options.rowFormat.bytesPerPixel)
-        file = try AtomicFile(destination: path)
-        let stream = try file.stream()
-        let made: OpaquePointer?
-        if let icc = options.iccProfile, !icc.isEmpty {
-            made = icc.withUnsafeBufferPointer {
-                dag_png_encoder_create(stream, UInt32(options.width), UInt32(options.height), channels, depth,
-                                       $0.baseAddress, UInt32(clamping: $0.count), 0)
+        try super.init(path: path, options: options, bridge: Bridge(
+            format: "PNG", status: { dag_png_encoder_status($0) }, message: { dag_png_encoder_message($0) },
+            write: { dag_png_encoder_write($0, $1, $2, $3) }, finish: { dag_png_encoder_finish($0) },
+            destroy: { dag_png_encoder_destroy($0) })) { stream in
+            if let icc = options.iccProfile, !icc.isEmpty {
+                return icc.withUnsafeBufferPointer {
+                    dag_png_encoder_create(stream, UInt32(options.width), UInt32(options.height), channels, depth,
+                                           $0.baseAddress, UInt32(clamping: $0.count), 0)
+                }
             }
-        } else {
-            made = dag_png_encoder_create(stream, UInt32(options.width), UInt32(options.height), channels, depth,
+            return dag_png_encoder_create(stream, UInt32(options.width), UInt32(options.height), channels, depth,
                                           nil, 0, options.isSRGB ? 1 : 0)
         }
-        guard let made else {
-            file.abort()
-            throw .tooLarge(what: "PNG encoder memory", value: 0, limit: 0)
-        }
-        handle = made
-        let status = dag_png_encoder_status(made)
-        if status != DAG_OK { throw fail(status) }
-    }
-
-    deinit { dag_png_encoder_destroy(handle) }
-
-    private func fail(_ status: dag_status) -> DaguerreError {
-        let message = handle.map { bridgeMessage(dag_png_encoder_message($0)) } ?? ""
-        abort()
-        return .codec(status, format: "PNG", message: message, path: file.destination, operation: "write")
-    }
-
-    public func writeRows(_ source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(DaguerreError) {
-        try ledger.checkWrite(count: count, bytesPerRow: bytesPerRow, open: handle != nil)
-        guard let h = handle else { return }
-        let status = dag_png_encoder_write(h, source.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(count))
-        if status != DAG_OK { throw fail(status) }
-        ledger.advance(count)
-    }
-
-    public func finish() throws(DaguerreError) {
-        do { try ledger.checkComplete(open: handle != nil, destination: file.destination) } catch { if handle != nil { abort() }; throw error }
-        guard let h = handle else { return }
-        let status = dag_png_encoder_finish(h)
-        if status != DAG_OK { throw fail(status) }
-        ledger.markFinished()
-        dag_png_encoder_destroy(h)
-        handle = nil
-        try file.finish()
-    }
-
-    public func abort() {
-        dag_png_encoder_destroy(handle)
-        handle = nil
-        file.abort()
     }
 }
