@@ -32,7 +32,7 @@ public final class Context: Sendable {
 
         public init(workingFormat: PixelFormat = .rgbah, workingColorSpace: ColorSpace? = .extendedLinearSRGB,
                     cacheIntermediates: Bool = true, lowPriority: Bool = false, cacheLimitBytes: Int = 512 << 20,
-                    tileWidth: Int = 512, tileHeight: Int = 128, maxThreads: Int? = nil, limits: Limits = .default) {
+                    tileWidth: Int = 512, tileHeight: Int = 64, maxThreads: Int? = nil, limits: Limits = .default) {
             self.workingFormat = workingFormat; self.workingColorSpace = workingColorSpace
             self.cacheIntermediates = cacheIntermediates; self.lowPriority = lowPriority; self.cacheLimitBytes = cacheLimitBytes
             self.tileWidth = tileWidth; self.tileHeight = tileHeight; self.maxThreads = maxThreads; self.limits = limits
