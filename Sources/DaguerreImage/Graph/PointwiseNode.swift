@@ -27,7 +27,11 @@ public typealias SpanFunction = @Sendable (PixelSpan) -> Void
 final class PointwiseNode: ImageNode, @unchecked Sendable {
     let name: String
     let parameters: String
-    let span: SpanFunction
+    /// The interleaved implementation; nil for kernels that exist only as a matrix or in
+    /// planar form.
+    let span: SpanFunction?
+    /// The planar implementation (see ``PlanarChain``); preferred when present.
+    let planar: PlanarFunction?
     let declaredFormat: PixelFormat?
     /// When the kernel is a 3×3 matrix on premultiplied linear RGB (alpha kept): exposure,
     /// white balance, saturation, alpha-free colour matrices. Chains of these fold into one
@@ -36,8 +40,9 @@ final class PointwiseNode: ImageNode, @unchecked Sendable {
 
     /// `digest` must add every parameter the span function captures.
     init(name: String, inputs: [ImageNode], extent: Rect, parameters: String = "", outputFormat: PixelFormat? = nil,
-         linear: Matrix3? = nil, digest: (inout DigestBuilder) -> Void, span: @escaping SpanFunction) {
-        self.name = name; self.parameters = parameters; self.span = span; self.declaredFormat = outputFormat; self.linear = linear
+         linear: Matrix3? = nil, planar: PlanarFunction? = nil, digest: (inout DigestBuilder) -> Void, span: SpanFunction? = nil) {
+        self.name = name; self.parameters = parameters; self.span = span; self.planar = planar
+        self.declaredFormat = outputFormat; self.linear = linear
         super.init(extent: extent, inputs: inputs, kind: "pointwise:" + name) { d in
             digest(&d); d.add(outputFormat?.description ?? "-")
         }
@@ -60,9 +65,17 @@ final class PointwiseNode: ImageNode, @unchecked Sendable {
     }
 
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
-        if let (m, base, _) = foldedLinearChain(context.env) {
-            return MatrixProducer(rect: rect, dod: pixelExtent.intersection(rect), matrix: LinearMatrix(m),
-                                  input: try context.producer(of: base, rect: rect))
+        if let chain = PlanarChain(top: self, env: context.env) {
+            if chain.stages.count == 1, case let .matrix(m) = chain.stages[0] {
+                // One matrix (perhaps folded from several): cheaper interleaved, with no transposes.
+                return MatrixProducer(rect: rect, dod: pixelExtent.intersection(rect), matrix: LinearMatrix(m),
+                                      input: try context.producer(of: chain.base, rect: rect))
+            }
+            return PlanarChainProducer(rect: rect, dod: pixelExtent.intersection(rect), input: try context.producer(of: chain.base, rect: rect),
+                                       stages: chain.stages, arena: context.arena)
+        }
+        guard span != nil else {
+            throw .unsupported(feature: "Kernel \(name) outside a planar chain", hint: "internal: the node has no interleaved implementation")
         }
         var producers: [RowProducer] = []
         for i in inputs { producers.append(try context.producer(of: i, rect: rect)) }
@@ -92,7 +105,7 @@ final class PointwiseProducer: RowProducer {
         // first pixel inside the domain of definition.
         for k in inputs.indices.dropFirst() { inputs[k].row(y, into: rows[k] - off) }
         rows[0] = out + off
-        node.span(PixelSpan(pixels: out + off, count: dod.width, x: dod.x, y: y, inputs: UnsafePointer(rows), inputCount: max(1, inputs.count)))
+        node.span?(PixelSpan(pixels: out + off, count: dod.width, x: dod.x, y: y, inputs: UnsafePointer(rows), inputCount: max(1, inputs.count)))
         if off > 0 { out.update(repeating: .zero, count: off) }
         let tail = rect.maxX - dod.maxX
         if tail > 0 { (out + (dod.maxX - rect.x)).update(repeating: .zero, count: tail) }
@@ -100,7 +113,7 @@ final class PointwiseProducer: RowProducer {
     }
 }
 
-/// A chain of linear point-wise nodes folded into one matrix.
+/// A run of linear point-wise nodes folded into one matrix, applied to interleaved rows.
 final class MatrixProducer: RowProducer {
     let rect: IntRect, dod: IntRect
     let matrix: LinearMatrix

@@ -25,10 +25,13 @@ public struct ColorClamp: Filter {
         let l = SIMD4<Float>(lo.map(Float.init)), h = SIMD4<Float>(hi.map(Float.init))
         let top = pointwiseMax(l, h)
         return Image(PointwiseNode(name: "colorClamp", inputs: [input.node], extent: input.extent, parameters: "min \(l) max \(h)",
-                                   digest: { d in d.add(lo); d.add(hi) }) { span in
-            let l = l, top = top   // locals: no reload from the closure context per store
-            // pointwiseMin/Max, not `clamped`: that checks its bounds on every call.
-            SpanMath.forEachUnpremultiplied(span) { v in SpanMath.min4(SpanMath.max4(v, l), top) }
-        })
+                                   planar: { s in
+            let r = s.r, g = s.g, b = s.b, a = s.a
+            let lr = l.x, lg = l.y, lb = l.z, la = l.w, hr = top.x, hg = top.y, hb = top.z, ha = top.w
+            for i in 0..<s.count {
+                r[i] = min(max(r[i], lr), hr); g[i] = min(max(g[i], lg), hg)
+                b[i] = min(max(b[i], lb), hb); a[i] = min(max(a[i], la), ha)
+            }
+        }, digest: { d in d.add(lo); d.add(hi) }))
     }
 }

@@ -22,12 +22,9 @@ public struct ExposureAdjust: Filter {
                                      default: 0.5, min: -64, max: 64, sliderMin: -10, sliderMax: 10)]
     ) { a throws(DaguerreError) in
         let input = try a.image("inputImage"), ev = a.number("inputEV")
-        let k = Float(pow(2, ev))
-        let gain = SIMD4<Float>(k, k, k, 1)
+        let k = Double(pow(2, ev))
+        // A 3×3 matrix: folded with its linear neighbours, run on planar rows.
         return Image(PointwiseNode(name: "exposureAdjust", inputs: [input.node], extent: input.extent, parameters: "EV \(ev)",
-                                   linear: .diagonal(Double(k), Double(k), Double(k)), digest: { $0.add(ev) }) { span in
-            let p = span.pixels, g = gain
-            for i in 0..<span.count { p[i] = p[i] * g }
-        })
+                                   linear: .diagonal(k, k, k), digest: { $0.add(ev) }))
     }
 }

@@ -2,9 +2,8 @@ import DaguerreCore
 import Foundation
 
 /// A power curve on each colour channel (CIGammaAdjust): `sign(c)·|c|^power` on unpremultiplied
-/// linear values. Evaluated through a table indexed by the value's Float16 bit pattern (built
-/// once per filter with libm's `powf`): exact to half-float precision, which is the precision of
-/// the default working format, at the cost of one conversion and a lookup per channel.
+/// linear values, on planar rows with a polynomial `pow` that vectorises (relative error below
+/// 1e-5; libm's `powf` costs about 20 ns a call).
 ///
 /// ```swift
 /// let lifted = try image.applying(GammaAdjust(power: 0.8))
@@ -24,17 +23,12 @@ public struct GammaAdjust: Filter {
     ) { a throws(DaguerreError) in
         let input = try a.image("inputImage"), g = Float(a.number("inputPower"))
         if g == 1 { return input }
-        let table = FloatTable((0..<65536).map { (bits: Int) -> Float in
-            let x = Float(Float16(bitPattern: UInt16(bits)))
-            return x.isFinite ? (x < 0 ? -powf(-x, g) : powf(x, g)) : x
-        })
         return Image(PointwiseNode(name: "gammaAdjust", inputs: [input.node], extent: input.extent, parameters: "power \(g)",
-                                   digest: { $0.add(g) }) { span in
-            let t = table.values
-            SpanMath.forEachUnpremultiplied(span) { v in
-                let h = SIMD4<Float16>(v)
-                return SIMD4(t[Int(h.x.bitPattern)], t[Int(h.y.bitPattern)], t[Int(h.z.bitPattern)], v.w)
+                                   planar: { s in
+            let r = s.r, gr = s.g, b = s.b, g = g
+            for i in 0..<s.count {
+                r[i] = PlanarMath.signedPow(r[i], g); gr[i] = PlanarMath.signedPow(gr[i], g); b[i] = PlanarMath.signedPow(b[i], g)
             }
-        })
+        }, digest: { $0.add(g) }))
     }
 }

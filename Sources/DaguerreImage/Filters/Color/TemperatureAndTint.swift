@@ -32,10 +32,7 @@ public struct TemperatureAndTint: Filter {
         }
         let m = ColorTemperature.adaptation(from: ColorTemperature.xy(temperature: n[0], tint: n[1]),
                                             to: ColorTemperature.xy(temperature: t[0], tint: t[1]))
-        let lm = LinearMatrix(m)
         return Image(PointwiseNode(name: "temperatureAndTint", inputs: [input.node], extent: input.extent,
-                                   parameters: "neutral \(n) → \(t)", linear: m, digest: { d in d.add(n); d.add(t) }) { span in
-            lm.apply(span.pixels, count: span.count)
-        })
+                                   parameters: "neutral \(n) → \(t)", linear: m, digest: { d in d.add(n); d.add(t) }))
     }
 }

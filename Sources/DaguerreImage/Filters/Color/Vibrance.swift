@@ -19,20 +19,21 @@ public struct Vibrance: Filter {
                      FilterParameter(key: "inputAmount", kind: .scalar, description: "−1 mutes, +1 boosts dull colours.", default: 0, min: -1, max: 1)]
     ) { a throws(DaguerreError) in
         let input = try a.image("inputImage"), k = Float(a.number("inputAmount"))
+        if k == 0 { return input }
+        let luma = SpanMath.luma
+        let lr = luma.x, lg = luma.y, lb = luma.z
         return Image(PointwiseNode(name: "vibrance", inputs: [input.node], extent: input.extent, parameters: "amount \(k)",
-                                   digest: { $0.add(k) }) { span in
-            if k == 0 { return }
-            let k = k, luma = SpanMath.luma
-            SpanMath.forEachUnpremultiplied(span) { v in
-                // Scalar lanes: cheaper than shuffling a SIMD4 for max, min and the dot product.
-                let r = v.x, g = v.y, b = v.z
-                let hi = max(r, max(g, b)), lo = min(r, min(g, b))
+                                   planar: { s in
+            let r = s.r, g = s.g, b = s.b, k = k
+            for i in 0..<s.count {
+                let x = r[i], y = g[i], z = b[i]
+                let hi = max(x, max(y, z)), lo = min(x, min(y, z))
                 // 1 − saturation = lo / hi, clamped to [0, 1]; grey (and black) get the full boost.
                 let unsat = hi > 0 ? min(1, max(0, lo / hi)) : 1
                 let f = 1 + k * unsat
-                let y = luma.x * r + luma.y * g + luma.z * b
-                return SIMD4(y + (r - y) * f, y + (g - y) * f, y + (b - y) * f, v.w)
+                let l = lr * x + lg * y + lb * z
+                r[i] = l + (x - l) * f; g[i] = l + (y - l) * f; b[i] = l + (z - l) * f
             }
-        })
+        }, digest: { $0.add(k) }))
     }
 }

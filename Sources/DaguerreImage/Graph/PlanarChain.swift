@@ -1,0 +1,178 @@
+import DaguerreCore
+
+/// One row segment in planar form: unpremultiplied colour channels and alpha, each contiguous,
+/// so per-channel arithmetic vectorises eight pixels to an AVX register.
+public struct PlanarSpan {
+    public let r: UnsafeMutablePointer<Float>
+    public let g: UnsafeMutablePointer<Float>
+    public let b: UnsafeMutablePointer<Float>
+    public let a: UnsafeMutablePointer<Float>
+    public let count: Int
+}
+
+/// A colour kernel in planar form: transforms the span's channels in place.
+public typealias PlanarFunction = @Sendable (PlanarSpan) -> Void
+
+/// A run of single-input colour kernels evaluated on planar rows (I3).
+///
+/// Point-wise rows are interleaved RGBA; kernels that compare a pixel's channels (vibrance),
+/// look values up (gamma), or clamp them, are cheaper on planar rows, where plain per-channel
+/// loops vectorise. A run of such kernels therefore transposes the row once into R, G, B, A
+/// (dividing out alpha), runs every kernel, and transposes back (premultiplying): still one pass
+/// and no intermediate, and consecutive 3×3 matrices fold into one.
+struct PlanarChain {
+    enum Stage { case matrix(Matrix3), function(PlanarFunction) }
+
+    /// Stages bottom to top, and the node under the run.
+    let stages: [Stage]
+    let base: ImageNode
+
+    /// The run of planar-capable nodes from `top` down, or nil if `top` is not one.
+    init?(top: PointwiseNode, env: RenderEnvironment) {
+        var found: [Stage] = []
+        var node: ImageNode = top
+        while let p = node as? PointwiseNode, p.inputs.count == 1, p.declaredFormat == nil, p.planar != nil || p.linear != nil,
+              p.extent == p.inputs[0].extent, node === top || env.materializedBuffer(for: p) == nil {
+            found.append(p.linear.map { .matrix($0) } ?? .function(p.planar!))
+            node = p.inputs[0]
+        }
+        guard !found.isEmpty else { return nil }
+        // Bottom to top, folding neighbouring matrices (the upper one applies last).
+        var folded: [Stage] = []
+        for s in found.reversed() {
+            if case let .matrix(m) = s, case let .matrix(below)? = folded.last {
+                folded[folded.count - 1] = .matrix(m * below)
+            } else {
+                folded.append(s)
+            }
+        }
+        stages = folded
+        base = node
+    }
+}
+
+final class PlanarChainProducer: RowProducer {
+    let rect: IntRect, dod: IntRect
+    let input: RowProducer
+    let stages: [PlanarChain.Stage]
+    let r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, a: UnsafeMutablePointer<Float>
+
+    init(rect: IntRect, dod: IntRect, input: RowProducer, stages: [PlanarChain.Stage], arena: Arena) {
+        self.rect = rect; self.dod = dod; self.input = input; self.stages = stages
+        let n = max(1, dod.width)
+        r = arena.allocate(Float.self, count: n); g = arena.allocate(Float.self, count: n)
+        b = arena.allocate(Float.self, count: n); a = arena.allocate(Float.self, count: n)
+    }
+
+    func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        guard !dod.isEmpty, y >= dod.y, y < dod.maxY else { out.update(repeating: .zero, count: rect.width); return }
+        input.row(y, into: out)
+        let off = dod.x - rect.x, n = dod.width, p = out + off
+        let r = self.r, g = self.g, b = self.b, a = self.a
+        PlanarChainProducer.deinterleave(p, r, g, b, a, n)
+        // Opaque rows (photos) skip dividing out alpha; the test is an OR over alpha's bits.
+        var notOne: UInt32 = 0
+        for i in 0..<n { notOne |= a[i].bitPattern ^ 0x3F80_0000 }
+        if notOne != 0 {
+            for i in 0..<n {
+                let al = a[i]
+                let inv: Float = al > 0 ? 1 / al : 0
+                r[i] *= inv; g[i] *= inv; b[i] *= inv
+            }
+        }
+        let span = PlanarSpan(r: r, g: g, b: b, a: a, count: n)
+        for s in stages {
+            switch s {
+            case .matrix(let m): PlanarChainProducer.apply(m, span)
+            case .function(let f): f(span)
+            }
+        }
+        PlanarChainProducer.interleave(r, g, b, a, into: p, n)
+        if off > 0 { out.update(repeating: .zero, count: off) }
+        let tail = rect.maxX - dod.maxX
+        if tail > 0 { (out + (dod.maxX - rect.x)).update(repeating: .zero, count: tail) }
+    }
+
+    /// Interleaved RGBA → four planes, four pixels at a time (a 4×4 transpose in registers).
+    @inline(__always) static func deinterleave(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ r: UnsafeMutablePointer<Float>,
+                                               _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,
+                                               _ a: UnsafeMutablePointer<Float>, _ n: Int) {
+        var i = 0
+        while i + 4 <= n {
+            let v0 = p[i], v1 = p[i + 1], v2 = p[i + 2], v3 = p[i + 3]
+            UnsafeMutableRawPointer(r + i).storeBytes(of: SIMD4(v0.x, v1.x, v2.x, v3.x), as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(g + i).storeBytes(of: SIMD4(v0.y, v1.y, v2.y, v3.y), as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(b + i).storeBytes(of: SIMD4(v0.z, v1.z, v2.z, v3.z), as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(a + i).storeBytes(of: SIMD4(v0.w, v1.w, v2.w, v3.w), as: SIMD4<Float>.self)
+            i += 4
+        }
+        while i < n { let v = p[i]; r[i] = v.x; g[i] = v.y; b[i] = v.z; a[i] = v.w; i += 1 }
+    }
+
+    /// Four planes → interleaved RGBA, premultiplying by alpha on the way.
+    @inline(__always) static func interleave(_ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>,
+                                             _ b: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>,
+                                             into p: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+        var i = 0
+        while i + 4 <= n {
+            let al = UnsafeRawPointer(a + i).load(as: SIMD4<Float>.self)
+            let rr = UnsafeRawPointer(r + i).load(as: SIMD4<Float>.self) * al
+            let gg = UnsafeRawPointer(g + i).load(as: SIMD4<Float>.self) * al
+            let bb = UnsafeRawPointer(b + i).load(as: SIMD4<Float>.self) * al
+            p[i] = SIMD4(rr.x, gg.x, bb.x, al.x); p[i + 1] = SIMD4(rr.y, gg.y, bb.y, al.y)
+            p[i + 2] = SIMD4(rr.z, gg.z, bb.z, al.z); p[i + 3] = SIMD4(rr.w, gg.w, bb.w, al.w)
+            i += 4
+        }
+        while i < n { let al = a[i]; p[i] = SIMD4(r[i] * al, g[i] * al, b[i] * al, al); i += 1 }
+    }
+
+    static func apply(_ m: Matrix3, _ s: PlanarSpan) {
+        let m0 = Float(m[0, 0]), m1 = Float(m[0, 1]), m2 = Float(m[0, 2])
+        let m3 = Float(m[1, 0]), m4 = Float(m[1, 1]), m5 = Float(m[1, 2])
+        let m6 = Float(m[2, 0]), m7 = Float(m[2, 1]), m8 = Float(m[2, 2])
+        let r = s.r, g = s.g, b = s.b
+        for i in 0..<s.count {
+            let x = r[i], y = g[i], z = b[i]
+            r[i] = (m0 * x).addingProduct(m1, y).addingProduct(m2, z)
+            g[i] = (m3 * x).addingProduct(m4, y).addingProduct(m5, z)
+            b[i] = (m6 * x).addingProduct(m7, y).addingProduct(m8, z)
+        }
+    }
+}
+
+/// Scalar maths written so LLVM vectorises the loops around it: bit operations and arithmetic
+/// only, no checked conversions.
+enum PlanarMath {
+    /// sign(x)·|x|^g by log2/exp2 polynomials with no division (least-squares fits on Chebyshev
+    /// nodes: log2 on [1, 2) to 2e-6 absolute, exp2 on [−½, ½] to 1e-7 relative; 0 maps to below
+    /// 1e-36).
+    @inline(__always) static func signedPow(_ x: Float, _ gamma: Float) -> Float {
+        let bits = x.bitPattern
+        let sign = bits & 0x8000_0000
+        let ab = bits & 0x7FFF_FFFF
+        let e = Float(Int32(bitPattern: ab >> 23)) - 127
+        let u = Float(bitPattern: (ab & 0x007F_FFFF) | 0x3F80_0000) - 1   // mantissa − 1, in [0, 1)
+        // Horner steps as FMAs (Swift never contracts a·b + c by itself).
+        var p: Float = -0.025123203286157435
+        p = Float(0.11929823770635002).addingProduct(p, u)
+        p = Float(-0.2746232576172931).addingProduct(p, u)
+        p = Float(0.45552708806110404).addingProduct(p, u)
+        p = Float(-0.7175578724221521).addingProduct(p, u)
+        p = Float(1.4424753148220748).addingProduct(p, u)
+        p = Float(2.123740891444349e-06).addingProduct(p, u)
+        var y = (e + p) * gamma
+        y = Swift.min(Swift.max(y, -126), 127)
+        // exp2: round with the 1.5·2^23 trick, which also leaves n in the mantissa bits.
+        let shifted = y + 12_582_912
+        let f = y - (shifted - 12_582_912)
+        var q: Float = 0.0013400432163865122
+        q = Float(0.009676037097880133).addingProduct(q, f)
+        q = Float(0.055503272142140625).addingProduct(q, f)
+        q = Float(0.24022107355829797).addingProduct(q, f)
+        q = Float(0.693147206710618).addingProduct(q, f)
+        q = Float(1.0000000754953497).addingProduct(q, f)
+        let ni = Int32(bitPattern: shifted.bitPattern) &- 0x4B40_0000
+        let scale = Float(bitPattern: UInt32(bitPattern: (ni &+ 127) &<< 23))
+        return Float(bitPattern: (q * scale).bitPattern | sign)
+    }
+}
