@@ -66,6 +66,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
             var nodes: [String] = head.map { [$0] } ?? []
             var stack = [start]
             var foldedBelow = 0   // how many more nodes are folded into the matrix printed above
+            var planarBelow = 0   // how many more nodes run in the planar run printed above
             while let n = stack.popLast() {
                 switch n.evaluation {
                 case .materialized:
@@ -90,6 +91,16 @@ public struct RenderReport: Sendable, CustomStringConvertible {
                     nodes.append(line)
                 case .pointwise:
                     var line = "\(n.label)\(n.details.isEmpty ? "" : " " + n.details)"
+                    if planarBelow > 0 {
+                        planarBelow -= 1
+                    } else if let p = n as? PointwiseNode, let run = PlanarChain(top: p, env: env) {
+                        var count = 0, walk: ImageNode = p
+                        while walk !== run.base { count += 1; walk = walk.inputs[0] }
+                        if count > 1 || run.stages.count > 1 || !(run.stages.first.map { if case .matrix = $0 { true } else { false } } ?? false) {
+                            line += " [planar run of \(count) kernel\(count == 1 ? "" : "s"): one transpose each way]"
+                        }
+                        planarBelow = count - 1
+                    }
                     if foldedBelow > 0 {
                         line += " [folded into the matrix above]"; foldedBelow -= 1
                     } else if let p = n as? PointwiseNode, let f = p.foldedLinearChain(env), f.folded > 0 {
