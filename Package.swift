@@ -3,8 +3,8 @@
 // Core Image-class engine) in Swift, on Linux. See ARCHITECTURE.md for the module map.
 //
 // Performance note for people who depend on this package: pixel loops want AVX2, FMA and F16C.
-// `unsafeFlags` would stop other packages from depending on this one, so the flag is passed
-// from the build command instead: `swift build -c release $(scripts/swift-flags)`.
+// Unsafe compiler flags in a manifest would stop other packages from depending on this one, so
+// the flag is passed from the build command instead: `swift build -c release $(scripts/swift-flags)`.
 import PackageDescription
 
 let package = Package(

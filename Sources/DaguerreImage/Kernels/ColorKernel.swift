@@ -11,7 +11,7 @@ import DaguerreCore
 /// let out = invert.apply(extent: image.extent, arguments: [.image(image)])
 /// ```
 public struct ColorKernel: Sendable {
-    public struct Context {
+    public struct Context: KernelValueReading {
         public let destCoord: SIMD2<Float>
         let pixels: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>
         let index: Int
@@ -22,8 +22,6 @@ public struct ColorKernel: Sendable {
             guard imageSlot.indices.contains(i), imageSlot[i] >= 0 else { return .zero }
             return pixels[imageSlot[i]][index]
         }
-        public func float(at i: Int) -> Float { values.float(at: i) }
-        public func vector(at i: Int) -> [Float] { values.vector(at: i) }
     }
 
     public let name: String

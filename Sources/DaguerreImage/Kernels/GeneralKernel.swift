@@ -14,7 +14,7 @@ import DaguerreCore
 ///                       arguments: [.image(image)])
 /// ```
 public struct GeneralKernel: Sendable {
-    public struct Context {
+    public struct Context: KernelValueReading {
         public let destCoord: SIMD2<Float>
         let samplers: [Sampler]
         let imageSlot: [Int]
@@ -24,9 +24,6 @@ public struct GeneralKernel: Sendable {
             guard imageSlot.indices.contains(i), imageSlot[i] >= 0 else { return samplers[0] }
             return samplers[imageSlot[i]]
         }
-        public func float(at i: Int) -> Float { values.float(at: i) }
-        public func vector(at i: Int) -> [Float] { values.vector(at: i) }
-        public func rect(at i: Int) -> Rect { values.rect(at: i) }
     }
 
     public let name: String
@@ -66,7 +63,7 @@ public struct GeneralKernel: Sendable {
 /// let out = mirror.apply(extent: image.extent, roiCallback: { _, _ in image.extent }, image: image, arguments: [.float(100)])
 /// ```
 public struct WarpKernel: Sendable {
-    public struct Context {
+    public struct Context: KernelValueReading {
         public let destCoord: SIMD2<Float>
         public let values: KernelValues
     }

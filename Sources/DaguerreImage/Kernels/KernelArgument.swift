@@ -54,3 +54,14 @@ public struct KernelValues: Sendable {
     }
     var images: [Image] { arguments.compactMap { if case let .image(im) = $0 { return im } else { return nil } } }
 }
+
+/// What every kernel body's context offers for reading its value arguments by position.
+public protocol KernelValueReading {
+    var values: KernelValues { get }
+}
+
+extension KernelValueReading {
+    public func float(at i: Int) -> Float { values.float(at: i) }
+    public func vector(at i: Int) -> [Float] { values.vector(at: i) }
+    public func rect(at i: Int) -> Rect { values.rect(at: i) }
+}
