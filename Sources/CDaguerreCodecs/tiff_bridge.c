@@ -168,6 +168,8 @@ int dag_tiff_get_icc(dag_tiff *t, uint32_t *length, const uint8_t **data) {
 
 int dag_tiff_set_u16(dag_tiff *t, uint32_t tag, uint16_t value) { return TIFFSetField(t->tif, tag, (int)value); }
 int dag_tiff_set_u32(dag_tiff *t, uint32_t tag, uint32_t value) { return TIFFSetField(t->tif, tag, value); }
+/* RATIONAL tags (XResolution...) take a double through the varargs. */
+int dag_tiff_set_rational(dag_tiff *t, uint32_t tag, double value) { return TIFFSetField(t->tif, tag, value); }
 int dag_tiff_set_extra_samples(dag_tiff *t, uint16_t count, const uint16_t *values) {
     return TIFFSetField(t->tif, TIFFTAG_EXTRASAMPLES, (int)count, values);
 }

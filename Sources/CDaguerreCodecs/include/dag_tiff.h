@@ -34,6 +34,7 @@ int dag_tiff_get_icc(dag_tiff *t, uint32_t *length, const uint8_t **data);
 
 int dag_tiff_set_u16(dag_tiff *t, uint32_t tag, uint16_t value);
 int dag_tiff_set_u32(dag_tiff *t, uint32_t tag, uint32_t value);
+int dag_tiff_set_rational(dag_tiff *t, uint32_t tag, double value);
 int dag_tiff_set_extra_samples(dag_tiff *t, uint16_t count, const uint16_t *values);
 int dag_tiff_set_icc(dag_tiff *t, uint32_t length, const uint8_t *data);
 

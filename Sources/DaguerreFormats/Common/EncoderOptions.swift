@@ -29,7 +29,7 @@ public struct EncoderOptions: Sendable {
 
     public init(format: ImageFileFormat, width: Int, height: Int, rowFormat: PixelFormat, iccProfile: [UInt8]? = nil,
                 isSRGB: Bool = false, quality: Double = 0.9, chromaSubsampling: Bool = true,
-                tiffCompression: TIFFCompression = .deflate, limits: Limits = .default) {
+                tiffCompression: TIFFCompression = .lzw, limits: Limits = .default) {
         self.format = format; self.width = width; self.height = height; self.rowFormat = rowFormat
         self.iccProfile = iccProfile; self.isSRGB = isSRGB; self.quality = quality
         self.chromaSubsampling = chromaSubsampling; self.tiffCompression = tiffCompression; self.limits = limits

@@ -84,6 +84,10 @@ public final class TIFFEncoder: ImageEncoder {
         ok = ok && dag_tiff_set_u16(t, TIFFTag.photometric, photometric) != 0
         ok = ok && dag_tiff_set_u16(t, TIFFTag.planarConfig, TIFFTag.planarContiguous) != 0
         ok = ok && dag_tiff_set_u16(t, TIFFTag.orientation, 1) != 0
+        // Baseline TIFF requires a resolution; 72 pixels per inch, as image editors write.
+        ok = ok && dag_tiff_set_rational(t, TIFFTag.xResolution, 72) != 0
+        ok = ok && dag_tiff_set_rational(t, TIFFTag.yResolution, 72) != 0
+        ok = ok && dag_tiff_set_u16(t, TIFFTag.resolutionUnit, 2) != 0
         ok = ok && dag_tiff_set_u16(t, TIFFTag.sampleFormat,
                                     format.component.isFloat ? TIFFTag.sampleFormatIEEEFP : TIFFTag.sampleFormatUInt) != 0
         ok = ok && dag_tiff_set_u16(t, TIFFTag.compression, compression) != 0

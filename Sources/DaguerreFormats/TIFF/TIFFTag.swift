@@ -13,6 +13,9 @@ enum TIFFTag {
     static let compression: UInt32 = 259
     static let photometric: UInt32 = 262
     static let orientation: UInt32 = 274
+    static let xResolution: UInt32 = 282
+    static let yResolution: UInt32 = 283
+    static let resolutionUnit: UInt32 = 296
     static let samplesPerPixel: UInt32 = 277
     static let rowsPerStrip: UInt32 = 278
     static let planarConfig: UInt32 = 284

@@ -12,7 +12,8 @@ public enum ImageWriteOption: Sendable, Hashable {
     case quality(Double)
     /// JPEG 4:2:0 chroma subsampling (true, the default) or 4:4:4.
     case chromaSubsampling(Bool)
-    /// TIFF compression (deflate by default).
+    /// TIFF compression: LZW with a predictor by default (TIFF 6.0, accepted by every reader and
+    /// by `exiftool -validate`); Adobe Deflate is smaller but outside baseline TIFF 6.0.
     case tiffCompression(EncoderOptions.TIFFCompression)
 }
 
