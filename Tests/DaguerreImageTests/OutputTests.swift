@@ -60,4 +60,21 @@ import Testing
         #expect(out.width > 0)
         #expect(throws: DaguerreError.self) { _ = try Context(options: .init(workingFormat: .rgb16)) }
     }
+
+    /// Every file format the engine writes passes `exiftool -validate` with no warning.
+    @Test func filesPassExiftoolValidate() throws {
+        let dir = try TemporaryDirectory()
+        let image = try Kodak.image(7).applying(LanczosScaleTransform(scale: 0.5))
+        let context = try Context()
+        let jpeg = dir.url.appendingPathComponent("p3.jpg"), png = dir.url.appendingPathComponent("a16.png")
+        let tif8 = dir.url.appendingPathComponent("rgb8.tif"), tifh = dir.url.appendingPathComponent("half.tif")
+        try context.writeJPEGRepresentation(of: image, to: jpeg, colorSpace: .displayP3, options: [.quality(0.8)])
+        try context.writePNGRepresentation(of: image, to: png, format: .rgba16, colorSpace: .adobeRGB1998)
+        try context.writeTIFFRepresentation(of: image, to: tif8, format: .rgb8, colorSpace: .sRGB)
+        try context.writeTIFFRepresentation(of: image, to: tifh, format: .rgbah, colorSpace: .extendedLinearSRGB)
+        for url in [jpeg, png, tif8, tifh] {
+            let out = try Judge.run("exiftool", ["-validate", "-warning", "-error", "-a", url.path])
+            #expect(out.contains("Validate") && out.contains(": OK") && !out.contains("Warning"), "\(url.lastPathComponent): \(out)")
+        }
+    }
 }
