@@ -94,6 +94,25 @@ import Testing
         #expect(worst < 5e-5)
     }
 
+    /// Colour kernels act on unpremultiplied colour: on a half-transparent pixel, ColorClamp and
+    /// GammaAdjust give exactly the premultiplied result of the straight-colour operation.
+    @Test func planarKernelsRespectAlpha() throws {
+        let straight = SIMD3<Double>(0.8, 0.4, 0.2)
+        let pixel = Image(color: Color(red: straight.x, green: straight.y, blue: straight.z, alpha: 0.5, colorSpace: .extendedLinearSRGB))
+            .cropped(to: Rect(x: 0, y: 0, width: 8, height: 2))
+        let ctx = try Contexts.float()
+        let clamped = pixelF(try ctx.createBuffer(try pixel.applying(ColorClamp(maxComponents: [0.3, 0.3, 0.3, 1])), format: .rgbaf, colorSpace: .extendedLinearSRGB), 3, 1)
+        #expect(maxAbs(clamped - SIMD4(0.15, 0.15, 0.1, 0.5)) < 1e-6, "\(clamped)")
+        let g = 2.2
+        let gamma = pixelF(try ctx.createBuffer(try pixel.applying(GammaAdjust(power: g)), format: .rgbaf, colorSpace: .extendedLinearSRGB), 5, 0)
+        let want = SIMD4<Float>(Float(pow(straight.x, g) * 0.5), Float(pow(straight.y, g) * 0.5), Float(pow(straight.z, g) * 0.5), 0.5)
+        #expect(maxAbs(gamma - want) < 1e-5, "\(gamma) vs \(want)")
+        // A fully transparent pixel stays transparent black.
+        let clear = Image(color: .clear).cropped(to: Rect(x: 0, y: 0, width: 4, height: 1))
+        let out = pixelF(try ctx.createBuffer(try clear.applying(Vibrance(amount: 1)).applying(GammaAdjust(power: 0.5)), format: .rgbaf, colorSpace: .extendedLinearSRGB), 1, 0)
+        #expect(out == .zero)
+    }
+
     /// Exposure +1 EV doubles linear light exactly.
     @Test func exposureIsInStops() throws {
         let grey = Image(color: Color(red: 0.1, green: 0.2, blue: 0.3, colorSpace: .extendedLinearSRGB)).cropped(to: Rect(x: 0, y: 0, width: 4, height: 4))
