@@ -17,16 +17,6 @@ enum SpanMath {
     }
     @inline(__always) static func luminance(_ v: SIMD4<Float>) -> Float { (v * luma).sum() }
 
-    /// Lane-wise minimum and maximum that compile to `vminps`/`vmaxps` (the standard library's
-    /// generic `pointwiseMin`/`pointwiseMax` and `clamped` are called out of line, and the
-    /// latter checks its bounds on every call).
-    @inline(__always) static func min4(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
-        SIMD4(Swift.min(a.x, b.x), Swift.min(a.y, b.y), Swift.min(a.z, b.z), Swift.min(a.w, b.w))
-    }
-    @inline(__always) static func max4(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
-        SIMD4(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z), Swift.max(a.w, b.w))
-    }
-
     /// Applies `f` to every pixel's unpremultiplied colour. Opaque spans (the usual case: photos
     /// have no alpha) take a straight loop with no per-pixel branch.
     @inline(__always) static func forEachUnpremultiplied(_ span: PixelSpan, _ f: (SIMD4<Float>) -> SIMD4<Float>) {
