@@ -54,11 +54,23 @@ struct PlanarChain {
 final class PlanarChainProducer: RowProducer {
     let rect: IntRect, dod: IntRect
     let input: RowProducer
-    let stages: [PlanarChain.Stage]
+    /// Every stage as a closure, in a plain buffer: iterating an array of enum payloads retained
+    /// and released each closure for every row.
+    private let functions: UnsafeMutableBufferPointer<PlanarFunction>
     let r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, a: UnsafeMutablePointer<Float>
 
     init(rect: IntRect, dod: IntRect, input: RowProducer, stages: [PlanarChain.Stage], arena: Arena) {
-        self.rect = rect; self.dod = dod; self.input = input; self.stages = stages
+        self.rect = rect; self.dod = dod; self.input = input
+        functions = .allocate(capacity: stages.count)
+        for (i, s) in stages.enumerated() {
+            switch s {
+            case .matrix(let m):
+                let c = (0..<9).map { Float(m[$0 / 3, $0 % 3]) }
+                (functions.baseAddress! + i).initialize(to: { span in PlanarChainProducer.apply(c, span) })
+            case .function(let f):
+                (functions.baseAddress! + i).initialize(to: f)
+            }
+        }
         let n = max(1, dod.width)
         r = arena.allocate(Float.self, count: n); g = arena.allocate(Float.self, count: n)
         b = arena.allocate(Float.self, count: n); a = arena.allocate(Float.self, count: n)
@@ -81,12 +93,7 @@ final class PlanarChainProducer: RowProducer {
             }
         }
         let span = PlanarSpan(r: r, g: g, b: b, a: a, count: n)
-        for s in stages {
-            switch s {
-            case .matrix(let m): PlanarChainProducer.apply(m, span)
-            case .function(let f): f(span)
-            }
-        }
+        for i in 0..<functions.count { functions[i](span) }
         PlanarChainProducer.interleave(r, g, b, a, into: p, n)
         if off > 0 { out.update(repeating: .zero, count: off) }
         let tail = rect.maxX - dod.maxX
@@ -126,10 +133,14 @@ final class PlanarChainProducer: RowProducer {
         while i < n { let al = a[i]; p[i] = SIMD4(r[i] * al, g[i] * al, b[i] * al, al); i += 1 }
     }
 
-    static func apply(_ m: Matrix3, _ s: PlanarSpan) {
-        let m0 = Float(m[0, 0]), m1 = Float(m[0, 1]), m2 = Float(m[0, 2])
-        let m3 = Float(m[1, 0]), m4 = Float(m[1, 1]), m5 = Float(m[1, 2])
-        let m6 = Float(m[2, 0]), m7 = Float(m[2, 1]), m8 = Float(m[2, 2])
+    deinit {
+        functions.baseAddress?.deinitialize(count: functions.count)
+        functions.deallocate()
+    }
+
+    /// A row-major 3×3 matrix on the colour planes.
+    static func apply(_ c: [Float], _ s: PlanarSpan) {
+        let m0 = c[0], m1 = c[1], m2 = c[2], m3 = c[3], m4 = c[4], m5 = c[5], m6 = c[6], m7 = c[7], m8 = c[8]
         let r = s.r, g = s.g, b = s.b
         for i in 0..<s.count {
             let x = r[i], y = g[i], z = b[i]
