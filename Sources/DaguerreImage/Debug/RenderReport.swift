@@ -56,11 +56,6 @@ public struct RenderReport: Sendable, CustomStringConvertible {
         let seenIntermediates = env.stats.intermediates.withLock { $0 }
         var queue: [(ImageNode, String, String?)] = [(root, "output \(output)", nil)]
         var seen = Set<ObjectIdentifier>()
-        func sourceSpace(_ n: ImageNode) -> String? {
-            if let f = n as? FileSourceNode { return f.info.colorSpace.name }
-            if let b = n as? BufferSourceNode { return b.space?.name ?? "none" }
-            return nil
-        }
         while !queue.isEmpty {
             let (start, target, head) = queue.removeFirst()
             var nodes: [String] = head.map { [$0] } ?? []
@@ -87,7 +82,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
                     }
                 case .source:
                     var line = "\(n.label)\(n.details.isEmpty ? "" : " " + n.details)"
-                    if env.workingSpace != nil, let s = sourceSpace(n) { line += " + colormatch \(s) → workingspace (fused into the read)" }
+                    if env.workingSpace != nil, let s = n.sourceColorSpace?.name { line += " + colormatch \(s) → workingspace (fused into the read)" }
                     nodes.append(line)
                 case .pointwise:
                     var line = "\(n.label)\(n.details.isEmpty ? "" : " " + n.details)"

@@ -41,7 +41,7 @@ struct TreePrinter {
             if !n.details.isEmpty { line += " \(n.details)" }
             line += " extent \(n.extent)"
             if let f = n.outputFormat { line += " format \(f)" }
-            if n.evaluation == .source, cm, let space = sourceSpace(n) {
+            if n.evaluation == .source, cm, let space = n.sourceColorSpace?.name {
                 lines.append("\(pad)colormatch \(space) → workingspace")
                 lines.append("  " + line)
             } else {
@@ -54,11 +54,6 @@ struct TreePrinter {
         if graphviz { writeDot(root, level: 1, passes: nil) }
     }
 
-    private func sourceSpace(_ n: ImageNode) -> String? {
-        if let f = n as? FileSourceNode { return f.info.colorSpace.name }
-        if let b = n as? BufferSourceNode { return b.space?.name ?? "none" }
-        return nil
-    }
 
     // MARK: Level 8
 

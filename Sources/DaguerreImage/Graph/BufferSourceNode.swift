@@ -19,6 +19,7 @@ final class BufferSourceNode: ImageNode, @unchecked Sendable {
     override var evaluation: Evaluation { .source }
     override var label: String { "buffer \(buffer.width)×\(buffer.height)" }
     override var details: String { "\(buffer.format) \(space?.name ?? "no colour space")" }
+    override var sourceColorSpace: ColorSpace? { space }
 
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
         let conv = try context.pass.converter(for: self, format: buffer.format, alpha: buffer.alpha, space: space)

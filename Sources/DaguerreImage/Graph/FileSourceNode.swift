@@ -37,6 +37,7 @@ final class FileSourceNode: ImageNode, @unchecked Sendable {
         switch origin { case .path(let p): return "file '\((p as NSString).lastPathComponent)'"; case .data(let d): return "data (\(d.count) bytes)" }
     }
     override var details: String { "\(info.format.rawValue) \(info.pixelFormat) \(info.colorSpace.name)" }
+    override var sourceColorSpace: ColorSpace? { info.colorSpace }
 
     func openDecoder() throws(DaguerreError) -> any ImageDecoder {
         switch origin {

@@ -40,6 +40,8 @@ class ImageNode: @unchecked Sendable {
     var details: String { "" }
     /// The output format a kernel declared (K3), nil for the working format.
     var outputFormat: PixelFormat? { nil }
+    /// For sources, the colour space their pixels are encoded in; nil for everything else.
+    var sourceColorSpace: ColorSpace? { nil }
 
     /// Pixels of input `index` needed to produce `rect`. Default: the same rectangle.
     func roi(for rect: IntRect, input index: Int) -> IntRect { rect }

@@ -40,17 +40,19 @@ final class SeparableConvolutionNode: ImageNode, @unchecked Sendable {
         wx.withUnsafeBufferPointer { w in
             for r in 0..<inRect.height {
                 input.row(inRect.y + r, into: src)
-                SeparableConvolutionNode.horizontal(src: src + rx, dst: h + r * rect.width, count: rect.width, w: w.baseAddress!, radius: rx)
+                SeparableConvolutionNode.symmetric(src + rx, into: h + r * rect.width, count: rect.width, tap: 1, w: w.baseAddress!, radius: rx)
             }
         }
         return ConvolutionRowProducer(rect: rect, h: h, wy: wy, inY: inRect.y)
     }
 
-    /// dst[x] = w0·src[x] + Σ wk·(src[x−k] + src[x+k]), four pixels per step in two AVX
-    /// registers (two RGBA pixels each), accumulated in registers: one store per pixel.
-    static func horizontal(src: UnsafeMutablePointer<SIMD4<Float>>, dst: UnsafeMutablePointer<SIMD4<Float>>, count: Int,
-                           w: UnsafePointer<Float>, radius: Int) {
-        let s = UnsafeRawPointer(src), d = UnsafeMutableRawPointer(dst)
+    /// dst[x] = w0·c[x] + Σ wk·(c[x − k·tap] + c[x + k·tap]) for `count` pixels: the one loop of
+    /// both passes (horizontal: `tap` is one pixel; vertical: one row of the intermediate). Four
+    /// pixels per step in two AVX registers (two RGBA pixels each), accumulated in registers:
+    /// one store per pixel.
+    static func symmetric(_ c: UnsafePointer<SIMD4<Float>>, into dst: UnsafeMutablePointer<SIMD4<Float>>, count: Int,
+                          tap: Int, w: UnsafePointer<Float>, radius: Int) {
+        let s = UnsafeRawPointer(c), d = UnsafeMutableRawPointer(dst), tapBytes = tap * 16
         let w0 = SIMD8<Float>(repeating: w[0])
         var x = 0
         while x + 4 <= count {
@@ -59,7 +61,7 @@ final class SeparableConvolutionNode: ImageNode, @unchecked Sendable {
             var a1 = s.loadUnaligned(fromByteOffset: o + 32, as: SIMD8<Float>.self) * w0
             var k = 1
             while k <= radius {
-                let wk = SIMD8<Float>(repeating: w[k]), ok = k * 16
+                let wk = SIMD8<Float>(repeating: w[k]), ok = k * tapBytes
                 a0.addProduct(s.loadUnaligned(fromByteOffset: o - ok, as: SIMD8<Float>.self) + s.loadUnaligned(fromByteOffset: o + ok, as: SIMD8<Float>.self), wk)
                 a1.addProduct(s.loadUnaligned(fromByteOffset: o + 32 - ok, as: SIMD8<Float>.self) + s.loadUnaligned(fromByteOffset: o + 32 + ok, as: SIMD8<Float>.self), wk)
                 k += 1
@@ -69,8 +71,8 @@ final class SeparableConvolutionNode: ImageNode, @unchecked Sendable {
             x += 4
         }
         while x < count {
-            var acc = src[x] * w[0]
-            for k in stride(from: 1, through: radius, by: 1) { acc.addProduct(src[x - k] + src[x + k], SIMD4(repeating: w[k])) }
+            var acc = c[x] * w[0]
+            for k in stride(from: 1, through: radius, by: 1) { acc.addProduct(c[x - k * tap] + c[x + k * tap], SIMD4(repeating: w[k])) }
             dst[x] = acc
             x += 1
         }
@@ -85,38 +87,12 @@ final class ConvolutionRowProducer: RowProducer {
     init(rect: IntRect, h: UnsafeMutablePointer<SIMD4<Float>>, wy: [Float], inY: Int) {
         self.rect = rect; self.h = h; self.wy = wy; self.inY = inY
     }
-    /// out[x] = w0·c[x] + Σ wk·(c[x − k·n] + c[x + k·n]) down the intermediate's columns, four
-    /// pixels per step accumulated in registers.
+    /// The vertical pass for row `y`, down the intermediate's columns.
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        let n = rect.width, r = wy.count - 1
-        let c = UnsafeRawPointer(h + (y - inY) * n)   // centre row (inY is the tile top minus the radius)
-        let d = UnsafeMutableRawPointer(out)
-        let rowBytes = n * 16
+        let n = rect.width
         wy.withUnsafeBufferPointer { w in
-            let w0 = SIMD8<Float>(repeating: w[0])
-            var x = 0
-            while x + 4 <= n {
-                let o = x * 16
-                var a0 = c.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self) * w0
-                var a1 = c.loadUnaligned(fromByteOffset: o + 32, as: SIMD8<Float>.self) * w0
-                var k = 1
-                while k <= r {
-                    let wk = SIMD8<Float>(repeating: w[k]), ok = k * rowBytes
-                    a0.addProduct(c.loadUnaligned(fromByteOffset: o - ok, as: SIMD8<Float>.self) + c.loadUnaligned(fromByteOffset: o + ok, as: SIMD8<Float>.self), wk)
-                    a1.addProduct(c.loadUnaligned(fromByteOffset: o + 32 - ok, as: SIMD8<Float>.self) + c.loadUnaligned(fromByteOffset: o + 32 + ok, as: SIMD8<Float>.self), wk)
-                    k += 1
-                }
-                d.storeBytes(of: a0, toByteOffset: o, as: SIMD8<Float>.self)
-                d.storeBytes(of: a1, toByteOffset: o + 32, as: SIMD8<Float>.self)
-                x += 4
-            }
-            let cp = h + (y - inY) * n
-            while x < n {
-                var acc = cp[x] * w[0]
-                for k in stride(from: 1, through: r, by: 1) { acc.addProduct(cp[x - k * n] + cp[x + k * n], SIMD4(repeating: w[k])) }
-                out[x] = acc
-                x += 1
-            }
+            // Centre row: inY is the tile top minus the radius.
+            SeparableConvolutionNode.symmetric(h + (y - inY) * n, into: out, count: n, tap: n, w: w.baseAddress!, radius: wy.count - 1)
         }
     }
 }

@@ -19,6 +19,9 @@ public struct Image: Sendable, CustomStringConvertible {
 
     /// The domain of definition: finite for files and buffers, infinite for generators.
     public var extent: Rect { node.extent }
+    /// The colour space of a file or buffer image (CIImage.colorSpace); nil for generated and
+    /// filtered images, whose values live in the context's working space.
+    public var colorSpace: ColorSpace? { node.sourceColorSpace }
     /// A stable digest of the whole recipe (what the intermediate cache keys on).
     public var digest: Digest { node.digest }
     public var description: String { "Image \(extent) \(node.label)" }

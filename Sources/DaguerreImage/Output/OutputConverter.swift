@@ -13,7 +13,6 @@ final class OutputConverter: Sendable {
     let alphaOutput: AlphaOutput
     let matrix: LinearMatrix?
     let transfer: TransferFunction
-    let exact: Bool
     private let lut8: [UInt8]
     private let lutF: [Float]
     /// For LUT-based ICC destinations: lcms2 encodes from linear sRGB.
@@ -43,7 +42,7 @@ final class OutputConverter: Sendable {
         matrix = LinearMatrix.nonIdentity(m)
         iccTransform = icc
         transfer = t
-        exact = workingFormat.component == .float32
+        let exact = workingFormat.component == .float32
         // 8-bit RGB(A) always goes through the table: curve (if any), rounding and clamping in one lookup.
         lut8 = (format == .rgb8 || format == .rgba8) ? LUTCache.shared.encodeHalfTo8(t) : []
         lutF = (format.component != .uint8 && !t.isLinear && !exact) ? LUTCache.shared.encodeHalfToFloat(t) : []
@@ -73,10 +72,7 @@ final class OutputConverter: Sendable {
             return
         }
         if !transfer.isLinear {
-            if exact {
-                let t = transfer
-                for i in 0..<count { let v = px[i]; px[i] = SIMD4(t.encode(v.x), t.encode(v.y), t.encode(v.z), v.w) }
-            } else if !lutF.isEmpty {
+            if !lutF.isEmpty {
                 lutF.withUnsafeBufferPointer { lut in
                     for i in 0..<count {
                         let h = SIMD4<Float16>(px[i])
@@ -84,7 +80,7 @@ final class OutputConverter: Sendable {
                     }
                 }
             } else {
-                // 8-bit formats other than RGB8/RGBA8 (R8, L8, BGRA8...): the exact curve.
+                // The exact curve: float working format, or 8-bit layouts other than RGB8/RGBA8.
                 let t = transfer
                 for i in 0..<count { let v = px[i]; px[i] = SIMD4(t.encode(v.x), t.encode(v.y), t.encode(v.z), v.w) }
             }

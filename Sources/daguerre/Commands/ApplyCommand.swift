@@ -1,6 +1,5 @@
 import ArgumentParser
 import DaguerreCore
-import DaguerreFormats
 import DaguerreImage
 import Foundation
 
@@ -42,7 +41,7 @@ struct ApplyCommand: ParsableCommand {
             throw DaguerreError.invalidArgument(what: "--edges \(edges)", problem: "use clamp or transparent")
         }
         var image = try Image(contentsOf: URL(fileURLWithPath: input))
-        let inputSpace = try ImageReader.open(path: input).info.colorSpace
+        let inputSpace = image.colorSpace ?? .sRGB   // read from the header once, by the source
         for (name, words) in try chain() {
             let d = try FilterRegistry.descriptor(named: name)
             var params: [String: FilterValue] = [:]
