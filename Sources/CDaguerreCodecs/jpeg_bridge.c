@@ -225,7 +225,8 @@ struct dag_jpeg_encoder {
 };
 
 dag_jpeg_encoder *dag_jpeg_encoder_create(FILE *file, uint32_t width, uint32_t height, int components,
-                                          int quality, int subsample, const uint8_t *icc, unsigned icc_length) {
+                                          int quality, int subsample, const uint8_t *icc, unsigned icc_length,
+                                          const uint8_t *markers, size_t markers_length) {
     dag_jpeg_encoder *e = calloc(1, sizeof *e);
     if (!e) return NULL;
     dag_install_errors(&e->err);
@@ -248,7 +249,16 @@ dag_jpeg_encoder *dag_jpeg_encoder_create(FILE *file, uint32_t width, uint32_t h
         e->cinfo.comp_info[0].v_samp_factor = h;
         for (int c = 1; c < 3; c++) { e->cinfo.comp_info[c].h_samp_factor = 1; e->cinfo.comp_info[c].v_samp_factor = 1; }
     }
+    /* EXIF files start with APP1 right after SOI (EXIF 2.32 §4.5.4): no JFIF APP0 then. */
+    if (markers && markers_length >= 3 && markers[0] == 0xE1) e->cinfo.write_JFIF_header = FALSE;
     jpeg_start_compress(&e->cinfo, TRUE);
+    /* Caller segments, in order: [marker][length, 2 bytes big-endian][payload]... */
+    for (size_t p = 0; markers && p + 3 <= markers_length;) {
+        unsigned length = ((unsigned)markers[p + 1] << 8) | markers[p + 2];
+        if (p + 3 + length > markers_length) break;
+        jpeg_write_marker(&e->cinfo, markers[p], markers + p + 3, length);
+        p += 3 + length;
+    }
     if (icc && icc_length) jpeg_write_icc_profile(&e->cinfo, icc, icc_length);
     e->status = DAG_OK;
     return e;

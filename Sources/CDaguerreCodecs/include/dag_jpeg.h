@@ -48,11 +48,14 @@ dag_status dag_jpeg_decoder_read(dag_jpeg_decoder *d, uint8_t *dst, size_t bytes
 /// One JPEG compressor writing to a FILE* it does not own.
 typedef struct dag_jpeg_encoder dag_jpeg_encoder;
 
-/// Creates the compressor and writes the header (and ICC profile, if `icc` is not NULL).
+/// Creates the compressor and writes the header, then the caller's `markers` (a sequence of
+/// [marker code][payload length, 2 bytes big-endian][payload]; APP1 first suppresses JFIF APP0),
+/// then the ICC profile, if `icc` is not NULL.
 /// `components` is 1 (gray) or 3 (RGB); `quality` 1...100; `subsample` 1 for 4:2:0, 0 for 4:4:4.
 /// Returns NULL only when memory is short; otherwise check `dag_jpeg_encoder_status`.
 dag_jpeg_encoder *dag_jpeg_encoder_create(FILE *file, uint32_t width, uint32_t height, int components,
-                                          int quality, int subsample, const uint8_t *icc, unsigned icc_length);
+                                          int quality, int subsample, const uint8_t *icc, unsigned icc_length,
+                                          const uint8_t *markers, size_t markers_length);
 dag_status dag_jpeg_encoder_status(const dag_jpeg_encoder *e);
 const char *dag_jpeg_encoder_message(const dag_jpeg_encoder *e);
 dag_status dag_jpeg_encoder_write(dag_jpeg_encoder *e, const uint8_t *src, size_t bytes_per_row, uint32_t rows);

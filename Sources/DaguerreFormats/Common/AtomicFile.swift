@@ -94,6 +94,19 @@ public final class AtomicFile {
         }
     }
 
+    /// Writes `bytes` as the whole file at `path`, atomically.
+    public static func write(_ bytes: [UInt8], to path: String) throws(DaguerreError) {
+        let file = try AtomicFile(destination: path)
+        let f = try file.stream()
+        let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, f) }
+        guard written == bytes.count else {
+            let reason = String(cString: strerror(errno))
+            file.abort()
+            throw .io(operation: "write", path: path, reason: reason)
+        }
+        try file.finish()
+    }
+
     /// Closes and removes the temporary file; the destination is untouched.
     public func abort() {
         guard !done else { return }

@@ -24,6 +24,8 @@ public struct EncoderOptions: Sendable {
     /// JPEG chroma subsampling 4:2:0 (default) or 4:4:4 when false.
     public var chromaSubsampling: Bool
     public var tiffCompression: TIFFCompression
+    /// JPEG only: APPn segments written after SOI, before the ICC profile (EXIF, XMP).
+    public var jpegSegments: [JPEGSegment] = []
     /// Rows given to TIFF/PNG carry straight (unassociated) alpha.
     public var limits: Limits
 

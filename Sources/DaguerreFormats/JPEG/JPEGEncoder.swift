@@ -38,18 +38,27 @@ public final class JPEGEncoder: BridgedEncoder {
         }
         let quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
         let components: Int32 = options.rowFormat == .l8 ? 1 : 3
+        if let big = options.jpegSegments.first(where: { $0.payload.count > JPEGSegment.maxPayload }) {
+            throw .tooLarge(what: "JPEG APP segment (bytes)", value: big.payload.count, limit: JPEGSegment.maxPayload)
+        }
+        let markers = JPEGSegment.bridged(options.jpegSegments)
         try super.init(path: path, options: options, bridge: Bridge(
             format: "JPEG", status: { dag_jpeg_encoder_status($0) }, message: { dag_jpeg_encoder_message($0) },
             write: { dag_jpeg_encoder_write($0, $1, $2, $3) }, finish: { dag_jpeg_encoder_finish($0) },
             destroy: { dag_jpeg_encoder_destroy($0) })) { stream in
-            if let icc = options.iccProfile, !icc.isEmpty {
-                return icc.withUnsafeBufferPointer {
-                    dag_jpeg_encoder_create(stream, UInt32(options.width), UInt32(options.height), components, quality,
-                                            options.chromaSubsampling ? 1 : 0, $0.baseAddress, UInt32($0.count))
-                }
+            Self.create(stream, options: options, components: components, quality: quality, markers: markers)
+        }
+    }
+
+    static func create(_ stream: UnsafeMutablePointer<FILE>, options: EncoderOptions, components: Int32, quality: Int32,
+                       markers: [UInt8]) -> OpaquePointer? {
+        let icc = options.iccProfile ?? []
+        return icc.withUnsafeBufferPointer { iccBytes in
+            markers.withUnsafeBufferPointer { m in
+                dag_jpeg_encoder_create(stream, UInt32(options.width), UInt32(options.height), components, quality,
+                                        options.chromaSubsampling ? 1 : 0, icc.isEmpty ? nil : iccBytes.baseAddress,
+                                        UInt32(icc.count), m.isEmpty ? nil : m.baseAddress, m.count)
             }
-            return dag_jpeg_encoder_create(stream, UInt32(options.width), UInt32(options.height), components, quality,
-                                           options.chromaSubsampling ? 1 : 0, nil, 0)
         }
     }
 }

@@ -1,0 +1,44 @@
+// The four 2×2 Bayer orders and their names (SPEC R1: 'rgg4', 'grb4', 'bgg4', 'gbr4').
+
+/// A 2×2 colour filter array order, named by its first row then second row.
+///
+/// The four-character codes are the pixel-format codes of 14-bit Bayer buffers in the seeds
+/// (kCVPixelFormatType_14Bayer_RGGB = 'rgg4', ...). DNG writes the order as CFAPattern, with
+/// 0 = red, 1 = green, 2 = blue.
+///
+/// ```swift
+/// let p = BayerPattern.rggb
+/// p.color(x: 1, y: 0)   // 1 (green)
+/// p.fourCC               // "rgg4"
+/// ```
+public enum BayerPattern: String, Sendable, CaseIterable, Hashable {
+    case rggb, grbg, bggr, gbrg
+
+    /// CFAPattern bytes in row-major order over the 2×2 block.
+    public var cfaPattern: [UInt8] {
+        switch self {
+        case .rggb: return [0, 1, 1, 2]
+        case .grbg: return [1, 0, 2, 1]
+        case .bggr: return [2, 1, 1, 0]
+        case .gbrg: return [1, 2, 0, 1]
+        }
+    }
+
+    public var fourCC: String {
+        switch self { case .rggb: "rgg4"; case .grbg: "grb4"; case .bggr: "bgg4"; case .gbrg: "gbr4" }
+    }
+
+    public init?(fourCC: String) {
+        guard let p = Self.allCases.first(where: { $0.fourCC == fourCC }) else { return nil }
+        self = p
+    }
+
+    /// The order a 2×2 CFAPattern describes, or nil if it is not a Bayer order.
+    public init?(cfaPattern: [UInt8]) {
+        guard let p = Self.allCases.first(where: { $0.cfaPattern == cfaPattern }) else { return nil }
+        self = p
+    }
+
+    /// The colour (0 red, 1 green, 2 blue) at pixel (x, y).
+    @inline(__always) public func color(x: Int, y: Int) -> Int { Int(cfaPattern[(y & 1) * 2 + (x & 1)]) }
+}

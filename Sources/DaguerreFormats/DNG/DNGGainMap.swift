@@ -1,0 +1,94 @@
+// The GainMap opcode (DNG 1.4 §7, opcode 9): a grid of gains, interpolated bilinearly, that a
+// developer multiplies into an area of the image (lens shading / vignetting; SPEC R6, X6).
+import DaguerreCore
+
+/// A gain map: `pointsV` × `pointsH` × `mapPlanes` gains over a rectangle of the image.
+///
+/// Map coordinates are fractions of the image size: point (i, j) sits at
+/// (originV + i·spacingV, originH + j·spacingH). Pixels are sampled at their centres.
+///
+/// ```swift
+/// let vignette = DNGGainMap(top: 0, left: 0, bottom: h, right: w, pointsV: 2, pointsH: 2, gains: [1, 1, 1, 1])
+/// vignette.apply(to: &plane, width: w, height: h, planes: 1)
+/// ```
+public struct DNGGainMap: Sendable, Equatable {
+    public var top: Int, left: Int, bottom: Int, right: Int
+    public var plane = 0, planes = 1, rowPitch = 1, colPitch = 1
+    public var pointsV: Int, pointsH: Int
+    public var spacingV: Double, spacingH: Double
+    public var originV = 0.0, originH = 0.0
+    public var mapPlanes = 1
+    /// Row-major over (v, h), planes innermost.
+    public var gains: [Float]
+
+    public init(top: Int, left: Int, bottom: Int, right: Int, rowPitch: Int = 1, colPitch: Int = 1,
+                pointsV: Int, pointsH: Int, gains: [Float]) {
+        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+        self.rowPitch = rowPitch; self.colPitch = colPitch
+        self.pointsV = pointsV; self.pointsH = pointsH
+        spacingV = pointsV > 1 ? 1 / Double(pointsV - 1) : 1
+        spacingH = pointsH > 1 ? 1 / Double(pointsH - 1) : 1
+        self.gains = gains
+    }
+
+    init(parsing params: [UInt8]) throws(DaguerreError) {
+        var r = BigEndianCursor(params, format: "DNG GainMap")
+        top = Int(try r.u32()); left = Int(try r.u32()); bottom = Int(try r.u32()); right = Int(try r.u32())
+        plane = Int(try r.u32()); planes = Int(try r.u32()); rowPitch = Int(try r.u32()); colPitch = Int(try r.u32())
+        pointsV = Int(try r.u32()); pointsH = Int(try r.u32())
+        spacingV = try r.f64(); spacingH = try r.f64(); originV = try r.f64(); originH = try r.f64()
+        mapPlanes = Int(try r.u32())
+        let (n1, o1) = pointsV.multipliedReportingOverflow(by: pointsH)
+        let (n, o2) = n1.multipliedReportingOverflow(by: mapPlanes)
+        guard !o1, !o2, pointsV > 0, pointsH > 0, mapPlanes > 0, n <= (params.count - 76) / 4 + 0,
+              rowPitch > 0, colPitch > 0, spacingV.isFinite, spacingH.isFinite, spacingV > 0, spacingH > 0,
+              originV.isFinite, originH.isFinite else {
+            throw .corruptData(format: "DNG GainMap", detail: "its map size or spacing is inconsistent with its \(params.count) bytes", path: nil)
+        }
+        var g: [Float] = []
+        g.reserveCapacity(n)
+        for _ in 0..<n { g.append(try r.f32()) }
+        gains = g
+    }
+
+    func encoded() -> [UInt8] {
+        var w = BigEndianWriter()
+        for v in [top, left, bottom, right, plane, planes, rowPitch, colPitch, pointsV, pointsH] { w.u32(UInt32(clamping: v)) }
+        w.f64(spacingV); w.f64(spacingH); w.f64(originV); w.f64(originH)
+        w.u32(UInt32(clamping: mapPlanes))
+        gains.forEach { w.f32($0) }
+        return w.bytes
+    }
+
+    /// The gain at fractional image position (yN, xN) for map plane `p`.
+    public func gain(yN: Double, xN: Double, mapPlane p: Int) -> Float {
+        let fy = min(max((yN - originV) / spacingV, 0), Double(pointsV - 1))
+        let fx = min(max((xN - originH) / spacingH, 0), Double(pointsH - 1))
+        let y0 = Int(fy), x0 = Int(fx)
+        let y1 = min(y0 + 1, pointsV - 1), x1 = min(x0 + 1, pointsH - 1)
+        let ty = Float(fy - Double(y0)), tx = Float(fx - Double(x0))
+        let mp = min(p, mapPlanes - 1)
+        func at(_ y: Int, _ x: Int) -> Float { gains[(y * pointsH + x) * mapPlanes + mp] }
+        let a = at(y0, x0) + (at(y0, x1) - at(y0, x0)) * tx
+        let b = at(y1, x0) + (at(y1, x1) - at(y1, x0)) * tx
+        return a + (b - a) * ty
+    }
+
+    /// Multiplies the map into `pixels` (`width` × `height`, `channels` interleaved floats),
+    /// over the opcode's area, pitch and planes.
+    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1) {
+        guard channels > 0, width > 0, height > 0, pixels.count >= width * height * channels, rowPitch > 0, colPitch > 0,
+              pointsV > 0, pointsH > 0, mapPlanes > 0, plane >= 0, planes >= 0, gains.count >= pointsV * pointsH * mapPlanes,
+              spacingV > 0, spacingH > 0 else { return }
+        let rows = stride(from: max(0, top), to: min(bottom, height), by: rowPitch)
+        for y in rows {
+            let yN = (Double(y) + 0.5) / Double(height)
+            for x in stride(from: max(0, left), to: min(right, width), by: colPitch) {
+                let xN = (Double(x) + 0.5) / Double(width)
+                for p in plane..<min(plane + planes, channels) {
+                    pixels[(y * width + x) * channels + p] *= gain(yN: yN, xN: xN, mapPlane: p - plane)
+                }
+            }
+        }
+    }
+}

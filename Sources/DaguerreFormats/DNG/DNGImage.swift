@@ -1,0 +1,43 @@
+// Everything a DNG holds that Daguerre uses: the mosaic, its colour calibration, geometry,
+// capture metadata, preview and opcode lists (DNG 1.4; SPEC R1, R5, R6).
+import DaguerreCore
+
+/// A DNG's contents, as the writer takes them and the reader returns them.
+///
+/// ```swift
+/// var dng = DNGImage(raw: mosaic, uniqueCameraModel: "Daguerre Virtual Back Camera")
+/// dng.color = calibration
+/// dng.metadata = photoMetadata
+/// dng.preview = previewRGB8
+/// try DNGWriter.write(dng, to: "/photos/IMG_0001.dng")
+/// let back = try DNGReader.read(path: "/photos/IMG_0001.dng")
+/// ```
+public struct DNGImage: Sendable {
+    public var raw: BayerImage
+    public var color = RawColorCalibration()
+    /// Capture facts: IFD0 fields and the EXIF sub-IFD.
+    public var metadata = PhotoMetadata()
+    /// DNG UniqueCameraModel: names the camera for profile lookup.
+    public var uniqueCameraModel: String
+    /// The photosites holding image data (DNG ActiveArea); nil means the whole mosaic.
+    public var activeArea: IntRect?
+    /// DefaultCropOrigin/DefaultCropSize, relative to the active area; nil writes an 8-photosite
+    /// margin on each side (demosaicing needs neighbours at the edges).
+    public var defaultCrop: DNGCrop?
+    /// An 8-bit RGB preview in sRGB (IFD0 with NewSubFileType 1); nil writes none.
+    public var preview: PixelBuffer?
+    /// OpcodeList1, 2 and 3 (applied to the raw, linearized and demosaiced data respectively).
+    public var opcodeLists: [DNGOpcodeList] = []
+    /// DNGVersion as read (1.4.0.0 when written).
+    public var dngVersion: [UInt8] = [1, 4, 0, 0]
+
+    public init(raw: BayerImage, uniqueCameraModel: String) {
+        self.raw = raw; self.uniqueCameraModel = uniqueCameraModel
+    }
+}
+
+/// DefaultCropOrigin and DefaultCropSize, in photosites relative to the active area.
+public struct DNGCrop: Sendable, Equatable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) { self.x = x; self.y = y; self.width = width; self.height = height }
+}

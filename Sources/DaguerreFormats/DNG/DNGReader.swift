@@ -1,0 +1,80 @@
+// Reads DNG files, ours and third-party (DNG 1.0–1.4; SPEC R1, R6, X6): the CFA mosaic (tiles or
+// strips; uncompressed, bit-packed or lossless JPEG), every colour and crop field, the preview,
+// the EXIF metadata and the opcode lists. Built on the hand-written IFD layer.
+import DaguerreCore
+import Dispatch
+import Foundation
+
+/// Reads a DNG into a ``DNGImage``.
+///
+/// The raw IFD is the first IFD (IFD0 or a SubIFD) with NewSubFileType 0. Mosaics with a 2×2
+/// Bayer CFA are supported; LinearRaw, X-Trans and lossy/deflate DNGs are `.unsupported` with
+/// a hint. A LinearizationTable is applied while reading; BlackLevelDeltaH/V are folded into
+/// the per-position black level by their means. Sizes are checked against `limits` before
+/// anything is allocated.
+///
+/// ```swift
+/// let dng = try DNGReader.read(path: "IMG_0001.dng")
+/// print(dng.raw.pattern.fourCC, dng.color.asShotNeutral ?? [])
+/// ```
+public enum DNGReader {
+    public static func read(path: String, limits: Limits = .default) throws(DaguerreError) -> DNGImage {
+        let bytes: [UInt8]
+        do { bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)) }
+        catch { throw .io(operation: "read", path: path, reason: error.localizedDescription) }
+        do { return try read(bytes: bytes, limits: limits) } catch { throw error.at(path: path) }
+    }
+
+    /// Whether `header` starts a TIFF stream (a DNG is one).
+    public static func isTIFF(_ header: [UInt8]) -> Bool {
+        header.count >= 4 && (header.starts(with: [0x49, 0x49, 0x2A, 0x00]) || header.starts(with: [0x4D, 0x4D, 0x00, 0x2A]))
+    }
+
+    public static func read(bytes: [UInt8], limits: Limits = .default) throws(DaguerreError) -> DNGImage {
+        let r = try TIFFStructureReader(bytes: bytes, format: "DNG")
+        let tree = try r.tree()
+        guard let ifd0 = tree.first else { throw .corruptData(format: "DNG", detail: "it has no IFD", path: nil) }
+        guard let version = ifd0.bytes(.dngVersion, in: r), version.count == 4 else {
+            throw .unsupported(feature: "TIFF files that are not DNG (no DNGVersion tag) as raw images", hint: "Open it as an image with ImageReader instead.")
+        }
+        guard let rawIFD = findRaw(ifd0, r) else { throw .corruptData(format: "DNG", detail: "no IFD has NewSubFileType 0 (the main image)", path: nil) }
+        var raw = try mosaic(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0)
+        raw.blackLevel = blackLevels(rawIFD, r)
+        if let w = rawIFD.uints(.whiteLevel, in: r)?.first { raw.whiteLevel = Int(w) }
+
+        var dng = DNGImage(raw: raw, uniqueCameraModel: ifd0.string(.uniqueCameraModel, in: r) ?? "")
+        dng.dngVersion = version
+        dng.metadata = EXIFCodec.metadata(ifd0: ifd0, reader: r)
+        dng.color = color(ifd0, rawIFD, r)
+        if let a = rawIFD.uints(.activeArea, in: r), a.count == 4, a[2] > a[0], a[3] > a[1],
+           Int(a[2]) <= raw.height, Int(a[3]) <= raw.width {
+            dng.activeArea = IntRect(x: Int(a[1]), y: Int(a[0]), width: Int(a[3] - a[1]), height: Int(a[2] - a[0]))
+        }
+        if let o = rawIFD.doubles(.defaultCropOrigin, in: r), let s = rawIFD.doubles(.defaultCropSize, in: r), o.count == 2, s.count == 2 {
+            dng.defaultCrop = DNGCrop(x: o[0], y: o[1], width: s[0], height: s[1])
+        }
+        for stage in [DNGOpcodeStage.raw, .linearized, .demosaiced] {
+            if let b = rawIFD.bytes(stage.tag, in: r) { dng.opcodeLists.append(try DNGOpcodeList(stage: stage, parsing: b)) }
+        }
+        if ifd0.uint(.newSubFileType, in: r) == 1 { dng.preview = try? preview(ifd0, r, limits: limits) }
+        return dng
+    }
+
+    /// The main image IFD: IFD0 or the first SubIFD (depth first) with NewSubFileType 0.
+    static func findRaw(_ node: TIFFNode, _ r: TIFFStructureReader) -> TIFFNode? {
+        if (node.uint(.newSubFileType, in: r) ?? 0) == 0 { return node }
+        for kid in node.children[.subIFDs] ?? [] { if let found = findRaw(kid, r) { return found } }
+        return nil
+    }
+}
+
+extension DaguerreError {
+    /// The same error, naming `path` where the case has room for it.
+    func at(path: String) -> DaguerreError {
+        switch self {
+        case let .corruptData(format, detail, nil): return .corruptData(format: format, detail: detail, path: path)
+        case let .truncated(format, nil): return .truncated(format: format, path: path)
+        default: return self
+        }
+    }
+}

@@ -1,0 +1,72 @@
+// Reading and replacing a JPEG's metadata segments: EXIF (APP1), XMP (APP1), ICC (APP2 chunks,
+// ICC.1 Annex B.4), and the EXIF thumbnail in IFD1 (SPEC P12).
+import DaguerreCore
+
+/// What a JPEG file says about itself, without decoding its pixels.
+///
+/// ```swift
+/// let info = try JPEGFileMetadata(bytes: fileBytes)
+/// print(info.metadata?.livePhotoContentIdentifier ?? "-", info.thumbnail?.count ?? 0)
+/// ```
+public struct JPEGFileMetadata: Sendable {
+    public var width: Int
+    public var height: Int
+    public var components: Int
+    /// The EXIF fields, with the Apple MakerNote's content identifier.
+    public var metadata: PhotoMetadata?
+    /// The IFD1 thumbnail JPEG.
+    public var thumbnail: [UInt8]?
+    public var xmp: XMPPacket?
+    public var iccProfile: [UInt8]?
+    /// Where the bytes after EOI start (a Motion Photo's video), if any follow it.
+    public var trailerOffset: Int?
+
+    public init(bytes: [UInt8]) throws(DaguerreError) {
+        let scan = try JPEGMarkerScanner(bytes)
+        width = scan.width; height = scan.height; components = scan.components
+        var iccChunks: [Int: [UInt8]] = [:]
+        for s in scan.segments {
+            let payload = Array(bytes[s.payload])
+            if s.marker == 0xE1, payload.starts(with: JPEGSegment.exifIdentifier) {
+                let reader = try TIFFStructureReader(bytes: payload, origin: 6, format: "EXIF")
+                let tree = try reader.tree()
+                if let ifd0 = tree.first { metadata = EXIFCodec.metadata(ifd0: ifd0, reader: reader) }
+                if tree.count > 1, let o = tree[1].uint(.jpegInterchangeFormat, in: reader),
+                   let n = tree[1].uint(.jpegInterchangeFormatLength, in: reader) {
+                    let start = 6 + Int(o), end = start + Int(n)
+                    guard end <= payload.count else { throw .corruptData(format: "EXIF", detail: "the thumbnail runs past its segment", path: nil) }
+                    thumbnail = Array(payload[start..<end])
+                }
+            } else if s.marker == 0xE1, payload.starts(with: JPEGSegment.xmpIdentifier) {
+                xmp = try XMPPacket(parsing: String(decoding: payload.dropFirst(JPEGSegment.xmpIdentifier.count), as: UTF8.self))
+            } else if s.marker == 0xE2, payload.starts(with: JPEGSegment.iccIdentifier), payload.count > 14 {
+                iccChunks[Int(payload[12])] = Array(payload.dropFirst(14))
+            }
+        }
+        if !iccChunks.isEmpty { iccProfile = iccChunks.keys.sorted().flatMap { iccChunks[$0]! } }
+        if let end = scan.endOfImage(in: bytes), end < bytes.count { trailerOffset = end }
+    }
+
+    /// `jpeg` with its EXIF, XMP and JFIF segments replaced by `segments` (placed right after
+    /// SOI, as EXIF requires). Other segments (ICC, quantisation tables, ...) and the image
+    /// data are kept byte for byte.
+    public static func replacingMetadata(in jpeg: [UInt8], with segments: [JPEGSegment]) throws(DaguerreError) -> [UInt8] {
+        let scan = try JPEGMarkerScanner(jpeg)
+        var out: [UInt8] = [0xFF, 0xD8]
+        out.reserveCapacity(jpeg.count + segments.reduce(0) { $0 + $1.payload.count + 4 })
+        for s in segments {
+            guard s.payload.count <= JPEGSegment.maxPayload else {
+                throw .tooLarge(what: "JPEG APP segment (bytes)", value: s.payload.count, limit: JPEGSegment.maxPayload)
+            }
+            out += s.fileBytes
+        }
+        for s in scan.segments {
+            let payload = jpeg[s.payload]
+            let replaced = (s.marker == 0xE0 && payload.starts(with: Array("JFIF".utf8)))
+                || (s.marker == 0xE1 && (payload.starts(with: JPEGSegment.exifIdentifier) || payload.starts(with: JPEGSegment.xmpIdentifier)))
+            if !replaced { out += jpeg[s.whole] }
+        }
+        out += jpeg[scan.scanStart...]
+        return out
+    }
+}

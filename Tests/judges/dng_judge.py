@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""DNG judge, through LibRaw (rawpy):
+
+  dng_judge.py raw FILE OUT.u16      writes raw_image (uint16, little-endian) to OUT.u16 and
+                                     prints its shape, CFA pattern, black and white levels
+  dng_judge.py develop FILE SPEC.json
+                                     develops FILE (camera white balance, sRGB primaries,
+                                     linear gamma, no auto-bright, 16-bit) and compares the
+                                     patches listed in SPEC.json with their XYZ truth by
+                                     CIEDE2000 (colour-science); prints mean and max
+"""
+import json
+import sys
+
+import numpy as np
+import rawpy
+
+
+def raw(path, out):
+    with rawpy.imread(path) as r:
+        img = np.ascontiguousarray(r.raw_image, dtype="<u2")
+        img.tofile(out)
+        print(json.dumps({
+            "height": int(img.shape[0]), "width": int(img.shape[1]),
+            "raw_pattern": r.raw_pattern.tolist(), "color_desc": r.color_desc.decode(),
+            "black_level_per_channel": [int(v) for v in r.black_level_per_channel],
+            "white_level": int(r.white_level),
+            "camera_whitebalance": [float(v) for v in r.camera_whitebalance],
+        }))
+
+
+def develop(path, spec_path):
+    import colour
+    spec = json.load(open(spec_path))
+    with rawpy.imread(path) as r:
+        rgb = r.postprocess(use_camera_wb=True, output_color=rawpy.ColorSpace.sRGB, gamma=(1, 1),
+                            no_auto_bright=True, output_bps=16, user_flip=0, adjust_maximum_thr=0.0,
+                            demosaic_algorithm=rawpy.DemosaicAlgorithm.AHD)
+    rgb = rgb.astype(np.float64) / 65535.0 / spec["exposure"]
+    srgb_to_xyz = np.array(colour.RGB_COLOURSPACES["sRGB"].matrix_RGB_to_XYZ)
+    white = colour.CCS_ILLUMINANTS["CIE 1931 2 Degree Standard Observer"]["D65"]
+    des = []
+    for p in spec["patches"]:
+        x, y, s = p["x"], p["y"], p["size"]
+        m = rgb[y + s // 4: y + 3 * s // 4, x + s // 4: x + 3 * s // 4].reshape(-1, 3).mean(axis=0)
+        xyz = srgb_to_xyz @ m
+        lab_out = colour.XYZ_to_Lab(xyz, white)
+        lab_truth = colour.XYZ_to_Lab(np.array(p["xyz"]), white)
+        des.append(float(colour.delta_E(lab_truth, lab_out, method="CIE 2000")))
+    print(json.dumps({"mean": float(np.mean(des)), "max": float(np.max(des)), "per_patch": des}))
+
+
+if __name__ == "__main__":
+    {"raw": raw, "develop": develop}[sys.argv[1]](*sys.argv[2:])
