@@ -1,0 +1,151 @@
+import DaguerreCore
+import DaguerreTestSupport
+import Foundation
+import Testing
+@testable import DaguerreFormats
+
+/// JPEG files with EXIF, Apple MakerNote, ICC, thumbnail and XMP, judged by exiftool and Pillow
+/// (SPEC P12, V4, L3, W5).
+@Suite struct JPEGMetadataTests {
+    static let uuid = "F1A8E2C4-3B6D-4E1F-9A7C-2D5B8E0F1A3C"
+
+    static func metadata() -> PhotoMetadata {
+        var m = PhotoMetadata(make: "Daguerre", model: "Virtual Back Camera", software: "Daguerre 0.1")
+        m.dateTimeOriginal = Date(timeIntervalSince1970: 1_763_700_000.25)
+        m.timeZoneOffset = -5 * 3600
+        m.exposureTime = 1.0 / 120; m.fNumber = 1.8; m.iso = 200
+        m.focalLength = 3.99; m.focalLengthIn35mmFilm = 28
+        m.flash = PhotoMetadata.FlashValue.autoFired
+        m.orientation = 6
+        m.lensModel = "Daguerre back camera 3.99mm f/1.8"
+        m.gps = GPSLocation(latitude: 48.858370, longitude: -2.294481, altitude: 35.5)
+        m.livePhotoContentIdentifier = uuid
+        return m
+    }
+
+    static func gradient(width: Int, height: Int, format: PixelFormat = .rgb8, space: ColorSpace = .displayP3) throws -> PixelBuffer {
+        var p = try PixelBuffer(width: width, height: height, format: format, colorSpace: space, alpha: .straight)
+        let bpp = format.bytesPerPixel, stride = p.bytesPerRow
+        p.withUnsafeMutableBytes { b in
+            for y in 0..<height { for x in 0..<width {
+                b[y * stride + x * bpp] = UInt8(x * 255 / max(1, width - 1))
+                b[y * stride + x * bpp + 1] = UInt8(y * 255 / max(1, height - 1))
+                b[y * stride + x * bpp + 2] = 128
+                if bpp == 4 { b[y * stride + x * bpp + 3] = 255 }
+            } }
+        }
+        return p
+    }
+
+    @Test("A Display P3 JPEG with EXIF, MakerNote, thumbnail and XMP reads back in exiftool, Pillow and our reader")
+    func jpegWithEverything() throws {
+        let dir = try TemporaryDirectory()
+        let photo = SampleBuffer(pixels: try Self.gradient(width: 640, height: 480), metadata: Self.metadata())
+        let preview = SampleBuffer(pixels: try Self.gradient(width: 320, height: 240, format: .bgra8))
+        var xmp = XMPPacket()
+        xmp.set("Label", "Daguerre test", in: .xmp)
+        let bytes = try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: preview, xmp: xmp)
+        let path = dir.path("photo-P3.jpg")
+        try AtomicFile.write(bytes, to: path)
+        Samples.keep(path)
+
+        let json = try Judge.run("exiftool", ["-j", "-a", "-G1", "-n", path])
+        let tags = try #require((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])?.first)
+        func tag(_ k: String) -> String { tags[k].map { "\($0)" } ?? "missing" }
+        #expect(tag("IFD0:Make") == "Daguerre")
+        #expect(tag("IFD0:Model") == "Virtual Back Camera")
+        #expect(tag("IFD0:Software") == "Daguerre 0.1")
+        #expect(tag("IFD0:Orientation") == "6")
+        #expect(tag("ExifIFD:DateTimeOriginal") == "2025:11:20 23:40:00")
+        #expect(tag("ExifIFD:OffsetTimeOriginal") == "-05:00")
+        #expect(tag("ExifIFD:ExposureTime") == "0.008333333333")
+        #expect(tag("ExifIFD:FNumber") == "1.8")
+        #expect(tag("ExifIFD:ISO") == "200")
+        #expect(tag("ExifIFD:FocalLength") == "3.99")
+        #expect(tag("ExifIFD:FocalLengthIn35mmFormat") == "28")
+        #expect(tag("ExifIFD:Flash") == "25")
+        #expect(tag("ExifIFD:ColorSpace") == "65535")
+        #expect(tag("ExifIFD:LensModel") == "Daguerre back camera 3.99mm f/1.8")
+        #expect(abs((tags["GPS:GPSLatitude"] as? Double ?? 0) - 48.858370) < 1e-6)
+        #expect(tags["GPS:GPSLongitudeRef"] as? String == "W")
+        #expect(abs((tags["Composite:GPSLongitude"] as? Double ?? 0) + 2.294481) < 1e-6, "west is negative: \(tag("Composite:GPSLongitude"))")
+        #expect(abs((tags["GPS:GPSAltitude"] as? Double ?? 0) - 35.5) < 1e-3)
+        #expect(tag("Apple:MediaGroupUUID") == Self.uuid)
+        #expect(tag("ICC-header:ProfileDescription").contains("Display P3") || tag("ICC_Profile:ProfileDescription").contains("Display P3"),
+                "\(tags.filter { $0.key.contains("ProfileDescription") })")
+        #expect(tag("XMP-xmp:Label") == "Daguerre test")
+
+        // The thumbnail extracts and decodes.
+        let thumbPath = dir.path("thumb.jpg")
+        let thumb = try Judge.run("sh", ["-c", "exiftool -b -ThumbnailImage '\(path)' > '\(thumbPath)' && echo ok"])
+        #expect(thumb.contains("ok"))
+        let thumbInfo = try ImageReader.open(path: thumbPath).info
+        #expect(thumbInfo.width == 160 && thumbInfo.height == 120)
+
+        let validation = try Judge.run("exiftool", ["-validate", "-warning", "-a", path])
+        #expect(validation.trimmingCharacters(in: .whitespacesAndNewlines) == "Validate                        : OK", "\(validation)")
+        let pillow = try decodeJudge("pillow", path, in: dir)
+        #expect(pillow.meta["width"] as? Int == 640)
+
+        // Our reader.
+        let info = try JPEGFileMetadata(bytes: bytes)
+        #expect(info.metadata?.livePhotoContentIdentifier == Self.uuid)
+        #expect(info.metadata?.iso == 200)
+        #expect(info.metadata?.orientation == 6)
+        #expect(info.metadata?.gps.map { abs($0.longitude + 2.294481) < 1e-6 } == true)
+        #expect(info.metadata?.dateTimeOriginal.map { abs($0.timeIntervalSince1970 - 1_763_700_000) < 1 } == true)
+        #expect(info.metadata?.timeZoneOffset == -5 * 3600)
+        #expect(info.thumbnail != nil)
+        #expect(info.xmp?.value("Label", in: .xmp) == "Daguerre test")
+        #expect(info.iccProfile != nil)
+    }
+
+    @Test("An sRGB JPEG says ColorSpace sRGB and carries an sRGB profile")
+    func srgbJPEG() throws {
+        let dir = try TemporaryDirectory()
+        let photo = SampleBuffer(pixels: try Self.gradient(width: 64, height: 48, space: .sRGB), metadata: Self.metadata())
+        let bytes = try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: nil)
+        let path = dir.path("photo-sRGB.jpg")
+        try AtomicFile.write(bytes, to: path)
+        let out = try Judge.run("exiftool", ["-s3", "-ExifIFD:ColorSpace", "-ProfileDescription", path])
+        #expect(out.contains("sRGB"))
+        let validation = try Judge.run("exiftool", ["-validate", "-warning", "-a", path])
+        #expect(validation.contains(": OK"), "\(validation)")
+    }
+
+    @Test("Third-party JPEGs: Apple's and Google's EXIF, MakerNote and XMP parse or refuse cleanly")
+    func thirdParty() throws {
+        for name in ["exiftool_t_Apple.jpg", "exiftool_t_Google.jpg"] {
+            let bytes = [UInt8](try Data(contentsOf: Fixture.thirdParty.appendingPathComponent(name)))
+            let info = try JPEGFileMetadata(bytes: bytes)
+            #expect(info.width > 0)
+            #expect(info.metadata?.make != nil, "\(name): no Make")
+        }
+    }
+
+    @Test("XMP with a Container directory round-trips")
+    func xmpRoundTrip() throws {
+        var x = XMPPacket()
+        x.set("MotionPhoto", "1", in: .googleCamera)
+        x.set("MotionPhotoVersion", "1", in: .googleCamera)
+        x.containerDirectory = [.init(mime: "image/jpeg", semantic: "Primary", length: 0, padding: 0),
+                                .init(mime: "video/mp4", semantic: "MotionPhoto", length: 12345, padding: 0)]
+        let back = try XMPPacket(parsing: x.serialized())
+        #expect(back.value("MotionPhoto", in: .googleCamera) == "1")
+        #expect(back.containerDirectory == x.containerDirectory)
+    }
+
+    @Test("Damaged EXIF and JPEG headers are typed errors, never crashes")
+    func hostile() throws {
+        let photo = SampleBuffer(pixels: try Self.gradient(width: 64, height: 48), metadata: Self.metadata())
+        let good = try PhotoDataRepresentation.jpegPhotoDataRepresentation(
+            forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: SampleBuffer(pixels: try Self.gradient(width: 64, height: 48)))
+        for n in stride(from: 0, to: min(good.count, 4000), by: 7) { _ = try? JPEGFileMetadata(bytes: Array(good.prefix(n))) }
+        var rng = SeededRandom(seed: 11)
+        for _ in 0..<3000 {
+            var b = good
+            for _ in 0..<4 { b[Int.random(in: 2..<min(b.count, 3000), using: &rng)] = UInt8.random(in: 0...255, using: &rng) }
+            _ = try? JPEGFileMetadata(bytes: b)
+        }
+    }
+}
