@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [.package(path: "..")],
     targets: [
         .executableTarget(name: "FuzzDecode", dependencies: [.product(name: "Daguerre", package: parent)]),
+        .executableTarget(name: "FuzzDNG", dependencies: [.product(name: "Daguerre", package: parent)]),
+        .executableTarget(name: "FuzzJPEGMetadata", dependencies: [.product(name: "Daguerre", package: parent)]),
     ],
     swiftLanguageModes: [.v6]
 )
