@@ -30,6 +30,12 @@ public enum DNGReader {
         header.count >= 4 && (header.starts(with: [0x49, 0x49, 0x2A, 0x00]) || header.starts(with: [0x4D, 0x4D, 0x00, 0x2A]))
     }
 
+    /// Whether `bytes` is a TIFF whose IFD0 has a DNGVersion tag.
+    public static func isDNG(_ bytes: [UInt8]) -> Bool {
+        guard let r = try? TIFFStructureReader(bytes: bytes, format: "DNG"), let (ifd0, _) = try? r.directory(at: r.firstIFD) else { return false }
+        return ifd0.has(.dngVersion)
+    }
+
     public static func read(bytes: [UInt8], limits: Limits = .default) throws(DaguerreError) -> DNGImage {
         let r = try TIFFStructureReader(bytes: bytes, format: "DNG")
         let tree = try r.tree()

@@ -11,9 +11,10 @@ enum FileInspection {
         if bytes.starts(with: [0xFF, 0xD8]) {
             out["format"] = "JPEG"
             out.merge(try jpeg(bytes, path: path)) { $1 }
-        } else if DNGReader.isTIFF(bytes), let dng = try? DNGReader.read(bytes: bytes) {
+        } else if DNGReader.isTIFF(bytes), DNGReader.isDNG(bytes) {
             out["format"] = "DNG"
-            out.merge(self.dng(dng)) { $1 }
+            do { out.merge(self.dng(try DNGReader.read(bytes: bytes))) { $1 } }
+            catch { out["error"] = error.description }
         } else if let movie = try QuickTimeInspection.report(bytes: bytes, path: path) {
             out.merge(movie) { $1 }
         } else {

@@ -103,3 +103,57 @@ enum Samples {
         try? FileManager.default.copyItem(atPath: path, toPath: dest)
     }
 }
+
+/// Third-party DNGs and damaged files (SPEC R6: the reader is written for other tools' files too).
+@Suite struct DNGReaderRobustnessTests {
+    @Test("LinearRaw DNGs (Adobe's converter output for the Canon EOS 6D, the SDK fuzzer seed) are refused by name")
+    func linearRaw() throws {
+        for name in ["photoprism_canon_eos_6d.dng", "dngsdk_fuzzer_original.dng"] {
+            let error = try #require(throws: DaguerreError.self) {
+                _ = try DNGReader.read(path: Fixture.thirdParty.appendingPathComponent(name).path)
+            }
+            #expect(error.message.contains("LinearRaw"), "\(error)")
+        }
+    }
+
+    @Test("Other third-party DNGs read or are refused with a typed error")
+    func others() throws {
+        for name in ["exiftool_t_DNG.dng"] {
+            do { _ = try DNGReader.read(path: Fixture.thirdParty.appendingPathComponent(name).path) }
+            catch { #expect(!error.message.isEmpty) }
+        }
+    }
+
+    @Test("Truncated and corrupted DNGs are typed errors, never crashes")
+    func hostile() throws {
+        var dng = DNGImage(raw: try SyntheticRaw.mosaic(.rggb, width: 300, height: 260), uniqueCameraModel: "Hostile")
+        dng.opcodeLists = [DNGOpcodeList(stage: .linearized, opcodes: [.gainMap(DNGGainMap(top: 0, left: 0, bottom: 260, right: 300,
+                                                                                           pointsV: 2, pointsH: 2, gains: [1, 1.1, 1.2, 1.3]))])]
+        var p = try PixelBuffer(width: 40, height: 30, format: .rgb8)
+        p.withUnsafeMutableBytes { $0[0] = 1 }
+        dng.preview = p
+        let good = try DNGWriter.data(for: dng)
+        let back = try DNGReader.read(bytes: good)
+        #expect(back.raw.samples == dng.raw.samples)
+        #expect(back.opcodeLists == dng.opcodeLists)
+        for n in stride(from: 0, to: good.count, by: max(1, good.count / 400)) {
+            #expect(throws: DaguerreError.self) { _ = try DNGReader.read(bytes: Array(good.prefix(n))) }
+        }
+        var rng = SeededRandom(seed: 5)
+        for _ in 0..<400 {
+            var b = good
+            for _ in 0..<6 { b[Int.random(in: 0..<min(b.count, 4096), using: &rng)] = UInt8.random(in: 0...255, using: &rng) }
+            _ = try? DNGReader.read(bytes: b)
+        }
+        // A hostile size is refused before allocating.
+        var huge = TIFFDirectory()
+        huge[.dngVersion] = .bytes([1, 4, 0, 0]); huge[.newSubFileType] = .longs([0])
+        huge[.imageWidth] = .longs([4_000_000_000]); huge[.imageLength] = .longs([4_000_000_000])
+        huge[.photometricInterpretation] = .shorts([32803])
+        #expect(throws: DaguerreError.self) { _ = try DNGReader.read(bytes: TIFFSerializer.file([huge], byteOrder: .littleEndian)) }
+        // An IFD loop is refused.
+        var loop = TIFFSerializer.file([TIFFDirectory()], byteOrder: .littleEndian)
+        loop[12] = 8  // IFD0's next pointer points back at IFD0
+        #expect(throws: DaguerreError.self) { _ = try TIFFStructureReader(bytes: loop).tree() }
+    }
+}
