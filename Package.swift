@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "DaguerreImage", targets: ["DaguerreImage"]),
         .executable(name: "daguerre", targets: ["daguerre"]),
         .executable(name: "daguerre-bench", targets: ["daguerre-bench"]),
+        .executable(name: "daguerre-formats-bench", targets: ["daguerre-formats-bench"]),
         .executable(name: "variable-box-blur", targets: ["variable-box-blur"]),
     ],
     dependencies: [
@@ -50,6 +51,7 @@ let package = Package(
                           dependencies: ["Daguerre", "DaguerreSamples",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "daguerre-bench", path: "Benchmarks/daguerre-bench"),
+        .executableTarget(name: "daguerre-formats-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/formats-bench"),
         .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
                           path: "Examples/variable-box-blur"),
 

@@ -38,7 +38,8 @@ extension DNGReader {
         }
         let layout = try ChunkLayout(ifd, r, width: width, height: height)
 
-        var samples = [UInt16](repeating: 0, count: width * height)
+        // Every photosite is written by exactly one chunk, so the buffer needs no zero fill.
+        var samples = [UInt16](unsafeUninitializedCapacity: width * height) { _, n in n = width * height }
         let results = TileResults<Bool>(count: layout.offsets.count)
         let bytes = r.bytes
         samples.withUnsafeMutableBufferPointer { dst in
@@ -109,11 +110,19 @@ extension DNGReader {
         let x0 = (i % layout.across) * cw, y0 = (i / layout.across) * ch
         let validW = min(cw, width - x0), validH = min(ch, height - y0)
         let offset = layout.offsets[i], count = layout.counts[i]
-        var scratch = [UInt16](repeating: 0, count: cw * ch)
-        try bytes.withUnsafeBufferPointer { all throws(DaguerreError) in
+        var scratch: [UInt16] = []
+        let direct = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> Bool in
             let data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count]))
             if compression == 7 {
                 let header = try LosslessJPEG.readHeader(data)
+                // The usual case, a whole tile whose frame rows are tile rows: decode in place.
+                if validW == cw, validH == ch, header.samplesPerRow == cw, header.height == ch {
+                    let capacity = (height - y0 - 1) * width + (width - x0)
+                    _ = try LosslessJPEG.decode(data, into: out + y0 * width + x0, rowStride: width, capacity: capacity,
+                                                legacyDifference16: legacy)
+                    return true
+                }
+                scratch = [UInt16](repeating: 0, count: cw * ch)
                 // The JPEG frame's samples fill the chunk row by row (DNG 1.4: frames may be
                 // shaped differently from the tile, e.g. width/2 × 2 components).
                 guard header.samplesPerRow * header.height <= cw * ch else {
@@ -124,9 +133,12 @@ extension DNGReader {
                                                 legacyDifference16: legacy)
                 }
             } else {
+                scratch = [UInt16](repeating: 0, count: cw * ch)
                 try unpack(data, into: &scratch, count: cw * ch, bits: bits, byteOrder: byteOrder, rowSamples: cw)
             }
+            return false
         }
+        if direct { return }
         for y in 0..<validH {
             let row = out + (y0 + y) * width + x0
             scratch.withUnsafeBufferPointer { s in
