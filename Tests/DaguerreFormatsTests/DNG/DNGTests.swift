@@ -133,6 +133,16 @@ enum Samples {
         p.withUnsafeMutableBytes { $0[0] = 1 }
         dng.preview = p
         let good = try DNGWriter.data(for: dng)
+        let dir = try TemporaryDirectory()
+        // Small files kept as fuzzing seeds (fuzz/corpus-dng).
+        var tiny = dng
+        tiny.raw = try SyntheticRaw.mosaic(.grbg, width: 96, height: 64)
+        tiny.opcodeLists[0].opcodes.append(.warpRectilinear(DNGWarpRectilinear(planes: [.init(radial: [1, -0.01, 0, 0], tangential: [0, 0])])))
+        try DNGWriter.write(tiny, to: dir.path("tiny-opcodes.dng")); Samples.keep(dir.path("tiny-opcodes.dng"))
+        try DNGWriter.write(tiny, to: dir.path("tiny-uncompressed.dng"), compression: .none); Samples.keep(dir.path("tiny-uncompressed.dng"))
+        let tinyBack = try DNGReader.read(path: dir.path("tiny-uncompressed.dng"))
+        #expect(tinyBack.raw.samples == tiny.raw.samples)
+        #expect(tinyBack.opcodeLists == tiny.opcodeLists)
         let back = try DNGReader.read(bytes: good)
         #expect(back.raw.samples == dng.raw.samples)
         #expect(back.opcodeLists == dng.opcodeLists)
