@@ -1,0 +1,206 @@
+// The sample decoder of our hand-written lossless JPEG codec (libjpeg-turbo 2.1 has no lossless
+// mode): Huffman-coded differences (ITU-T T.81 F.2.2.1, H.1.2.2) added to predictions (H.1.2.1),
+// with the prediction reset at each row start and restart interval. SPEC R1; DNG 1.4
+// specification, Compression = 7 (lossless JPEG).
+import DaguerreCore
+
+/// Decodes the samples of a parsed ``LosslessJPEGStream`` into a caller buffer.
+///
+/// Speed comes from three things: the entropy-coded data is unstuffed once
+/// (``LosslessJPEGEntropyData``), so a branch-free refill keeps 56+ bits in a register
+/// (``LosslessJPEGBitReader``); an 11-bit lookup gives a short code's category and the length
+/// of code plus extra bits at once; and the row loop is specialized per predictor. Safety comes
+/// from checks at the block level: the buffer size before the first write, the load offset
+/// clamped to the data (so a damaged stream reads zeros, never past the allocation), and the
+/// bit position against the restart interval's end after each row (so it throws `.truncated`).
+///
+/// ```swift
+/// let stream = try LosslessJPEGStream(bytes)
+/// try LosslessJPEGDecoder.decode(stream, bytes, into: samples, rowStride: stream.header.samplesPerRow,
+///                                capacity: stream.header.samplesPerRow * stream.header.height, legacyDifference16: false)
+/// ```
+enum LosslessJPEGDecoder {
+    /// What one scan's sample loop needs, gathered so the generic loop takes one argument.
+    struct Scan {
+        var destination: UnsafeMutablePointer<UInt16>
+        var rowStride: Int
+        var header: LosslessJPEGHeader
+        var rowsPerInterval: Int
+        var data: LosslessJPEGEntropyData
+        /// Per component: its lookup table, and its full table for the slow path.
+        var lookups: UnsafePointer<UnsafePointer<UInt16>>
+        var tables: UnsafePointer<LosslessJPEGDecodingTable>
+        var legacyDifference16: Bool
+    }
+
+    static func decode(_ stream: LosslessJPEGStream, _ bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt16>,
+                       rowStride: Int, capacity: Int, legacyDifference16: Bool) throws(DaguerreError) {
+        let header = stream.header
+        let perRow = header.samplesPerRow
+        guard rowStride >= perRow else {
+            throw .invalidArgument(what: "Lossless JPEG row stride \(rowStride)", problem: "it must be at least the frame's \(perRow) samples per row")
+        }
+        let (before, o1) = (header.height - 1).multipliedReportingOverflow(by: rowStride)
+        let (needed, o2) = before.addingReportingOverflow(perRow)
+        guard !o1, !o2, needed <= capacity else {
+            throw .tooLarge(what: "Samples a \(header.width)×\(header.height)×\(header.components) lossless JPEG frame needs "
+                                + "with a row stride of \(rowStride)", value: o1 || o2 ? Int.max : needed, limit: max(0, capacity))
+        }
+
+        let rowsPerInterval = header.restartInterval == 0 ? header.height : max(1, header.restartInterval / header.width)
+        let intervals = (header.height + rowsPerInterval - 1) / rowsPerInterval
+        let data = try LosslessJPEGEntropyData(bytes, from: stream.entropyStart, intervals: intervals)
+        defer { data.deallocate() }
+
+        // One lookup table per distinct Huffman table (components usually share, or come in pairs).
+        let components = header.components
+        let tableSize = 1 << LosslessJPEGDecodingTable.lookupBits
+        var distinct: [LosslessJPEGHuffmanTable] = []
+        var which: [Int] = []
+        for table in stream.componentTables {
+            if let k = distinct.firstIndex(of: table) { which.append(k) } else { which.append(distinct.count); distinct.append(table) }
+        }
+        let decoding = distinct.map(LosslessJPEGDecodingTable.init)
+        let lookupStorage = UnsafeMutablePointer<UInt16>.allocate(capacity: distinct.count * tableSize)
+        defer { lookupStorage.deallocate() }
+        for (k, table) in decoding.enumerated() {
+            table.lookup.withUnsafeBufferPointer { (lookupStorage + k * tableSize).initialize(from: $0.baseAddress!, count: tableSize) }
+        }
+        let lookups = UnsafeMutablePointer<UnsafePointer<UInt16>>.allocate(capacity: components)
+        defer { lookups.deallocate() }
+        for c in 0..<components { lookups[c] = UnsafePointer(lookupStorage + which[c] * tableSize) }
+        let perComponent = which.map { decoding[$0] }
+
+        try perComponent.withUnsafeBufferPointer { (tables) throws(DaguerreError) in
+            let scan = Scan(destination: destination, rowStride: rowStride, header: header, rowsPerInterval: rowsPerInterval,
+                            data: data, lookups: UnsafePointer(lookups), tables: tables.baseAddress!,
+                            legacyDifference16: legacyDifference16)
+            switch header.predictor {
+            case 1: try decodeScan(LosslessPredictor1.self, scan)
+            case 2: try decodeScan(LosslessPredictor2.self, scan)
+            case 3: try decodeScan(LosslessPredictor3.self, scan)
+            case 4: try decodeScan(LosslessPredictor4.self, scan)
+            case 5: try decodeScan(LosslessPredictor5.self, scan)
+            case 6: try decodeScan(LosslessPredictor6.self, scan)
+            default: try decodeScan(LosslessPredictor7.self, scan)
+            }
+        }
+    }
+
+    /// The sample loop, specialized per predictor. Row `r` of an interval's first row predicts
+    /// from the left only (its first pixel from 2^(P−Pt−1)); other rows start from the sample above.
+    static func decodeScan<P: LosslessPredictor>(_: P.Type, _ scan: Scan) throws(DaguerreError) {
+        let header = scan.header
+        let components = header.components, perRow = header.samplesPerRow, height = header.height
+        let destination = scan.destination, rowStride = scan.rowStride
+        let bytes = UnsafePointer(scan.data.bytes), limit = scan.data.count
+        let lookups = scan.lookups, tables = scan.tables, legacy = scan.legacyDifference16
+        let initial = Int32(1) << (header.precision - header.pointTransform - 1)
+        let shift = UInt16(header.pointTransform)
+        var interval = 0
+        var rowStart = 0
+        while rowStart < height {
+            guard interval < scan.data.intervals.count else { throw .truncated(format: "lossless JPEG", path: nil) }
+            let end = scan.data.intervals[interval].upperBound
+            var reader = LosslessJPEGBitReader(bytes, limit: limit, startByte: scan.data.intervals[interval].lowerBound >> 3)
+            let rowEnd = min(height, rowStart + scan.rowsPerInterval)
+            for r in rowStart..<rowEnd {
+                let row = destination + r * rowStride
+                if r == rowStart {
+                    for c in 0..<components {
+                        let d = try difference(&reader, lookups[c], tables + c, legacy)
+                        row[c] = UInt16(truncatingIfNeeded: initial &+ d)
+                    }
+                    var c = 0
+                    for i in components..<perRow {
+                        let d = try difference(&reader, lookups[c], tables + c, legacy)
+                        row[i] = UInt16(truncatingIfNeeded: Int32(row[i &- components]) &+ d)
+                        c = c &+ 1 == components ? 0 : c &+ 1
+                    }
+                } else {
+                    let above = UnsafePointer(row - rowStride)
+                    for c in 0..<components {
+                        let d = try difference(&reader, lookups[c], tables + c, legacy)
+                        row[c] = UInt16(truncatingIfNeeded: Int32(above[c]) &+ d)
+                    }
+                    var c = 0
+                    for i in components..<perRow {
+                        let d = try difference(&reader, lookups[c], tables + c, legacy)
+                        let p = P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
+                        row[i] = UInt16(truncatingIfNeeded: p &+ d)
+                        c = c &+ 1 == components ? 0 : c &+ 1
+                    }
+                }
+                guard reader.position <= end else { throw .truncated(format: "lossless JPEG", path: nil) }
+                // The point transform: a row is shifted back once the row below no longer needs it.
+                if shift > 0 && r > 0 { shiftRow(destination + (r - 1) * rowStride, perRow, shift) }
+            }
+            rowStart = rowEnd
+            interval += 1
+        }
+        if shift > 0 { shiftRow(destination + (height - 1) * rowStride, perRow, shift) }
+    }
+
+    private static func shiftRow(_ row: UnsafeMutablePointer<UInt16>, _ count: Int, _ shift: UInt16) {
+        for i in 0..<count { row[i] = row[i] &<< shift }
+    }
+
+    /// The next difference (T.81 F.2.2.1): a Huffman-coded category SSSS, then SSSS extra bits.
+    @inline(__always)
+    static func difference(_ reader: inout LosslessJPEGBitReader, _ lookup: UnsafePointer<UInt16>,
+                           _ table: UnsafePointer<LosslessJPEGDecodingTable>, _ legacy: Bool) throws(DaguerreError) -> Int32 {
+        reader.refill()
+        let window = reader.buffer
+        let entry = Int(lookup[Int(truncatingIfNeeded: window &>> UInt64(64 - LosslessJPEGDecodingTable.lookupBits))])
+        if _fastPath(UInt(bitPattern: entry &- 1) < 1023) {
+            let total = entry & 63, category = entry &>> 6
+            reader.consume(total)
+            // The extra bits are the last SSSS of the `total` bits.
+            let size = Int32(1) &<< Int32(category)
+            let value = Int32(truncatingIfNeeded: window &>> UInt64(64 &- total)) & (size &- 1)
+            // A leading 0 extra bit means a negative difference: value − (2^SSSS − 1) (F.2.2.1,
+            // Figure F.12). The leading extra bit is moved to the sign and spread with a shift,
+            // as a compare would be turned into a branch, and a difference's sign is unpredictable.
+            let leading = Int64(bitPattern: window &<< UInt64(total &- category)) &>> 63
+            let negative = ~Int32(truncatingIfNeeded: leading)
+            return value &- (negative & (size &- 1))
+        }
+        let packed = slowDifference(window, table, legacy)
+        guard packed >= 0 else {
+            throw .corruptData(format: "lossless JPEG", detail: "the entropy-coded data holds a bit pattern that is no Huffman code of its table", path: nil)
+        }
+        reader.consume(Int(packed >> 32))
+        return Int32(truncatingIfNeeded: packed)
+    }
+
+    /// Long codes (over ``LosslessJPEGDecodingTable/lookupBits``), category 16, and invalid
+    /// codes: canonical decoding (T.81 Figure F.16). Returns `consumed << 32 | difference`, or −1.
+    @inline(never)
+    static func slowDifference(_ window: UInt64, _ table: UnsafePointer<LosslessJPEGDecodingTable>, _ legacy: Bool) -> Int64 {
+        let t = table.pointee
+        for length in 1...16 {
+            let code = Int32(truncatingIfNeeded: window >> UInt64(64 - length))
+            guard code <= t.maxCode[length] else { continue }
+            let index = Int(t.valueOffset[length] + code)
+            guard index >= 0, index < t.symbols.count else { return -1 }
+            let category = Int(t.symbols[index])
+            let rest = window << UInt64(length)
+            switch category {
+            case 0...15:
+                var value = category == 0 ? 0 : Int64(rest >> UInt64(64 - category))
+                if category > 0 && value < Int64(1) << (category - 1) { value -= (Int64(1) << category) - 1 }
+                return Int64(length + category) << 32 | Int64(UInt32(bitPattern: Int32(value)))
+            case 16 where legacy:
+                // Pre-DNG 1.1 writers: 16 extra bits follow, extended like any other category.
+                var value = Int64(rest >> 48)
+                if value < 32768 { value -= 65535 }
+                return Int64(length + 16) << 32 | Int64(UInt32(bitPattern: Int32(value)))
+            case 16:
+                return Int64(length) << 32 | 32768
+            default:
+                return -1
+            }
+        }
+        return -1
+    }
+}
