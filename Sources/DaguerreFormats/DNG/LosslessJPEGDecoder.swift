@@ -37,8 +37,11 @@ enum LosslessJPEGDecoder {
                        rowStride: Int, capacity: Int, legacyDifference16: Bool) throws(DaguerreError) {
         let header = stream.header
         let perRow = header.samplesPerRow
+        // A frame wider than the destination's rows is refused like one with too many rows: the
+        // stream decides the width, so this is the data's fault as often as the caller's.
         guard rowStride >= perRow else {
-            throw .invalidArgument(what: "Lossless JPEG row stride \(rowStride)", problem: "it must be at least the frame's \(perRow) samples per row")
+            throw .tooLarge(what: "Samples per row of a \(header.width)×\(header.components) lossless JPEG frame "
+                                + "(the destination's row stride)", value: perRow, limit: rowStride)
         }
         let (before, o1) = (header.height - 1).multipliedReportingOverflow(by: rowStride)
         let (needed, o2) = before.addingReportingOverflow(perRow)
