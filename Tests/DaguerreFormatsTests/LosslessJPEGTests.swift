@@ -336,6 +336,36 @@ struct LosslessJPEGJudgeTests {
         #expect(differing(reference, image) == 0, "LibRaw disagrees: predictor \(predictor), \(precision)-bit, \(components) components")
     }
 
+    @Test("ffmpeg's lossless JPEG (another encoder: 9-bit RGB, two tables, APP0/COM, DHT before SOF3) decodes as ffmpeg does",
+          arguments: 1...3)
+    func ffmpegStreams(predictor: Int) throws {
+        let dir = try TemporaryDirectory()
+        let stream = dir.path("ff.ljpg"), raw = dir.path("ff.raw")
+        // Noisy test pattern at an odd size; ffmpeg's -pred is the T.81 predictor number (1–3 only).
+        try Judge.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
+                                 "-i", "testsrc=size=61x37,noise=alls=60:allf=t+u,format=bgr24", "-frames:v", "1",
+                                 "-c:v", "ljpeg", "-pix_fmt", "bgr24", "-pred", "\(predictor)", "-f", "image2", stream])
+        try Judge.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "mjpeg", "-i", stream,
+                                 "-f", "rawvideo", "-pix_fmt", "bgr24", raw])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stream)))
+        let reference = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let (header, samples) = try decode(bytes)
+        #expect(header.width == 61 && header.height == 37 && header.components == 3)
+        #expect(header.precision == 9 && header.predictor == predictor)
+        #expect(reference.count == 61 * 37 * 3)
+        // ffmpeg codes differences modulo 2^9 where T.81 says 2^16; with predictors 1–3 (plain
+        // selections) the two agree modulo 2^9. Then its reversible colour transform, undone:
+        // Y = (B + 2G + R) >> 2, Cb = B − G + 256, Cr = R − G + 256.
+        var mismatches = 0
+        for p in 0..<min(61 * 37, reference.count / 3) {
+            let y = Int(samples[3 * p] & 511), cb = Int(samples[3 * p + 1] & 511), cr = Int(samples[3 * p + 2] & 511)
+            let g = y - ((cb + cr - 512) >> 2)
+            let bgr = [cb + g - 256, g, cr + g - 256]
+            for c in 0..<3 where bgr[c] != Int(reference[3 * p + c]) { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("The other third-party DNGs hold no lossless JPEG raw data, and are refused clearly")
     func otherThirdPartyDNGs() throws {
         let dir = try TemporaryDirectory()
