@@ -29,9 +29,9 @@ struct LosslessJPEGBitWriter {
     /// Appends the low `count` bits of `bits` (1 ≤ count ≤ 32; the higher bits must be zero).
     @inline(__always)
     mutating func write(_ bits: UInt32, count: Int) {
-        accumulator = accumulator &<< UInt64(count) | UInt64(bits)
+        accumulator = accumulator &<< count | UInt64(bits)
         pending &+= count
-        UnsafeMutableRawPointer(base + position).storeBytes(of: (accumulator &<< UInt64(64 &- pending)).bigEndian, as: UInt64.self)
+        UnsafeMutableRawPointer(base + position).storeBytes(of: (accumulator &<< (64 &- pending)).bigEndian, as: UInt64.self)
         position &+= pending &>> 3
         pending &= 7
     }
@@ -39,7 +39,7 @@ struct LosslessJPEGBitWriter {
     /// Completes the last byte with 1 bits (T.81 F.1.2.3) and starts again at `position`.
     mutating func flushToByte() {
         if pending > 0 {
-            base[position] = UInt8(truncatingIfNeeded: accumulator &<< UInt64(8 - pending)) | UInt8(0xFF >> pending)
+            base[position] = UInt8(truncatingIfNeeded: accumulator &<< (8 - pending)) | UInt8(0xFF >> pending)
             position += 1
             pending = 0
         }
