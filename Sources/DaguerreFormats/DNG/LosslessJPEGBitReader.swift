@@ -1,5 +1,4 @@
 // The bit reader of our hand-written lossless JPEG decoder (libjpeg-turbo 2.1 has no lossless
-import DaguerreCore
 // mode), over the unstuffed data of ``LosslessJPEGEntropyData``. SPEC R1; DNG 1.4
 // specification, Compression = 7 (lossless JPEG).
 
@@ -37,7 +36,7 @@ struct LosslessJPEGBitReader {
     @inline(__always)
     mutating func refill() {
         let word = UnsafeRawPointer(bytes + min(next, limit)).loadUnaligned(as: UInt64.self).bigEndian
-        buffer |= word &>> UInt64(available)
+        buffer |= word &>> available
         next &+= (63 &- available) &>> 3
         available |= 56
     }
@@ -45,7 +44,7 @@ struct LosslessJPEGBitReader {
     /// Drops `count` bits (at most ``available``).
     @inline(__always)
     mutating func consume(_ count: Int) {
-        buffer = buffer &<< UInt64(count)
+        buffer = buffer &<< count
         available &-= count
     }
 

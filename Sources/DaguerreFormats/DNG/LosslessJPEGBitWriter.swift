@@ -1,5 +1,4 @@
 // The bit writer of our hand-written lossless JPEG encoder (libjpeg-turbo 2.1 has no lossless
-import DaguerreCore
 // mode): codes packed most significant bit first, then a 00 stuffed after every FF byte
 // (ITU-T T.81 B.1.1.5, F.1.2.3). SPEC R1; DNG 1.4 specification, Compression = 7.
 
@@ -30,9 +29,9 @@ struct LosslessJPEGBitWriter {
     /// Appends the low `count` bits of `bits` (1 ≤ count ≤ 32; the higher bits must be zero).
     @inline(__always)
     mutating func write(_ bits: UInt32, count: Int) {
-        accumulator = accumulator &<< UInt64(count) | UInt64(bits)
+        accumulator = accumulator &<< count | UInt64(bits)
         pending &+= count
-        UnsafeMutableRawPointer(base + position).storeBytes(of: (accumulator &<< UInt64(64 &- pending)).bigEndian, as: UInt64.self)
+        UnsafeMutableRawPointer(base + position).storeBytes(of: (accumulator &<< (64 &- pending)).bigEndian, as: UInt64.self)
         position &+= pending &>> 3
         pending &= 7
     }
@@ -40,7 +39,7 @@ struct LosslessJPEGBitWriter {
     /// Completes the last byte with 1 bits (T.81 F.1.2.3) and starts again at `position`.
     mutating func flushToByte() {
         if pending > 0 {
-            base[position] = UInt8(truncatingIfNeeded: accumulator &<< UInt64(8 - pending)) | UInt8(0xFF >> pending)
+            base[position] = UInt8(truncatingIfNeeded: accumulator &<< (8 - pending)) | UInt8(0xFF >> pending)
             position += 1
             pending = 0
         }

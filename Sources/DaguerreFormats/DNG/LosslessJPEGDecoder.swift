@@ -37,14 +37,17 @@ enum LosslessJPEGDecoder {
                        rowStride: Int, capacity: Int, legacyDifference16: Bool) throws(DaguerreError) {
         let header = stream.header
         let perRow = header.samplesPerRow
+        // A frame wider than the destination's rows is refused like one with too many rows: the
+        // stream decides the width, so this is the data's fault as often as the caller's.
         guard rowStride >= perRow else {
-            throw .invalidArgument(what: "Lossless JPEG row stride \(rowStride)", problem: "it must be at least the frame's \(perRow) samples per row")
+            throw .tooLarge(what: "The samples per row of a \(header.width)-pixel, \(header.components)-component lossless JPEG "
+                                + "frame, against the destination's row stride,", value: perRow, limit: rowStride)
         }
         let (before, o1) = (header.height - 1).multipliedReportingOverflow(by: rowStride)
         let (needed, o2) = before.addingReportingOverflow(perRow)
         guard !o1, !o2, needed <= capacity else {
-            throw .tooLarge(what: "Samples a \(header.width)×\(header.height)×\(header.components) lossless JPEG frame needs "
-                                + "with a row stride of \(rowStride)", value: o1 || o2 ? Int.max : needed, limit: max(0, capacity))
+            throw .tooLarge(what: "The samples a \(header.width)×\(header.height)×\(header.components) lossless JPEG frame "
+                                + "needs (row stride \(rowStride)) in the destination", value: o1 || o2 ? Int.max : needed, limit: max(0, capacity))
         }
 
         let rowsPerInterval = header.restartInterval == 0 ? header.height : max(1, header.restartInterval / header.width)
@@ -151,15 +154,19 @@ enum LosslessJPEGDecoder {
                            _ table: UnsafePointer<LosslessJPEGDecodingTable>, _ legacy: Bool) throws(DaguerreError) -> Int32 {
         reader.refill()
         let window = reader.buffer
-        let entry = Int(lookup[Int(truncatingIfNeeded: window &>> UInt64(64 - LosslessJPEGDecodingTable.lookupBits))])
+        let entry = Int(lookup[Int(truncatingIfNeeded: window &>> (64 - LosslessJPEGDecodingTable.lookupBits))])
         if _fastPath(UInt(bitPattern: entry &- 1) < 1023) {
             let total = entry & 63, category = entry &>> 6
             reader.consume(total)
             // The extra bits are the last SSSS of the `total` bits.
-            let size = Int32(1) &<< Int32(category)
-            let value = Int32(truncatingIfNeeded: window &>> UInt64(64 &- total)) & (size &- 1)
-            // A leading 0 extra bit means a negative difference: value − (2^SSSS − 1) (F.2.2.1, Figure F.12).
-            return value < size &>> 1 ? value &- (size &- 1) : value
+            let size = Int32(1) &<< category
+            let value = Int32(truncatingIfNeeded: window &>> (64 &- total)) & (size &- 1)
+            // A leading 0 extra bit means a negative difference: value − (2^SSSS − 1) (F.2.2.1,
+            // Figure F.12). The leading extra bit is moved to the sign and spread with a shift,
+            // as a compare would be turned into a branch, and a difference's sign is unpredictable.
+            let leading = Int64(bitPattern: window &<< (total &- category)) &>> 63
+            let negative = ~Int32(truncatingIfNeeded: leading)
+            return value &- (negative & (size &- 1))
         }
         let packed = slowDifference(window, table, legacy)
         guard packed >= 0 else {

@@ -141,8 +141,10 @@ enum LosslessJPEGEncoder {
 
     /// The category (SSSS) of a difference held modulo 2^16: the bit length of its magnitude,
     /// 16 for −32768 (≡ 32768).
+    /// (A 32-bit count: a 16-bit `lzcnt` writes half a register, which ties it to that register's
+    /// previous value and slowed the writing loop by half.)
     @inline(__always)
-    static func category(_ d: UInt16) -> Int { 16 &- Int16(bitPattern: d).magnitude.leadingZeroBitCount }
+    static func category(_ d: UInt16) -> Int { 32 &- UInt32(Int16(bitPattern: d).magnitude).leadingZeroBitCount }
 
     /// Pass 1: every difference, and the histogram of categories. Returns the OR of all samples
     /// (before the point transform), so the caller can check them against the precision.
@@ -204,9 +206,9 @@ enum LosslessJPEGEncoder {
             let extraLength = s & 15                 // category 16 has no extra bits
             let signed = Int32(Int16(bitPattern: d))
             // Negative differences are sent as d − 1 in SSSS bits (T.81 F.1.2.1).
-            let extra = UInt32(bitPattern: signed &+ (signed &>> 31)) & ((1 &<< UInt32(extraLength)) &- 1)
+            let extra = UInt32(bitPattern: signed &+ (signed &>> 31)) & ((UInt32(1) &<< extraLength) &- 1)
             let entry = codes[t &+ s]
-            w.write((entry & 0xFFFF) &<< UInt32(extraLength) | extra, count: Int(entry &>> 16) &+ extraLength)
+            w.write((entry & 0xFFFF) &<< extraLength | extra, count: Int(entry &>> 16) &+ extraLength)
             t = t &+ stride
             if t == components &* stride { t = 0 }
         }

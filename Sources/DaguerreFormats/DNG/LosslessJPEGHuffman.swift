@@ -1,7 +1,7 @@
 // Huffman tables for our hand-written lossless JPEG codec (libjpeg-turbo 2.1 has no lossless
-import DaguerreCore
 // mode): optimal tables from a histogram (ITU-T T.81 Annex K.2), code assignment (Annex C) and
 // the lookup tables the decoder uses. SPEC R1; DNG 1.4 specification, Compression = 7.
+import DaguerreCore
 
 /// A Huffman table as a DHT segment stores it: how many codes each length 1...16 has, and the
 /// symbols in code order. Lossless JPEG symbols are difference categories (SSSS) 0...16.

@@ -1,5 +1,4 @@
 // The seven lossless JPEG predictors (ITU-T T.81 Table H.1), shared by our hand-written lossless
-import DaguerreCore
 // JPEG encoder and decoder (libjpeg-turbo 2.1 has no lossless mode). SPEC R1; DNG 1.4
 // specification, Compression = 7 (lossless JPEG).
 
