@@ -32,7 +32,7 @@ import Testing
         let path = dir.path("\(pattern.fourCC)-\(preview ? "preview" : "nopreview").dng")
         let dng = try Self.sampleDNG(pattern, preview: preview)
         try DNGWriter.write(dng, to: path)
-        Samples.keep(path)
+        SampleFiles.keep(path)
 
         let back = try DNGReader.read(path: path)
         #expect(back.raw.samples == dng.raw.samples)
@@ -83,7 +83,7 @@ import Testing
         let chart = try SyntheticRaw.chart()
         let path = dir.path("chart.dng")
         try DNGWriter.write(chart.dng, to: path)
-        Samples.keep(path)
+        SampleFiles.keep(path)
         let spec = dir.path("chart.json")
         try JSONSerialization.data(withJSONObject: chart.spec).write(to: URL(fileURLWithPath: spec))
         let result = try Judge.python("dng_judge.py", ["develop", path, spec])
@@ -94,7 +94,7 @@ import Testing
 }
 
 /// Keeps files that tests wrote and judged, when DAGUERRE_SAMPLES_DIR is set.
-enum Samples {
+enum SampleFiles {
     static func keep(_ path: String) {
         guard let dir = ProcessInfo.processInfo.environment["DAGUERRE_SAMPLES_DIR"], !dir.isEmpty else { return }
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -138,8 +138,8 @@ enum Samples {
         var tiny = dng
         tiny.raw = try SyntheticRaw.mosaic(.grbg, width: 96, height: 64)
         tiny.opcodeLists[0].opcodes.append(.warpRectilinear(DNGWarpRectilinear(planes: [.init(radial: [1, -0.01, 0, 0], tangential: [0, 0])])))
-        try DNGWriter.write(tiny, to: dir.path("tiny-opcodes.dng")); Samples.keep(dir.path("tiny-opcodes.dng"))
-        try DNGWriter.write(tiny, to: dir.path("tiny-uncompressed.dng"), compression: .none); Samples.keep(dir.path("tiny-uncompressed.dng"))
+        try DNGWriter.write(tiny, to: dir.path("tiny-opcodes.dng")); SampleFiles.keep(dir.path("tiny-opcodes.dng"))
+        try DNGWriter.write(tiny, to: dir.path("tiny-uncompressed.dng"), compression: .none); SampleFiles.keep(dir.path("tiny-uncompressed.dng"))
         let tinyBack = try DNGReader.read(path: dir.path("tiny-uncompressed.dng"))
         #expect(tinyBack.raw.samples == tiny.raw.samples)
         #expect(tinyBack.opcodeLists == tiny.opcodeLists)

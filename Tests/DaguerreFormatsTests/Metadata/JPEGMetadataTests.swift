@@ -47,7 +47,7 @@ import Testing
         let bytes = try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: preview, xmp: xmp)
         let path = dir.path("photo-P3.jpg")
         try AtomicFile.write(bytes, to: path)
-        Samples.keep(path)
+        SampleFiles.keep(path)
 
         let json = try Judge.run("exiftool", ["-j", "-a", "-G1", "-n", path])
         let tags = try #require((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])?.first)
