@@ -45,7 +45,10 @@ public struct DNGWarpRectilinear: Sendable, Equatable {
         }
         planes = p
         centerX = try r.f64(); centerY = try r.f64()
-        guard centerX.isFinite, centerY.isFinite else { throw .corruptData(format: "DNG WarpRectilinear", detail: "the centre is not finite", path: nil) }
+        // The centre is a fraction of the image size (DNG 1.4 §7): anything far outside is damage.
+        guard centerX.isFinite, centerY.isFinite, (-1...2).contains(centerX), (-1...2).contains(centerY) else {
+            throw .corruptData(format: "DNG WarpRectilinear", detail: "the optical centre (\(centerX), \(centerY)) is not a fraction of the image", path: nil)
+        }
     }
 
     func encoded() -> [UInt8] {
@@ -58,7 +61,8 @@ public struct DNGWarpRectilinear: Sendable, Equatable {
 
     /// The corrected image: `pixels` holds `width` × `height` × `channels` interleaved floats.
     public func apply(to pixels: [Float], width: Int, height: Int, channels: Int) -> [Float] {
-        guard width > 0, height > 0, channels > 0, pixels.count >= width * height * channels, !planes.isEmpty else { return pixels }
+        guard width > 0, height > 0, channels > 0, pixels.count >= width * height * channels, !planes.isEmpty,
+              centerX.isFinite, centerY.isFinite, abs(centerX) <= 1e6, abs(centerY) <= 1e6 else { return pixels }
         var out = pixels
         let cx = centerX * Double(width - 1), cy = centerY * Double(height - 1)
         let m = max(max(cx, Double(width - 1) - cx).squared + max(cy, Double(height - 1) - cy).squared, 1e-12).squareRoot()
@@ -73,8 +77,9 @@ public struct DNGWarpRectilinear: Sendable, Equatable {
                     let f = k.radial[0] + r2 * (k.radial[1] + r2 * (k.radial[2] + r2 * k.radial[3]))
                     let sx = f * dx + 2 * k.tangential[0] * dx * dy + k.tangential[1] * (r2 + 2 * dx * dx)
                     let sy = f * dy + k.tangential[0] * (r2 + 2 * dy * dy) + 2 * k.tangential[1] * dx * dy
-                    guard sx.isFinite, sy.isFinite else { continue }
-                    let px = min(max(cx + sx * m, 0), Double(width - 1)), py = min(max(cy + sy * m, 0), Double(height - 1))
+                    let ux = cx + sx * m, uy = cy + sy * m
+                    guard ux.isFinite, uy.isFinite else { continue }
+                    let px = min(max(ux, 0), Double(width - 1)), py = min(max(uy, 0), Double(height - 1))
                     let x0 = Int(px), y0 = Int(py), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
                     let tx = Float(px - Double(x0)), ty = Float(py - Double(y0))
                     func at(_ yy: Int, _ xx: Int) -> Float { pixels[(yy * width + xx) * channels + c] }

@@ -1,0 +1,35 @@
+import DaguerreCore
+import DaguerreTestSupport
+import Foundation
+import Testing
+@testable import DaguerreFormats
+
+/// Every input a fuzzer crashed on, kept in Tests/fuzz-regressions and replayed through the
+/// same calls as its harness (fuzz/Sources). Each must now end in a typed error or a result.
+@Suite struct FuzzRegressionTests {
+    static let folder = Judge.repoRoot.appendingPathComponent("Tests/fuzz-regressions")
+
+    static func inputs(_ prefix: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
+    }
+
+    @Test("FuzzDNG crashes, replayed", arguments: inputs("dng-"))
+    func dng(_ name: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(name)))
+        var limits = Limits.default
+        limits.maxPixels = 1 << 22
+        if let dng = try? DNGReader.read(bytes: bytes, limits: limits) {
+            var plane = [Float](repeating: 0.5, count: 16 * 16)
+            for list in dng.opcodeLists {
+                for op in list.opcodes {
+                    switch op {
+                    case let .gainMap(g): g.apply(to: &plane, width: 16, height: 16)
+                    case let .warpRectilinear(w): plane = w.apply(to: plane, width: 16, height: 16, channels: 1)
+                    case .other: break
+                    }
+                }
+            }
+            #expect(plane.count == 256)
+        }
+    }
+}
