@@ -26,6 +26,11 @@ public enum DNGCompression: Sendable, Equatable {
 public enum DNGWriter {
     public static let tileSize = 256
 
+    /// The tile edge for a mosaic `width` photosites wide: 256, except that LibRaw 0.22 misreads
+    /// two-component tiles when exactly two of them span the image, so a 512-wide mosaic gets
+    /// one 512-wide tile column instead.
+    public static func tileSize(forWidth width: Int) -> Int { width == 2 * tileSize ? 2 * tileSize : tileSize }
+
     /// The file's bytes.
     public static func data(for image: DNGImage, compression: DNGCompression = .losslessJPEG) throws(DaguerreError) -> [UInt8] {
         let raw = image.raw
@@ -47,8 +52,9 @@ public enum DNGWriter {
         rawIFD[.photometricInterpretation] = .shorts([32803])
         rawIFD[.samplesPerPixel] = .shorts([1])
         rawIFD[.planarConfiguration] = .shorts([1])
-        rawIFD[.tileWidth] = .longs([UInt32(tileSize)])
-        rawIFD[.tileLength] = .longs([UInt32(tileSize)])
+        let tile = tileSize(forWidth: raw.width)
+        rawIFD[.tileWidth] = .longs([UInt32(tile)])
+        rawIFD[.tileLength] = .longs([UInt32(tile)])
         rawIFD[.cfaRepeatPatternDim] = .shorts([2, 2])
         rawIFD[.cfaPattern] = .bytes(raw.pattern.cfaPattern)
         rawIFD[.cfaPlaneColor] = .bytes([0, 1, 2])
@@ -78,7 +84,7 @@ public enum DNGWriter {
             rawIFD[.noiseProfile] = .doubles(image.color.noiseProfile.flatMap { [$0.scale, $0.offset] })
         }
         for list in image.opcodeLists { rawIFD[list.stage.tag] = .undefined(list.encoded()) }
-        rawIFD.data = .tiles(try tiles(raw, compression: compression))
+        rawIFD.data = .tiles(try tiles(raw, tile: tile, compression: compression))
 
         // DNG-wide tags live in IFD0 (DNG 1.4 Chapter 4, "IFD 0").
         var ifd0: TIFFDirectory
@@ -157,8 +163,7 @@ public enum DNGWriter {
 
     /// The mosaic cut into 256×256 tiles (edge tiles padded by repeating the last row and
     /// column), each compressed on its own, all cores in parallel.
-    static func tiles(_ raw: BayerImage, compression: DNGCompression) throws(DaguerreError) -> [[UInt8]] {
-        let t = tileSize
+    static func tiles(_ raw: BayerImage, tile t: Int, compression: DNGCompression) throws(DaguerreError) -> [[UInt8]] {
         let across = (raw.width + t - 1) / t, down = (raw.height + t - 1) / t
         let results = TileResults<[UInt8]>(count: across * down)
         let precision = raw.bitsPerSample
@@ -180,10 +185,10 @@ public enum DNGWriter {
                 do throws(DaguerreError) {
                     let bytes: [UInt8]
                     if full {
-                        bytes = try encodeTile(source.value + y0 * raw.width + x0, stride: raw.width, compression: compression, precision: precision)
+                        bytes = try encodeTile(source.value + y0 * raw.width + x0, stride: raw.width, tile: t, compression: compression, precision: precision)
                     } else {
                         bytes = try padded.withUnsafeBufferPointer { p throws(DaguerreError) in
-                            try encodeTile(p.baseAddress!, stride: t, compression: compression, precision: precision)
+                            try encodeTile(p.baseAddress!, stride: t, tile: t, compression: compression, precision: precision)
                         }
                     }
                     results.set(index, .success(bytes))
@@ -193,8 +198,7 @@ public enum DNGWriter {
         return try results.collect()
     }
 
-    static func encodeTile(_ p: UnsafePointer<UInt16>, stride: Int, compression: DNGCompression, precision: Int) throws(DaguerreError) -> [UInt8] {
-        let t = tileSize
+    static func encodeTile(_ p: UnsafePointer<UInt16>, stride: Int, tile t: Int, compression: DNGCompression, precision: Int) throws(DaguerreError) -> [UInt8] {
         switch compression {
         case .losslessJPEG:
             return try LosslessJPEG.encode(samples: p, rowStride: stride, width: t / 2, height: t, components: 2, precision: precision, predictor: 1)
