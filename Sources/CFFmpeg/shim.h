@@ -25,3 +25,6 @@ static inline const char *dag_av_strerror(int code, char *buffer, size_t size) {
     av_strerror(code, buffer, size);
     return buffer;
 }
+
+/// AV_INPUT_BUFFER_PADDING_SIZE: zeroed bytes libavcodec may read past the end of its input.
+static inline int dag_av_input_padding(void) { return AV_INPUT_BUFFER_PADDING_SIZE; }
