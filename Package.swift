@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "DaguerreImage", targets: ["DaguerreImage"]),
         .executable(name: "daguerre", targets: ["daguerre"]),
         .executable(name: "daguerre-bench", targets: ["daguerre-bench"]),
+        .executable(name: "livephoto-mov-bench", targets: ["livephoto-mov-bench"]),
         .executable(name: "variable-box-blur", targets: ["variable-box-blur"]),
     ],
     dependencies: [
@@ -58,6 +59,8 @@ let package = Package(
                           dependencies: ["Daguerre", "DaguerreSamples",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "daguerre-bench", path: "Benchmarks/daguerre-bench"),
+        // Times recording a Live Photo movie in-process (run by daguerre-bench's livephoto-mov scenario).
+        .executableTarget(name: "livephoto-mov-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/livephoto-mov"),
         .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
                           path: "Examples/variable-box-blur"),
 
