@@ -28,3 +28,6 @@ static inline const char *dag_av_strerror(int code, char *buffer, size_t size) {
 
 /// AV_INPUT_BUFFER_PADDING_SIZE: zeroed bytes libavcodec may read past the end of its input.
 static inline int dag_av_input_padding(void) { return AV_INPUT_BUFFER_PADDING_SIZE; }
+
+/// AV_CODEC_FLAG_GLOBAL_HEADER: put the codec configuration in extradata (an MP4 'esds').
+static inline int dag_av_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }

@@ -184,6 +184,56 @@ public final class MovieReader: Sendable {
         }
     }
 
+    /// The bytes of samples `range` of a track, concatenated; adjacent samples are read together
+    /// (a PCM track's thousands of one-frame samples in a few reads). At most
+    /// ``Options/maxSampleBytes`` in total.
+    public func sampleData(track id: Int, range: Range<Int>) throws(DaguerreError) -> [UInt8] {
+        let t = try requireTrack(id)
+        guard range.lowerBound >= 0, range.upperBound <= t.sampleCount else {
+            throw .invalidArgument(what: "Samples \(range) of track \(id)", problem: "the track has \(t.sampleCount) samples")
+        }
+        var out: [UInt8] = []
+        var runStart: UInt64 = 0, runLength = 0
+        func flush() throws(DaguerreError) {
+            guard runLength > 0 else { return }
+            do { out += try source.read(at: runStart, count: runLength) } catch { throw MovieReader.attachPath(error, source.path) }
+            runLength = 0
+        }
+        for i in range {
+            guard let s = t.sample(at: i) else { break }
+            guard let offset = s.offset else { throw .truncated(format: "QuickTime", path: source.path) }
+            guard out.count + runLength + s.size <= options.maxSampleBytes else {
+                throw .tooLarge(what: "Sample bytes requested", value: out.count + runLength + s.size, limit: options.maxSampleBytes)
+            }
+            if runLength > 0, runStart &+ UInt64(runLength) == offset {
+                runLength += s.size
+            } else {
+                try flush()
+                runStart = offset
+                runLength = s.size
+            }
+        }
+        try flush()
+        return out
+    }
+
+    /// The interleaved 16-bit samples of a PCM audio track ('sowt' little-endian or 'twos'
+    /// big-endian, as QuickTime movies store them).
+    public func pcm16Samples(track id: Int) throws(DaguerreError) -> [Int16] {
+        let t = try requireTrack(id)
+        guard t.mediaType == .audio, t.codec == "sowt" || t.codec == "twos", t.bitsPerSample == 16 else {
+            throw .unsupported(feature: "Reading '\(t.codec)' audio as 16-bit PCM", hint: "Only 16-bit 'sowt' and 'twos' tracks are read as PCM.")
+        }
+        let bytes = try sampleData(track: id, range: 0..<t.sampleCount)
+        let little = t.codec == "sowt"
+        var out = [Int16](repeating: 0, count: bytes.count / 2)
+        for i in 0..<out.count {
+            let a = UInt16(bytes[2 * i]), b = UInt16(bytes[2 * i + 1])
+            out[i] = Int16(bitPattern: little ? a | b << 8 : a << 8 | b)
+        }
+        return out
+    }
+
     /// The decoded samples of a timed metadata ('mebx') track, at their movie times.
     public func timedMetadata(track id: Int) throws(DaguerreError) -> [TimedMetadataGroup] {
         let t = try requireTrack(id)
