@@ -90,7 +90,7 @@ struct ByteReader {
 /// Splits a byte range into boxes, checking every size against the range that holds it.
 ///
 /// Rules (ISO 14496-12 §4.2, QuickTime File Format "Atoms"): size 1 means a 64-bit size follows
-/// the type; size 0 means "to the end of the enclosing range" (only the last box may say so);
+/// the type; size 0 means "to the end of the file" and is refused inside a parent;
 /// a size smaller than its header, or one that passes the end of its parent, is damage.
 /// Sizes always move forward, so a walk cannot loop; nesting depth is bounded by the caller.
 enum BoxScanner {
@@ -133,6 +133,11 @@ enum BoxScanner {
             headerSize = 16
             size = large
         } else if size32 == 0 {
+            // "To the end of the file" is for the last top-level box only (ISO 14496-12 §4.2);
+            // inside a parent it would swallow the siblings.
+            guard truncatedAtEnd else {
+                throw .corruptData(format: "QuickTime", detail: "box '\(type)' in '\(parent)' declares size 0", path: nil)
+            }
             size = UInt64(end - offset)
         }
         guard size >= UInt64(headerSize) else {
