@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [.package(path: "..")],
     targets: [
         .executableTarget(name: "FuzzDecode", dependencies: [.product(name: "Daguerre", package: parent)]),
+        .executableTarget(name: "FuzzQuickTime", dependencies: [.product(name: "DaguerreFormats", package: parent)]),
     ],
     swiftLanguageModes: [.v6]
 )

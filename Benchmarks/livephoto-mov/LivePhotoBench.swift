@@ -14,14 +14,17 @@ struct BenchOptions {
     var json = false
     var keep = false
     var convertOnly = false
+    var result: String?
 
     static let usage = """
-    USAGE: livephoto-mov-bench [--reps N] [--frames N] [--size WxH] [--preset NAME] [--threads N] [--out DIR] [--json] [--keep] [--convert-only]
+    USAGE: livephoto-mov-bench [--reps N] [--frames N] [--size WxH] [--preset NAME] [--threads N] [--out DIR] [--json] [--result FILE] [--keep] [--convert-only]
 
     Records a Live Photo movie N times (45 frames of 1440×1080 at 15 fps, about 7 Mbit/s, mono
     44.1 kHz PCM, still-image-time track, content identifier and four metadata items) and prints
     each run's encode+mux time and the median. Frames (a moving scene with sensor-like noise) are
-    made before timing starts. --convert-only times just the RGBA → Y'CbCr 4:2:0 conversion.
+    made before timing starts. --json prints the results as JSON; --result FILE also writes that
+    JSON to FILE (daguerre-bench reads it). --convert-only times just the RGBA → Y'CbCr 4:2:0
+    conversion.
     """
 
     static func parse(_ args: [String]) throws -> BenchOptions {
@@ -46,6 +49,7 @@ struct BenchOptions {
             case "--json": o.json = true
             case "--keep": o.keep = true
             case "--convert-only": o.convertOnly = true
+            case "--result": o.result = try value()
             case "-h", "--help": print(usage); exit(0)
             default: throw BenchFailure("unknown argument \(args[i])\n\n\(usage)")
             }
@@ -145,10 +149,12 @@ struct LivePhotoBench {
         let sorted = times.sorted()
         let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         let videoMbps = Double(last?.tracks.first?.dataBytes ?? 0) * 8 / (last?.duration.seconds ?? 1) / 1e6
+        let obj: [String: Any] = ["runs": times, "median": median, "frames": o.frames, "width": o.width, "height": o.height,
+                                  "preset": o.preset, "threads": o.threads, "bytes": last?.byteCount ?? 0, "videoMbps": videoMbps]
+        let json = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
+        if let result = o.result { try json.write(to: URL(fileURLWithPath: result)) }
         if o.json {
-            let obj: [String: Any] = ["runs": times, "median": median, "frames": o.frames, "width": o.width, "height": o.height,
-                                      "preset": o.preset, "threads": o.threads, "bytes": last?.byteCount ?? 0, "videoMbps": videoMbps]
-            print(String(decoding: try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]), as: UTF8.self))
+            print(String(decoding: json, as: UTF8.self))
         } else {
             print(String(format: "median of %d: %.3f s (min %.3f, max %.3f); %@ preset, %d threads", times.count, median,
                          sorted.first ?? 0, sorted.last ?? 0, o.preset, o.threads))

@@ -42,6 +42,27 @@ struct QuickTimeRobustnessTests {
         }
     }
 
+    @Test("Tiny seeds for the fuzzer (fuzz/corpus-quicktime): a 16×16 Live Photo movie with 8 kHz audio, and its MP4")
+    func fuzzSeeds() throws {
+        let dir = try TemporaryDirectory()
+        let mov = dir.path("seed-tiny.mov"), mp4 = dir.path("seed-tiny.mp4")
+        let source = try MovieFixture.Source(width: 16, height: 16, frames: 3)
+        var settings = QuickTimeWriterTests.liveSettings()
+        settings.width = 16; settings.height = 16
+        settings.audio = .init(sampleRate: 8000, channels: 1)
+        settings.stillImageTime = MediaTime(value: 40, timescale: 600)
+        settings.metadata = Array(settings.metadata.prefix(2))
+        try MovieFixture.record(mov, source: source, frames: 3, settings: settings)
+        try MotionPhotoVideo.writeMP4(fromLivePhotoMovie: mov, to: mp4)
+        for path in [mov, mp4] {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(bytes.count < 8192)
+            #expect(Self.exercise(bytes, decode: true) == "read")
+        }
+        MovieFixture.keep(mov, as: "seed-tiny.mov")
+        MovieFixture.keep(mp4, as: "seed-tiny.mp4")
+    }
+
     @Test("The untouched small movie reads completely")
     func baseline() throws {
         let bytes = try Self.smallMovie()
