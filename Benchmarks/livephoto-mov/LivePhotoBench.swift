@@ -8,7 +8,7 @@ struct BenchOptions {
     var frames = 45
     var width = 1440
     var height = 1080
-    var preset = "superfast"
+    var preset = "ultrafast"
     var threads = 2
     var output = "/tmp/livephoto-mov-bench"
     var json = false

@@ -242,8 +242,15 @@ public final class MovieReader: Sendable {
         }
         let keys = Dictionary(t.timedMetadataKeys.map { ($0.localID, $0) }, uniquingKeysWith: { a, _ in a })
         var groups: [TimedMetadataGroup] = []
+        var total = 0
         for i in 0..<min(t.sampleCount, 1 << 16) {
             guard let s = t.sample(at: i) else { break }
+            // Bounded work: all samples together at most maxSampleBytes (hostile tables can point
+            // thousands of samples at the same bytes).
+            total += s.size
+            guard total <= options.maxSampleBytes else {
+                throw .tooLarge(what: "Timed metadata bytes in track \(id)", value: total, limit: options.maxSampleBytes)
+            }
             let bytes = try sampleData(track: id, index: i)
             var items: [MetadataItem] = []
             for box in try BoxScanner.boxes(in: bytes, range: 0..<bytes.count, parent: "mebx sample") {

@@ -17,7 +17,7 @@ import DaguerreCore
 /// `.corruptData`, never traps.
 ///
 /// ```swift
-/// let table = try SampleTable(stbl: boxes, in: moovBytes, options: .init())
+/// let table = try MovieReader(path: "IMG_0001.mov").tracks[0].sampleTable
 /// table.sample(at: 3)?.offset
 /// ```
 public struct SampleTable: Sendable, Hashable {

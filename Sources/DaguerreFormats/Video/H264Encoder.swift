@@ -6,12 +6,15 @@ import DaguerreCore
 /// Encodes planar Y'CbCr 4:2:0 frames to H.264 with libx264 (SPEC L2: 1440×1080, 15 fps, about
 /// 7 Mbit/s).
 ///
-/// Settings chosen for a 2-core machine (measured here; see Benchmarks/README.md): the
-/// `superfast` preset (CABAC, 8×8 transforms, High profile), no B-frames, no lookahead and no
-/// macroblock tree (both need future frames; a Live Photo movie is written while frames
-/// arrive), frame-parallel threads (2 by default), average bit rate with a VBV cap of 1.25×
-/// the target over one second. x264 `veryfast` took 2.2 s for 45 such frames
-/// (TOOLCHAIN.md); this takes about 0.8 s.
+/// Settings chosen for a 2-core machine shared with other work (measured here; see
+/// Benchmarks/README.md): the `ultrafast` preset by default (CAVLC, 4×4 transforms, no
+/// deblocking: a Constrained Baseline stream), no B-frames, no lookahead and no macroblock tree
+/// (both need future frames; a Live Photo movie is written while frames arrive), frame-parallel
+/// threads (2 by default), average bit rate with a VBV cap of 1.25× the target over one second.
+/// For 45 frames of 1440×1080 with two other processes busy on the two cores, x264 `veryfast`
+/// took 2.2–2.4 s (TOOLCHAIN.md), `superfast` 1.6–1.9 s and `ultrafast` about 0.9 s; on idle
+/// cores `superfast` takes about 1.2 s end to end and compresses better (CABAC, 8×8 transforms,
+/// deblocking; High profile), so pass it when the CPU allows.
 ///
 /// Parameter sets go only into ``decoderConfiguration`` (`avcC`), not in-band; every sample is
 /// length-prefixed (TOOLCHAIN.md). The VUI carries the same colour tags as the `colr` atom
@@ -43,7 +46,7 @@ public final class H264Encoder {
         public var timescale: Int32
 
         public init(width: Int, height: Int, frameRate: Int = 15, bitRate: Int = 7_000_000,
-                    colorProperties: VideoColorProperties = .bt709, preset: String = "superfast", threads: Int = 2,
+                    colorProperties: VideoColorProperties = .bt709, preset: String = "ultrafast", threads: Int = 2,
                     keyFrameInterval: Int? = nil, timescale: Int32 = 600) {
             self.width = width; self.height = height; self.frameRate = frameRate; self.bitRate = bitRate
             self.colorProperties = colorProperties; self.preset = preset; self.threads = threads

@@ -78,6 +78,38 @@ public enum YCbCrConversion {
         let lumaBias: Int32 = (16 << 16) + (1 << 15)
         let chromaBias: Int32 = (128 << 18) + (1 << 17)
         let pairs = width / 2
+        if px == 4, bytesPerRow % 4 == 0, Int(bitPattern: src) % 4 == 0 {
+            // Four-byte pixels: one 32-bit load per pixel, channels taken out by shifts
+            // (little-endian memory order: byte k is bits 8k…8k+7).
+            let rs = UInt32(8 * ro), gs = UInt32(8 * go), bs = UInt32(8 * bo)
+            var row = 0
+            while row + 1 < height {
+                let s0 = src.advanced(by: row * bytesPerRow).assumingMemoryBound(to: UInt32.self)
+                let s1 = src.advanced(by: (row + 1) * bytesPerRow).assumingMemoryBound(to: UInt32.self)
+                let y0 = y + row * yStride, y1 = y + (row + 1) * yStride
+                let cbRow = cb + (row / 2) * cbStride, crRow = cr + (row / 2) * crStride
+                // Luma: every pixel on its own, contiguous, so LLVM vectorises it.
+                for x in 0..<width {
+                    let p = UInt32(littleEndian: s0[x]), q = UInt32(littleEndian: s1[x])
+                    let r0 = Int32(bitPattern: (p >> rs) & 0xFF), g0 = Int32(bitPattern: (p >> gs) & 0xFF), b0 = Int32(bitPattern: (p >> bs) & 0xFF)
+                    let r1 = Int32(bitPattern: (q >> rs) & 0xFF), g1 = Int32(bitPattern: (q >> gs) & 0xFF), b1 = Int32(bitPattern: (q >> bs) & 0xFF)
+                    y0[x] = UInt8(truncatingIfNeeded: (yr &* r0 &+ yg &* g0 &+ yb &* b0 &+ lumaBias) >> 16)
+                    y1[x] = UInt8(truncatingIfNeeded: (yr &* r1 &+ yg &* g1 &+ yb &* b1 &+ lumaBias) >> 16)
+                }
+                // Chroma: the mean of each 2×2 block.
+                for i in 0..<pairs {
+                    let p00 = UInt32(littleEndian: s0[2 * i]), p01 = UInt32(littleEndian: s0[2 * i + 1])
+                    let p10 = UInt32(littleEndian: s1[2 * i]), p11 = UInt32(littleEndian: s1[2 * i + 1])
+                    let rsum = Int32(bitPattern: ((p00 >> rs) & 0xFF) &+ ((p01 >> rs) & 0xFF) &+ ((p10 >> rs) & 0xFF) &+ ((p11 >> rs) & 0xFF))
+                    let gsum = Int32(bitPattern: ((p00 >> gs) & 0xFF) &+ ((p01 >> gs) & 0xFF) &+ ((p10 >> gs) & 0xFF) &+ ((p11 >> gs) & 0xFF))
+                    let bsum = Int32(bitPattern: ((p00 >> bs) & 0xFF) &+ ((p01 >> bs) & 0xFF) &+ ((p10 >> bs) & 0xFF) &+ ((p11 >> bs) & 0xFF))
+                    cbRow[i] = UInt8(truncatingIfNeeded: (cbr &* rsum &+ cbg &* gsum &+ cbb &* bsum &+ chromaBias) >> 18)
+                    crRow[i] = UInt8(truncatingIfNeeded: (crr &* rsum &+ crg &* gsum &+ crb &* bsum &+ chromaBias) >> 18)
+                }
+                row += 2
+            }
+            return
+        }
         var row = 0
         while row + 1 < height {
             let s0 = src.advanced(by: row * bytesPerRow).assumingMemoryBound(to: UInt8.self)
