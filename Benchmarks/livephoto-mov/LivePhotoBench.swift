@@ -15,16 +15,18 @@ struct BenchOptions {
     var keep = false
     var convertOnly = false
     var result: String?
+    var lazyFrames = false
 
     static let usage = """
-    USAGE: livephoto-mov-bench [--reps N] [--frames N] [--size WxH] [--preset NAME] [--threads N] [--out DIR] [--json] [--result FILE] [--keep] [--convert-only]
+    USAGE: livephoto-mov-bench [--reps N] [--frames N] [--size WxH] [--preset NAME] [--threads N] [--out DIR] [--json] [--result FILE] [--lazy-frames] [--keep] [--convert-only]
 
     Records a Live Photo movie N times (45 frames of 1440×1080 at 15 fps, about 7 Mbit/s, mono
     44.1 kHz PCM, still-image-time track, content identifier and four metadata items) and prints
     each run's encode+mux time and the median. Frames (a moving scene with sensor-like noise) are
     made before timing starts. --json prints the results as JSON; --result FILE also writes that
     JSON to FILE (daguerre-bench reads it). --convert-only times just the RGBA → Y'CbCr 4:2:0
-    conversion.
+    conversion. --lazy-frames makes each frame just before it is appended (only the recorder's
+    calls are timed), so peak RSS is the recorder's own rather than 45 frames held in memory.
     """
 
     static func parse(_ args: [String]) throws -> BenchOptions {
@@ -50,6 +52,7 @@ struct BenchOptions {
             case "--keep": o.keep = true
             case "--convert-only": o.convertOnly = true
             case "--result": o.result = try value()
+            case "--lazy-frames": o.lazyFrames = true
             case "-h", "--help": print(usage); exit(0)
             default: throw BenchFailure("unknown argument \(args[i])\n\n\(usage)")
             }
@@ -71,65 +74,77 @@ struct LivePhotoBench {
 
     /// A moving radial-and-linear gradient scene with per-pixel noise (σ about 2 levels, like a
     /// camera at daylight ISO), so the encoder meets realistic detail.
-    func makeFrames() throws -> [PixelBuffer] {
-        var frames: [PixelBuffer] = []
-        var seed: UInt32 = 0x2545_F491
-        for f in 0..<o.frames {
-            var b = try PixelBuffer(width: o.width, height: o.height, format: .rgba8, colorSpace: .sRGB, alpha: .straight)
-            let rb = b.bytesPerRow, w = o.width, h = o.height
-            b.withUnsafeMutableBytes { raw in
-                let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                let cx = Float(w) * (0.3 + 0.4 * Float(f) / Float(max(1, o.frames))), cy = Float(h) * 0.5
-                for y in 0..<h {
-                    let row = p + y * rb
-                    for x in 0..<w {
-                        seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5
-                        let noise = Float(Int(seed & 7) - 4) * 0.6
-                        let dx = Float(x) - cx, dy = Float(y) - cy
-                        let d = (dx * dx + dy * dy).squareRoot() / Float(w)
-                        let stripes = Float((x + 3 * f) / 24 % 2) * 18
-                        row[4 * x] = UInt8(clamping: Int(200 - 160 * d + stripes + noise))
-                        row[4 * x + 1] = UInt8(clamping: Int(60 + 120 * Float(y) / Float(h) + noise))
-                        row[4 * x + 2] = UInt8(clamping: Int(40 + 150 * Float(x) / Float(w) - stripes + noise))
-                        row[4 * x + 3] = 255
-                    }
+    func makeFrame(_ f: Int, seed: inout UInt32) throws -> PixelBuffer {
+        var b = try PixelBuffer(width: o.width, height: o.height, format: .rgba8, colorSpace: .sRGB, alpha: .straight)
+        let rb = b.bytesPerRow, w = o.width, h = o.height
+        var state = seed
+        b.withUnsafeMutableBytes { raw in
+            let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let cx = Float(w) * (0.3 + 0.4 * Float(f) / Float(max(1, o.frames))), cy = Float(h) * 0.5
+            for y in 0..<h {
+                let row = p + y * rb
+                for x in 0..<w {
+                    state ^= state << 13; state ^= state >> 17; state ^= state << 5
+                    let noise = Float(Int(state & 7) - 4) * 0.6
+                    let dx = Float(x) - cx, dy = Float(y) - cy
+                    let d = (dx * dx + dy * dy).squareRoot() / Float(w)
+                    let stripes = Float((x + 3 * f) / 24 % 2) * 18
+                    row[4 * x] = UInt8(clamping: Int(200 - 160 * d + stripes + noise))
+                    row[4 * x + 1] = UInt8(clamping: Int(60 + 120 * Float(y) / Float(h) + noise))
+                    row[4 * x + 2] = UInt8(clamping: Int(40 + 150 * Float(x) / Float(w) - stripes + noise))
+                    row[4 * x + 3] = 255
                 }
             }
-            frames.append(b)
         }
-        return frames
+        seed = state
+        return b
     }
 
-    func record(_ frames: [PixelBuffer], audio: [Int16], to path: String) throws -> (seconds: Double, info: MovieFileInfo) {
+    func makeFrames() throws -> [PixelBuffer] {
+        var seed: UInt32 = 0x2545_F491
+        return try (0..<o.frames).map { try makeFrame($0, seed: &seed) }
+    }
+
+    /// Records one movie; `frame(i)` supplies the frames. Only the recorder's own calls are timed.
+    func record(frameCount: Int, frame: (Int) throws -> PixelBuffer, audio: [Int16], to path: String) throws -> (seconds: Double, info: MovieFileInfo) {
         let settings = MovieSettings(width: o.width, height: o.height, frameRate: 15, bitRate: 7_000_000, audio: .init(channels: 1),
                                      metadata: [MetadataItem(key: .author, value: "daguerre-bench"),
                                                 MetadataItem(key: .locationISO6709, value: "+48.8584+002.2945+035.000/"),
                                                 MetadataItem(key: .make, value: "Daguerre"), MetadataItem(key: .model, value: "Virtual Camera")],
-                                     contentIdentifier: UUID().uuidString, stillImageTime: MediaTime(seconds: Double(frames.count) / 30),
+                                     contentIdentifier: UUID().uuidString, stillImageTime: MediaTime(seconds: Double(frameCount) / 30),
                                      encoderPreset: o.preset, encoderThreads: o.threads)
         let perFrame = 44_100 / 15
-        let start = DispatchTime.now().uptimeNanoseconds
-        let recorder = try MovieRecorder(destination: path, settings: settings)
-        for (i, frame) in frames.enumerated() {
-            try recorder.append(frame: frame, at: MediaTime(value: Int64(i) * 40, timescale: 600))
-            let lo = min(audio.count, i * perFrame), hi = min(audio.count, (i + 1) * perFrame)
-            if hi > lo { try recorder.append(audio: Array(audio[lo..<hi])) }
+        var elapsed: UInt64 = 0
+        func timed<R>(_ body: () throws -> R) rethrows -> R {
+            let start = DispatchTime.now().uptimeNanoseconds
+            defer { elapsed += DispatchTime.now().uptimeNanoseconds - start }
+            return try body()
         }
-        let info = try recorder.finish()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return (seconds, info)
+        let recorder = try timed { try MovieRecorder(destination: path, settings: settings) }
+        for i in 0..<frameCount {
+            let f = try frame(i)
+            try timed { try recorder.append(frame: f, at: MediaTime(value: Int64(i) * 40, timescale: 600)) }
+            let lo = min(audio.count, i * perFrame), hi = min(audio.count, (i + 1) * perFrame)
+            if hi > lo {
+                let chunk = Array(audio[lo..<hi])
+                try timed { try recorder.append(audio: chunk) }
+            }
+        }
+        let info = try timed { try recorder.finish() }
+        return (Double(elapsed) / 1e9, info)
     }
 
     func run() throws {
         try FileManager.default.createDirectory(atPath: o.output, withIntermediateDirectories: true)
-        let frames = try makeFrames()
+        let frames = o.lazyFrames ? [] : try makeFrames()
         let audio = (0..<(o.frames * 44_100 / 15)).map { Int16(6000 * sin(2 * Double.pi * 440 * Double($0) / 44_100)) }
         if o.convertOnly {
             var yuv = try PlanarYCbCr420Buffer(width: o.width, height: o.height)
+            let source = frames.isEmpty ? try makeFrames() : frames
             for rep in 0..<o.reps {
                 let start = DispatchTime.now().uptimeNanoseconds
-                for f in frames { try YCbCrConversion.convert(f, into: &yuv) }
-                print(String(format: "conversion run %d: %.1f ms for %d frames", rep + 1, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, frames.count))
+                for f in source { try YCbCrConversion.convert(f, into: &yuv) }
+                print(String(format: "conversion run %d: %.1f ms for %d frames", rep + 1, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, source.count))
             }
             return
         }
@@ -137,7 +152,9 @@ struct LivePhotoBench {
         var last: MovieFileInfo?
         for rep in 0..<o.reps {
             let path = "\(o.output)/live-\(rep).mov"
-            let (t, info) = try record(frames, audio: audio, to: path)
+            var seed: UInt32 = 0x2545_F491
+            let (t, info) = try record(frameCount: o.frames, frame: { i in o.lazyFrames ? try makeFrame(i, seed: &seed) : frames[i] },
+                                       audio: audio, to: path)
             times.append(t)
             last = info
             if !o.json {

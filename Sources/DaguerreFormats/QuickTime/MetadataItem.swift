@@ -106,7 +106,10 @@ public struct MetadataItem: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(identifier) = \(stringValue ?? "\(value)")" }
+    public var description: String {
+        if case let .data(d) = value { return "\(identifier) = <\(d.count) bytes, type \(dataType)>" }
+        return "\(identifier) = \(stringValue ?? "")"
+    }
 
     /// Well-known type: UTF-8 text.
     public static let typeUTF8: UInt32 = 1
