@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "daguerre", targets: ["daguerre"]),
         .executable(name: "daguerre-bench", targets: ["daguerre-bench"]),
         .executable(name: "daguerre-formats-bench", targets: ["daguerre-formats-bench"]),
+        .executable(name: "livephoto-mov-bench", targets: ["livephoto-mov-bench"]),
         .executable(name: "variable-box-blur", targets: ["variable-box-blur"]),
     ],
     dependencies: [
@@ -35,12 +36,20 @@ let package = Package(
                        providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4",
                        providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+        // Video: libx264 encodes H.264 (L2); FFmpeg's libavcodec decodes it and encodes AAC for
+        // Motion Photo MP4s. The QuickTime container itself is Daguerre's own code.
+        // No pkgConfig for x264: its .pc file adds -DX264_API_IMPORTS (a Windows DLL flag), which
+        // SwiftPM refuses with a warning on every build. x264.h and libx264 are on the default
+        // paths of Debian's libx264-dev (scripts/setup installs it).
+        .systemLibrary(name: "CX264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
         // C glue that Swift cannot express: setjmp/longjmp error recovery and va_list messages.
         .target(name: "CDaguerreCodecs", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
 
         .target(name: "DaguerreCore",
                 dependencies: ["CLCMS2", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs"]),
+        .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs", "CX264", "CFFmpeg"]),
         .target(name: "DaguerreImage",
                 dependencies: ["DaguerreCore", "DaguerreFormats",
                                .product(name: "Collections", package: "swift-collections")]),
@@ -52,6 +61,8 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "daguerre-bench", path: "Benchmarks/daguerre-bench"),
         .executableTarget(name: "daguerre-formats-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/formats-bench"),
+        // Times recording a Live Photo movie in-process (run by daguerre-bench's livephoto-mov scenario).
+        .executableTarget(name: "livephoto-mov-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/livephoto-mov"),
         .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
                           path: "Examples/variable-box-blur"),
 

@@ -15,6 +15,7 @@ let package = Package(
         .executableTarget(name: "FuzzDecode", dependencies: [.product(name: "Daguerre", package: parent)]),
         .executableTarget(name: "FuzzDNG", dependencies: [.product(name: "Daguerre", package: parent)]),
         .executableTarget(name: "FuzzJPEGMetadata", dependencies: [.product(name: "Daguerre", package: parent)]),
+        .executableTarget(name: "FuzzQuickTime", dependencies: [.product(name: "DaguerreFormats", package: parent)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@ import Foundation
 /// Command-line options of daguerre-bench (hand-parsed: the target stays Foundation-only).
 struct Options {
     static let tools = ["daguerre", "daguerre-nocm", "opencv", "pyvips", "vips"]
-    static let scenarios = ["memory", "fusion"]
+    static let scenarios = ["memory", "fusion", "livephoto-mov"]
 
     var daguerre: String?
     var build = false
@@ -16,6 +16,7 @@ struct Options {
     var vips = "vips"
     var peers: String?
     var check = true
+    var livePhotoBench: String?
 
     static let usage = """
     USAGE: daguerre-bench [options]
@@ -23,7 +24,8 @@ struct Options {
     Runs the same image chain with daguerre, OpenCV, pyvips and the vips CLI, each as a whole
     process, interleaved per repetition, and prints Markdown tables of wall time and peak RSS
     (measured by /usr/bin/time). Also: the 400 MP "memory" scenario and the point-wise "fusion"
-    scenario of the daguerre CLI. See Benchmarks/README.md.
+    scenario of the daguerre CLI, and "livephoto-mov": recording a Live Photo movie (45 frames of
+    1440×1080 H.264 with PCM audio and metadata) with livephoto-mov-bench. See Benchmarks/README.md.
 
     OPTIONS:
       --daguerre PATH   The daguerre CLI. Default: <package>/.build/release/daguerre, built with
@@ -34,7 +36,8 @@ struct Options {
       --work DIR        Outputs, logs and intermediates. Default: /tmp/daguerre-bench.
       --reps N          Repetitions of every measurement. Default: 5.
       --only LIST       Comma-separated subset of: daguerre,daguerre-nocm,opencv,pyvips,vips,
-                        memory,fusion ("chain" = the five chain runs). Repeatable. Default: all.
+                        memory,fusion,livephoto-mov ("chain" = the five chain runs). Repeatable.
+                        Default: all.
                         daguerre-nocm is daguerre with --no-color-management (it filters the
                         encoded sRGB values, as the peers do, instead of linear light).
       --json [PATH]     Also write the results as JSON. Default path: <work>/results.json.
@@ -42,6 +45,9 @@ struct Options {
       --vips PATH       The vips CLI. Default: vips on PATH.
       --peers DIR       The peer scripts. Default: <package>/Benchmarks/peers.
       --no-check        Skip the sanity check of the outputs (size, mean colour, PSNR vs OpenCV).
+      --livephoto-bench PATH
+                        The livephoto-mov-bench executable. Default: <package>/.build/release/
+                        livephoto-mov-bench, built with swift-flags if missing (or with --build).
       -h, --help        Show this help.
     """
 
@@ -72,6 +78,7 @@ struct Options {
             case "--vips": o.vips = try value(a)
             case "--peers": o.peers = try value(a)
             case "--no-check": o.check = false
+            case "--livephoto-bench": o.livePhotoBench = try value(a)
             default: throw BenchError("unknown argument '\(a)'\n\n\(usage)")
             }
             i += 1
