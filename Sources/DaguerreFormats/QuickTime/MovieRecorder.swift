@@ -131,15 +131,20 @@ public final class MovieRecorder {
                 try writer.setEdit(of: videoTrack, startTime: MediaTime(value: first, timescale: MovieRecorder.videoTimescale))
             }
             if let metadataTrack, let still = settings.stillImageTime {
-                // L4: one sample, value -1 (int8), lasting one tick, placed at the still's time by an empty edit.
+                // L4: the still-image-time item (value -1, int8) in one sample that starts at the
+                // still's time and lasts one tick. An empty sample (no items) fills the track from
+                // zero to that time, so that readers which ignore edit lists (exiftool's
+                // SampleTime) still see the item at the still's time.
+                let ticks = still.converted(to: TimedMetadataTrackFormat.stillImageTime.timescale).value
+                if ticks > 0 { try writer.append(sample: [], to: metadataTrack, duration: ticks) }
                 try writer.append(sample: TimedMetadataTrackFormat.sample([(1, [0xFF])]), to: metadataTrack, duration: 1)
-                try writer.setEdit(of: metadataTrack, startTime: still)
             }
             var items: [MetadataItem] = []
             if let id = settings.contentIdentifier { items.append(MetadataItem(key: .contentIdentifier, value: id)) }
             items += settings.metadata.filter { $0.key != MetadataKey.contentIdentifier.rawValue || settings.contentIdentifier == nil }
             writer.metadata = items
-            let info = try writer.finish()
+            var info = try writer.finish()
+            info.stillImageTime = metadataTrack == nil ? nil : settings.stillImageTime
             done = true
             return info
         } catch {

@@ -290,7 +290,9 @@ public final class MovieWriter {
     private func info(byteCount: UInt64) -> MovieFileInfo {
         let duration = tracks.map(trackDuration).max() ?? 0
         let video = tracks.first { $0.mediaType == .video }
-        let still = tracks.first { $0.codec == "mebx" }.map { MediaTime(value: $0.emptyEdit, timescale: movieTimescale) }
+        // A low-level writer knows only a timed-metadata track's empty edit; MovieRecorder, which
+        // lays the still-image-time track out, reports the still's time itself.
+        let still = tracks.first { $0.codec == "mebx" && $0.emptyEdit > 0 }.map { MediaTime(value: $0.emptyEdit, timescale: movieTimescale) }
         let content = metadata.first { $0.key == MetadataKey.contentIdentifier.rawValue }?.stringValue
         return MovieFileInfo(
             path: sink.path, fileType: fileType, byteCount: byteCount,
