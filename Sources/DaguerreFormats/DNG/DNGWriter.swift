@@ -31,6 +31,13 @@ public enum DNGWriter {
     /// one 512-wide tile column instead.
     public static func tileSize(forWidth width: Int) -> Int { width == 2 * tileSize ? 2 * tileSize : tileSize }
 
+    /// Tile width and height: ``tileSize(forWidth:)``, shrunk for images smaller than a tile to
+    /// the image rounded up to a multiple of 16 (TIFF 6.0 requires multiples of 16).
+    static func tileShape(width: Int, height: Int) -> (width: Int, height: Int) {
+        func up16(_ v: Int) -> Int { (v + 15) / 16 * 16 }
+        return (min(tileSize(forWidth: width), up16(width)), min(tileSize, up16(height)))
+    }
+
     /// The file's bytes.
     public static func data(for image: DNGImage, compression: DNGCompression = .losslessJPEG) throws(DaguerreError) -> [UInt8] {
         let raw = image.raw
@@ -52,9 +59,9 @@ public enum DNGWriter {
         rawIFD[.photometricInterpretation] = .shorts([32803])
         rawIFD[.samplesPerPixel] = .shorts([1])
         rawIFD[.planarConfiguration] = .shorts([1])
-        let tile = tileSize(forWidth: raw.width)
-        rawIFD[.tileWidth] = .longs([UInt32(tile)])
-        rawIFD[.tileLength] = .longs([UInt32(tile)])
+        let tile = tileShape(width: raw.width, height: raw.height)
+        rawIFD[.tileWidth] = .longs([UInt32(tile.width)])
+        rawIFD[.tileLength] = .longs([UInt32(tile.height)])
         rawIFD[.cfaRepeatPatternDim] = .shorts([2, 2])
         rawIFD[.cfaPattern] = .bytes(raw.pattern.cfaPattern)
         rawIFD[.cfaPlaneColor] = .bytes([0, 1, 2])
@@ -134,6 +141,10 @@ public enum DNGWriter {
             ifd[.asShotNeutral] = .rationals(n.map { TIFFRational($0, denominator: 1_000_000) })
         } else if let xy = c.asShotWhiteXY, xy.count == 2 {
             ifd[.asShotWhiteXY] = .rationals(xy.map { TIFFRational($0, denominator: 1_000_000) })
+        } else {
+            // No white given: the shot is taken as lit by D65 (DNG readers fall back to guessing,
+            // and dng_validate warns when a file names no white at all).
+            ifd[.asShotWhiteXY] = .rationals([TIFFRational(0.3127, denominator: 1_000_000), TIFFRational(0.3290, denominator: 1_000_000)])
         }
         if let a = c.analogBalance, a.count == 3 { ifd[.analogBalance] = .rationals(a.map { TIFFRational($0, denominator: 1_000_000) }) }
         ifd[.baselineExposure] = .srationals([TIFFSRational(c.baselineExposure, denominator: 100)])
@@ -163,8 +174,9 @@ public enum DNGWriter {
 
     /// The mosaic cut into 256×256 tiles (edge tiles padded by repeating the last row and
     /// column), each compressed on its own, all cores in parallel.
-    static func tiles(_ raw: BayerImage, tile t: Int, compression: DNGCompression) throws(DaguerreError) -> [[UInt8]] {
-        let across = (raw.width + t - 1) / t, down = (raw.height + t - 1) / t
+    static func tiles(_ raw: BayerImage, tile: (width: Int, height: Int), compression: DNGCompression) throws(DaguerreError) -> [[UInt8]] {
+        let t = tile.width, th = tile.height
+        let across = (raw.width + t - 1) / t, down = (raw.height + th - 1) / th
         let results = TileResults<[UInt8]>(count: across * down)
         let precision = raw.bitsPerSample
         raw.samples.withUnsafeBufferPointer { all in
@@ -172,12 +184,12 @@ public enum DNGWriter {
             // Safety: each iteration reads the shared mosaic and writes only its own results slot.
             DispatchQueue.concurrentPerform(iterations: across * down) { index in
                 let tx = index % across, ty = index / across
-                let x0 = tx * t, y0 = ty * t
+                let x0 = tx * t, y0 = ty * th
                 var padded = [UInt16]()
-                let full = x0 + t <= raw.width && y0 + t <= raw.height
+                let full = x0 + t <= raw.width && y0 + th <= raw.height
                 if !full {
-                    padded = [UInt16](repeating: 0, count: t * t)
-                    for y in 0..<t {
+                    padded = [UInt16](repeating: 0, count: t * th)
+                    for y in 0..<th {
                         let sy = min(y0 + y, raw.height - 1)
                         for x in 0..<t { padded[y * t + x] = source.value[sy * raw.width + min(x0 + x, raw.width - 1)] }
                     }
@@ -185,10 +197,11 @@ public enum DNGWriter {
                 do throws(DaguerreError) {
                     let bytes: [UInt8]
                     if full {
-                        bytes = try encodeTile(source.value + y0 * raw.width + x0, stride: raw.width, tile: t, compression: compression, precision: precision)
+                        bytes = try encodeTile(source.value + y0 * raw.width + x0, stride: raw.width, width: t, height: th,
+                                               compression: compression, precision: precision)
                     } else {
                         bytes = try padded.withUnsafeBufferPointer { p throws(DaguerreError) in
-                            try encodeTile(p.baseAddress!, stride: t, tile: t, compression: compression, precision: precision)
+                            try encodeTile(p.baseAddress!, stride: t, width: t, height: th, compression: compression, precision: precision)
                         }
                     }
                     results.set(index, .success(bytes))
@@ -198,13 +211,14 @@ public enum DNGWriter {
         return try results.collect()
     }
 
-    static func encodeTile(_ p: UnsafePointer<UInt16>, stride: Int, tile t: Int, compression: DNGCompression, precision: Int) throws(DaguerreError) -> [UInt8] {
+    static func encodeTile(_ p: UnsafePointer<UInt16>, stride: Int, width t: Int, height th: Int, compression: DNGCompression,
+                           precision: Int) throws(DaguerreError) -> [UInt8] {
         switch compression {
         case .losslessJPEG:
-            return try LosslessJPEG.encode(samples: p, rowStride: stride, width: t / 2, height: t, components: 2, precision: precision, predictor: 1)
+            return try LosslessJPEG.encode(samples: p, rowStride: stride, width: t / 2, height: th, components: 2, precision: precision, predictor: 1)
         case .none:
-            var out = [UInt8](repeating: 0, count: t * t * 2)
-            for y in 0..<t {
+            var out = [UInt8](repeating: 0, count: t * th * 2)
+            for y in 0..<th {
                 for x in 0..<t {
                     let v = p[y * stride + x]
                     out[(y * t + x) * 2] = UInt8(v & 0xFF); out[(y * t + x) * 2 + 1] = UInt8(v >> 8)
@@ -213,6 +227,7 @@ public enum DNGWriter {
             return out
         }
     }
+
 }
 
 /// Per-tile results filled from parallel workers (shared by the DNG writer and reader).
