@@ -182,3 +182,46 @@ enum SampleFiles {
         #expect(throws: DaguerreError.self) { _ = try TIFFStructureReader(bytes: loop).tree() }
     }
 }
+
+/// The opcodes a developer applies (SPEC R6): checked against hand-computed values.
+@Suite struct DNGOpcodeTests {
+    @Test("GainMap interpolates its grid bilinearly at pixel centres, within its area and pitch")
+    func gainMap() {
+        // Gains 1 at the left edge, 3 at the right, on a 2×2 grid over a 4×2 image.
+        let map = DNGGainMap(top: 0, left: 0, bottom: 2, right: 4, pointsV: 2, pointsH: 2, gains: [1, 3, 1, 3])
+        var plane = [Float](repeating: 1, count: 8)
+        map.apply(to: &plane, width: 4, height: 2)
+        // Pixel centres at x = 0.125, 0.375, 0.625, 0.875 of the width: gain 1 + 2x.
+        #expect(plane.prefix(4).map { ($0 * 1000).rounded() / 1000 } == [1.25, 1.75, 2.25, 2.75])
+        // Row pitch 2 and column pitch 2 touch only (0,0), (0,2).
+        var map2 = map
+        map2.rowPitch = 2; map2.colPitch = 2
+        var p2 = [Float](repeating: 1, count: 8)
+        map2.apply(to: &p2, width: 4, height: 2)
+        #expect(p2[1] == 1 && p2[3] == 1 && p2[4] == 1 && p2[0] == 1.25)
+    }
+
+    @Test("WarpRectilinear: identity coefficients keep the image; a barrel term moves the corners inward")
+    func warp() {
+        let w = 9, h = 7
+        let image = (0..<(w * h)).map { Float($0) }
+        let identity = DNGWarpRectilinear(planes: [.init(radial: [1, 0, 0, 0], tangential: [0, 0])])
+        #expect(identity.apply(to: image, width: w, height: h, channels: 1) == image)
+        let barrel = DNGWarpRectilinear(planes: [.init(radial: [0.9, 0, 0, 0], tangential: [0, 0])])
+        let out = barrel.apply(to: image, width: w, height: h, channels: 1)
+        #expect(out[(h / 2) * w + w / 2] == image[(h / 2) * w + w / 2], "the centre stays")
+        #expect(out[0] > image[0], "the corner samples from further inside")
+    }
+
+    @Test("Opcode lists round-trip through their big-endian encoding, unknown opcodes kept as they are")
+    func listRoundTrip() throws {
+        let list = DNGOpcodeList(stage: .demosaiced, opcodes: [
+            .warpRectilinear(DNGWarpRectilinear(planes: [.init(radial: [1, -0.02, 0.001, 0], tangential: [0.0001, 0])], centerX: 0.49, centerY: 0.51)),
+            .other(id: 4, dngVersion: 0x0103_0000, optional: true, parameters: [0, 0, 0, 1, 0, 0, 0, 0]),
+        ])
+        let back = try DNGOpcodeList(stage: .demosaiced, parsing: list.encoded())
+        #expect(back.opcodes.count == 2)
+        #expect(back.opcodes[0] == list.opcodes[0])
+        #expect(back.opcodes[1].name == "FixBadPixelsConstant")
+    }
+}
