@@ -6,7 +6,8 @@ import Foundation
 
 /// `daguerre demo`: the project's main end-to-end job until the virtual camera lands: develops
 /// test photographs through filter chains into wide-colour files, renders the seed's new
-/// filters, and runs the seed's worked example (K2), printing what it measured.
+/// filters, runs the seed's worked example (K2), and writes the first photograph as a JPEG with
+/// EXIF, a DNG, a Live Photo pair and a Motion Photo, printing what it measured.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo", abstract: "Run the end-to-end demonstration job.")
 
@@ -18,21 +19,25 @@ struct DemoCommand: ParsableCommand {
         do { try execute() } catch let e as DaguerreError { throw ValidationError(e.description) }
     }
 
+    /// Runs `body` and prints how long it took, one aligned line per step.
+    static func timed(_ label: String, _ body: () throws -> Void) rethrows {
+        let t0 = Date()
+        try body()
+        print(String(format: "  %-58@ %7.1f ms", label as NSString, Date().timeIntervalSince(t0) * 1000))
+    }
+
     func execute() throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: output, withIntermediateDirectories: true)
         let context = try Context()
         func out(_ name: String) -> URL { URL(fileURLWithPath: output).appendingPathComponent(name) }
-        func timed(_ label: String, _ body: () throws -> Void) rethrows {
-            let t0 = Date()
-            try body()
-            print(String(format: "  %-58@ %7.1f ms", label as NSString, Date().timeIntervalSince(t0) * 1000))
-        }
+        func timed(_ label: String, _ body: () throws -> Void) rethrows { try Self.timed(label, body) }
 
         // 1. Photographs through a development chain, out as Display P3 JPEG and 16-bit TIFF.
         let dir = inputs ?? "../shared/testdata/kodak24"
         let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { ["png", "jpg", "jpeg", "tif", "tiff"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
         print("Developing \(min(count, files.count)) photographs from \(dir):")
+        var firstDeveloped: Image?
         for f in files.prefix(count) {
             let image = try Image(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent(f))
             let developed = try image
@@ -43,6 +48,7 @@ struct DemoCommand: ParsableCommand {
                 .applying(UnsharpMask(radius: 1.5, intensity: 0.4))
                 .applying(LanczosScaleTransform(scale: 0.75))
             let stem = (f as NSString).deletingPathExtension
+            if firstDeveloped == nil { firstDeveloped = developed }
             try timed("\(stem) → \(stem)-P3.jpg (Display P3, q 0.9)") {
                 try context.writeJPEGRepresentation(of: developed, to: out("\(stem)-P3.jpg"), colorSpace: .displayP3, options: [.quality(0.9)])
             }
@@ -91,6 +97,7 @@ struct DemoCommand: ParsableCommand {
             }
             print("  integral image computed \(sample.processorCalls.load(ordering: .relaxed)) time(s) for 3 renders (cached by digest)")
         }
+        if let firstDeveloped { try filesDemo(photo: firstDeveloped, context: context, directory: URL(fileURLWithPath: output)) }
         print("Wrote \(((try? fm.contentsOfDirectory(atPath: output)) ?? []).count) files to \(output)/")
     }
 }
