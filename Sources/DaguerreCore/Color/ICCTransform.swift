@@ -21,34 +21,28 @@ public final class ICCTransform: @unchecked Sendable {
     private init(handle: cmsHTRANSFORM, format: PixelFormat) { self.handle = handle; self.format = format }
     deinit { cmsDeleteTransform(handle) }
 
-    /// Linear sRGB primaries, D65, gamma 1: the lcms2 side of the working space.
-    static func linearSRGBProfile() -> cmsHPROFILE? {
-        var white = cmsCIExyY(x: Primaries.d65.x, y: Primaries.d65.y, Y: 1)
-        let p = Primaries.srgb
-        var prim = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: p.red.x, y: p.red.y, Y: 1), Green: cmsCIExyY(x: p.green.x, y: p.green.y, Y: 1),
-                                   Blue: cmsCIExyY(x: p.blue.x, y: p.blue.y, Y: 1))
-        guard let g = cmsBuildGamma(nil, 1) else { return nil }
-        defer { cmsFreeToneCurve(g) }
-        var curves: [OpaquePointer?] = [g, g, g]
-        return curves.withUnsafeMutableBufferPointer { cmsCreateRGBProfile(&white, &prim, $0.baseAddress) }
+    /// Linear sRGB primaries, D65, gamma 1: the lcms2 side of the working space. The same
+    /// profile the extended linear sRGB space embeds in files (generated once and cached).
+    static func linearSRGBProfile() throws(DaguerreError) -> cmsHPROFILE {
+        try open(ColorSpace.extendedLinearSRGB.iccProfileData(), name: ColorSpace.extendedLinearSRGB.name)
     }
 
-    /// lcms2's format word for an integer pixel format in `colorSpace` (RGB or CMYK), or nil.
-    static func lcmsFormat(_ f: PixelFormat, cmyk: Bool) -> cmsUInt32Number? {
-        switch (f.layout, f.component, cmyk) {
-        case (.rgb, .uint8, false): return DAG_TYPE_RGB_8
-        case (.rgba, .uint8, false): return DAG_TYPE_RGBA_8
-        case (.rgb, .uint16, false): return DAG_TYPE_RGB_16
-        case (.rgba, .uint16, false): return DAG_TYPE_RGBA_16
-        case (.l, .uint8, false): return DAG_TYPE_GRAY_8
-        case (.l, .uint16, false): return DAG_TYPE_GRAY_16
+    /// lcms2's format word for an integer RGB(A) or gray pixel format, or nil.
+    static func lcmsFormat(_ f: PixelFormat) -> cmsUInt32Number? {
+        switch (f.layout, f.component) {
+        case (.rgb, .uint8): return DAG_TYPE_RGB_8
+        case (.rgba, .uint8): return DAG_TYPE_RGBA_8
+        case (.rgb, .uint16): return DAG_TYPE_RGB_16
+        case (.rgba, .uint16): return DAG_TYPE_RGBA_16
+        case (.l, .uint8): return DAG_TYPE_GRAY_8
+        case (.l, .uint16): return DAG_TYPE_GRAY_16
         default: return nil
         }
     }
 
-    private static func open(_ profile: ICCProfile) throws(DaguerreError) -> cmsHPROFILE {
-        guard let h = profile.data.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }) else {
-            throw .corruptData(format: "ICC profile", detail: "Little CMS could not parse '\(profile.descriptionText)'", path: nil)
+    private static func open(_ data: [UInt8], name: String) throws(DaguerreError) -> cmsHPROFILE {
+        guard let h = data.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }) else {
+            throw .corruptData(format: "ICC profile", detail: "Little CMS could not parse '\(name)'", path: nil)
         }
         return h
     }
@@ -56,13 +50,13 @@ public final class ICCTransform: @unchecked Sendable {
     /// `format` pixels encoded in `profile` → linear sRGB, as RGBA floats (alpha untouched
     /// unless the input has alpha, which is copied).
     public static func toLinearSRGB(from profile: ICCProfile, format: PixelFormat) throws(DaguerreError) -> ICCTransform {
-        guard let inFormat = lcmsFormat(format, cmyk: false) else {
+        guard let inFormat = lcmsFormat(format) else {
             throw .unsupported(feature: "Colour matching \(format) pixels through the ICC profile '\(profile.descriptionText)'",
                                hint: "Use 8- or 16-bit RGB(A) or gray data with LUT-based profiles.")
         }
-        let src = try open(profile)
+        let src = try open(profile.data, name: profile.descriptionText)
         defer { cmsCloseProfile(src) }
-        guard let dst = linearSRGBProfile() else { throw .colorManagement(detail: "could not create the linear sRGB profile") }
+        let dst = try linearSRGBProfile()
         defer { cmsCloseProfile(dst) }
         let flags = cmsFLAGS_NOCACHE | (format.hasAlpha ? cmsFLAGS_COPY_ALPHA : 0)
         guard let t = cmsCreateTransform(src, inFormat, dst, DAG_TYPE_RGBA_FLT, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), cmsUInt32Number(flags)) else {
@@ -73,15 +67,15 @@ public final class ICCTransform: @unchecked Sendable {
 
     /// Linear sRGB RGBA floats (straight alpha) → `format` pixels encoded in `profile`.
     public static func fromLinearSRGB(to profile: ICCProfile, format: PixelFormat) throws(DaguerreError) -> ICCTransform {
-        guard let outFormat = lcmsFormat(format, cmyk: false) else {
+        guard let outFormat = lcmsFormat(format) else {
             throw .unsupported(feature: "Rendering \(format) pixels into the ICC profile '\(profile.descriptionText)'",
                                hint: "Render 8- or 16-bit RGB(A) into LUT-based profiles.")
         }
-        guard let src = linearSRGBProfile() else { throw .colorManagement(detail: "could not create the linear sRGB profile") }
+        let src = try linearSRGBProfile()
         defer { cmsCloseProfile(src) }
-        let dst = try open(profile)
+        let dst = try open(profile.data, name: profile.descriptionText)
         defer { cmsCloseProfile(dst) }
-        let inFormat = format.hasAlpha ? DAG_TYPE_RGBA_FLT : DAG_TYPE_RGBA_FLT
+        let inFormat = DAG_TYPE_RGBA_FLT
         let flags = cmsFLAGS_NOCACHE | (format.hasAlpha ? cmsFLAGS_COPY_ALPHA : 0)
         guard let t = cmsCreateTransform(src, inFormat, dst, outFormat, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), cmsUInt32Number(flags)) else {
             throw .colorManagement(detail: "Little CMS could not build a transform into '\(profile.descriptionText)' for \(format) data")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A 2-D affine transform, `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty` (CGAffineTransform's
-/// layout), used by `Image.transformed(by:)` and the AffineTransform2D filter.
+/// layout), used by `Image.transformed(by:)` and the AffineTransform filter.
 ///
 /// ```swift
 /// let t = AffineTransform2D(scaleX: 0.5, y: 0.5).translatedBy(x: 10, y: 0)

@@ -44,3 +44,23 @@ public struct DigestBuilder {
         return Digest(v)
     }
 }
+
+extension DigestBuilder {
+    /// A colour space by everything that changes its pixels: its name, matrix, curve (its
+    /// parameters, or a table's samples) and, for LUT-based profiles, the profile's bytes. Two
+    /// spaces that share a name but not a curve must not share cached results.
+    public mutating func add(_ space: ColorSpace) {
+        add(space.name)
+        switch space.model {
+        case let .rgb(m, t): add(1); add(m.m); add(t)
+        case let .gray(t): add(2); add(t)
+        case let .icc(profile): add(3); profile.data.withUnsafeBytes { add(bytes: $0) }
+        }
+    }
+
+    /// A transfer curve: its parametric form, or its sampled table.
+    public mutating func add(_ t: TransferFunction) {
+        if let p = t.parametricParameters { add(p) }
+        else if case let .table(table) = t { add(table.forward.map(Double.init)) }
+    }
+}

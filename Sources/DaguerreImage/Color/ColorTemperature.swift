@@ -48,8 +48,8 @@ public enum ColorTemperature {
 
     /// The Bradford matrix, in linear sRGB (the working primaries), that moves white from the
     /// chromaticity of (`temperature`, `tint`) to that of (`targetTemperature`, `targetTint`).
-    static func adaptation(from: SIMD2<Double>, to: SIMD2<Double>, primaries: Primaries = .srgb) -> Matrix3 {
-        let m = primaries.rgbToXYZ
+    static func adaptation(from: SIMD2<Double>, to: SIMD2<Double>) -> Matrix3 {
+        let m = Primaries.srgb.rgbToXYZ
         let adapt = Matrix3.bradfordAdaptation(from: Primaries.xyz(from), to: Primaries.xyz(to))
         return m.inverse! * adapt * m
     }

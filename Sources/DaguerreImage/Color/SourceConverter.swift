@@ -25,20 +25,14 @@ final class SourceConverter: Sendable {
         var m: Matrix3? = nil
         var icc: ICCTransform? = nil
         if let working, let space {
-            switch space.model {
-            case let .rgb(_, tr):
-                t = tr
-                guard let lm = space.linearMatrix(to: working) else {
-                    throw .colorManagement(detail: "the working space \(working.name) is not an RGB space")
-                }
-                m = lm
-            case let .gray(tr):
-                t = tr   // achromatic: (l, l, l) is the same grey in every D65 RGB space
-            case let .icc(profile):
-                // No analytic form: lcms2 takes the samples to linear sRGB, a matrix does the rest.
-                icc = try ICCTransform.toLinearSRGB(from: profile, format: format)
-                m = ColorSpace.extendedLinearSRGB.linearMatrix(to: working)
+            let plan = WorkingConversion(space: space, working: working, direction: .toWorking)
+            if space.isRGB, plan.matrix == nil {
+                throw .colorManagement(detail: "the working space \(working.name) is not an RGB space")
             }
+            t = plan.transfer
+            m = plan.matrix
+            // No analytic form: lcms2 takes the samples to linear sRGB, the matrix does the rest.
+            if let profile = plan.profile { icc = try ICCTransform.toLinearSRGB(from: profile, format: format) }
             summary = "colormatch \(space.name) → working (\(working.name))"
         } else {
             summary = "no colour management"

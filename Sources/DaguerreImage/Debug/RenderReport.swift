@@ -60,8 +60,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
             let (start, target, head) = queue.removeFirst()
             var nodes: [String] = head.map { [$0] } ?? []
             var stack = [start]
-            var foldedBelow = 0   // how many more nodes are folded into the matrix printed above
-            var planarBelow = 0   // how many more nodes run in the planar run printed above
+            var pending: [String] = []   // notes for the rest of the run printed above, top down
             while let n = stack.popLast() {
                 switch n.evaluation {
                 case .materialized:
@@ -86,20 +85,25 @@ public struct RenderReport: Sendable, CustomStringConvertible {
                     nodes.append(line)
                 case .pointwise:
                     var line = "\(n.label)\(n.details.isEmpty ? "" : " " + n.details)"
-                    if planarBelow > 0 {
-                        planarBelow -= 1
+                    if !pending.isEmpty {
+                        line += pending.removeFirst()
                     } else if let p = n as? PointwiseNode, let run = PlanarChain(top: p, env: env) {
-                        var count = 0, walk: ImageNode = p
-                        while walk !== run.base { count += 1; walk = walk.inputs[0] }
-                        if count > 1 || run.stages.count > 1 || !(run.stages.first.map { if case .matrix = $0 { true } else { false } } ?? false) {
-                            line += " [planar run of \(count) kernel\(count == 1 ? "" : "s"): one transpose each way]"
+                        // Annotate from the run the renderer builds, so the report shows the program that runs.
+                        var notes: [String] = []
+                        for (stage, k) in zip(run.stages, run.nodesPerStage).reversed() {
+                            if case .matrix = stage, k > 1 {
+                                notes.append(" [with the \(k - 1) below: one 3×3 matrix]")
+                                notes += Array(repeating: " [folded into the matrix above]", count: k - 1)
+                            } else {
+                                notes += Array(repeating: "", count: k)
+                            }
                         }
-                        planarBelow = count - 1
-                    }
-                    if foldedBelow > 0 {
-                        line += " [folded into the matrix above]"; foldedBelow -= 1
-                    } else if let p = n as? PointwiseNode, let f = p.foldedLinearChain(env), f.folded > 0 {
-                        line += " [with the \(f.folded) below: one 3×3 matrix]"; foldedBelow = f.folded
+                        let count = run.nodeCount
+                        if count > 1 || run.stages.count > 1 || !(run.stages.first.map { if case .matrix = $0 { true } else { false } } ?? false) {
+                            notes[0] = " [planar run of \(count) kernel\(count == 1 ? "" : "s"): one transpose each way]" + notes[0]
+                        }
+                        line += notes.removeFirst()
+                        pending = notes
                     }
                     nodes.append(line)
                     stack.append(contentsOf: n.inputs.reversed())

@@ -4,15 +4,14 @@ import DaguerreCore
 /// `matchedFromWorkingSpace(to:)` (I9), for data that is not in the working space (an image
 /// processor's output in a camera space, say). With colour management off it passes through.
 final class ColorMatchNode: ImageNode, @unchecked Sendable {
-    enum Direction: Sendable { case toWorking, fromWorking }
+    typealias Direction = WorkingConversion.Direction
     let space: ColorSpace
     let direction: Direction
 
     init(input: ImageNode, space: ColorSpace, direction: Direction) {
         self.space = space; self.direction = direction
         super.init(extent: input.extent, inputs: [input], kind: "colormatch") { d in
-            d.add(space.name); d.add(direction == .toWorking)
-            if let m = space.rgbToXYZ { d.add(m.m) }
+            d.add(space); d.add(direction == .toWorking)
         }
     }
     override var label: String { direction == .toWorking ? "colormatch \(space.name) → workingspace" : "colormatch workingspace → \(space.name)" }
@@ -20,10 +19,11 @@ final class ColorMatchNode: ImageNode, @unchecked Sendable {
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
         let input = try context.producer(of: inputs[0], rect: rect)
         guard let working = context.env.workingSpace else { return input }
-        guard case let .rgb(_, t) = space.model, let m = direction == .toWorking ? space.linearMatrix(to: working) : working.linearMatrix(to: space) else {
+        let plan = WorkingConversion(space: space, working: working, direction: direction)
+        guard space.isRGB, let m = plan.matrix else {
             throw .unsupported(feature: "Explicit colour matching with \(space.name)", hint: "Use an RGB colour space.")
         }
-        return ColorMatchProducer(input: input, transfer: t, matrix: LinearMatrix.nonIdentity(m), toWorking: direction == .toWorking)
+        return ColorMatchProducer(input: input, transfer: plan.transfer, matrix: LinearMatrix.nonIdentity(m), toWorking: direction == .toWorking)
     }
 }
 

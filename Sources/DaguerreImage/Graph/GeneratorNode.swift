@@ -27,7 +27,7 @@ final class GeneratorNode: ImageNode, @unchecked Sendable {
 
     static func constant(_ c: Color) -> GeneratorNode {
         GeneratorNode(name: "constantColor", parameters: "\(c)", digest: { d in
-            d.add([c.red, c.green, c.blue, c.alpha]); d.add(c.colorSpace.name)
+            d.add([c.red, c.green, c.blue, c.alpha]); d.add(c.colorSpace)
         }) { working in
             let v = c.premultiplied(in: working)
             return { span in span.pixels.update(repeating: v, count: span.count) }

@@ -26,6 +26,10 @@ struct PlanarChain {
     /// Stages bottom to top, and the node under the run.
     let stages: [Stage]
     let base: ImageNode
+    /// How many recipe nodes each stage stands for (a folded matrix stands for several).
+    let nodesPerStage: [Int]
+    /// How many recipe nodes the run covers, top to base.
+    var nodeCount: Int { nodesPerStage.reduce(0, +) }
 
     /// The run of planar-capable nodes from `top` down, or nil if `top` is not one.
     init?(top: PointwiseNode, env: RenderEnvironment) {
@@ -39,14 +43,18 @@ struct PlanarChain {
         guard !found.isEmpty else { return nil }
         // Bottom to top, folding neighbouring matrices (the upper one applies last).
         var folded: [Stage] = []
+        var counts: [Int] = []
         for s in found.reversed() {
             if case let .matrix(m) = s, case let .matrix(below)? = folded.last {
                 folded[folded.count - 1] = .matrix(m * below)
+                counts[counts.count - 1] += 1
             } else {
                 folded.append(s)
+                counts.append(1)
             }
         }
         stages = folded
+        nodesPerStage = counts
         base = node
     }
 }

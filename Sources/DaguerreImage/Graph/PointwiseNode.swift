@@ -52,18 +52,6 @@ final class PointwiseNode: ImageNode, @unchecked Sendable {
     override var details: String { parameters }
     override var outputFormat: PixelFormat? { declaredFormat }
 
-    /// The matrix of this node and of the linear nodes directly below it (`folded` of them), and
-    /// the node below them; nil unless this node is linear.
-    func foldedLinearChain(_ env: RenderEnvironment) -> (matrix: Matrix3, base: ImageNode, folded: Int)? {
-        guard var m = linear, declaredFormat == nil, inputs.count == 1 else { return nil }
-        var base = inputs[0], folded = 0
-        while let inner = base as? PointwiseNode, let im = inner.linear, inner.inputs.count == 1, inner.declaredFormat == nil,
-              env.materializedBuffer(for: inner) == nil {
-            m = m * im; base = inner.inputs[0]; folded += 1
-        }
-        return (m, base, folded)
-    }
-
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
         if let chain = PlanarChain(top: self, env: context.env) {
             if chain.stages.count == 1, case let .matrix(m) = chain.stages[0] {

@@ -50,17 +50,26 @@ struct ResampleTaps {
     /// Taps for outputs `out0 ..< out0 + n` of `u = (X + 0.5 − offset) / scale` (input pixel
     /// coordinates), widening the kernel by 1/scale when shrinking (antialiasing), with the
     /// same tap bounds as Pillow's resampler.
+    /// The source sample position of output pixel `x`, and the input support around it.
+    static func center(_ x: Int, scale: Double, offset: Double) -> Double { (Double(x) + 0.5 - offset) / scale }
+    static func support(_ kernel: Interpolation, scale: Double) -> Double { kernel.radius * max(1, 1 / scale) }
+    /// The input pixels `lo..<hi` a tap set centred at `u` reads: the one rule shared by the
+    /// taps and by the node's region of interest, so the two never disagree.
+    static func bounds(u: Double, support: Double) -> (lo: Int, hi: Int) {
+        (Int(floor(u - support + 0.5)), Int(floor(u + support + 0.5)))
+    }
+
     init(kernel: Interpolation, scale: Double, offset: Double, out0: Int, n: Int) {
         let filterScale = max(1, 1 / scale)
-        let support = kernel.radius * filterScale
+        let support = Self.support(kernel, scale: scale)
         let maxTaps = Int(ceil(support)) * 2 + 2
         self.maxTaps = maxTaps
         start = [Int](repeating: 0, count: n)
         count = [Int](repeating: 0, count: n)
         weights = [Float](repeating: 0, count: n * maxTaps)
         for i in 0..<n {
-            let u = (Double(out0 + i) + 0.5 - offset) / scale
-            let lo = Int(floor(u - support + 0.5)), hi = Int(floor(u + support + 0.5))
+            let u = Self.center(out0 + i, scale: scale, offset: offset)
+            let (lo, hi) = Self.bounds(u: u, support: support)
             var ws: [Double] = []
             for j in lo..<max(lo + 1, hi) { ws.append(kernel.weight((Double(j) - u + 0.5) / filterScale)) }
             if ws.count > maxTaps { ws = Array(ws.prefix(maxTaps)) }

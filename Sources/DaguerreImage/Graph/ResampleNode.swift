@@ -31,9 +31,9 @@ final class ResampleNode: ImageNode, @unchecked Sendable {
     private func fmt(_ v: Double) -> String { String(format: "%.4g", v) }
 
     private func range(_ lo: Int, _ n: Int, scale: Double, offset: Double) -> Range<Int> {
-        let support = kernel.radius * max(1, 1 / scale)
-        let u0 = (Double(lo) + 0.5 - offset) / scale, u1 = (Double(lo + n - 1) + 0.5 - offset) / scale
-        let a = Int(floor(min(u0, u1) - support + 0.5)), b = Int(floor(max(u0, u1) + support + 0.5))
+        let support = ResampleTaps.support(kernel, scale: scale)
+        let u0 = ResampleTaps.center(lo, scale: scale, offset: offset), u1 = ResampleTaps.center(lo + n - 1, scale: scale, offset: offset)
+        let a = ResampleTaps.bounds(u: min(u0, u1), support: support).lo, b = ResampleTaps.bounds(u: max(u0, u1), support: support).hi
         return a..<max(a + 1, b)
     }
 

@@ -25,16 +25,10 @@ final class OutputConverter: Sendable {
         var m: Matrix3? = nil
         var icc: ICCTransform? = nil
         if let working, let destination {
-            switch destination.model {
-            case let .rgb(_, tr):
-                t = tr
-                m = working.linearMatrix(to: destination)
-            case let .gray(tr):
-                t = tr
-            case let .icc(profile):
-                icc = try ICCTransform.fromLinearSRGB(to: profile, format: format)
-                m = working.linearMatrix(to: .extendedLinearSRGB)
-            }
+            let plan = WorkingConversion(space: destination, working: working, direction: .fromWorking)
+            t = plan.transfer
+            m = plan.matrix
+            if let profile = plan.profile { icc = try ICCTransform.fromLinearSRGB(to: profile, format: format) }
             summary = "colormatch working → \(destination.name), \(format)"
         } else {
             summary = "no colour management, \(format)"
@@ -67,7 +61,7 @@ final class OutputConverter: Sendable {
                 if a != 1 && a > 0 { px[i] = SIMD4(px[i].x / a, px[i].y / a, px[i].z / a, a) }
             }
         }
-        if !lut8.isEmpty, format == .rgb8 || format == .rgba8 {
+        if !lut8.isEmpty {   // built only for RGB8 and RGBA8
             packLUT8(px, count: count, into: dst.assumingMemoryBound(to: UInt8.self), channels: format.channels)
             return
         }

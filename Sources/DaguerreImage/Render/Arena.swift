@@ -7,8 +7,6 @@ final class Arena {
     private var chunks: [(UnsafeMutableRawPointer, Int)] = []
     private var current = 0      // index into chunks
     private var offset = 0
-    private(set) var highWater = 0
-    private var used = 0
 
     init(initialBytes: Int = 1 << 20) { addChunk(initialBytes) }
 
@@ -23,8 +21,7 @@ final class Arena {
             let (base, size) = chunks[current]
             if offset + bytes <= size {
                 let p = base + offset
-                offset += bytes; used += bytes
-                highWater = max(highWater, used)
+                offset += bytes
                 return p.bindMemory(to: T.self, capacity: count)
             }
             current += 1; offset = 0
@@ -33,7 +30,7 @@ final class Arena {
     }
 
     /// Frees everything allocated since the last reset (memory is kept for the next tile).
-    func reset() { current = 0; offset = 0; used = 0 }
+    func reset() { current = 0; offset = 0 }
 
     deinit { for (p, _) in chunks { p.deallocate() } }
 }

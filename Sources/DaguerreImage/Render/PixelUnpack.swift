@@ -23,7 +23,7 @@ enum PixelUnpack {
 
     private static func generic(_ src: UnsafeRawPointer, format: PixelFormat, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         let n = format.channels
-        var ch = [Float](repeating: 0, count: 4)
+        var ch = SIMD4<Float>()   // not an Array: no heap allocation per call
         for i in 0..<count {
             for c in 0..<n {
                 let idx = i * n + c

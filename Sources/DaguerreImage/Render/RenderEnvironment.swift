@@ -37,7 +37,6 @@ final class MaterializedBuffer: @unchecked Sendable {
 /// Counters a render reports (print tree level 8, tests that prove caching, K2).
 final class RenderStats: Sendable {
     let tiles = Atomic<Int>(0)
-    let intermediateBytes = Atomic<Int>(0)
     let sourceRestarts = Atomic<Int>(0)
     let materializations = Atomic<Int>(0)
     let cacheHits = Atomic<Int>(0)

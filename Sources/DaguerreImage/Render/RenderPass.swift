@@ -16,7 +16,6 @@ final class RenderPass: Sendable {
     func session(for node: FileSourceNode) -> SourceSession? {
         sessions.withLock { $0[ObjectIdentifier(node)]?.value }
     }
-    var allSessions: [SourceSession] { sessions.withLock { $0.values.map(\.value) } }
 
     /// The converter from a source's stored format and space into the working space.
     func converter(for node: ImageNode, format: PixelFormat, alpha: PixelBuffer.AlphaMode, space: ColorSpace?) throws(DaguerreError) -> SourceConverter {

@@ -46,13 +46,13 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
         switch self {
         case .number(let v): d.add(v)
         case .vector(let v): d.add(v)
-        case .color(let c): d.add([c.red, c.green, c.blue, c.alpha]); d.add(c.colorSpace.name)
+        case .color(let c): d.add([c.red, c.green, c.blue, c.alpha]); d.add(c.colorSpace)
         case .image(let i): d.add(i.digest)
         case .transform(let t): d.add([t.a, t.b, t.c, t.d, t.tx, t.ty])
         case .rect(let r): d.add([r.minX, r.minY, r.maxX, r.maxY])
         case .bool(let b): d.add(b)
         case .string(let s): d.add(s)
-        case .colorSpace(let c): d.add(c.name)
+        case .colorSpace(let c): d.add(c)
         }
     }
 }

@@ -37,7 +37,7 @@ public struct HueSaturationValueGradient: Filter {
         }
         return Image(GeneratorNode(name: "hueSaturationValueGradient", extent: Rect(x: 0, y: 0, width: 2 * r, height: 2 * r),
                                    parameters: "value \(v) radius \(r) softness \(soft) dither \(dither) \(space.name)",
-                                   digest: { d in d.add(v); d.add(r); d.add(soft); d.add(dither); d.add(space.name) }) { working in
+                                   digest: { d in d.add(v); d.add(r); d.add(soft); d.add(dither); d.add(space) }) { working in
             let m = working.flatMap { LinearMatrix.nonIdentity(space.linearMatrix(to: $0)) }
             let decode = working != nil
             let rf = Float(r)

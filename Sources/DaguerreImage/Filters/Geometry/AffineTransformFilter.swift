@@ -21,7 +21,7 @@ public struct AffineTransformFilter: Filter {
     ) { a throws(DaguerreError) in
         let input = try a.image("inputImage"), t = a.transform("inputTransform")
         guard t.isInvertible else {
-            throw .invalidParameter(filter: "AffineTransform2D", key: "inputTransform", problem: "the transform \(t) is not invertible")
+            throw .invalidParameter(filter: "AffineTransform", key: "inputTransform", problem: "the transform \(t) is not invertible")
         }
         return input.transformed(by: t)
     }
