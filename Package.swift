@@ -42,8 +42,8 @@ let package = Package(
         // SwiftPM refuses with a warning on every build. x264.h and libx264 are on the default
         // paths of Debian's libx264-dev (scripts/setup installs it).
         .systemLibrary(name: "CX264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavcodec",
+                       providers: [.apt(["libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
         // C glue that Swift cannot express: setjmp/longjmp error recovery and va_list messages.
         .target(name: "CDaguerreCodecs", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
 

@@ -117,10 +117,8 @@ dag_status dag_png_decoder_read_info(dag_png_decoder *d, uint32_t max_dimension,
     png_uint_32 w = 0, h = 0;
     int depth = 0, color = 0, interlace = 0;
     png_get_IHDR(d->png, d->info, &w, &h, &depth, &color, &interlace, NULL, NULL);
-    out->width = w; out->height = h; out->bit_depth = depth; out->color_type = color;
+    out->width = w; out->height = h;
     out->interlaced = interlace != PNG_INTERLACE_NONE;
-    int intent = 0;
-    out->has_srgb = png_get_sRGB(d->png, d->info, &intent) != 0;
     d->height = h;
 
     if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(d->png);

@@ -145,7 +145,6 @@ dag_status dag_tiff_close(dag_tiff *t, char *message, size_t capacity) {
 }
 
 const char *dag_tiff_message(const dag_tiff *t) { return t->error[0] ? t->error : t->warning; }
-int dag_tiff_error_count(const dag_tiff *t) { return t->errors; }
 
 int dag_tiff_get_u16(dag_tiff *t, uint32_t tag, int defaulted, uint16_t *value) {
     return defaulted ? TIFFGetFieldDefaulted(t->tif, tag, value) : TIFFGetField(t->tif, tag, value);
@@ -199,5 +198,4 @@ int64_t dag_tiff_read_tile(dag_tiff *t, uint32_t x, uint32_t y, void *dst, uint6
     uint32_t tile = TIFFComputeTile(t->tif, x, y, 0, 0);
     return TIFFReadEncodedTile(t->tif, tile, dst, (tmsize_t)size);
 }
-uint32_t dag_tiff_compute_tile(dag_tiff *t, uint32_t x, uint32_t y) { return TIFFComputeTile(t->tif, x, y, 0, 0); }
 int dag_tiff_write_scanline(dag_tiff *t, void *row, uint32_t y) { return TIFFWriteScanline(t->tif, row, y, 0) == 1; }

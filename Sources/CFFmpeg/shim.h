@@ -1,10 +1,10 @@
-// FFmpeg's libavcodec (H.264 decoding, AAC encoding), libavformat and libavutil.
+// FFmpeg's libavcodec (H.264 decoding, AAC encoding) and libavutil. (The containers are
+// Daguerre's own, so libavformat is not used.)
 // Swift does not import AVERROR(e), AVERROR_EOF or AV_NOPTS_VALUE (TOOLCHAIN.md), and cannot
 // call the variadic av_log: the wrappers below stand in for them.
 #include <errno.h>
 #include <stdint.h>
 #include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/error.h>
@@ -12,7 +12,6 @@
 #include <libavutil/log.h>
 #include <libavutil/mem.h>
 
-static inline int dag_averror(int e) { return AVERROR(e); }
 static inline int dag_averror_eof(void) { return AVERROR_EOF; }
 static inline int dag_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int64_t dag_av_nopts_value(void) { return AV_NOPTS_VALUE; }

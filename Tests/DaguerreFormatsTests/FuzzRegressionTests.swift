@@ -16,8 +16,13 @@ import Testing
     @Test("FuzzDNG crashes, replayed", arguments: inputs("dng-"))
     func dng(_ name: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(name)))
+        // The same calls, with the same limits, as fuzz/Sources/FuzzDNG.
         var limits = Limits.default
         limits.maxPixels = 1 << 22
+        limits.maxBufferBytes = 1 << 26
+        if let reader = try? TIFFStructureReader(bytes: bytes), let tree = try? reader.tree(), let ifd0 = tree.first {
+            _ = EXIFCodec.metadata(ifd0: ifd0, reader: reader)
+        }
         if let dng = try? DNGReader.read(bytes: bytes, limits: limits) {
             var plane = [Float](repeating: 0.5, count: 16 * 16)
             for list in dng.opcodeLists {

@@ -42,7 +42,7 @@ struct QuickTimeMotionPhotoTests {
         for i in [0, 1, 22, 44] { #expect(try source0.sampleData(track: v0.id, index: i) == out.sampleData(track: v1.id, index: i)) }
         #expect(out.tracks.map(\.codec) == ["avc1", "mp4a"])
         #expect(out.contentIdentifier == QuickTimeWriterTests.uuid)
-        MovieFixture.keep(mp4, as: "motion-photo-p3.mp4")
+        SampleFiles.keep(mp4, as: "motion-photo-p3.mp4")
 
         // Without audio, and written as a file.
         let info = try MotionPhotoVideo.writeMP4(fromLivePhotoMovie: mov, to: dir.path("silent.mp4"), includeAudio: false)

@@ -59,8 +59,8 @@ struct QuickTimeRobustnessTests {
             #expect(bytes.count < 8192)
             #expect(Self.exercise(bytes, decode: true) == "read")
         }
-        MovieFixture.keep(mov, as: "seed-tiny.mov")
-        MovieFixture.keep(mp4, as: "seed-tiny.mp4")
+        SampleFiles.keep(mov, as: "seed-tiny.mov")
+        SampleFiles.keep(mp4, as: "seed-tiny.mp4")
     }
 
     @Test("The untouched small movie reads completely")
@@ -185,9 +185,9 @@ struct QuickTimeRobustnessTests {
         // Nesting 200 levels deep inside the item list: read without recursion (the parser walks
         // a fixed structure, so unknown nesting costs nothing).
         do {
-            var w = BoxWriter()
+            var w = ByteWriter()
             w.box("ftyp") { w in w.fourCC("qt  "); w.u32(0); w.fourCC("qt  ") }
-            func nest(_ w: inout BoxWriter, _ depth: Int) {
+            func nest(_ w: inout ByteWriter, _ depth: Int) {
                 if depth == 0 { return }
                 w.box("udta") { w in nest(&w, depth - 1) }
             }

@@ -106,15 +106,6 @@ enum MovieFixture {
         }
         return nil
     }
-
-    /// Copies a judged file to $DAGUERRE_SAMPLES_DIR when set.
-    static func keep(_ path: String, as name: String) {
-        guard let dir = ProcessInfo.processInfo.environment["DAGUERRE_SAMPLES_DIR"], !dir.isEmpty else { return }
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let dest = URL(fileURLWithPath: dir).appendingPathComponent(name).path
-        try? FileManager.default.removeItem(atPath: dest)
-        try? FileManager.default.copyItem(atPath: path, toPath: dest)
-    }
 }
 
 /// Mean R, G, B (0–255) of an RGBA8 buffer.

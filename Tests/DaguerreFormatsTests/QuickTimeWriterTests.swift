@@ -61,7 +61,7 @@ struct QuickTimeWriterTests {
         // ffmpeg decodes every packet of every stream without a word.
         let decodeLog = try Judge.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])
         #expect(decodeLog.isEmpty)
-        MovieFixture.keep(path, as: "live-photo-srgb.mov")
+        SampleFiles.keep(path, as: "live-photo-srgb.mov")
     }
 
     @Test("exiftool: Keys:ContentIdentifier, author and ISO 6709 location, StillImageTime in the mebx track (L3, L4, L6)")
@@ -96,7 +96,7 @@ struct QuickTimeWriterTests {
         // The location as written (ISO 6709), read raw.
         let rawKeys = try MovieFixture.exiftool(path, ["-n", "-Keys:all"])
         #expect(MovieFixture.value(rawKeys, group: "Keys", tag: "GPSCoordinates") == "48.8584 2.2945 35")
-        MovieFixture.keep(path, as: "live-photo-640x480-stereo.mov")
+        SampleFiles.keep(path, as: "live-photo-640x480-stereo.mov")
     }
 
     @Test("Wide colour (W5): colr nclx primaries 12, ffprobe smpte432, frames decode tagged Display P3")
@@ -120,7 +120,7 @@ struct QuickTimeWriterTests {
         #expect(track.colorProperties == .displayP3)
         let frame = try #require(try movie.decodeFrames(track: track.id, range: 7..<8).first)
         #expect(frame.colorSpace == .displayP3)
-        MovieFixture.keep(path, as: "live-photo-p3.mov")
+        SampleFiles.keep(path, as: "live-photo-p3.mov")
     }
 
     @Test("Settings and misuse are refused with typed errors; nothing is left at the destination")

@@ -111,3 +111,26 @@ func readAllRowsInBands(_ decoder: any ImageDecoder) throws(DaguerreError) {
         y += n
     }
 }
+
+/// The embedded Display P3 profile of a file we wrote, judged by exiftool and Pillow
+/// (icc_info.py) and read back by our reader: the same profile bytes and the same name.
+func expectEmbeddedDisplayP3(_ path: String, icc: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let report = try Judge.python("icc_info.py", [path])
+    #expect(report["exiftool_description"] as? String == "Display P3", sourceLocation: sourceLocation)
+    #expect(report["pillow_icc_hex"] as? String == icc.map { String(format: "%02x", $0) }.joined(), sourceLocation: sourceLocation)
+    let info = try ImageReader.open(path: path).info
+    #expect(info.iccProfile == icc, sourceLocation: sourceLocation)
+    #expect(info.colorSpace.name == "Display P3", sourceLocation: sourceLocation)
+}
+
+/// Keeps files that tests wrote and judged, when DAGUERRE_SAMPLES_DIR is set, so anyone can run
+/// the judges on them again (issue #3, item 7).
+enum SampleFiles {
+    static func keep(_ path: String, as name: String? = nil) {
+        guard let dir = ProcessInfo.processInfo.environment["DAGUERRE_SAMPLES_DIR"], !dir.isEmpty else { return }
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dest = URL(fileURLWithPath: dir).appendingPathComponent(name ?? URL(fileURLWithPath: path).lastPathComponent).path
+        try? FileManager.default.removeItem(atPath: dest)
+        try? FileManager.default.copyItem(atPath: path, toPath: dest)
+    }
+}

@@ -13,10 +13,7 @@ typedef struct dag_png_decoder dag_png_decoder;
 typedef struct dag_png_header {
     uint32_t width;
     uint32_t height;
-    int bit_depth;        /* in the file */
-    int color_type;       /* in the file (PNG_COLOR_TYPE_*) */
     int interlaced;
-    int has_srgb;         /* an sRGB chunk */
     int channels;         /* after expansion: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
     int output_depth;     /* after expansion: 8 or 16 */
     size_t rowbytes;      /* after expansion */

@@ -21,8 +21,6 @@ int dag_tiff_is_open(const dag_tiff *t);
 dag_status dag_tiff_close(dag_tiff *t, char *message, size_t capacity);
 /// The first error reported on this handle, or else the last warning.
 const char *dag_tiff_message(const dag_tiff *t);
-/// Number of errors reported on this handle so far.
-int dag_tiff_error_count(const dag_tiff *t);
 
 /// TIFFGetField (or TIFFGetFieldDefaulted when `defaulted`) for one-value tags; 0 when absent.
 int dag_tiff_get_u16(dag_tiff *t, uint32_t tag, int defaulted, uint16_t *value);
@@ -49,8 +47,6 @@ uint32_t dag_tiff_number_of_tiles(dag_tiff *t);
 /// TIFFReadEncodedStrip/Tile into `dst` of `size` bytes; returns the bytes decoded, -1 on error.
 int64_t dag_tiff_read_strip(dag_tiff *t, uint32_t strip, void *dst, uint64_t size);
 int64_t dag_tiff_read_tile(dag_tiff *t, uint32_t x, uint32_t y, void *dst, uint64_t size);
-/// TIFFComputeTile for plane 0.
-uint32_t dag_tiff_compute_tile(dag_tiff *t, uint32_t x, uint32_t y);
 /// TIFFWriteScanline; returns 1 on success.
 int dag_tiff_write_scanline(dag_tiff *t, void *row, uint32_t y);
 #endif

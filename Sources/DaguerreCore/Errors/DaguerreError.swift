@@ -84,3 +84,19 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(message) \(recovery)" }
 }
+
+extension DaguerreError {
+    /// The same error, naming `path` where the case has room for it and names none yet (readers
+    /// of in-memory bytes throw without a path; their file-reading callers add it).
+    ///
+    /// ```swift
+    /// do { return try read(bytes: bytes) } catch { throw error.at(path: path) }
+    /// ```
+    public func at(path: String) -> DaguerreError {
+        switch self {
+        case let .corruptData(format, detail, nil): return .corruptData(format: format, detail: detail, path: path)
+        case let .truncated(format, nil): return .truncated(format: format, path: path)
+        default: return self
+        }
+    }
+}

@@ -64,7 +64,6 @@ public class BridgedEncoder: ImageEncoder {
         guard let h = handle else { return }
         let status = bridge.finish(h)
         if status != DAG_OK { throw fail(status) }
-        ledger.markFinished()
         bridge.destroy(h)
         handle = nil
         try file.finish()

@@ -23,6 +23,18 @@ public struct ImageFileInfo: Sendable, Hashable {
     /// True when rows can be read in any order at little cost (TIFF strips and tiles).
     public var randomAccess: Bool
 
+    /// The colour space an embedded profile describes, or the format default (sRGB, or the
+    /// sRGB-curve gray) when it is unusable or does not fit the image (an RGB profile in a
+    /// grayscale file). Shared by the JPEG, PNG and TIFF readers.
+    static func colorSpace(fromICC bytes: [UInt8], gray: Bool) -> ColorSpace {
+        let fallback: ColorSpace = gray ? .genericGray : .sRGB
+        guard let space = try? ICCProfile.colorSpace(from: bytes) else { return fallback }
+        switch space.model {
+        case .gray: return gray ? space : fallback
+        case .rgb, .icc: return gray ? fallback : space
+        }
+    }
+
     public init(format: ImageFileFormat, width: Int, height: Int, pixelFormat: PixelFormat,
                 alpha: PixelBuffer.AlphaMode, iccProfile: [UInt8]?, colorSpace: ColorSpace, randomAccess: Bool) {
         self.format = format; self.width = width; self.height = height; self.pixelFormat = pixelFormat

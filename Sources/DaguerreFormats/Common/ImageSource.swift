@@ -29,6 +29,12 @@ enum ImageSource {
     /// The path, or "(memory)", for errors that need a path.
     var displayPath: String { path ?? "(memory)" }
 
+    /// The whole file at `path`, or `.io` naming it.
+    static func readFile(_ path: String) throws(DaguerreError) -> [UInt8] {
+        do { return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
+        catch { throw .io(operation: "read", path: path, reason: error.localizedDescription) }
+    }
+
     /// The first `count` bytes (fewer if the file is shorter).
     func prefix(_ count: Int) throws(DaguerreError) -> [UInt8] {
         switch self {

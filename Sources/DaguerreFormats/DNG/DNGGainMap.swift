@@ -32,7 +32,7 @@ public struct DNGGainMap: Sendable, Equatable {
     }
 
     init(parsing params: [UInt8]) throws(DaguerreError) {
-        var r = BigEndianCursor(params, format: "DNG GainMap")
+        var r = ByteReader(params, truncated: "DNG GainMap")
         top = Int(try r.u32()); left = Int(try r.u32()); bottom = Int(try r.u32()); right = Int(try r.u32())
         plane = Int(try r.u32()); planes = Int(try r.u32()); rowPitch = Int(try r.u32()); colPitch = Int(try r.u32())
         pointsV = Int(try r.u32()); pointsH = Int(try r.u32())
@@ -52,7 +52,7 @@ public struct DNGGainMap: Sendable, Equatable {
     }
 
     func encoded() -> [UInt8] {
-        var w = BigEndianWriter()
+        var w = ByteWriter()
         for v in [top, left, bottom, right, plane, planes, rowPitch, colPitch, pointsV, pointsH] { w.u32(UInt32(clamping: v)) }
         w.f64(spacingV); w.f64(spacingH); w.f64(originV); w.f64(originH)
         w.u32(UInt32(clamping: mapPlanes))

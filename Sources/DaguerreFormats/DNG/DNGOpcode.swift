@@ -29,13 +29,13 @@ public struct DNGOpcodeList: Sendable, Equatable {
     /// Opcode lists are always big-endian, whatever the file's byte order (DNG 1.4 §7).
     public init(stage: DNGOpcodeStage, parsing b: [UInt8]) throws(DaguerreError) {
         self.stage = stage
-        var r = BigEndianCursor(b, format: "DNG opcode list")
+        var r = ByteReader(b, truncated: "DNG opcode list")
         let count = Int(try r.u32())
         guard count <= 4096 else { throw .corruptData(format: "DNG opcode list", detail: "it claims \(count) opcodes", path: nil) }
         var ops: [DNGOpcode] = []
         for _ in 0..<count {
             let id = try r.u32(), version = try r.u32(), flags = try r.u32(), size = Int(try r.u32())
-            let params = try r.bytes(size)
+            let params = try r.read(size)
             let optional = flags & 1 != 0
             switch id {
             case 9: ops.append(.gainMap(try DNGGainMap(parsing: params)))
@@ -48,7 +48,7 @@ public struct DNGOpcodeList: Sendable, Equatable {
 
     /// The list's bytes (for writing).
     public func encoded() -> [UInt8] {
-        var w = BigEndianWriter()
+        var w = ByteWriter()
         w.u32(UInt32(opcodes.count))
         for op in opcodes {
             let (id, params, optional): (UInt32, [UInt8], Bool) = switch op {
@@ -56,7 +56,7 @@ public struct DNGOpcodeList: Sendable, Equatable {
             case let .warpRectilinear(wr): (1, wr.encoded(), false)
             case let .other(id, _, opt, p): (id, p, opt)
             }
-            w.u32(id); w.u32(0x0103_0000); w.u32(optional ? 1 : 0); w.u32(UInt32(params.count)); w.bytes += params
+            w.u32(id); w.u32(0x0103_0000); w.u32(optional ? 1 : 0); w.u32(UInt32(params.count)); w.append(params)
         }
         return w.bytes
     }
@@ -80,33 +80,4 @@ public enum DNGOpcode: Sendable, Equatable {
             return names[id] ?? "Opcode\(id)"
         }
     }
-}
-
-/// Reads big-endian values with bounds checks.
-struct BigEndianCursor {
-    let b: [UInt8]
-    var p = 0
-    let format: String
-    init(_ b: [UInt8], format: String) { self.b = b; self.format = format }
-    mutating func bytes(_ n: Int) throws(DaguerreError) -> [UInt8] {
-        guard n >= 0, n <= b.count - p else { throw .truncated(format: format, path: nil) }
-        defer { p += n }
-        return Array(b[p..<p + n])
-    }
-    mutating func u32() throws(DaguerreError) -> UInt32 {
-        let v = try bytes(4)
-        return UInt32(v[0]) << 24 | UInt32(v[1]) << 16 | UInt32(v[2]) << 8 | UInt32(v[3])
-    }
-    mutating func f32() throws(DaguerreError) -> Float { Float(bitPattern: try u32()) }
-    mutating func f64() throws(DaguerreError) -> Double {
-        let hi = UInt64(try u32()), lo = UInt64(try u32())
-        return Double(bitPattern: hi << 32 | lo)
-    }
-}
-
-struct BigEndianWriter {
-    var bytes: [UInt8] = []
-    mutating func u32(_ v: UInt32) { bytes += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
-    mutating func f32(_ v: Float) { u32(v.bitPattern) }
-    mutating func f64(_ v: Double) { u32(UInt32(v.bitPattern >> 32)); u32(UInt32(v.bitPattern & 0xFFFF_FFFF)) }
 }

@@ -40,37 +40,28 @@ extension DNGReader {
 
         // Every photosite is written by exactly one chunk, so the buffer needs no zero fill.
         var samples = [UInt16](unsafeUninitializedCapacity: width * height) { _, n in n = width * height }
-        let results = TileResults<Bool>(count: layout.offsets.count)
+        let table = ifd.uints(.linearizationTable, in: r)
+        let results = TileResults<Int>(count: layout.offsets.count)
         let bytes = r.bytes
         samples.withUnsafeMutableBufferPointer { dst in
             let out = UnsafeTransfer(dst.baseAddress!)
             // Safety: each chunk writes only its own rectangle of `samples`; the buffer outlives the workers.
             DispatchQueue.concurrentPerform(iterations: layout.offsets.count) { i in
                 do throws(DaguerreError) {
-                    try decodeChunk(i, layout: layout, bytes: bytes, into: out.value, width: width, height: height,
-                                    compression: compression, bits: bits, byteOrder: r.byteOrder, legacy: legacy)
-                    results.set(i, .success(true))
+                    results.set(i, .success(try decodeChunk(i, layout: layout, bytes: bytes, into: out.value, width: width, height: height,
+                                                            compression: compression, bits: bits, byteOrder: r.byteOrder, legacy: legacy,
+                                                            table: table)))
                 } catch { results.set(i, .failure(error)) }
             }
         }
-        _ = try results.collect()
+        let precisions = try results.collect()
 
-        var significant = bits
-        if let table = ifd.uints(.linearizationTable, in: r), !table.isEmpty {
-            let last = table.count - 1
-            for i in samples.indices { samples[i] = UInt16(truncatingIfNeeded: table[min(Int(samples[i]), last)]) }
+        var significant = precisions.first ?? bits
+        if let table, !table.isEmpty {
             significant = max(8, min(16, Int(log2(Double(max(table.max() ?? 1, 1))).rounded(.up))))
-        } else if compression == 7, let first = layout.offsets.first, let header = try? jpegHeader(bytes, first, layout.counts[0]) {
-            significant = header.precision
         }
         return try BayerImage(width: width, height: height, pattern: pattern, bitsPerSample: max(8, significant), samples: samples,
                               blackLevel: [0, 0, 0, 0], whiteLevel: (1 << significant) - 1)
-    }
-
-    static func jpegHeader(_ bytes: [UInt8], _ offset: Int, _ count: Int) throws(DaguerreError) -> LosslessJPEGHeader {
-        try bytes.withUnsafeBufferPointer { all throws(DaguerreError) in
-            try LosslessJPEG.readHeader(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count])))
-        }
     }
 
     /// Where the strips or tiles are, checked against the file and the image size.
@@ -104,47 +95,61 @@ extension DNGReader {
         }
     }
 
+    /// Decodes chunk `i` into its rectangle of `out`, linearizes it through `table` if given,
+    /// and returns the significant bits it holds (the lossless JPEG precision, or `bits`).
     static func decodeChunk(_ i: Int, layout: ChunkLayout, bytes: [UInt8], into out: UnsafeMutablePointer<UInt16>, width: Int, height: Int,
-                            compression: UInt32, bits: Int, byteOrder: TIFFByteOrder, legacy: Bool) throws(DaguerreError) {
+                            compression: UInt32, bits: Int, byteOrder: TIFFByteOrder, legacy: Bool,
+                            table: [UInt32]?) throws(DaguerreError) -> Int {
         let cw = layout.chunkWidth, ch = layout.chunkHeight
         let x0 = (i % layout.across) * cw, y0 = (i / layout.across) * ch
         let validW = min(cw, width - x0), validH = min(ch, height - y0)
         let offset = layout.offsets[i], count = layout.counts[i]
         var scratch: [UInt16] = []
-        let direct = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> Bool in
+        let (direct, significant) = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> (Bool, Int) in
             let data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count]))
-            if compression == 7 {
-                let header = try LosslessJPEG.readHeader(data)
-                // The usual case, a whole tile whose frame rows are tile rows: decode in place.
-                if validW == cw, validH == ch, header.samplesPerRow == cw, header.height == ch {
-                    let capacity = (height - y0 - 1) * width + (width - x0)
-                    _ = try LosslessJPEG.decode(data, into: out + y0 * width + x0, rowStride: width, capacity: capacity,
-                                                legacyDifference16: legacy)
-                    return true
-                }
-                scratch = [UInt16](repeating: 0, count: cw * ch)
-                // The JPEG frame's samples fill the chunk row by row (DNG 1.4: frames may be
-                // shaped differently from the tile, e.g. width/2 × 2 components).
-                guard header.samplesPerRow * header.height <= cw * ch else {
-                    throw .corruptData(format: "DNG", detail: "a lossless JPEG tile holds more samples than its \(cw)×\(ch) tile", path: nil)
-                }
-                try scratch.withUnsafeMutableBufferPointer { s throws(DaguerreError) in
-                    _ = try LosslessJPEG.decode(data, into: s.baseAddress!, rowStride: header.samplesPerRow, capacity: s.count,
-                                                legacyDifference16: legacy)
-                }
-            } else {
+            guard compression == 7 else {
                 scratch = [UInt16](repeating: 0, count: cw * ch)
                 try unpack(data, into: &scratch, count: cw * ch, bits: bits, byteOrder: byteOrder, rowSamples: cw)
+                return (false, bits)
             }
-            return false
+            // The markers are parsed once, for the shape check and the decode.
+            let stream = try LosslessJPEGStream(data)
+            let header = stream.header
+            // The usual case, a whole tile whose frame rows are tile rows: decode in place.
+            if validW == cw, validH == ch, header.samplesPerRow == cw, header.height == ch {
+                let capacity = (height - y0 - 1) * width + (width - x0)
+                try LosslessJPEGDecoder.decode(stream, data, into: out + y0 * width + x0, rowStride: width, capacity: capacity,
+                                               legacyDifference16: legacy)
+                return (true, header.precision)
+            }
+            // The JPEG frame's samples fill the chunk row by row (DNG 1.4: frames may be shaped
+            // differently from the tile, e.g. width/2 × 2 components).
+            guard header.samplesPerRow * header.height <= cw * ch else {
+                throw .corruptData(format: "DNG", detail: "a lossless JPEG tile holds more samples than its \(cw)×\(ch) tile", path: nil)
+            }
+            scratch = [UInt16](repeating: 0, count: cw * ch)
+            try scratch.withUnsafeMutableBufferPointer { s throws(DaguerreError) in
+                try LosslessJPEGDecoder.decode(stream, data, into: s.baseAddress!, rowStride: header.samplesPerRow, capacity: s.count,
+                                               legacyDifference16: legacy)
+            }
+            return (false, header.precision)
         }
-        if direct { return }
-        for y in 0..<validH {
-            let row = out + (y0 + y) * width + x0
-            scratch.withUnsafeBufferPointer { s in
-                for x in 0..<validW { row[x] = s[y * cw + x] }
+        if !direct {
+            for y in 0..<validH {
+                let row = out + (y0 + y) * width + x0
+                scratch.withUnsafeBufferPointer { s in
+                    for x in 0..<validW { row[x] = s[y * cw + x] }
+                }
             }
         }
+        if let table, !table.isEmpty {
+            let last = table.count - 1
+            for y in 0..<validH {
+                let row = out + (y0 + y) * width + x0
+                for x in 0..<validW { row[x] = UInt16(truncatingIfNeeded: table[min(Int(row[x]), last)]) }
+            }
+        }
+        return significant
     }
 
     /// Uncompressed samples: 8 or 16 bits in file order, other depths packed big-endian with

@@ -19,15 +19,8 @@ import Foundation
 /// ```
 public enum DNGReader {
     public static func read(path: String, limits: Limits = .default) throws(DaguerreError) -> DNGImage {
-        let bytes: [UInt8]
-        do { bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)) }
-        catch { throw .io(operation: "read", path: path, reason: error.localizedDescription) }
+        let bytes = try ImageSource.readFile(path)
         do { return try read(bytes: bytes, limits: limits) } catch { throw error.at(path: path) }
-    }
-
-    /// Whether `header` starts a TIFF stream (a DNG is one).
-    public static func isTIFF(_ header: [UInt8]) -> Bool {
-        header.count >= 4 && (header.starts(with: [0x49, 0x49, 0x2A, 0x00]) || header.starts(with: [0x4D, 0x4D, 0x00, 0x2A]))
     }
 
     /// Whether `bytes` is a TIFF whose IFD0 has a DNGVersion tag.
@@ -71,16 +64,5 @@ public enum DNGReader {
         if (node.uint(.newSubFileType, in: r) ?? 0) == 0 { return node }
         for kid in node.children[.subIFDs] ?? [] { if let found = findRaw(kid, r) { return found } }
         return nil
-    }
-}
-
-extension DaguerreError {
-    /// The same error, naming `path` where the case has room for it.
-    func at(path: String) -> DaguerreError {
-        switch self {
-        case let .corruptData(format, detail, nil): return .corruptData(format: format, detail: detail, path: path)
-        case let .truncated(format, nil): return .truncated(format: format, path: path)
-        default: return self
-        }
     }
 }

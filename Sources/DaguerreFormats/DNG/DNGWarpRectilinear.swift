@@ -32,7 +32,7 @@ public struct DNGWarpRectilinear: Sendable, Equatable {
     }
 
     init(parsing params: [UInt8]) throws(DaguerreError) {
-        var r = BigEndianCursor(params, format: "DNG WarpRectilinear")
+        var r = ByteReader(params, truncated: "DNG WarpRectilinear")
         let n = Int(try r.u32())
         guard (1...4).contains(n), params.count == 4 + n * 48 + 16 else {
             throw .corruptData(format: "DNG WarpRectilinear", detail: "\(n) planes in \(params.count) bytes", path: nil)
@@ -52,7 +52,7 @@ public struct DNGWarpRectilinear: Sendable, Equatable {
     }
 
     func encoded() -> [UInt8] {
-        var w = BigEndianWriter()
+        var w = ByteWriter()
         w.u32(UInt32(planes.count))
         for c in planes { (c.radial + c.tangential).forEach { w.f64($0) } }
         w.f64(centerX); w.f64(centerY)

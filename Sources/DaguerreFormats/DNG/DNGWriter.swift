@@ -3,7 +3,6 @@
 // is the hand-written IFD layer (TIFFSerializer), because libtiff cannot carry our tiles.
 import DaguerreCore
 import Dispatch
-import Synchronization
 
 /// How the mosaic is stored.
 public enum DNGCompression: Sendable, Equatable {
@@ -104,7 +103,7 @@ public enum DNGWriter {
         var metadata = image.metadata
         metadata.colorSpace = .sRGB
         EXIFCodec.ifd0FieldsInto(&ifd0, metadata, forDNG: true)
-        ifd0.children[.exifIFD] = EXIFCodec.directories(for: metadata, forDNG: true)[0].children[.exifIFD]
+        ifd0.children[.exifIFD] = [EXIFCodec.exifDirectory(metadata, forDNG: true)]
         ifd0[.dngVersion] = .bytes([1, 4, 0, 0])
         ifd0[.dngBackwardVersion] = .bytes(image.opcodeLists.isEmpty ? [1, 1, 0, 0] : [1, 3, 0, 0])
         ifd0[.uniqueCameraModel] = .ascii(image.uniqueCameraModel)
@@ -228,24 +227,4 @@ public enum DNGWriter {
         }
     }
 
-}
-
-/// Per-tile results filled from parallel workers (shared by the DNG writer and reader).
-final class TileResults<Value: Sendable>: Sendable {
-    private let slots: Mutex<[Result<Value, DaguerreError>?]>
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
-    func set(_ i: Int, _ r: Result<Value, DaguerreError>) { slots.withLock { $0[i] = r } }
-    func collect() throws(DaguerreError) -> [Value] {
-        let all = slots.withLock { $0 }
-        var out: [Value] = []
-        out.reserveCapacity(all.count)
-        for s in all {
-            switch s {
-            case let .success(b)?: out.append(b)
-            case let .failure(e)?: throw e
-            case nil: throw .processorFailed(name: "DNG tile", reason: "a tile was not produced")
-            }
-        }
-        return out
-    }
 }

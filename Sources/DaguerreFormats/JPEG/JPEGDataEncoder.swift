@@ -24,14 +24,15 @@ public enum JPEGDataEncoder {
         }
         let options = EncoderOptions(format: .jpeg, width: buffer.width, height: buffer.height, rowFormat: buffer.format,
                                      iccProfile: iccProfile, quality: quality)
+        let markers = try JPEGSegment.bridged(segments)
+        let q = try JPEGEncoder.libjpegQuality(quality)
         var pointer: UnsafeMutablePointer<CChar>?
         var size = 0
         guard let stream = open_memstream(&pointer, &size) else {
             throw .io(operation: "open a memory stream for", path: "JPEG data", reason: String(cString: strerror(errno)))
         }
-        let q = Int32(max(1, min(100, (quality * 100).rounded())))
-        let handle = JPEGEncoder.create(stream, options: options, components: buffer.format == .l8 ? 1 : 3, quality: q,
-                                        markers: JPEGSegment.bridged(segments))
+        let handle = JPEGEncoder.create(stream, options: options, quality: q,
+                                        markers: markers)
         var status = handle.map { dag_jpeg_encoder_status($0) } ?? DAG_IO
         if status == DAG_OK, let h = handle {
             status = buffer.withUnsafeBytes { raw in

@@ -75,7 +75,7 @@ public final class JPEGDecoder: ImageDecoder {
             if let icc, length > 0 {
                 let bytes = Array(UnsafeBufferPointer(start: icc, count: Int(length)))
                 info.iccProfile = bytes
-                info.colorSpace = Self.colorSpace(fromICC: bytes, gray: gray)
+                info.colorSpace = ImageFileInfo.colorSpace(fromICC: bytes, gray: gray)
             }
         } catch {
             dag_jpeg_decoder_destroy(h)
@@ -85,17 +85,6 @@ public final class JPEGDecoder: ImageDecoder {
     }
 
     deinit { dag_jpeg_decoder_destroy(handle) }
-
-    /// The colour space an embedded profile describes, or the default when it is unusable or
-    /// does not fit the image (an RGB profile in a grayscale file).
-    static func colorSpace(fromICC bytes: [UInt8], gray: Bool) -> ColorSpace {
-        let fallback: ColorSpace = gray ? .genericGray : .sRGB
-        guard let space = try? ICCProfile.colorSpace(from: bytes) else { return fallback }
-        switch space.model {
-        case .gray: return gray ? space : fallback
-        case .rgb, .icc: return gray ? fallback : space
-        }
-    }
 
     private static func openHandle(_ source: ImageSource, limits: Limits) throws(DaguerreError) -> (OpaquePointer, dag_jpeg_header) {
         let opened: OpaquePointer?

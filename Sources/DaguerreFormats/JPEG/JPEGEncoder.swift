@@ -22,9 +22,7 @@ import Foundation
 /// ```
 public final class JPEGEncoder: BridgedEncoder {
     public init(path: String, options: EncoderOptions) throws(DaguerreError) {
-        guard options.quality.isFinite, (0...1).contains(options.quality) else {
-            throw .invalidArgument(what: "JPEG quality \(options.quality)", problem: "must be between 0 and 1")
-        }
+        let quality = try Self.libjpegQuality(options.quality)
         guard options.rowFormat == .rgb8 || options.rowFormat == .l8 else {
             throw .unsupported(feature: "JPEG rows in \(options.rowFormat)", hint: "Give JPEG rows as RGB8 or L8.")
         }
@@ -36,22 +34,27 @@ public final class JPEGEncoder: BridgedEncoder {
         if let icc = options.iccProfile, icc.count > 255 * 65_519 {
             throw .tooLarge(what: "ICC profile for JPEG (bytes)", value: icc.count, limit: 255 * 65_519)
         }
-        let quality = Int32(max(1, min(100, (options.quality * 100).rounded())))
-        let components: Int32 = options.rowFormat == .l8 ? 1 : 3
-        if let big = options.jpegSegments.first(where: { $0.payload.count > JPEGSegment.maxPayload }) {
-            throw .tooLarge(what: "JPEG APP segment (bytes)", value: big.payload.count, limit: JPEGSegment.maxPayload)
-        }
-        let markers = JPEGSegment.bridged(options.jpegSegments)
+        let markers = try JPEGSegment.bridged(options.jpegSegments)
         try super.init(path: path, options: options, bridge: Bridge(
             format: "JPEG", status: { dag_jpeg_encoder_status($0) }, message: { dag_jpeg_encoder_message($0) },
             write: { dag_jpeg_encoder_write($0, $1, $2, $3) }, finish: { dag_jpeg_encoder_finish($0) },
             destroy: { dag_jpeg_encoder_destroy($0) })) { stream in
-            Self.create(stream, options: options, components: components, quality: quality, markers: markers)
+            Self.create(stream, options: options, quality: quality, markers: markers)
         }
     }
 
-    static func create(_ stream: UnsafeMutablePointer<FILE>, options: EncoderOptions, components: Int32, quality: Int32,
+    /// libjpeg's 1...100 from Core Image's 0...1 quality; anything else is refused.
+    static func libjpegQuality(_ q: Double) throws(DaguerreError) -> Int32 {
+        guard q.isFinite, (0...1).contains(q) else {
+            throw .invalidArgument(what: "JPEG quality \(q)", problem: "must be between 0 and 1")
+        }
+        return Int32(max(1, min(100, (q * 100).rounded())))
+    }
+
+    /// The C compressor on `stream`, for RGB8 or L8 rows, with `markers` after SOI.
+    static func create(_ stream: UnsafeMutablePointer<FILE>, options: EncoderOptions, quality: Int32,
                        markers: [UInt8]) -> OpaquePointer? {
+        let components: Int32 = options.rowFormat == .l8 ? 1 : 3
         let icc = options.iccProfile ?? []
         return icc.withUnsafeBufferPointer { iccBytes in
             markers.withUnsafeBufferPointer { m in

@@ -20,9 +20,22 @@ public struct JPEGFileMetadata: Sendable {
     public var iccProfile: [UInt8]?
     /// Where the bytes after EOI start (a Motion Photo's video), if any follow it.
     public var trailerOffset: Int?
+    /// The size of the file read.
+    public var byteCount: Int
+
+    /// Reads the file at `path` (errors name it).
+    public init(path: String) throws(DaguerreError) {
+        let bytes = try ImageSource.readFile(path)
+        do { try self.init(bytes: bytes) } catch { throw error.at(path: path) }
+    }
 
     public init(bytes: [UInt8]) throws(DaguerreError) {
-        let scan = try JPEGMarkerScanner(bytes)
+        try self.init(bytes: bytes, scan: JPEGMarkerScanner(bytes))
+    }
+
+    /// From a marker scan the caller already made of `bytes`.
+    init(bytes: [UInt8], scan: JPEGMarkerScanner) throws(DaguerreError) {
+        byteCount = bytes.count
         width = scan.width; height = scan.height; components = scan.components
         var iccChunks: [Int: [UInt8]] = [:]
         for s in scan.segments {
@@ -51,9 +64,15 @@ public struct JPEGFileMetadata: Sendable {
     /// SOI, as EXIF requires). Other segments (ICC, quantisation tables, ...) and the image
     /// data are kept byte for byte.
     public static func replacingMetadata(in jpeg: [UInt8], with segments: [JPEGSegment]) throws(DaguerreError) -> [UInt8] {
-        let scan = try JPEGMarkerScanner(jpeg)
+        try replacingMetadata(in: jpeg, with: segments, scan: JPEGMarkerScanner(jpeg))
+    }
+
+    /// The same from a scan the caller already made, keeping the bytes before `end` only (the
+    /// image without a trailer) and reserving `extra` bytes for what the caller appends.
+    static func replacingMetadata(in jpeg: [UInt8], with segments: [JPEGSegment], scan: JPEGMarkerScanner,
+                                  upTo end: Int? = nil, reserving extra: Int = 0) throws(DaguerreError) -> [UInt8] {
         var out: [UInt8] = [0xFF, 0xD8]
-        out.reserveCapacity(jpeg.count + segments.reduce(0) { $0 + $1.payload.count + 4 })
+        out.reserveCapacity(jpeg.count + extra + segments.reduce(0) { $0 + $1.payload.count + 4 })
         for s in segments {
             guard s.payload.count <= JPEGSegment.maxPayload else {
                 throw .tooLarge(what: "JPEG APP segment (bytes)", value: s.payload.count, limit: JPEGSegment.maxPayload)
@@ -66,7 +85,7 @@ public struct JPEGFileMetadata: Sendable {
                 || (s.marker == 0xE1 && (payload.starts(with: JPEGSegment.exifIdentifier) || payload.starts(with: JPEGSegment.xmpIdentifier)))
             if !replaced { out += jpeg[s.whole] }
         }
-        out += jpeg[scan.scanStart...]
+        out += jpeg[scan.scanStart..<max(scan.scanStart, min(end ?? jpeg.count, jpeg.count))]
         return out
     }
 }

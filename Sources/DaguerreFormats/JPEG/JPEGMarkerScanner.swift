@@ -22,7 +22,6 @@ struct JPEGMarkerScanner {
     var scanStart: Int
     /// Frame size from SOFn.
     var width = 0, height = 0, components = 0
-    var sofMarker: UInt8 = 0
 
     init(_ b: [UInt8]) throws(DaguerreError) {
         guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { throw .corruptData(format: "JPEG", detail: "it does not start with SOI", path: nil) }
@@ -45,7 +44,6 @@ struct JPEGMarkerScanner {
             guard end <= b.count else { throw .truncated(format: "JPEG", path: nil) }
             let payload = (q + 3)..<end
             if [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF].contains(marker), payload.count >= 6 {
-                sofMarker = marker
                 height = Int(b[payload.lowerBound + 1]) << 8 | Int(b[payload.lowerBound + 2])
                 width = Int(b[payload.lowerBound + 3]) << 8 | Int(b[payload.lowerBound + 4])
                 components = Int(b[payload.lowerBound + 5])

@@ -1,4 +1,5 @@
 // JPEG marker segments (ITU-T T.81 B.1.1.4; EXIF 2.32 §4.5.4 for APP1, XMP Part 3 for XMP).
+import DaguerreCore
 
 /// One APPn (or COM) marker segment to write after SOI.
 ///
@@ -23,10 +24,14 @@ public struct JPEGSegment: Sendable, Equatable {
     /// APP1 with the XMP namespace identifier + the packet.
     public static func xmp(_ packet: String) -> JPEGSegment { JPEGSegment(marker: 0xE1, payload: xmpIdentifier + Array(packet.utf8)) }
 
-    /// The bytes for the C bridge: [marker][length, big-endian][payload].
-    static func bridged(_ segments: [JPEGSegment]) -> [UInt8] {
+    /// The bytes for the C bridge: [marker][length, big-endian][payload]. A payload too large
+    /// for one segment is refused, never dropped.
+    static func bridged(_ segments: [JPEGSegment]) throws(DaguerreError) -> [UInt8] {
         var out: [UInt8] = []
-        for s in segments where s.payload.count <= maxPayload {
+        for s in segments {
+            guard s.payload.count <= maxPayload else {
+                throw .tooLarge(what: "JPEG APP segment (bytes)", value: s.payload.count, limit: maxPayload)
+            }
             out += [s.marker, UInt8(s.payload.count >> 8), UInt8(s.payload.count & 0xFF)] + s.payload
         }
         return out

@@ -22,7 +22,8 @@ public enum MotionPhoto {
         guard video.count >= 8, Array(video[4..<8]) == Array("ftyp".utf8) else {
             throw .invalidArgument(what: "Motion Photo video", problem: "must be an MP4 file (it has no ftyp box first)")
         }
-        let info = try JPEGFileMetadata(bytes: primary)
+        let scan = try JPEGMarkerScanner(primary)
+        let info = try JPEGFileMetadata(bytes: primary, scan: scan)
         var xmp = info.xmp ?? XMPPacket()
         xmp.set("MotionPhoto", "1", in: .googleCamera)
         xmp.set("MotionPhotoVersion", "1", in: .googleCamera)
@@ -30,16 +31,16 @@ public enum MotionPhoto {
         xmp.containerDirectory = [.init(mime: "image/jpeg", semantic: "Primary", length: 0, padding: 0),
                                   .init(mime: "video/mp4", semantic: "MotionPhoto", length: video.count, padding: 0)]
         // Keep the EXIF segment as it is; replace only the XMP.
-        let scan = try JPEGMarkerScanner(primary)
         var segments: [JPEGSegment] = []
         for s in scan.segments where s.marker == 0xE1 && primary[s.payload].starts(with: JPEGSegment.exifIdentifier) {
             segments.append(JPEGSegment(marker: 0xE1, payload: Array(primary[s.payload])))
         }
         segments.append(.xmp(xmp.serialized()))
-        var out = try JPEGFileMetadata.replacingMetadata(in: primary, with: segments)
         // Anything after the primary's EOI (an older trailer) is dropped before the video goes on.
-        if let end = try JPEGMarkerScanner(out).endOfImage(in: out) { out.removeSubrange(end...) }
-        return out + video
+        var out = try JPEGFileMetadata.replacingMetadata(in: primary, with: segments, scan: scan, upTo: info.trailerOffset,
+                                                         reserving: video.count)
+        out += video
+        return out
     }
 
     /// The byte ranges of the primary JPEG and the video in a Motion Photo (version 1, or the

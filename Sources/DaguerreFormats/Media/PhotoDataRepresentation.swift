@@ -25,27 +25,34 @@ public enum PhotoDataRepresentation {
         var metadata = photo.metadata
         let space = photo.colorSpace ?? .sRGB
         metadata.colorSpace = space == .sRGB ? .sRGB : .uncalibrated
-        var jpeg: [UInt8]
-        switch photo.content {
-        case let .jpeg(bytes): jpeg = bytes
-        case let .pixels(p):
-            let rgb = p.format == .rgb8 ? p : try PreviewScaler.fit(p, maxWidth: p.width, maxHeight: p.height)
-            jpeg = try JPEGDataEncoder.encode(rgb, quality: 0.9, iccProfile: try space.iccProfileData())
-        case .raw:
-            throw .invalidArgument(what: "a RAW sample buffer", problem: "use dngPhotoDataRepresentation for RAW photos")
-        }
-        let info = try JPEGFileMetadata(bytes: jpeg)
-        metadata.pixelWidth = info.width; metadata.pixelHeight = info.height
         var thumbnail: [UInt8]?
         if let preview, case let .pixels(p) = preview.content {
             let small = try PreviewScaler.fit(p, maxWidth: thumbnailSize.width, maxHeight: thumbnailSize.height)
             thumbnail = try JPEGDataEncoder.encode(small, quality: 0.8)
         }
-        var segments = [JPEGSegment.exif(TIFFSerializer.file(EXIFCodec.directories(for: metadata, thumbnail: thumbnail), byteOrder: .bigEndian))]
-        if let xmp { segments.append(.xmp(xmp.serialized())) }
-        // A JPEG without a profile gets one, so that Display P3 pixels are never read as sRGB.
-        if info.iccProfile == nil { segments += iccSegments(try space.iccProfileData()) }
-        return try JPEGFileMetadata.replacingMetadata(in: jpeg, with: segments)
+        func segments() -> [JPEGSegment] {
+            var s = [JPEGSegment.exif(TIFFSerializer.file(EXIFCodec.directories(for: metadata, thumbnail: thumbnail), byteOrder: .bigEndian))]
+            if let xmp { s.append(.xmp(xmp.serialized())) }
+            return s
+        }
+        switch photo.content {
+        case let .pixels(p):
+            // Pixels are encoded once, with the metadata written by the encoder before the profile.
+            let rgb = p.format == .rgb8 ? p : try PreviewScaler.fit(p, maxWidth: p.width, maxHeight: p.height)
+            metadata.pixelWidth = rgb.width; metadata.pixelHeight = rgb.height
+            return try JPEGDataEncoder.encode(rgb, quality: 0.9, segments: segments(), iccProfile: try space.iccProfileData())
+        case let .jpeg(jpeg):
+            // A compressed image keeps its entropy-coded data; only the metadata segments change.
+            let scan = try JPEGMarkerScanner(jpeg)
+            metadata.pixelWidth = scan.width; metadata.pixelHeight = scan.height
+            var all = segments()
+            // A JPEG without a profile gets one, so that Display P3 pixels are never read as sRGB.
+            let hasProfile = scan.segments.contains { $0.marker == 0xE2 && jpeg[$0.payload].starts(with: JPEGSegment.iccIdentifier) }
+            if !hasProfile { all += iccSegments(try space.iccProfileData()) }
+            return try JPEGFileMetadata.replacingMetadata(in: jpeg, with: all, scan: scan)
+        case .raw:
+            throw .invalidArgument(what: "a RAW sample buffer", problem: "use dngPhotoDataRepresentation for RAW photos")
+        }
     }
 
     /// ICC.1 Annex B.4: a profile split over APP2 "ICC_PROFILE" chunks.

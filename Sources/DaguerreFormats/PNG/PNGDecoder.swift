@@ -86,11 +86,9 @@ public final class PNGDecoder: ImageDecoder {
             if let icc, length > 0 {
                 let bytes = Array(UnsafeBufferPointer(start: icc, count: Int(length)))
                 info.iccProfile = bytes
-                let space = JPEGDecoder.colorSpace(fromICC: bytes, gray: gray)
-                // An unusable profile falls back to sRGB (the PNG default), not to nothing.
-                info.colorSpace = space
-            } else if hdr.has_srgb != 0 {
-                info.colorSpace = gray ? .genericGray : .sRGB
+                // An unusable profile falls back to sRGB (the PNG default), not to nothing. (An sRGB
+                // chunk, or no colour chunk at all, leaves the default set above.)
+                info.colorSpace = ImageFileInfo.colorSpace(fromICC: bytes, gray: gray)
             }
         } catch {
             dag_png_decoder_destroy(handle)

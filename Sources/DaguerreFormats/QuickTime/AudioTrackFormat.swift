@@ -55,7 +55,7 @@ public struct AudioTrackFormat: Sendable, Hashable {
     }
 
     func sampleEntry() -> [UInt8] {
-        var w = BoxWriter()
+        var w = ByteWriter()
         w.box(fourCC) { w in
             w.zeros(6); w.u16(1)                        // reserved, data reference index
             w.u16(0); w.u16(0); w.u32(0)                // version 0, revision, vendor
@@ -82,8 +82,8 @@ public struct AudioTrackFormat: Sendable, Hashable {
     }
 
     /// An MPEG-4 systems descriptor: tag, variable-length size (7 bits per byte), body.
-    static func descriptor(_ tag: UInt8, into w: inout BoxWriter, _ body: (inout BoxWriter) -> Void) {
-        var inner = BoxWriter()
+    static func descriptor(_ tag: UInt8, into w: inout ByteWriter, _ body: (inout ByteWriter) -> Void) {
+        var inner = ByteWriter()
         body(&inner)
         w.u8(tag)
         var size = inner.bytes.count

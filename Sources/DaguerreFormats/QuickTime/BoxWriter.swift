@@ -1,7 +1,7 @@
 // Big-endian serialisation of QuickTime atoms / ISO boxes. Written by hand: no library on this
 // system writes QuickTime (TOOLCHAIN.md: libavformat cannot write a 'mebx' track).
 
-/// Builds atoms in memory: big-endian integers, nested boxes whose sizes are filled in when the
+/// Builds atoms in memory with ``ByteWriter``: nested boxes whose sizes are filled in when the
 /// body is complete.
 ///
 /// Box sizes are 32-bit unless the body passes 4 GiB, when the box gets the 64-bit form (size 1
@@ -9,33 +9,12 @@
 /// the movie atom and the other small boxes; sample data streams to the file directly.
 ///
 /// ```swift
-/// var w = BoxWriter()
+/// var w = ByteWriter()
 /// w.box("ftyp") { w in w.fourCC("qt  "); w.u32(0); w.fourCC("qt  ") }
 /// w.bytes.count   // 20
 /// ```
-struct BoxWriter {
-    var bytes: [UInt8] = []
-
-    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
-
-    mutating func u8(_ v: UInt8) { bytes.append(v) }
-    mutating func u16(_ v: UInt16) { bytes.append(UInt8(v >> 8)); bytes.append(UInt8(truncatingIfNeeded: v)) }
-    mutating func u24(_ v: UInt32) {
-        bytes.append(UInt8(truncatingIfNeeded: v >> 16)); bytes.append(UInt8(truncatingIfNeeded: v >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: v))
-    }
-    mutating func u32(_ v: UInt32) {
-        bytes.append(UInt8(truncatingIfNeeded: v >> 24)); bytes.append(UInt8(truncatingIfNeeded: v >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: v >> 8)); bytes.append(UInt8(truncatingIfNeeded: v))
-    }
-    mutating func u64(_ v: UInt64) { u32(UInt32(truncatingIfNeeded: v >> 32)); u32(UInt32(truncatingIfNeeded: v)) }
-    mutating func i16(_ v: Int16) { u16(UInt16(bitPattern: v)) }
-    mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
+extension ByteWriter {
     mutating func fourCC(_ c: FourCC) { u32(c.rawValue) }
-    mutating func append(_ b: [UInt8]) { bytes.append(contentsOf: b) }
-    mutating func zeros(_ n: Int) { bytes.append(contentsOf: repeatElement(0, count: max(0, n))) }
-    /// UTF-8 bytes with no terminator.
-    mutating func utf8(_ s: String) { bytes.append(contentsOf: Array(s.utf8)) }
     /// A QuickTime counted (Pascal) string in a fixed field of `fieldSize` bytes.
     mutating func pascalString(_ s: String, fieldSize: Int) {
         let text = Array(s.utf8.prefix(max(0, fieldSize - 1)))
@@ -49,7 +28,7 @@ struct BoxWriter {
     }
 
     /// A box: its 8-byte header, then whatever `body` writes; the size is patched afterwards.
-    mutating func box<E: Error>(_ type: FourCC, _ body: (inout BoxWriter) throws(E) -> Void) throws(E) {
+    mutating func box<E: Error>(_ type: FourCC, _ body: (inout ByteWriter) throws(E) -> Void) throws(E) {
         let start = bytes.count
         u32(0)
         fourCC(type)
@@ -60,7 +39,7 @@ struct BoxWriter {
         } else {
             // 64-bit form: size field 1, then the extended size after the type.
             patch32(at: start, 1)
-            var large = BoxWriter(capacity: 8)
+            var large = ByteWriter(capacity: 8)
             large.u64(UInt64(size + 8))
             bytes.insert(contentsOf: large.bytes, at: start + 8)
         }
@@ -68,18 +47,12 @@ struct BoxWriter {
 
     /// A full box: a box whose body starts with a version byte and 24 bits of flags.
     mutating func fullBox<E: Error>(_ type: FourCC, version: UInt8 = 0, flags: UInt32 = 0,
-                                    _ body: (inout BoxWriter) throws(E) -> Void) throws(E) {
-        try box(type) { (w: inout BoxWriter) throws(E) in
+                                    _ body: (inout ByteWriter) throws(E) -> Void) throws(E) {
+        try box(type) { (w: inout ByteWriter) throws(E) in
             w.u8(version)
             w.u24(flags)
             try body(&w)
         }
     }
 
-    mutating func patch32(at offset: Int, _ v: UInt32) {
-        bytes[offset] = UInt8(truncatingIfNeeded: v >> 24)
-        bytes[offset + 1] = UInt8(truncatingIfNeeded: v >> 16)
-        bytes[offset + 2] = UInt8(truncatingIfNeeded: v >> 8)
-        bytes[offset + 3] = UInt8(truncatingIfNeeded: v)
-    }
 }

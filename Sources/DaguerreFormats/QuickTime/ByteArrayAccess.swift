@@ -8,7 +8,6 @@ extension Array {
     /// try samples.withTypedBytes { (raw) throws(DaguerreError) in try sink.write(raw) }
     /// ```
     func withTypedBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        let result: Result<R, E> = withUnsafeBytes { raw in Result { () throws(E) -> R in try body(raw) } }
-        return try result.get()
+        try withUnsafeBufferPointer { (p) throws(E) -> R in try body(UnsafeRawBufferPointer(p)) }
     }
 }

@@ -144,7 +144,7 @@ public final class MovieRecorder {
             items += settings.metadata.filter { $0.key != MetadataKey.contentIdentifier.rawValue || settings.contentIdentifier == nil }
             writer.metadata = items
             var info = try writer.finish()
-            info.stillImageTime = metadataTrack == nil ? nil : settings.stillImageTime
+            info.stillImageTime = settings.stillImageTime
             done = true
             return info
         } catch {
@@ -158,7 +158,7 @@ public final class MovieRecorder {
         guard !done else { return }
         done = true
         writer.cancel()
-        _ = try? encoder.finish()
+        encoder.close()
     }
 
     private func checkOpen() throws(DaguerreError) {

@@ -56,8 +56,7 @@ public struct MovieTrack: Sendable, Hashable {
 
     public func sample(at index: Int) -> MovieSample? { sampleTable.sample(at: index) }
 
-    /// When the media starts on the movie timeline: the total of the leading empty edits
-    /// (a Live Photo's still-image-time track starts at the still's time, L4).
+    /// When the media starts on the movie timeline: the total of the leading empty edits.
     public var startTime: MediaTime {
         var t: Int64 = 0
         for e in edits { if e.mediaTime == -1 { t &+= e.duration } else { break } }

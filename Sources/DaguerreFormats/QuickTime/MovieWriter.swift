@@ -57,7 +57,6 @@ public final class MovieWriter {
         var emptyEdit: Int64 = 0
         var mediaStart: Int64 = 0
         var mediaDuration: Int64?
-        var pcmFrameBytes: Int?
     }
 
     private enum State { case writing, finished, cancelled }
@@ -89,7 +88,7 @@ public final class MovieWriter {
         self.sink = sink
         self.fileType = fileType
         self.movieTimescale = movieTimescale
-        var w = BoxWriter()
+        var w = ByteWriter()
         w.box("ftyp") { w in
             w.fourCC(fileType.majorBrand)
             w.u32(0)
@@ -130,7 +129,6 @@ public final class MovieWriter {
         var t = try newTrack(.audio, codec: format.fourCC, timescale: format.timescale, sampleEntry: format.sampleEntry(),
                              fixedSize: pcm ? UInt32(format.bytesPerFrame) : nil)
         t.volume = 0x0100
-        t.pcmFrameBytes = pcm ? format.bytesPerFrame : nil
         return add(t)
     }
 
@@ -148,10 +146,9 @@ public final class MovieWriter {
         return add(t)
     }
 
-    /// Places a track's media on the movie timeline: an empty edit of `startTime` first (the
-    /// Live Photo still-image-time sample sits at the still's time this way, L4), then the media
-    /// from `mediaStart` (media ticks; AAC priming frames are skipped so), for `mediaDuration`
-    /// media ticks (default: all of it).
+    /// Places a track's media on the movie timeline: an empty edit of `startTime` first (a video
+    /// whose first frame comes late), then the media from `mediaStart` (media ticks; AAC priming
+    /// frames are skipped so), for `mediaDuration` media ticks (default: all of it).
     public func setEdit(of track: TrackID, startTime: MediaTime = .zero, mediaStart: Int64 = 0, mediaDuration: Int64? = nil) throws(DaguerreError) {
         let i = try index(of: track)
         guard startTime.value >= 0, mediaStart >= 0, (mediaDuration ?? 0) >= 0 else {
@@ -199,15 +196,18 @@ public final class MovieWriter {
     /// Appends interleaved 16-bit PCM frames to a PCM track (host order is converted to little-endian).
     public func append(pcm samples: [Int16], to track: TrackID) throws(DaguerreError) {
         let i = try index(of: track)
-        guard let frameBytes = tracks[i].pcmFrameBytes else {
+        // Only PCM tracks have a fixed sample size: one frame.
+        guard let frameBytes = tracks[i].table.fixedSampleSize.map(Int.init) else {
             throw .invalidArgument(what: "Track \(track)", problem: "it is not a PCM audio track")
         }
         guard !samples.isEmpty else { return }
         guard (samples.count * 2) % frameBytes == 0 else {
             throw .invalidArgument(what: "\(samples.count) PCM samples", problem: "the count must be a multiple of the channel count (\(frameBytes / 2))")
         }
-        let littleEndian = samples.map { $0.littleEndian }
-        try littleEndian.withTypedBytes { (raw) throws(DaguerreError) in
+        #if _endian(big)
+        let samples = samples.map { $0.littleEndian }
+        #endif
+        try samples.withTypedBytes { (raw) throws(DaguerreError) in
             try append(bytes: raw, count: samples.count * 2 / frameBytes, to: track, duration: 1, compositionOffset: 0, isSync: true)
         }
     }
@@ -263,11 +263,11 @@ public final class MovieWriter {
         // mdat size.
         let mdatSize = sink.position - mdatHeaderOffset
         if mdatSize <= UInt64(UInt32.max) {
-            var w = BoxWriter(); w.u32(UInt32(mdatSize)); w.fourCC("mdat")
+            var w = ByteWriter(); w.u32(UInt32(mdatSize)); w.fourCC("mdat")
             try sink.overwrite(at: mdatHeaderOffset, with: w.bytes)
         } else {
             // Take over the 8-byte placeholder before it: size 1, 'mdat', 64-bit size.
-            var w = BoxWriter(); w.u32(1); w.fourCC("mdat"); w.u64(mdatSize + 8)
+            var w = ByteWriter(); w.u32(1); w.fourCC("mdat"); w.u64(mdatSize + 8)
             try sink.overwrite(at: mdatHeaderOffset - 8, with: w.bytes)
         }
         let moov = try movieAtom()
@@ -290,9 +290,6 @@ public final class MovieWriter {
     private func info(byteCount: UInt64) -> MovieFileInfo {
         let duration = tracks.map(trackDuration).max() ?? 0
         let video = tracks.first { $0.mediaType == .video }
-        // A low-level writer knows only a timed-metadata track's empty edit; MovieRecorder, which
-        // lays the still-image-time track out, reports the still's time itself.
-        let still = tracks.first { $0.codec == "mebx" && $0.emptyEdit > 0 }.map { MediaTime(value: $0.emptyEdit, timescale: movieTimescale) }
         let content = metadata.first { $0.key == MetadataKey.contentIdentifier.rawValue }?.stringValue
         return MovieFileInfo(
             path: sink.path, fileType: fileType, byteCount: byteCount,
@@ -303,7 +300,7 @@ public final class MovieWriter {
                                     duration: MediaTime(value: editMediaDuration(t), timescale: t.timescale), dataBytes: t.table.dataBytes)
             },
             width: video.map { Int($0.width.rounded()) }, height: video.map { Int($0.height) },
-            contentIdentifier: content, stillImageTime: still)
+            contentIdentifier: content, stillImageTime: nil)   // MovieRecorder, which lays the still out, fills it in
     }
 
     // MARK: - The movie atom
@@ -321,7 +318,7 @@ public final class MovieWriter {
         }
         let date = quickTimeDate
         let duration = UInt64(max(0, tracks.map(trackDuration).max() ?? 0))
-        var w = BoxWriter(capacity: 4096 + tracks.reduce(0) { $0 + $1.table.sampleCount * 8 })
+        var w = ByteWriter(capacity: 4096 + tracks.reduce(0) { $0 + $1.table.sampleCount * 8 })
         w.box("moov") { w in
             let v1 = duration > UInt64(UInt32.max) || date > UInt64(UInt32.max)
             w.fullBox("mvhd", version: v1 ? 1 : 0) { w in
@@ -341,7 +338,7 @@ public final class MovieWriter {
         return w.bytes
     }
 
-    private func writeTrack(_ t: Track, date: UInt64, into w: inout BoxWriter) {
+    private func writeTrack(_ t: Track, date: UInt64, into w: inout ByteWriter) {
         let qt = fileType == .quickTimeMovie
         let duration = UInt64(max(0, trackDuration(t)))
         let mediaDuration = UInt64(max(0, t.table.mediaDuration))
@@ -438,7 +435,7 @@ public final class MovieWriter {
     }
 
     /// `hdlr`: QuickTime has a component type and a counted name; ISO has zeros and a C string.
-    private func writeHandler(componentType: FourCC, subtype: FourCC, name: String, into w: inout BoxWriter) {
+    private func writeHandler(componentType: FourCC, subtype: FourCC, name: String, into w: inout ByteWriter) {
         let qt = fileType == .quickTimeMovie
         w.fullBox("hdlr") { w in
             if qt { w.fourCC(componentType) } else { w.u32(0) }
@@ -455,13 +452,13 @@ public final class MovieWriter {
 
     /// moov/meta: hdlr 'mdta', keys, ilst (QuickTime File Format "Metadata atoms and types").
     /// QuickTime's `meta` is a plain atom; ISO's is a full box.
-    private func writeMetadata(into w: inout BoxWriter) {
+    private func writeMetadata(into w: inout ByteWriter) {
         var keys: [String] = []
         var values: [[MetadataItem]] = []
         for item in metadata {
             if let k = keys.firstIndex(of: item.key) { values[k].append(item) } else { keys.append(item.key); values.append([item]) }
         }
-        let body: (inout BoxWriter) -> Void = { w in
+        let body: (inout ByteWriter) -> Void = { w in
             w.fullBox("hdlr") { w in
                 w.u32(0); w.fourCC("mdta"); w.u32(0); w.u32(0); w.u32(0); w.u8(0)
             }

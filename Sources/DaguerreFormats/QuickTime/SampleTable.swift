@@ -177,16 +177,13 @@ public struct SampleTable: Sendable, Hashable {
         var cttsFirst: [Int] = [0], cttsOffset: [Int64] = []
         if let ctts = find("ctts") {
             var r = ByteReader(bytes, range: ctts.bodyStart..<ctts.end, context: "ctts")
-            let version = try r.u8()
-            try r.skip(3)
+            try r.skip(4)   // version and flags: version 0 says unsigned, but writers put negative values there too
             let n = Int(try r.u32())
             guard n <= r.remaining / 8 else { throw corrupt("'ctts' lists \(n) entries in \(r.remaining) bytes") }
             var covered = 0
             for _ in 0..<n where covered < count {
                 let c = Int(try r.u32()), raw = try r.u32()
                 guard c > 0 else { continue }
-                // Version 0 says unsigned, but writers put negative values there too; read as signed.
-                _ = version
                 covered = min(count, covered + c)
                 cttsOffset.append(Int64(Int32(bitPattern: raw))); cttsFirst.append(covered)
             }

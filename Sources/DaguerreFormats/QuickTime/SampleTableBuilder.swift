@@ -74,7 +74,7 @@ struct SampleTableBuilder {
     }
 
     /// Writes stts, ctts, stss, stsc, stsz and stco/co64 (after the caller's stsd).
-    func write(into w: inout BoxWriter) {
+    func write(into w: inout ByteWriter) {
         w.fullBox("stts") { w in
             w.u32(UInt32(durations.count))
             for run in durations { w.u32(run.count); w.u32(run.value) }

@@ -26,11 +26,13 @@ public struct TimedMetadataKey: Sendable, Hashable {
 /// metadata media").
 ///
 /// SPEC L4: a Live Photo movie has one such track with the key
-/// `com.apple.quicktime.still-image-time` (type int8, local ID 1) and one sample, value -1,
-/// at the still's time; the track refers to the video track it describes ('cdsc').
+/// `com.apple.quicktime.still-image-time` (type int8, local ID 1) whose item, value -1, is in
+/// the sample at the still's time (MovieRecorder puts an empty sample before it); the track
+/// refers to the video track it describes ('cdsc').
 ///
 /// ```swift
-/// let meta = try writer.addTimedMetadataTrack(.stillImageTime, describing: video, startTime: still)
+/// let meta = try writer.addTimedMetadataTrack(.stillImageTime, describing: video)
+/// try writer.append(sample: [], to: meta, duration: 900)            // nothing until 1.5 s (600 ticks/s)
 /// try writer.append(sample: TimedMetadataTrackFormat.sample([(1, [0xFF])]), to: meta, duration: 1)
 /// ```
 public struct TimedMetadataTrackFormat: Sendable, Hashable {
@@ -55,7 +57,7 @@ public struct TimedMetadataTrackFormat: Sendable, Hashable {
 
     /// The `mebx` sample entry.
     func sampleEntry() -> [UInt8] {
-        var w = BoxWriter()
+        var w = ByteWriter()
         w.box("mebx") { w in
             w.zeros(6); w.u16(1)          // reserved, data reference index
             w.box("keys") { w in
@@ -72,7 +74,7 @@ public struct TimedMetadataTrackFormat: Sendable, Hashable {
 
     /// A sample: each value as an atom whose type is its key's local ID.
     public static func sample(_ values: [(localID: UInt32, value: [UInt8])]) -> [UInt8] {
-        var w = BoxWriter()
+        var w = ByteWriter()
         for v in values { w.box(FourCC(v.localID)) { w in w.append(v.value) } }
         return w.bytes
     }

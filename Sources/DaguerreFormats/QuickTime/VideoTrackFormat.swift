@@ -45,7 +45,7 @@ public struct VideoTrackFormat: Sendable, Hashable {
 
     /// The `avc1` sample entry.
     func sampleEntry() -> [UInt8] {
-        var w = BoxWriter()
+        var w = ByteWriter()
         w.box("avc1") { w in
             w.zeros(6); w.u16(1)                    // reserved, data reference index
             w.u16(0); w.u16(0); w.u32(0)            // version, revision, vendor

@@ -173,7 +173,7 @@ public final class TIFFDecoder: ImageDecoder {
             if dag_tiff_get_icc(t, &length, &data) != 0, let data, length > 0 {
                 let bytes = Array(UnsafeBufferPointer(start: data, count: Int(length)))
                 iccProfile = bytes
-                space = JPEGDecoder.colorSpace(fromICC: bytes, gray: layout == .l || layout == .la)
+                space = ImageFileInfo.colorSpace(fromICC: bytes, gray: layout == .l || layout == .la)
             }
             info = ImageFileInfo(format: .tiff, width: width, height: height, pixelFormat: format, alpha: alpha,
                                  iccProfile: iccProfile, colorSpace: space, randomAccess: true)

@@ -132,7 +132,6 @@ public final class TIFFEncoder: ImageEncoder {
         do { try ledger.checkComplete(open: handle != nil, destination: file.destination) } catch { if handle != nil { abort() }; throw error }
         guard let t = handle else { return }
         handle = nil
-        ledger.markFinished()
         var buffer = [CChar](repeating: 0, count: 512)
         let status = dag_tiff_close(t, &buffer, buffer.count)
         if status != DAG_OK {

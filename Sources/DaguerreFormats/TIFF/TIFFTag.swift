@@ -7,36 +7,34 @@
 /// dag_tiff_get_u32(handle, TIFFTag.imageWidth, 0, &width)
 /// ```
 enum TIFFTag {
-    static let imageWidth: UInt32 = 256
-    static let imageLength: UInt32 = 257
-    static let bitsPerSample: UInt32 = 258
-    static let compression: UInt32 = 259
-    static let photometric: UInt32 = 262
-    static let orientation: UInt32 = 274
-    static let xResolution: UInt32 = 282
-    static let yResolution: UInt32 = 283
-    static let resolutionUnit: UInt32 = 296
-    static let samplesPerPixel: UInt32 = 277
-    static let rowsPerStrip: UInt32 = 278
-    static let planarConfig: UInt32 = 284
-    static let predictor: UInt32 = 317
-    static let tileWidth: UInt32 = 322
-    static let tileLength: UInt32 = 323
-    static let extraSamples: UInt32 = 338
-    static let sampleFormat: UInt32 = 339
+    // Numbers from the one tag table (TIFFTagID), as libtiff's UInt32.
+    static let imageWidth = UInt32(TIFFTagID.imageWidth.rawValue)
+    static let imageLength = UInt32(TIFFTagID.imageLength.rawValue)
+    static let bitsPerSample = UInt32(TIFFTagID.bitsPerSample.rawValue)
+    static let compression = UInt32(TIFFTagID.compression.rawValue)
+    static let photometric = UInt32(TIFFTagID.photometricInterpretation.rawValue)
+    static let orientation = UInt32(TIFFTagID.orientation.rawValue)
+    static let xResolution = UInt32(TIFFTagID.xResolution.rawValue)
+    static let yResolution = UInt32(TIFFTagID.yResolution.rawValue)
+    static let resolutionUnit = UInt32(TIFFTagID.resolutionUnit.rawValue)
+    static let samplesPerPixel = UInt32(TIFFTagID.samplesPerPixel.rawValue)
+    static let rowsPerStrip = UInt32(TIFFTagID.rowsPerStrip.rawValue)
+    static let planarConfig = UInt32(TIFFTagID.planarConfiguration.rawValue)
+    static let predictor = UInt32(TIFFTagID.predictor.rawValue)
+    static let tileWidth = UInt32(TIFFTagID.tileWidth.rawValue)
+    static let tileLength = UInt32(TIFFTagID.tileLength.rawValue)
+    static let sampleFormat = UInt32(TIFFTagID.sampleFormat.rawValue)
 
     // Values.
     static let compressionNone: UInt16 = 1
     static let compressionLZW: UInt16 = 5
     static let compressionAdobeDeflate: UInt16 = 8
-    static let photometricMinIsWhite: UInt16 = 0
     static let photometricMinIsBlack: UInt16 = 1
     static let photometricRGB: UInt16 = 2
     static let planarContiguous: UInt16 = 1
     static let sampleFormatUInt: UInt16 = 1
     static let sampleFormatInt: UInt16 = 2
     static let sampleFormatIEEEFP: UInt16 = 3
-    static let extraUnspecified: UInt16 = 0
     static let extraAssociatedAlpha: UInt16 = 1
     static let extraUnassociatedAlpha: UInt16 = 2
 

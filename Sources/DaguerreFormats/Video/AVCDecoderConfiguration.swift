@@ -67,7 +67,7 @@ public struct AVCDecoderConfiguration: Sendable, Hashable {
 
     /// The box body.
     public func serialized() -> [UInt8] {
-        var w = BoxWriter()
+        var w = ByteWriter()
         w.u8(1)
         w.u8(profile); w.u8(profileCompatibility); w.u8(level)
         w.u8(0xFC | UInt8((nalLengthSize - 1) & 3))

@@ -201,6 +201,12 @@ public final class H264Encoder {
         return samples
     }
 
+    /// Closes the encoder without draining the frames it still holds (for a cancelled recording).
+    public func close() {
+        if let handle { x264_encoder_close(handle) }
+        handle = nil
+    }
+
     private func collect(size: Int32, nals: UnsafeMutablePointer<x264_nal_t>?, count: Int32,
                          output: x264_picture_t) throws(DaguerreError) -> [EncodedVideoSample] {
         guard size >= 0 else { throw .processorFailed(name: "x264 encoder", reason: "x264_encoder_encode returned \(size)") }

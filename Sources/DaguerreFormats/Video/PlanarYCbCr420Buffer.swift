@@ -22,10 +22,13 @@ public struct PlanarYCbCr420Buffer: Sendable, Equatable {
     public var cb: [UInt8]
     /// `width/2 × height/2` Cr samples.
     public var cr: [UInt8]
-    /// Video range (16–235 luma, 16–240 chroma) unless set.
-    public var fullRange: Bool
-    /// Tags: primaries, transfer and matrix of the samples.
+    /// Tags: primaries, transfer, matrix and range of the samples.
     public var colorProperties: VideoColorProperties
+    /// Video range (16–235 luma, 16–240 chroma) unless set; the range of ``colorProperties``.
+    public var fullRange: Bool {
+        get { colorProperties.fullRange }
+        set { colorProperties.fullRange = newValue }
+    }
 
     /// A black frame (video range: luma 16, chroma 128).
     public init(width: Int, height: Int, colorProperties: VideoColorProperties = .bt709, fullRange: Bool = false,
@@ -35,8 +38,8 @@ public struct PlanarYCbCr420Buffer: Sendable, Equatable {
             throw .invalidArgument(what: "Y'CbCr 4:2:0 frame size \(width)×\(height)", problem: "width and height must be even")
         }
         self.width = width; self.height = height
-        self.fullRange = fullRange
         self.colorProperties = colorProperties
+        self.colorProperties.fullRange = fullRange
         luma = [UInt8](repeating: fullRange ? 0 : 16, count: width * height)
         cb = [UInt8](repeating: 128, count: width * height / 4)
         cr = cb

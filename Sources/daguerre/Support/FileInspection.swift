@@ -6,19 +6,27 @@ import Foundation
 /// Builds the inspection report of one file from Daguerre's own readers.
 enum FileInspection {
     static func report(path: String) throws -> [String: Any] {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe))
-        var out: [String: Any] = ["file": path, "bytes": bytes.count]
-        if bytes.starts(with: [0xFF, 0xD8]) {
+        // Only the first bytes decide the format; each reader then reads what it needs (a
+        // movie's reader, only its movie atom).
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw DaguerreError.io(operation: "open", path: path, reason: "it does not exist or is not readable")
+        }
+        let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
+        try handle.close()
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        var out: [String: Any] = ["file": path, "bytes": size]
+        if header.starts(with: [0xFF, 0xD8]) {
             out["format"] = "JPEG"
-            out.merge(try jpeg(bytes, path: path)) { $1 }
-        } else if DNGReader.isTIFF(bytes), DNGReader.isDNG(bytes) {
+            out.merge(try jpeg(path: path)) { $1 }
+        } else if ImageFileFormat.detect(header: header) == .tiff, case let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))),
+                  DNGReader.isDNG(bytes) {
             out["format"] = "DNG"
             do { out.merge(self.dng(try DNGReader.read(bytes: bytes))) { $1 } }
-            catch { out["error"] = error.description }
-        } else if let movie = try QuickTimeInspection.report(bytes: bytes, path: path) {
+            catch { out["error"] = error.at(path: path).description }
+        } else if let movie = try QuickTimeInspection.report(header: header, path: path) {
             out.merge(movie) { $1 }
         } else {
-            let info = try ImageReader.open(data: bytes).info
+            let info = try ImageReader.open(path: path).info
             out["format"] = "\(info.format)".uppercased()
             out["width"] = info.width; out["height"] = info.height
             out["pixelFormat"] = "\(info.pixelFormat)"; out["colorSpace"] = info.colorSpace.name
@@ -26,8 +34,8 @@ enum FileInspection {
         return out
     }
 
-    static func jpeg(_ bytes: [UInt8], path: String) throws -> [String: Any] {
-        let info = try JPEGFileMetadata(bytes: bytes)
+    static func jpeg(path: String) throws -> [String: Any] {
+        let info = try JPEGFileMetadata(path: path)
         var out: [String: Any] = ["width": info.width, "height": info.height, "components": info.components]
         if let icc = info.iccProfile {
             out["colorSpace"] = (try? ICCProfile.colorSpace(from: icc).name) ?? "ICC profile (\(icc.count) bytes)"
@@ -44,7 +52,7 @@ enum FileInspection {
             out["xmp"] = x.properties.mapValues { $0 }
             if let items = x.containerDirectory {
                 out["motionPhoto"] = ["items": items.map { ["mime": $0.mime, "semantic": $0.semantic, "length": $0.length ?? 0] },
-                                      "videoBytesAfterEOI": info.trailerOffset.map { bytes.count - $0 } ?? 0]
+                                      "videoBytesAfterEOI": info.trailerOffset.map { info.byteCount - $0 } ?? 0]
             }
         }
         if let id = info.metadata?.livePhotoContentIdentifier { out["pairing"] = pairing(id: id, path: path, isStill: true) }
@@ -99,10 +107,9 @@ enum FileInspection {
         var out: [String: Any] = ["contentIdentifier": id]
         for ext in candidates {
             let partner = base + "." + ext
-            guard FileManager.default.fileExists(atPath: partner),
-                  let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: partner))) else { continue }
-            let partnerID: String? = isStill ? QuickTimeInspection.contentIdentifier(bytes: bytes)
-                : (try? JPEGFileMetadata(bytes: bytes))?.metadata?.livePhotoContentIdentifier
+            guard FileManager.default.fileExists(atPath: partner) else { continue }
+            let partnerID: String? = isStill ? (try? MovieReader(path: partner))?.contentIdentifier
+                : (try? JPEGFileMetadata(path: partner))?.metadata?.livePhotoContentIdentifier
             out["partner"] = partner
             out["partnerContentIdentifier"] = partnerID ?? "none"
             out["paired"] = partnerID == id

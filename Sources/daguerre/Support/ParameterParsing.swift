@@ -39,11 +39,7 @@ enum ParameterParsing {
             case "false", "no", "0": return (key, .bool(false))
             default: throw DaguerreError.invalidParameter(filter: filter.name, key: key, problem: "'\(raw)' is not true or false")
             }
-        case .position, .offset, .vector, .color:
-            return (key, .vector(try numbers()))
-        case .transform:
-            return (key, .vector(try numbers()))
-        case .rectangle:
+        case .position, .offset, .vector, .color, .transform, .rectangle:
             return (key, .vector(try numbers()))
         case .colorSpace:
             return (key, .string(raw))

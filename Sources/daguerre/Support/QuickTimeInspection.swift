@@ -2,9 +2,10 @@
 import DaguerreFormats
 
 enum QuickTimeInspection {
-    /// nil when the bytes are not a QuickTime/MP4 file (no ftyp, moov, mdat, wide or free box first).
-    static func report(bytes: [UInt8], path: String) throws -> [String: Any]? {
-        guard bytes.count >= 8, ["ftyp", "moov", "mdat", "wide", "free"].contains(String(decoding: bytes[4..<8], as: UTF8.self)) else { return nil }
+    /// nil when the file's first bytes are not a QuickTime/MP4 file's (no ftyp, moov, mdat, wide
+    /// or free box first).
+    static func report(header: [UInt8], path: String) throws -> [String: Any]? {
+        guard header.count >= 8, ["ftyp", "moov", "mdat", "wide", "free"].contains(String(decoding: header[4..<8], as: UTF8.self)) else { return nil }
         let movie = try MovieReader(path: path)
         var out: [String: Any] = [
             "format": movie.fileType == .quickTimeMovie ? "QuickTime movie" : "MPEG-4",
@@ -28,6 +29,4 @@ enum QuickTimeInspection {
         if let id = movie.contentIdentifier { out["pairing"] = FileInspection.pairing(id: id, path: path, isStill: false) }
         return out
     }
-
-    static func contentIdentifier(bytes: [UInt8]) -> String? { (try? MovieReader(data: bytes))?.contentIdentifier }
 }

@@ -108,17 +108,6 @@ import Testing
     }
 }
 
-/// Keeps files that tests wrote and judged, when DAGUERRE_SAMPLES_DIR is set.
-enum SampleFiles {
-    static func keep(_ path: String) {
-        guard let dir = ProcessInfo.processInfo.environment["DAGUERRE_SAMPLES_DIR"], !dir.isEmpty else { return }
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let dest = URL(fileURLWithPath: dir).appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent).path
-        try? FileManager.default.removeItem(atPath: dest)
-        try? FileManager.default.copyItem(atPath: path, toPath: dest)
-    }
-}
-
 /// Third-party DNGs and damaged files (SPEC R6: the reader is written for other tools' files too).
 @Suite struct DNGReaderRobustnessTests {
     @Test("LinearRaw DNGs (Adobe's converter output for the Canon EOS 6D, the SDK fuzzer seed) are refused by name")

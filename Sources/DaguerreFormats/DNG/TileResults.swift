@@ -1,0 +1,30 @@
+// Results of DNG tiles encoded or decoded in parallel, collected in tile order.
+import DaguerreCore
+import Synchronization
+
+/// Per-tile results filled from parallel workers (`concurrentPerform`): each worker sets its
+/// own slot; ``collect()`` returns them in order, or the first failure.
+///
+/// ```swift
+/// let results = TileResults<[UInt8]>(count: tiles)
+/// DispatchQueue.concurrentPerform(iterations: tiles) { i in results.set(i, Result { try encode(i) }) }
+/// let encoded = try results.collect()
+/// ```
+final class TileResults<Value: Sendable>: Sendable {
+    private let slots: Mutex<[Result<Value, DaguerreError>?]>
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+    func set(_ i: Int, _ r: Result<Value, DaguerreError>) { slots.withLock { $0[i] = r } }
+    func collect() throws(DaguerreError) -> [Value] {
+        let all = slots.withLock { $0 }
+        var out: [Value] = []
+        out.reserveCapacity(all.count)
+        for s in all {
+            switch s {
+            case let .success(b)?: out.append(b)
+            case let .failure(e)?: throw e
+            case nil: throw .processorFailed(name: "DNG tile", reason: "a tile was not produced")
+            }
+        }
+        return out
+    }
+}
