@@ -32,25 +32,22 @@ public struct LivePhotoPair: Sendable, Equatable {
         var movieSettings = settings
         movieSettings.contentIdentifier = contentIdentifier
         let recorder = try MovieRecorder(destination: moviePath, settings: movieSettings)
-        do {
-            try record(recorder)
-            let info = try recorder.finish()
-            try AtomicFile.write(jpeg, to: stillPath)
-            return LivePhotoPair(stillPath: stillPath, moviePath: moviePath, contentIdentifier: contentIdentifier,
-                                 stillImageTime: info.stillImageTime)
-        } catch {
-            recorder.cancel()
-            unlink(moviePath)
+        do { try record(recorder) } catch {
+            recorder.cancel()   // nothing reached moviePath: a file already there stays
             throw error
         }
+        let info = try recorder.finish()   // cancels itself on failure
+        do { try AtomicFile.write(jpeg, to: stillPath) } catch {
+            unlink(moviePath)   // the movie just written, so that no half pair is left
+            throw error
+        }
+        return LivePhotoPair(stillPath: stillPath, moviePath: moviePath, contentIdentifier: contentIdentifier,
+                             stillImageTime: info.stillImageTime)
     }
 
     /// Reads both files and checks that they pair: both carry an identifier, and it is the same.
     public static func read(still stillPath: String, movie moviePath: String) throws(DaguerreError) -> LivePhotoPair {
-        let bytes: [UInt8]
-        do { bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: stillPath))) }
-        catch { throw .io(operation: "read", path: stillPath, reason: error.localizedDescription) }
-        guard let stillID = try JPEGFileMetadata(bytes: bytes).metadata?.livePhotoContentIdentifier else {
+        guard let stillID = try JPEGFileMetadata(path: stillPath).metadata?.livePhotoContentIdentifier else {
             throw .corruptData(format: "Live Photo still", detail: "the JPEG has no content identifier (Apple MakerNote 0x0011)", path: stillPath)
         }
         let movie = try MovieReader(path: moviePath)
@@ -66,9 +63,7 @@ public struct LivePhotoPair: Sendable, Equatable {
     /// The pair as one Motion Photo (SPEC L6): the still's JPEG with the movie as an MP4 after
     /// it, the presentation timestamp at the still's time.
     public func motionPhoto(includeAudio: Bool = true) throws(DaguerreError) -> [UInt8] {
-        let bytes: [UInt8]
-        do { bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: stillPath))) }
-        catch { throw .io(operation: "read", path: stillPath, reason: error.localizedDescription) }
+        let bytes = try ImageSource.readFile(stillPath)
         let mp4 = try MotionPhotoVideo.mp4(fromLivePhotoMovie: moviePath, includeAudio: includeAudio)
         let micros = Int64(((stillImageTime?.seconds ?? 0) * 1_000_000).rounded())
         return try MotionPhoto.make(primary: bytes, video: mp4, presentationTimestampUs: micros)

@@ -35,6 +35,8 @@ public enum MotionPhotoVideo {
     }
 
     static func convert(_ movie: MovieReader, into writer: MovieWriter, includeAudio: Bool) throws(DaguerreError) -> MovieFileInfo {
+        // The video of a Motion Photo was made when the Live Photo was, not when it was converted.
+        if let made = movie.creationDate { writer.creationDate = made }
         guard let video = movie.tracks.first(where: { $0.mediaType == .video }) else {
             throw .invalidArgument(what: "Live Photo movie \(movie.path ?? "(memory)")", problem: "it has no video track")
         }

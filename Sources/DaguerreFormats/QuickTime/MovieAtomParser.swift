@@ -21,6 +21,8 @@ struct MovieAtomParser {
     struct Movie {
         var timescale: Int32
         var duration: Int64
+        /// Seconds since 1904-01-01 (QuickTime's epoch); 0 when unknown.
+        var creationTime: UInt64 = 0
         var tracks: [MovieTrack]
         var metadata: [MetadataItem]
     }
@@ -48,14 +50,14 @@ struct MovieAtomParser {
         var r = reader(mvhd)
         let version = try r.u8()
         try r.skip(3)
-        let timescale: UInt32, duration: Int64
+        let timescale: UInt32, duration: Int64, created: UInt64
         if version == 1 {
-            try r.skip(16); timescale = try r.u32(); duration = Int64(bitPattern: try r.u64())
+            created = try r.u64(); try r.skip(8); timescale = try r.u32(); duration = Int64(bitPattern: try r.u64())
         } else {
-            try r.skip(8); timescale = try r.u32(); duration = Int64(try r.u32())
+            created = UInt64(try r.u32()); try r.skip(4); timescale = try r.u32(); duration = Int64(try r.u32())
         }
         guard timescale > 0, timescale <= UInt32(Int32.max) else { throw corrupt("the movie timescale is \(timescale)") }
-        var movie = Movie(timescale: Int32(timescale), duration: duration, tracks: [], metadata: [])
+        var movie = Movie(timescale: Int32(timescale), duration: duration, creationTime: created, tracks: [], metadata: [])
         for box in kids {
             switch box.type {
             case "trak":

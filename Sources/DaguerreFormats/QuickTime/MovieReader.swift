@@ -1,6 +1,7 @@
 // Reads QuickTime and MPEG-4 files: Daguerre's own box parser (MovieAtomParser, SampleTable)
 // for structure and metadata; libavcodec only to decode H.264 frames (H264Decoder).
 import DaguerreCore
+import Foundation
 
 /// Opens a QuickTime movie or MPEG-4 file and lists what it holds (AVAsset / AVAssetReader):
 /// tracks with their formats and sample tables, movie metadata, timed metadata such as a Live
@@ -55,6 +56,8 @@ public final class MovieReader: Sendable {
     public let compatibleBrands: [FourCC]
     public let movieTimescale: Int32
     public let duration: MediaTime
+    /// When the movie was made (mvhd), or nil when the file does not say.
+    public let creationDate: Date?
     public let tracks: [MovieTrack]
     /// Movie metadata: 'mdta' items, then user-data ('©xxx') and iTunes-style items.
     public let metadata: [MetadataItem]
@@ -80,6 +83,7 @@ public final class MovieReader: Sendable {
             var offset: UInt64 = 0
             var ftyp: [UInt8]?
             var moov: [UInt8]?
+            var moovHeaderSize = 8
             var boxes = 0
             while offset < size {
                 boxes += 1
@@ -94,22 +98,18 @@ public final class MovieReader: Sendable {
                 if offset == 0, !MovieReader.knownTopLevel.contains(type) {
                     throw DaguerreError.corruptData(format: "QuickTime", detail: "this is not a QuickTime or MPEG-4 file (it starts with '\(type)')", path: source.path)
                 }
-                var headerSize: UInt64 = 8
-                var boxSize = UInt64(size32)
-                if size32 == 1 {
-                    guard head.count >= 16 else { throw DaguerreError.truncated(format: "QuickTime", path: source.path) }
-                    boxSize = UInt64(ByteReader.load32(head, 8)) << 32 | UInt64(ByteReader.load32(head, 12))
-                    headerSize = 16
-                } else if size32 == 0 {
-                    boxSize = size - offset
+                let large: UInt64? = size32 == 1 && head.count >= 16 ? UInt64(ByteReader.load32(head, 8)) << 32 | UInt64(ByteReader.load32(head, 12)) : nil
+                // The same size rules as every nested box (BoxScanner): 64-bit sizes, size 0 to the end
+                // of the file, sizes smaller than their header or past the end.
+                let box: BoxHeader
+                do {
+                    box = try BoxScanner.parseHeader(size32: size32, type: type, large: large, at: Int(offset), limit: Int(size),
+                                                     parent: "file", truncatedAtEnd: true)
+                } catch {
+                    if moov != nil, case .truncated = error { break }   // media data cut short after the movie atom: samples past the end read as .truncated
+                    throw source.path.map { error.at(path: $0) } ?? error
                 }
-                guard boxSize >= headerSize else {
-                    throw DaguerreError.corruptData(format: "QuickTime", detail: "top-level atom '\(type)' declares \(boxSize) bytes, less than its header", path: source.path)
-                }
-                guard boxSize <= size - offset else {
-                    if moov != nil { break }   // media data cut short after the movie atom: samples past the end read as .truncated
-                    throw DaguerreError.truncated(format: "QuickTime", path: source.path)
-                }
+                let headerSize = UInt64(box.headerSize), boxSize = UInt64(box.end - box.start)
                 switch type {
                 case "ftyp" where ftyp == nil:
                     ftyp = try source.read(at: offset + headerSize, count: Int(min(boxSize - headerSize, 4096)))
@@ -118,6 +118,7 @@ public final class MovieReader: Sendable {
                         throw DaguerreError.tooLarge(what: "Movie atom ('moov') in bytes", value: Int(clamping: boxSize), limit: options.maxMovieAtomBytes)
                     }
                     moov = try source.read(at: offset, count: Int(boxSize))
+                    moovHeaderSize = box.headerSize
                 default: break
                 }
                 offset += boxSize
@@ -132,10 +133,13 @@ public final class MovieReader: Sendable {
                 majorBrand = nil
                 compatibleBrands = []
             }
-            let header = BoxHeader(type: "moov", start: 0, headerSize: ByteReader.load32(moov, 0) == 1 ? 16 : 8, end: moov.count)
+            let header = BoxHeader(type: "moov", start: 0, headerSize: moovHeaderSize, end: moov.count)
             let movie = try MovieAtomParser(bytes: moov, options: options).parse(moov: header)
             movieTimescale = movie.timescale
             duration = MediaTime(value: movie.duration, timescale: movie.timescale)
+            // QuickTime counts from 1904; anything past year 9999 is damage, not a date.
+            creationDate = movie.creationTime == 0 || movie.creationTime > 253_402_300_799 + 2_082_844_800 ? nil
+                : Date(timeIntervalSince1970: Double(movie.creationTime) - 2_082_844_800)
             tracks = movie.tracks
             metadata = movie.metadata
         } catch {
