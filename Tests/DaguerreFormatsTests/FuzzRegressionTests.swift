@@ -37,4 +37,16 @@ import Testing
             #expect(plane.count == 256)
         }
     }
+
+    @Test("FuzzJPEGMetadata crashes, replayed", arguments: inputs("jpegmeta-"))
+    func jpegMetadata(_ name: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(name)))
+        // The same calls as fuzz/Sources/FuzzJPEGMetadata.
+        if let info = try? JPEGFileMetadata(bytes: bytes) {
+            _ = info.metadata.map { EXIFCodec.directories(for: $0) }
+            _ = info.xmp?.serialized()
+        }
+        _ = try? JPEGFileMetadata.replacingMetadata(in: bytes, with: [.exif(TIFFSerializer.file([TIFFDirectory()], byteOrder: .bigEndian))])
+        #expect(AppleMakerNote(parsing: bytes) == nil)
+    }
 }

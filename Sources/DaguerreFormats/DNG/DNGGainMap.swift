@@ -79,7 +79,7 @@ public struct DNGGainMap: Sendable, Equatable {
     public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1) {
         guard channels > 0, width > 0, height > 0, pixels.count >= width * height * channels, rowPitch > 0, colPitch > 0,
               pointsV > 0, pointsH > 0, mapPlanes > 0, plane >= 0, planes >= 0, gains.count >= pointsV * pointsH * mapPlanes,
-              spacingV > 0, spacingH > 0 else { return }
+              spacingV > 0, spacingH > 0, plane < channels else { return }
         let rows = stride(from: max(0, top), to: min(bottom, height), by: rowPitch)
         for y in rows {
             let yN = (Double(y) + 0.5) / Double(height)

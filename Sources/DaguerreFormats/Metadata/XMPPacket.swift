@@ -100,7 +100,7 @@ public struct XMPPacket: Sendable, Equatable {
     /// Parses packet text. Unknown structure is ignored; malformed XML is `.corruptData`.
     public init(parsing text: String) throws(DaguerreError) {
         let collector = XMPCollector()
-        let parser = XMLParser(data: Data(text.utf8))
+        let parser = XMLParser(data: Self.withoutProcessingInstructions(text))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
         parser.delegate = collector
@@ -109,6 +109,31 @@ public struct XMPPacket: Sendable, Equatable {
         }
         properties = collector.properties
         containerDirectory = collector.items.isEmpty && !collector.sawDirectory ? nil : collector.items
+    }
+}
+
+extension XMPPacket {
+    /// The packet's bytes with every processing instruction (`<?…?>`) removed.
+    ///
+    /// XMP's only PIs are the `<?xpacket?>` wrapper, which carries nothing the packet needs, and
+    /// swift-corelibs-foundation's XMLParser dereferences a null pointer on a PI without data
+    /// (found by FuzzJPEGMetadata; Tests/fuzz-regressions/jpegmeta-xmp-pi-crash.jpg): so no PI
+    /// ever reaches it. An unterminated PI drops the rest of the text, which then fails to parse.
+    static func withoutProcessingInstructions(_ text: String) -> Data {
+        let b = Array(text.utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            if b[i] == 0x3C, i + 1 < b.count, b[i + 1] == 0x3F {   // "<?"
+                var j = i + 2
+                while j + 1 < b.count, !(b[j] == 0x3F && b[j + 1] == 0x3E) { j += 1 }   // "?>"
+                i = j + 2
+                continue
+            }
+            out.append(b[i]); i += 1
+        }
+        return Data(out)
     }
 }
 
