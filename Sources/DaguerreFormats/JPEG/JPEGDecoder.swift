@@ -67,16 +67,8 @@ public final class JPEGDecoder: ImageDecoder {
                                                 hint: "Only grayscale and YCbCr/RGB JPEG files are read; convert the file to RGB.")
             }
             try limits.check(width: info.width, height: info.height, bytesPerPixel: info.pixelFormat.bytesPerPixel, what: "JPEG image")
-            var icc: UnsafeMutablePointer<UInt8>?
-            var length: UInt32 = 0
-            let status = dag_jpeg_decoder_icc(h, &icc, &length)
-            defer { dag_free(icc) }
+            let status = info.adoptEmbeddedICC(gray: gray) { dag_jpeg_decoder_icc(h, $0, $1) }
             if status != DAG_OK { throw failure(status) }
-            if let icc, length > 0 {
-                let bytes = Array(UnsafeBufferPointer(start: icc, count: Int(length)))
-                info.iccProfile = bytes
-                info.colorSpace = ImageFileInfo.colorSpace(fromICC: bytes, gray: gray)
-            }
         } catch {
             dag_jpeg_decoder_destroy(h)
             handle = nil

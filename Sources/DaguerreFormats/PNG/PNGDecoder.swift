@@ -78,18 +78,9 @@ public final class PNGDecoder: ImageDecoder {
             guard hdr.rowbytes == info.width * format.bytesPerPixel else {
                 throw DaguerreError.corruptData(format: "PNG", detail: "libpng's row size \(hdr.rowbytes) disagrees with \(info.width) \(format) pixels", path: source.path)
             }
-            var icc: UnsafeMutablePointer<UInt8>?
-            var length: UInt32 = 0
-            let status = dag_png_decoder_icc(h, &icc, &length)
-            defer { dag_free(icc) }
+            // (An sRGB chunk, or no colour chunk at all, leaves the default set above.)
+            let status = info.adoptEmbeddedICC(gray: gray) { dag_png_decoder_icc(h, $0, $1) }
             if status != DAG_OK { throw failure(status) }
-            if let icc, length > 0 {
-                let bytes = Array(UnsafeBufferPointer(start: icc, count: Int(length)))
-                info.iccProfile = bytes
-                // An unusable profile falls back to sRGB (the PNG default), not to nothing. (An sRGB
-                // chunk, or no colour chunk at all, leaves the default set above.)
-                info.colorSpace = ImageFileInfo.colorSpace(fromICC: bytes, gray: gray)
-            }
         } catch {
             dag_png_decoder_destroy(handle)
             handle = nil
