@@ -63,7 +63,7 @@ import Testing
         #expect(bad.status != 0 && bad.err.contains("MP.jpg"))
     }
 
-    @Test("inspect on DNGs: tags of ours, a clear message for a LinearRaw DNG")
+    @Test("inspect on DNGs: tags of ours, and a LinearRaw DNG's kind and planes")
     func inspectDNG() throws {
         let dir = try TemporaryDirectory()
         var raw = try BayerImage(width: 64, height: 64, pattern: .bggr)
@@ -71,10 +71,12 @@ import Testing
         try DNGWriter.write(DNGImage(raw: raw, uniqueCameraModel: "Inspect"), to: dir.path("a.dng"))
         let r = try CLITests.run(["inspect", "--json", dir.path("a.dng")])
         let j = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
-        #expect(j["cfa"] as? String == "bgg4")
+        #expect(j["cfa"] as? String == "bgg4" && j["rawKind"] as? String == "CFA")
         #expect(j["uniqueCameraModel"] as? String == "Inspect")
         let canon = Judge.testdata.appendingPathComponent("third-party/photoprism_canon_eos_6d.dng").path
-        let c = try CLITests.run(["inspect", canon])
-        #expect(c.status == 0 && c.out.contains("LinearRaw"), "\(c.out) \(c.err)")
+        let c = try CLITests.run(["inspect", "--json", canon])
+        let cj = try #require(try JSONSerialization.jsonObject(with: Data(c.out.utf8)) as? [String: Any], "\(c.out) \(c.err)")
+        #expect(cj["rawKind"] as? String == "LinearRaw" && cj["samplesPerPixel"] as? Int == 3)
+        #expect(cj["width"] as? Int == 1224 && cj["height"] as? Int == 816)
     }
 }

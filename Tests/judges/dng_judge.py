@@ -2,7 +2,9 @@
 """DNG judge, through LibRaw (rawpy):
 
   dng_judge.py raw FILE OUT.u16      writes raw_image (uint16, little-endian) to OUT.u16 and
-                                     prints its shape, CFA pattern, black and white levels
+                                     prints its shape, CFA pattern, black and white levels;
+                                     for LinearRaw files (LibRaw's "stack" of colour planes)
+                                     the first num_colors planes, interleaved
   dng_judge.py develop FILE SPEC.json
                                      develops FILE (camera white balance, sRGB primaries,
                                      linear gamma, no auto-bright, 16-bit) and compares the
@@ -18,11 +20,17 @@ import rawpy
 
 def raw(path, out):
     with rawpy.imread(path) as r:
-        img = np.ascontiguousarray(r.raw_image, dtype="<u2")
+        img = r.raw_image
+        stacked = img.ndim == 3
+        if stacked:
+            img = img[:, :, :r.num_colors]
+        img = np.ascontiguousarray(img, dtype="<u2")
         img.tofile(out)
         print(json.dumps({
             "height": int(img.shape[0]), "width": int(img.shape[1]),
-            "raw_pattern": r.raw_pattern.tolist(), "color_desc": r.color_desc.decode(),
+            "samples_per_pixel": int(img.shape[2]) if stacked else 1,
+            "raw_pattern": r.raw_pattern.tolist() if r.raw_pattern is not None else None,
+            "color_desc": r.color_desc.decode(),
             "black_level_per_channel": [int(v) for v in r.black_level_per_channel],
             "white_level": int(r.white_level),
             "camera_whitebalance": [float(v) for v in r.camera_whitebalance],

@@ -12,8 +12,8 @@ import DaguerreCore
 /// vignette.apply(to: &plane, width: w, height: h, planes: 1)
 /// ```
 public struct DNGGainMap: Sendable, Equatable {
-    public var top: Int, left: Int, bottom: Int, right: Int
-    public var plane = 0, planes = 1, rowPitch = 1, colPitch = 1
+    /// The samples the map multiplies.
+    public var area: DNGOpcodeArea
     public var pointsV: Int, pointsH: Int
     public var spacingV: Double, spacingH: Double
     public var originV = 0.0, originH = 0.0
@@ -23,8 +23,7 @@ public struct DNGGainMap: Sendable, Equatable {
 
     public init(top: Int, left: Int, bottom: Int, right: Int, rowPitch: Int = 1, colPitch: Int = 1,
                 pointsV: Int, pointsH: Int, gains: [Float]) {
-        self.top = top; self.left = left; self.bottom = bottom; self.right = right
-        self.rowPitch = rowPitch; self.colPitch = colPitch
+        area = DNGOpcodeArea(top: top, left: left, bottom: bottom, right: right, rowPitch: rowPitch, colPitch: colPitch)
         self.pointsV = pointsV; self.pointsH = pointsH
         spacingV = pointsV > 1 ? 1 / Double(pointsV - 1) : 1
         spacingH = pointsH > 1 ? 1 / Double(pointsH - 1) : 1
@@ -33,15 +32,14 @@ public struct DNGGainMap: Sendable, Equatable {
 
     init(parsing params: [UInt8]) throws(DaguerreError) {
         var r = ByteReader(params, truncated: "DNG GainMap")
-        top = Int(try r.u32()); left = Int(try r.u32()); bottom = Int(try r.u32()); right = Int(try r.u32())
-        plane = Int(try r.u32()); planes = Int(try r.u32()); rowPitch = Int(try r.u32()); colPitch = Int(try r.u32())
+        area = try DNGOpcodeArea(reading: &r)
         pointsV = Int(try r.u32()); pointsH = Int(try r.u32())
         spacingV = try r.f64(); spacingH = try r.f64(); originV = try r.f64(); originH = try r.f64()
         mapPlanes = Int(try r.u32())
         let (n1, o1) = pointsV.multipliedReportingOverflow(by: pointsH)
         let (n, o2) = n1.multipliedReportingOverflow(by: mapPlanes)
         guard !o1, !o2, pointsV > 0, pointsH > 0, mapPlanes > 0, n <= (params.count - 76) / 4 + 0,
-              rowPitch > 0, colPitch > 0, spacingV.isFinite, spacingH.isFinite, spacingV > 0, spacingH > 0,
+              area.rowPitch > 0, area.colPitch > 0, spacingV.isFinite, spacingH.isFinite, spacingV > 0, spacingH > 0,
               originV.isFinite, originH.isFinite else {
             throw .corruptData(format: "DNG GainMap", detail: "its map size or spacing is inconsistent with its \(params.count) bytes", path: nil)
         }
@@ -53,7 +51,8 @@ public struct DNGGainMap: Sendable, Equatable {
 
     func encoded() -> [UInt8] {
         var w = ByteWriter()
-        for v in [top, left, bottom, right, plane, planes, rowPitch, colPitch, pointsV, pointsH] { w.u32(UInt32(clamping: v)) }
+        area.encode(into: &w)
+        for v in [pointsV, pointsH] { w.u32(UInt32(clamping: v)) }
         w.f64(spacingV); w.f64(spacingH); w.f64(originV); w.f64(originH)
         w.u32(UInt32(clamping: mapPlanes))
         gains.forEach { w.f32($0) }
@@ -77,18 +76,12 @@ public struct DNGGainMap: Sendable, Equatable {
     /// Multiplies the map into `pixels` (`width` × `height`, `channels` interleaved floats),
     /// over the opcode's area, pitch and planes.
     public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1) {
-        guard channels > 0, width > 0, height > 0, pixels.count >= width * height * channels, rowPitch > 0, colPitch > 0,
-              pointsV > 0, pointsH > 0, mapPlanes > 0, plane >= 0, planes >= 0, gains.count >= pointsV * pointsH * mapPlanes,
-              spacingV > 0, spacingH > 0, plane < channels else { return }
-        let rows = stride(from: max(0, top), to: min(bottom, height), by: rowPitch)
-        for y in rows {
-            let yN = (Double(y) + 0.5) / Double(height)
-            for x in stride(from: max(0, left), to: min(right, width), by: colPitch) {
-                let xN = (Double(x) + 0.5) / Double(width)
-                for p in plane..<min(plane + planes, channels) {
-                    pixels[(y * width + x) * channels + p] *= gain(yN: yN, xN: xN, mapPlane: p - plane)
-                }
-            }
+        guard width > 0, height > 0, pixels.count >= width * height * channels, pointsV > 0, pointsH > 0, mapPlanes > 0,
+              gains.count >= pointsV * pointsH * mapPlanes, spacingV > 0, spacingH > 0 else { return }
+        area.forEachSample(width: width, height: height, channels: channels) { i, mapPlane in
+            let pixel = i / channels
+            let yN = (Double(pixel / width) + 0.5) / Double(height), xN = (Double(pixel % width) + 0.5) / Double(width)
+            pixels[i] *= gain(yN: yN, xN: xN, mapPlane: mapPlane)
         }
     }
 }

@@ -11,9 +11,11 @@ import DaguerreCore
 /// dng.preview = previewRGB8
 /// try DNGWriter.write(dng, to: "/photos/IMG_0001.dng")
 /// let back = try DNGReader.read(path: "/photos/IMG_0001.dng")
+/// if let mosaic = back.mosaic { print(mosaic.pattern.fourCC) }
 /// ```
 public struct DNGImage: Sendable {
-    public var raw: BayerImage
+    /// The main image: a CFA mosaic or LinearRaw samples.
+    public var rawData: DNGRawData
     public var color = RawColorCalibration()
     /// Capture facts: IFD0 fields and the EXIF sub-IFD.
     public var metadata = PhotoMetadata()
@@ -31,9 +33,27 @@ public struct DNGImage: Sendable {
     /// DNGVersion as read (1.4.0.0 when written).
     public var dngVersion: [UInt8] = [1, 4, 0, 0]
 
-    public init(raw: BayerImage, uniqueCameraModel: String) {
-        self.raw = raw; self.uniqueCameraModel = uniqueCameraModel
+    public init(rawData: DNGRawData, uniqueCameraModel: String) {
+        self.rawData = rawData; self.uniqueCameraModel = uniqueCameraModel
     }
+
+    public init(raw: BayerImage, uniqueCameraModel: String) { self.init(rawData: .mosaic(raw), uniqueCameraModel: uniqueCameraModel) }
+
+    /// The CFA mosaic, or nil for a LinearRaw DNG.
+    public var mosaic: BayerImage? { if case let .mosaic(m) = rawData { m } else { nil } }
+    /// The LinearRaw samples, or nil for a CFA DNG.
+    public var linearRaw: LinearRawImage? { if case let .linear(l) = rawData { l } else { nil } }
+    /// Width and height of the main image, in photosites (CFA) or pixels (LinearRaw).
+    public var rawSize: (width: Int, height: Int) {
+        switch rawData { case let .mosaic(m): (m.width, m.height); case let .linear(l): (l.width, l.height) }
+    }
+}
+
+/// A DNG's main image (DNG 1.4 §3, PhotometricInterpretation): a colour filter array (32803),
+/// as this project's cameras write, or LinearRaw (34892), already demosaiced by another tool.
+public enum DNGRawData: Sendable, Equatable {
+    case mosaic(BayerImage)
+    case linear(LinearRawImage)
 }
 
 /// DefaultCropOrigin and DefaultCropSize, in photosites relative to the active area.

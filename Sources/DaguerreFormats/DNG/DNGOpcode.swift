@@ -1,5 +1,5 @@
-// DNG opcode lists (DNG 1.4 §7): parsed into typed opcodes; GainMap and WarpRectilinear can be
-// applied, the rest are handed over as they are (SPEC R6).
+// DNG opcode lists (DNG 1.4 §7): parsed into typed opcodes; GainMap, WarpRectilinear, MapTable
+// and MapPolynomial can be applied, the rest are handed over as they are (SPEC R6).
 import DaguerreCore
 
 /// Which processing stage an opcode list belongs to.
@@ -18,7 +18,7 @@ public enum DNGOpcodeStage: Int, Sendable, Equatable {
 ///
 /// ```swift
 /// for list in dng.opcodeLists where list.stage == .linearized {
-///     for case let .gainMap(map) in list.opcodes { map.apply(to: &plane, width: w, height: h) }
+///     for op in list.opcodes where !op.apply(to: &plane, width: w, height: h, channels: 1) { print("not applied:", op.name) }
 /// }
 /// ```
 public struct DNGOpcodeList: Sendable, Equatable {
@@ -40,6 +40,8 @@ public struct DNGOpcodeList: Sendable, Equatable {
             switch id {
             case 9: ops.append(.gainMap(try DNGGainMap(parsing: params)))
             case 1: ops.append(.warpRectilinear(try DNGWarpRectilinear(parsing: params)))
+            case 7: ops.append(.mapTable(try DNGMapTable(parsing: params)))
+            case 8: ops.append(.mapPolynomial(try DNGMapPolynomial(parsing: params)))
             default: ops.append(.other(id: id, dngVersion: version, optional: optional, parameters: params))
             }
         }
@@ -54,6 +56,8 @@ public struct DNGOpcodeList: Sendable, Equatable {
             let (id, params, optional): (UInt32, [UInt8], Bool) = switch op {
             case let .gainMap(g): (9, g.encoded(), false)
             case let .warpRectilinear(wr): (1, wr.encoded(), false)
+            case let .mapTable(t): (7, t.encoded(), false)
+            case let .mapPolynomial(p): (8, p.encoded(), false)
             case let .other(id, _, opt, p): (id, p, opt)
             }
             w.u32(id); w.u32(0x0103_0000); w.u32(optional ? 1 : 0); w.u32(UInt32(params.count)); w.append(params)
@@ -66,16 +70,34 @@ public struct DNGOpcodeList: Sendable, Equatable {
 public enum DNGOpcode: Sendable, Equatable {
     case gainMap(DNGGainMap)
     case warpRectilinear(DNGWarpRectilinear)
+    case mapTable(DNGMapTable)
+    case mapPolynomial(DNGMapPolynomial)
     /// Any other opcode, with its raw parameters (its id names it: DNG 1.4 Table 7-1).
     case other(id: UInt32, dngVersion: UInt32, optional: Bool, parameters: [UInt8])
+
+    /// Applies the opcode to `pixels` (normalized samples, `channels` interleaved). Returns
+    /// false, leaving them as they are, for opcodes handed over unapplied (`.other`).
+    @discardableResult
+    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int) -> Bool {
+        switch self {
+        case let .gainMap(g): g.apply(to: &pixels, width: width, height: height, channels: channels)
+        case let .warpRectilinear(w): pixels = w.apply(to: pixels, width: width, height: height, channels: channels)
+        case let .mapTable(t): t.apply(to: &pixels, width: width, height: height, channels: channels)
+        case let .mapPolynomial(m): m.apply(to: &pixels, width: width, height: height, channels: channels)
+        case .other: return false
+        }
+        return true
+    }
 
     public var name: String {
         switch self {
         case .gainMap: return "GainMap"
         case .warpRectilinear: return "WarpRectilinear"
+        case .mapTable: return "MapTable"
+        case .mapPolynomial: return "MapPolynomial"
         case let .other(id, _, _, _):
             let names: [UInt32: String] = [2: "WarpFisheye", 3: "FixVignetteRadial", 4: "FixBadPixelsConstant", 5: "FixBadPixelsList",
-                                           6: "TrimBounds", 7: "MapTable", 8: "MapPolynomial", 10: "DeltaPerRow", 11: "DeltaPerColumn",
+                                           6: "TrimBounds", 10: "DeltaPerRow", 11: "DeltaPerColumn",
                                            12: "ScalePerRow", 13: "ScalePerColumn"]
             return names[id] ?? "Opcode\(id)"
         }

@@ -8,14 +8,18 @@ import Foundation
 /// Reads a DNG into a ``DNGImage``.
 ///
 /// The raw IFD is the first IFD (IFD0 or a SubIFD) with NewSubFileType 0. Mosaics with a 2×2
-/// Bayer CFA are supported; LinearRaw, X-Trans and lossy/deflate DNGs are `.unsupported` with
-/// a hint. A LinearizationTable is applied while reading; BlackLevelDeltaH/V are folded into
+/// Bayer CFA and LinearRaw images (1–4 samples per pixel; lossless, uncompressed or lossy JPEG,
+/// as Adobe DNG Converter writes them) are read; X-Trans, four-colour CFAs and deflate
+/// (floating-point) DNGs are `.unsupported` with a hint. A LinearizationTable is applied while reading; BlackLevelDeltaH/V are folded into
 /// the per-position black level by their means. Sizes are checked against `limits` before
 /// anything is allocated.
 ///
 /// ```swift
 /// let dng = try DNGReader.read(path: "IMG_0001.dng")
-/// print(dng.raw.pattern.fourCC, dng.color.asShotNeutral ?? [])
+/// switch dng.rawData {
+/// case let .mosaic(bayer): print(bayer.pattern.fourCC, dng.color.asShotNeutral ?? [])
+/// case let .linear(rgb): print(rgb.samplesPerPixel, "samples per pixel, already demosaiced")
+/// }
 /// ```
 public enum DNGReader {
     public static func read(path: String, limits: Limits = .default) throws(DaguerreError) -> DNGImage {
@@ -37,16 +41,13 @@ public enum DNGReader {
             throw .unsupported(feature: "TIFF files that are not DNG (no DNGVersion tag) as raw images", hint: "Open it as an image with ImageReader instead.")
         }
         guard let rawIFD = findRaw(ifd0, r) else { throw .corruptData(format: "DNG", detail: "no IFD has NewSubFileType 0 (the main image)", path: nil) }
-        var raw = try mosaic(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0)
-        raw.blackLevel = blackLevels(rawIFD, r)
-        if let w = rawIFD.uints(.whiteLevel, in: r)?.first { raw.whiteLevel = Int(w) }
-
-        var dng = DNGImage(raw: raw, uniqueCameraModel: ifd0.string(.uniqueCameraModel, in: r) ?? "")
+        let raw = try rawData(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0)
+        var dng = DNGImage(rawData: raw, uniqueCameraModel: ifd0.string(.uniqueCameraModel, in: r) ?? "")
         dng.dngVersion = version
         dng.metadata = EXIFCodec.metadata(ifd0: ifd0, reader: r)
         dng.color = color(ifd0, rawIFD, r)
         if let a = rawIFD.uints(.activeArea, in: r), a.count == 4, a[2] > a[0], a[3] > a[1],
-           Int(a[2]) <= raw.height, Int(a[3]) <= raw.width {
+           Int(a[2]) <= dng.rawSize.height, Int(a[3]) <= dng.rawSize.width {
             dng.activeArea = IntRect(x: Int(a[1]), y: Int(a[0]), width: Int(a[3] - a[1]), height: Int(a[2] - a[0]))
         }
         if let o = rawIFD.doubles(.defaultCropOrigin, in: r), let s = rawIFD.doubles(.defaultCropSize, in: r), o.count == 2, s.count == 2 {

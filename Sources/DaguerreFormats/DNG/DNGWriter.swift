@@ -39,7 +39,9 @@ public enum DNGWriter {
 
     /// The file's bytes.
     public static func data(for image: DNGImage, compression: DNGCompression = .losslessJPEG) throws(DaguerreError) -> [UInt8] {
-        let raw = image.raw
+        guard case let .mosaic(raw) = image.rawData else {
+            throw .unsupported(feature: "writing LinearRaw DNGs", hint: "The writer stores Bayer mosaics (SPEC R1); demosaiced images go to TIFF or JPEG.")
+        }
         guard raw.samples.count == raw.width * raw.height else {
             throw .invalidArgument(what: "Bayer samples", problem: "\(raw.samples.count) samples for \(raw.width)×\(raw.height)")
         }

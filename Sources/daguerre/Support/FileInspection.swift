@@ -79,11 +79,18 @@ enum FileInspection {
         var out: [String: Any] = [
             "dngVersion": d.dngVersion.map(String.init).joined(separator: "."),
             "uniqueCameraModel": d.uniqueCameraModel,
-            "width": d.raw.width, "height": d.raw.height, "cfa": d.raw.pattern.fourCC, "bitsPerSample": d.raw.bitsPerSample,
-            "blackLevel": d.raw.blackLevel, "whiteLevel": d.raw.whiteLevel,
+            "width": d.rawSize.width, "height": d.rawSize.height,
             "colorMatrix1": d.color.colorMatrix1, "calibrationIlluminant1": Int(d.color.calibrationIlluminant1.rawValue),
             "baselineExposure": d.color.baselineExposure, "exif": exif(d.metadata),
         ]
+        switch d.rawData {
+        case let .mosaic(m):
+            out.merge(["rawKind": "CFA", "cfa": m.pattern.fourCC, "bitsPerSample": m.bitsPerSample,
+                       "blackLevel": m.blackLevel, "whiteLevel": m.whiteLevel]) { $1 }
+        case let .linear(l):
+            out.merge(["rawKind": "LinearRaw", "samplesPerPixel": l.samplesPerPixel, "bitsPerSample": l.bitsPerSample,
+                       "blackLevel": l.blackLevel, "whiteLevel": l.whiteLevel]) { $1 }
+        }
         if let m = d.color.colorMatrix2 { out["colorMatrix2"] = m }
         if let i = d.color.calibrationIlluminant2 { out["calibrationIlluminant2"] = Int(i.rawValue) }
         if let m = d.color.forwardMatrix1 { out["forwardMatrix1"] = m }

@@ -1,0 +1,43 @@
+// The area, planes and pitch that DNG's pixel opcodes share (DNG 1.4 §7: GainMap, MapTable,
+// MapPolynomial and the per-row/column opcodes all begin with these eight LONGs).
+import DaguerreCore
+
+/// Which samples an opcode touches: rows `top..<bottom` every `rowPitch`, columns
+/// `left..<right` every `colPitch`, planes `plane..<plane + planes`.
+///
+/// ```swift
+/// let area = DNGOpcodeArea(top: 0, left: 0, bottom: h, right: w)
+/// area.forEachSample(width: w, height: h, channels: 3) { i, _ in pixels[i] *= 2 }
+/// ```
+public struct DNGOpcodeArea: Sendable, Equatable {
+    public var top: Int, left: Int, bottom: Int, right: Int
+    public var plane = 0, planes = 1, rowPitch = 1, colPitch = 1
+
+    public init(top: Int, left: Int, bottom: Int, right: Int, plane: Int = 0, planes: Int = 1, rowPitch: Int = 1, colPitch: Int = 1) {
+        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+        self.plane = plane; self.planes = planes; self.rowPitch = rowPitch; self.colPitch = colPitch
+    }
+
+    init(reading r: inout ByteReader) throws(DaguerreError) {
+        top = Int(try r.u32()); left = Int(try r.u32()); bottom = Int(try r.u32()); right = Int(try r.u32())
+        plane = Int(try r.u32()); planes = Int(try r.u32()); rowPitch = Int(try r.u32()); colPitch = Int(try r.u32())
+    }
+
+    func encode(into w: inout ByteWriter) {
+        for v in [top, left, bottom, right, plane, planes, rowPitch, colPitch] { w.u32(UInt32(clamping: v)) }
+    }
+
+    /// Calls `body(index, planeOffset)` for every sample of the area inside a `width` × `height`
+    /// image of `channels` interleaved planes, where `planeOffset` counts from `plane`. A
+    /// damaged area (zero pitch, planes past the image) touches nothing.
+    public func forEachSample(width: Int, height: Int, channels: Int, _ body: (Int, Int) -> Void) {
+        guard width > 0, height > 0, channels > 0, rowPitch > 0, colPitch > 0, plane >= 0, plane < channels, planes > 0 else { return }
+        let lastPlane = min(plane + planes, channels)
+        for y in stride(from: max(0, top), to: min(bottom, height), by: rowPitch) {
+            for x in stride(from: max(0, left), to: min(right, width), by: colPitch) {
+                let base = (y * width + x) * channels
+                for p in plane..<lastPlane { body(base + p, p - plane) }
+            }
+        }
+    }
+}

@@ -1,0 +1,298 @@
+// Decoding a DNG's main image: a CFA mosaic or LinearRaw samples, in tiles or strips,
+// uncompressed (8/16-bit or bit-packed), lossless JPEG (our codec) or, for LinearRaw, lossy JPEG
+// (libjpeg-turbo), in parallel; linearization table; black and white levels. SPEC R1, R6, X6.
+import DaguerreCore
+import Dispatch
+import Foundation
+
+extension DNGReader {
+    /// The main image of `ifd`: its photometric interpretation decides the representation.
+    static func rawData(_ ifd: TIFFNode, _ r: TIFFStructureReader, limits: Limits, legacy: Bool) throws(DaguerreError) -> DNGRawData {
+        guard let w = ifd.uint(.imageWidth, in: r), let h = ifd.uint(.imageLength, in: r) else {
+            throw .corruptData(format: "DNG", detail: "the raw IFD has no ImageWidth/ImageLength", path: nil)
+        }
+        let width = Int(w), height = Int(h)
+        let photometric = ifd.uint(.photometricInterpretation, in: r) ?? 0
+        let spp = Int(ifd.uint(.samplesPerPixel, in: r) ?? 1)
+        var pattern: BayerPattern?
+        switch photometric {
+        case 32803:
+            guard spp == 1 else {
+                throw .unsupported(feature: "CFA DNGs with \(spp) samples per pixel", hint: "Only single-plane mosaics are supported.")
+            }
+            pattern = try cfaPattern(ifd, r)
+        case 34892:
+            guard (1...4).contains(spp) else {
+                throw .corruptData(format: "DNG", detail: "a LinearRaw image has \(spp) samples per pixel (DNG allows 1 to 4)", path: nil)
+            }
+        default:
+            throw .unsupported(feature: "DNG main images with photometric interpretation \(photometric) (neither CFA nor LinearRaw)",
+                               hint: "Only CFA (32803) and LinearRaw (34892) main images are raw data; open the file as a TIFF instead.")
+        }
+        try limits.check(width: width, height: height, bytesPerPixel: 2 * spp, what: "DNG raw image")
+        if let planar = ifd.uint(.planarConfiguration, in: r), planar != 1, spp > 1 {
+            throw .unsupported(feature: "DNG raw data stored as separate planes (PlanarConfiguration \(planar))",
+                               hint: "Only interleaved (chunky) samples are read; re-save the DNG with Adobe DNG Converter.")
+        }
+        let bitsList = ifd.uints(.bitsPerSample, in: r) ?? [16]
+        let bits = Int(bitsList.first ?? 16)
+        guard (8...16).contains(bits), bitsList.allSatisfy({ Int($0) == bits }) else {
+            throw .unsupported(feature: "DNG raw data of \(bitsList.map(String.init).joined(separator: "/")) bits per sample",
+                               hint: "8 to 16 bits, the same for every sample, are supported.")
+        }
+        let compression = ifd.uint(.compression, in: r) ?? 1
+        switch compression {
+        case 1, 7: break
+        case 34892 where photometric == 34892:
+            guard bits == 8, spp == 1 || spp == 3 else {
+                throw .corruptData(format: "DNG", detail: "lossy JPEG raw data must be 8-bit with 1 or 3 samples (it has \(bits)-bit, \(spp))", path: nil)
+            }
+        default:
+            let name = compression == 8 ? "deflate (floating point)" : compression == 34892 ? "lossy JPEG for a CFA mosaic" : "compression \(compression)"
+            throw .unsupported(feature: "DNG raw data stored with \(name)", hint: "Convert it to a lossless (Compression 7) or uncompressed DNG.")
+        }
+        let layout = try ChunkLayout(ifd, r, width: width, height: height)
+        let shape = ChunkShape(width: width, height: height, samplesPerPixel: spp, compression: compression, bits: bits,
+                               byteOrder: r.byteOrder, legacy: legacy, table: ifd.uints(.linearizationTable, in: r))
+        var (samples, significant) = try decodeChunks(layout, shape, bytes: r.bytes)
+        if let table = shape.table, !table.isEmpty {
+            significant = max(8, min(16, Int(log2(Double(max(table.max() ?? 1, 1))).rounded(.up))))
+        }
+        let white = ifd.uints(.whiteLevel, in: r)?.map { Int($0) }
+        let defaultWhite = (1 << significant) - 1
+        if let pattern {
+            return .mosaic(try BayerImage(width: width, height: height, pattern: pattern, bitsPerSample: max(8, significant), samples: samples,
+                                          blackLevel: blackLevels(ifd, r), whiteLevel: white?.first ?? defaultWhite))
+        }
+        let whiteLevels = white.map { $0.count >= spp ? Array($0.prefix(spp)) : Array(repeating: $0.first ?? defaultWhite, count: spp) }
+        return .linear(try LinearRawImage(width: width, height: height, samplesPerPixel: spp, bitsPerSample: max(8, significant),
+                                          samples: samples, blackLevel: planeBlackLevels(ifd, r, planes: spp),
+                                          whiteLevel: whiteLevels ?? Array(repeating: defaultWhite, count: spp)))
+    }
+
+    /// The 2×2 Bayer order of a CFA IFD; other layouts are refused by name.
+    static func cfaPattern(_ ifd: TIFFNode, _ r: TIFFStructureReader) throws(DaguerreError) -> BayerPattern {
+        let dim = ifd.uints(.cfaRepeatPatternDim, in: r) ?? [2, 2]
+        guard dim == [2, 2], let cfa = ifd.bytes(.cfaPattern, in: r), let pattern = BayerPattern(cfaPattern: cfa) else {
+            throw .unsupported(feature: "CFA layouts other than a 2×2 Bayer pattern (X-Trans, 4-colour)", hint: "Only RGGB, GRBG, BGGR and GBRG mosaics are supported.")
+        }
+        if let layout = ifd.uint(.cfaLayout, in: r), layout != 1 {
+            throw .unsupported(feature: "CFALayout \(layout) (non-rectangular sensors)", hint: "Only rectangular CFA layouts are supported.")
+        }
+        if let planeColor = ifd.bytes(.cfaPlaneColor, in: r), planeColor != [0, 1, 2] {
+            throw .unsupported(feature: "CFAPlaneColor \(planeColor)", hint: "Only red, green and blue planes (0, 1, 2) are supported.")
+        }
+        return pattern
+    }
+
+    /// What decoding one chunk needs besides its place: the image's shape and sample coding.
+    struct ChunkShape: Sendable {
+        var width: Int, height: Int, samplesPerPixel: Int
+        var compression: UInt32, bits: Int
+        var byteOrder: TIFFByteOrder, legacy: Bool
+        var table: [UInt32]?
+    }
+
+    /// Decodes every chunk in parallel into one interleaved buffer; returns it with the
+    /// significant bits the data holds (the lossless JPEG precision, or the sample bits).
+    static func decodeChunks(_ layout: ChunkLayout, _ shape: ChunkShape, bytes: [UInt8]) throws(DaguerreError) -> ([UInt16], Int) {
+        let count = shape.width * shape.height * shape.samplesPerPixel
+        // Every sample is written by exactly one chunk, so the buffer needs no zero fill.
+        var samples = [UInt16](unsafeUninitializedCapacity: count) { _, n in n = count }
+        let results = TileResults<Int>(count: layout.offsets.count)
+        samples.withUnsafeMutableBufferPointer { dst in
+            let out = UnsafeTransfer(dst.baseAddress!)
+            // Safety: each chunk writes only its own rectangle of `samples`; the buffer outlives the workers.
+            DispatchQueue.concurrentPerform(iterations: layout.offsets.count) { i in
+                do throws(DaguerreError) {
+                    results.set(i, .success(try decodeChunk(i, layout: layout, shape: shape, bytes: bytes, into: out.value)))
+                } catch { results.set(i, .failure(error)) }
+            }
+        }
+        let precisions = try results.collect()
+        return (samples, precisions.first ?? shape.bits)
+    }
+
+    /// Where the strips or tiles are, checked against the file and the image size.
+    struct ChunkLayout: Sendable {
+        var offsets: [Int], counts: [Int]
+        var chunkWidth: Int, chunkHeight: Int, across: Int
+
+        init(_ ifd: TIFFNode, _ r: TIFFStructureReader, width: Int, height: Int) throws(DaguerreError) {
+            if let tw = ifd.uint(.tileWidth, in: r), let th = ifd.uint(.tileLength, in: r) {
+                guard tw > 0, th > 0, tw <= 65536, th <= 65536, let o = ifd.uints(.tileOffsets, in: r), let c = ifd.uints(.tileByteCounts, in: r) else {
+                    throw .corruptData(format: "DNG", detail: "the tile fields are missing or zero", path: nil)
+                }
+                chunkWidth = Int(tw); chunkHeight = Int(th)
+                offsets = o.map { Int($0) }; counts = c.map { Int($0) }
+            } else {
+                guard let o = ifd.uints(.stripOffsets, in: r), let c = ifd.uints(.stripByteCounts, in: r) else {
+                    throw .corruptData(format: "DNG", detail: "the raw IFD has neither tiles nor strips", path: nil)
+                }
+                let rows = Int(ifd.uint(.rowsPerStrip, in: r) ?? UInt32(height))
+                chunkWidth = width; chunkHeight = max(1, min(rows, height))
+                offsets = o.map { Int($0) }; counts = c.map { Int($0) }
+            }
+            across = (width + chunkWidth - 1) / chunkWidth
+            let down = (height + chunkHeight - 1) / chunkHeight
+            guard offsets.count == across * down, counts.count == offsets.count else {
+                throw .corruptData(format: "DNG", detail: "\(offsets.count) chunks for a \(across)×\(down) grid", path: nil)
+            }
+            for (o, c) in zip(offsets, counts) where o < 0 || c < 0 || o + c > r.bytes.count {
+                throw .corruptData(format: "DNG", detail: "a tile or strip (\(c) bytes at \(o)) lies past the end of the file", path: nil)
+            }
+        }
+    }
+
+    /// Decodes chunk `i` into its rectangle of `out`, linearizes it through the table if given,
+    /// and returns the significant bits it holds (the lossless JPEG precision, or the sample
+    /// bits). Horizontal quantities are in samples: a pixel holds `samplesPerPixel` of them.
+    static func decodeChunk(_ i: Int, layout: ChunkLayout, shape: ChunkShape, bytes: [UInt8],
+                            into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) -> Int {
+        let spp = shape.samplesPerPixel
+        let cw = layout.chunkWidth * spp, ch = layout.chunkHeight, stride = shape.width * spp
+        let pixelX0 = (i % layout.across) * layout.chunkWidth, y0 = (i / layout.across) * ch
+        let x0 = pixelX0 * spp
+        let validW = min(layout.chunkWidth, shape.width - pixelX0) * spp, validH = min(ch, shape.height - y0)
+        let offset = layout.offsets[i], count = layout.counts[i]
+        var scratch: [UInt16] = []
+        let (direct, significant) = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> (Bool, Int) in
+            let data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count]))
+            switch shape.compression {
+            case 1:
+                scratch = [UInt16](repeating: 0, count: cw * ch)
+                try unpack(data, into: &scratch, count: cw * ch, bits: shape.bits, byteOrder: shape.byteOrder, rowSamples: cw)
+                return (false, shape.bits)
+            case 34892:
+                scratch = try lossyTile(data, samplesPerPixel: spp, width: layout.chunkWidth, height: ch,
+                                        needed: (validW / spp, validH))
+                return (false, 8)
+            default: break
+            }
+            // The markers are parsed once, for the shape check and the decode.
+            let stream = try LosslessJPEGStream(data)
+            let header = stream.header
+            // The usual case, a whole tile whose frame rows are tile rows: decode in place.
+            if validW == cw, validH == ch, header.samplesPerRow == cw, header.height == ch {
+                let capacity = (shape.height - y0 - 1) * stride + (stride - x0)
+                try LosslessJPEGDecoder.decode(stream, data, into: out + y0 * stride + x0, rowStride: stride, capacity: capacity,
+                                               legacyDifference16: shape.legacy)
+                return (true, header.precision)
+            }
+            // The JPEG frame's samples fill the chunk row by row (DNG 1.4: frames may be shaped
+            // differently from the tile, e.g. width/2 × 2 components).
+            guard header.samplesPerRow * header.height <= cw * ch else {
+                throw .corruptData(format: "DNG", detail: "a lossless JPEG tile holds more samples than its \(layout.chunkWidth)×\(ch) tile", path: nil)
+            }
+            scratch = [UInt16](repeating: 0, count: cw * ch)
+            try scratch.withUnsafeMutableBufferPointer { s throws(DaguerreError) in
+                try LosslessJPEGDecoder.decode(stream, data, into: s.baseAddress!, rowStride: header.samplesPerRow, capacity: s.count,
+                                               legacyDifference16: shape.legacy)
+            }
+            return (false, header.precision)
+        }
+        if !direct {
+            scratch.withUnsafeBufferPointer { s in
+                for y in 0..<validH {
+                    (out + (y0 + y) * stride + x0).update(from: s.baseAddress! + y * cw, count: validW)
+                }
+            }
+        }
+        if let table = shape.table, !table.isEmpty {
+            let last = table.count - 1
+            for y in 0..<validH {
+                let row = out + (y0 + y) * stride + x0
+                for x in 0..<validW { row[x] = UInt16(truncatingIfNeeded: table[min(Int(row[x]), last)]) }
+            }
+        }
+        return significant
+    }
+
+    /// A lossy JPEG tile (Compression 34892) decoded by libjpeg-turbo to 8-bit samples, laid out
+    /// as a `width`×`height` chunk. The JPEG may be cut to the image at the right and bottom
+    /// edges, but must cover the `needed` part of the chunk.
+    static func lossyTile(_ data: UnsafeRawBufferPointer, samplesPerPixel spp: Int, width: Int, height: Int,
+                          needed: (width: Int, height: Int)) throws(DaguerreError) -> [UInt16] {
+        let decoder = try JPEGDecoder(data: [UInt8](data))
+        let info = decoder.info
+        guard info.pixelFormat.channels == spp, info.pixelFormat.bytesPerPixel == spp else {
+            throw .corruptData(format: "DNG", detail: "a lossy JPEG tile has \(info.pixelFormat.channels) components for \(spp) samples per pixel", path: nil)
+        }
+        // Checked before decoding, so a hostile frame size allocates nothing.
+        guard info.width >= needed.width, info.height >= needed.height, info.width <= width, info.height <= height else {
+            throw .corruptData(format: "DNG", detail: "a lossy JPEG tile is \(info.width)×\(info.height); its \(width)×\(height) tile needs at least \(needed.width)×\(needed.height) and at most the tile", path: nil)
+        }
+        let decoded = try ImageReader.readAll(decoder)
+        var tile = [UInt16](repeating: 0, count: width * height * spp)
+        let rowSamples = decoded.width * spp
+        for y in 0..<decoded.height {
+            let src = decoded.rowAddress(y).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<rowSamples { tile[y * width * spp + x] = UInt16(src[x]) }
+        }
+        return tile
+    }
+
+    /// Uncompressed samples: 8 or 16 bits in file order, other depths packed big-endian with
+    /// each row starting on a byte boundary (DNG 1.4 §3, BitsPerSample).
+    static func unpack(_ data: UnsafeRawBufferPointer, into out: inout [UInt16], count: Int, bits: Int,
+                       byteOrder: TIFFByteOrder, rowSamples: Int) throws(DaguerreError) {
+        let rows = count / rowSamples
+        let rowBytes = (rowSamples * bits + 7) / 8
+        guard data.count >= rowBytes * rows else { throw .truncated(format: "DNG", path: nil) }
+        for y in 0..<rows {
+            let base = y * rowBytes
+            switch bits {
+            case 8: for x in 0..<rowSamples { out[y * rowSamples + x] = UInt16(data[base + x]) }
+            case 16:
+                for x in 0..<rowSamples {
+                    let a = UInt16(data[base + 2 * x]), b = UInt16(data[base + 2 * x + 1])
+                    out[y * rowSamples + x] = byteOrder == .littleEndian ? a | b << 8 : a << 8 | b
+                }
+            default:
+                var acc: UInt32 = 0, have = 0, p = base
+                for x in 0..<rowSamples {
+                    while have < bits { acc = acc << 8 | UInt32(data[p]); p += 1; have += 8 }
+                    have -= bits
+                    out[y * rowSamples + x] = UInt16(truncatingIfNeeded: (acc >> UInt32(have)) & UInt32((1 << bits) - 1))
+                }
+            }
+        }
+    }
+
+    /// BlackLevel per sample plane of a LinearRaw image: the values are indexed
+    /// [row][column][sample] over BlackLevelRepeatDim, so each plane's mean is taken, and the
+    /// means of BlackLevelDeltaH/V are added.
+    static func planeBlackLevels(_ ifd: TIFFNode, _ r: TIFFStructureReader, planes: Int) -> [Double] {
+        let dim = ifd.uints(.blackLevelRepeatDim, in: r) ?? [1, 1]
+        let values = ifd.doubles(.blackLevel, in: r) ?? [0]
+        let cells = dim.count == 2 ? Int(dim[0]) * Int(dim[1]) : 1
+        var levels = [Double](repeating: values.first ?? 0, count: planes)
+        if cells >= 1, values.count >= cells * planes {
+            for p in 0..<planes { levels[p] = stride(from: p, to: cells * planes, by: planes).map { values[$0] }.reduce(0, +) / Double(cells) }
+        } else if values.count == planes {
+            levels = values
+        }
+        let extra = blackLevelDeltaMeans(ifd, r)
+        return levels.map { ($0 + extra).isFinite ? $0 + extra : 0 }
+    }
+
+    /// The means of BlackLevelDeltaH and BlackLevelDeltaV, summed: a per-column and per-row
+    /// offset folded into one level.
+    static func blackLevelDeltaMeans(_ ifd: TIFFNode, _ r: TIFFStructureReader) -> Double {
+        let dh = ifd.doubles(.blackLevelDeltaH, in: r) ?? [], dv = ifd.doubles(.blackLevelDeltaV, in: r) ?? []
+        return (dh.isEmpty ? 0 : dh.reduce(0, +) / Double(dh.count)) + (dv.isEmpty ? 0 : dv.reduce(0, +) / Double(dv.count))
+    }
+
+    /// BlackLevel by 2×2 position (repeat patterns of 1×1 or 2×2; BlackLevelDeltaH/V added as means).
+    static func blackLevels(_ ifd: TIFFNode, _ r: TIFFStructureReader) -> [Double] {
+        let dim = ifd.uints(.blackLevelRepeatDim, in: r) ?? [1, 1]
+        let values = ifd.doubles(.blackLevel, in: r) ?? [0]
+        var levels = [0.0, 0, 0, 0]
+        if dim.count == 2, dim[0] >= 1, dim[1] >= 1, values.count >= Int(dim[0]) * Int(dim[1]) {
+            let rows = Int(dim[0]), cols = Int(dim[1])
+            for y in 0..<2 { for x in 0..<2 { levels[y * 2 + x] = values[(y % rows) * cols + (x % cols)] } }
+        } else if let v = values.first { levels = [v, v, v, v] }
+        let extra = blackLevelDeltaMeans(ifd, r)
+        return levels.map { ($0 + extra).isFinite ? $0 + extra : 0 }
+    }
+}
