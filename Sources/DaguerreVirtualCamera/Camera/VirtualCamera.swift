@@ -1,0 +1,176 @@
+// The physically based virtual camera (SPEC C4, C5; issue #4): a scene at a light level, seen
+// through a lens, integrated by a Bayer sensor with real noise while the camera moves, under
+// auto-exposure and auto-white-balance control loops. The built-in default device of the
+// capture layer; deterministic when seeded. Our own code: no open tool simulates this.
+import DaguerreCore
+import DaguerreFormats
+import Foundation
+
+/// How exposure is chosen: by the control loop, held, or set by the app.
+public enum ExposureControl: Sendable, Equatable {
+    case auto, locked
+    case custom(ExposureSettings)
+}
+
+/// How white balance is chosen.
+public enum WhiteBalanceControl: Sendable, Equatable {
+    case auto, locked
+    case custom(SIMD3<Double>)
+}
+
+/// A virtual camera module with its scene and control state.
+///
+/// Thread-safe: every property and capture goes through one lock, so frames come out in
+/// order and the control loops see each frame once.
+///
+/// ```swift
+/// let camera = VirtualCamera(profile: .back, seed: 42)
+/// camera.illuminant = .tungsten
+/// camera.lux = 150
+/// for i in 0..<10 { _ = try camera.captureRAW(mode: camera.profile.modes[0], at: Double(i) / 30) }
+/// let still = try camera.captureRAW(mode: camera.profile.modes[1], at: 0.4)
+/// ```
+public final class VirtualCamera: @unchecked Sendable {
+    public let profile: VirtualCameraProfile
+    public let seed: UInt64
+    private let lock = NSLock()
+    private var state: State
+    private var opticalCache: [String: OpticalImage] = [:]
+
+    struct State {
+        var scene: any Scene = StudioScene()
+        var illuminant = Illuminant.d65
+        var lux = 400.0
+        var motion = CameraMotion.tripod
+        var isStabilizationEnabled = true
+        var exposureControl = ExposureControl.auto
+        var whiteBalanceControl = WhiteBalanceControl.auto
+        var exposure: ExposureSettings
+        var gains = SIMD3<Double>(2, 1, 1.6)
+        var frameIndex: UInt64 = 0
+        var awb = AutoWhiteBalance()
+    }
+
+    public init(profile: VirtualCameraProfile = .back, scene: any Scene = StudioScene(), seed: UInt64 = 0) {
+        self.profile = profile; self.seed = seed
+        state = State(exposure: ExposureSettings(duration: 1.0 / 60, iso: profile.sensor.baseISO * 4))
+        state.scene = scene
+    }
+
+    private func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        lock.lock(); defer { lock.unlock() }
+        return try body(&state)
+    }
+
+    /// The scene; changing it drops the cached optical images.
+    public var scene: any Scene {
+        get { withState { $0.scene } }
+        set { withState { $0.scene = newValue } }
+    }
+    /// The scene's illuminant and light level (changeable while running).
+    public var illuminant: Illuminant {
+        get { withState { $0.illuminant } }
+        set { withState { $0.illuminant = newValue } }
+    }
+    public var lux: Double {
+        get { withState { $0.lux } }
+        set { withState { $0.lux = max(0, newValue) } }
+    }
+    public var motion: CameraMotion {
+        get { withState { $0.motion } }
+        set { withState { $0.motion = newValue } }
+    }
+    /// Optical stabilization (only with a lens that has it).
+    public var isStabilizationEnabled: Bool {
+        get { withState { $0.isStabilizationEnabled && profile.lens.hasStabilization } }
+        set { withState { $0.isStabilizationEnabled = newValue } }
+    }
+    public var exposureControl: ExposureControl {
+        get { withState { $0.exposureControl } }
+        set { withState { $0.exposureControl = newValue } }
+    }
+    public var whiteBalanceControl: WhiteBalanceControl {
+        get { withState { $0.whiteBalanceControl } }
+        set { withState { $0.whiteBalanceControl = newValue } }
+    }
+    /// The exposure and gains the next frame will use.
+    public var currentExposure: ExposureSettings { withState { $0.exposure } }
+    public var currentWhiteBalanceGains: SIMD3<Double> { withState { $0.gains } }
+
+    /// The sensor as read out in `mode` (binned from the full sensor).
+    public func sensor(for mode: SensorReadoutMode) -> SensorModel {
+        mode.width == profile.sensor.width && mode.height == profile.sensor.height
+            ? profile.sensor : profile.sensor.binned(width: mode.width, height: mode.height)
+    }
+
+    /// Mode pixels per full-resolution pixel, for a mode that crops the 4:3 field to its aspect.
+    func motionScale(for mode: SensorReadoutMode) -> Double {
+        let fieldAspect = Double(profile.sensor.width) / Double(profile.sensor.height)
+        let modeAspect = Double(mode.width) / Double(mode.height)
+        let uSpan = modeAspect >= fieldAspect ? 1.0 : modeAspect / fieldAspect
+        return Double(mode.width) / (Double(profile.sensor.width) * uSpan)
+    }
+
+    /// The light on the sensor for `mode` under `illuminant`, rendered once and cached.
+    func opticalImage(for mode: SensorReadoutMode, scene: any Scene, illuminant: Illuminant) -> OpticalImage {
+        let key = "\(scene.cacheKey)|\(illuminant.rawValue)|\(mode.width)x\(mode.height)"
+        if let hit = (withState { _ in opticalCache[key] }) { return hit }
+        let image = OpticalImage.render(scene: scene, lighting: SceneLighting(illuminant: illuminant), lens: profile.lens,
+                                        width: mode.width, height: mode.height,
+                                        fullWidth: profile.sensor.width, fullHeight: profile.sensor.height)
+        withState { _ in
+            if opticalCache.count >= 6 { opticalCache.removeAll() }
+            opticalCache[key] = image
+        }
+        return image
+    }
+
+    /// Exposes and reads one frame in `mode` starting at `time` (seconds on the camera's
+    /// clock), then runs the control loops on it. With `flash`, a pulse fires during the
+    /// exposure (the back camera only).
+    public func captureRAW(mode: SensorReadoutMode, at time: Double, flash: Bool = false) throws(DaguerreError) -> RawFrame {
+        guard profile.modes.contains(mode) else {
+            throw .invalidArgument(what: "readout mode \(mode.width)×\(mode.height)",
+                                   problem: "the \(profile.name) reads out \(profile.modes.map { "\($0.width)×\($0.height)" }.joined(separator: ", "))")
+        }
+        if flash, !profile.hasFlash {
+            throw .unsupported(feature: "flash on the \(profile.name)", hint: "Use the back camera, or capture without flash.")
+        }
+        let snapshot = withState { s -> State in
+            switch s.exposureControl { case let .custom(e): s.exposure = e; default: break }
+            switch s.whiteBalanceControl { case let .custom(g): s.gains = g; default: break }
+            return s
+        }
+        let sensor = sensor(for: mode)
+        let optical = opticalImage(for: mode, scene: snapshot.scene, illuminant: snapshot.illuminant)
+        let stabilized = snapshot.isStabilizationEnabled && profile.lens.hasStabilization
+        var exposure = snapshot.exposure
+        exposure.duration = min(exposure.duration, 1 / mode.maxFrameRate)
+        let request = ReadoutRequest(
+            sensor: sensor, optical: optical, motionScale: motionScale(for: mode), lux: snapshot.lux, exposure: exposure.duration,
+            iso: exposure.iso, startTime: time, motion: snapshot.motion, stabilized: stabilized,
+            stabilizationReduction: profile.lens.stabilizationReduction, seed: seed, frameIndex: snapshot.frameIndex,
+            flash: flash ? FlashPulse(optical: opticalImage(for: mode, scene: snapshot.scene, illuminant: .d65),
+                                      luxSecondsAtOneMetre: profile.flashLuxSecondsAtOneMetre) : nil)
+        let mosaic = try SensorReadout.read(request)
+        let stats = FrameStatistics(mosaic)
+        let gain = sensor.analogGain(iso: exposure.iso)
+        // Lux from metering: mean green electrons over exposure, assuming an 18% average scene.
+        let greenElectrons = stats.meanGreen * sensor.fullWellElectrons / gain
+        let luxEstimate = greenElectrons / (exposure.duration * sensor.electronsPerLuxSecond * 0.18)
+        let d0 = snapshot.motion.displacement(at: time, stabilized: stabilized, reduction: profile.lens.stabilizationReduction)
+        let d1 = snapshot.motion.displacement(at: time + exposure.duration, stabilized: stabilized, reduction: profile.lens.stabilizationReduction)
+        let metadata = FrameMetadata(index: snapshot.frameIndex, timestamp: time, exposureDuration: exposure.duration, iso: exposure.iso,
+                                     analogGain: gain, luxEstimate: luxEstimate, whiteBalanceGains: snapshot.gains, motion: d0,
+                                     motionSpeed: ((d1 - d0) * (d1 - d0)).sum().squareRoot() / exposure.duration, flashFired: flash)
+        withState { s in
+            s.frameIndex += 1
+            if s.exposureControl == .auto {
+                let ae = AutoExposure(isoRange: sensor.isoRange, durationRange: 1.0 / 8000...(1 / mode.maxFrameRate))
+                s.exposure = ae.update(current: exposure, measured: stats.meanGreen, clipped: stats.clippedFraction)
+            }
+            if s.whiteBalanceControl == .auto { s.gains = s.awb.update(current: s.gains, statistics: stats) }
+        }
+        return RawFrame(mosaic: mosaic, metadata: metadata)
+    }
+}

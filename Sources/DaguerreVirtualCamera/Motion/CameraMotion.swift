@@ -1,0 +1,68 @@
+// Camera motion during exposure (SPEC C4, L9, P13; issue #4): hand shake that optical
+// stabilization reduces, and a scripted "pocket drop". Deterministic for a seed.
+import Foundation
+
+/// How the camera moves, as image displacement in full-resolution sensor pixels over time.
+///
+/// Hand shake is a sum of four sinusoids per axis between 2 and 11 Hz (physiological tremor and
+/// slower sway) with seeded phases, scaled so the RMS image speed is `shakeSpeed`. A pocket
+/// drop at `pocketDropTime` accelerates the image downwards and fades the light as the lens
+/// enters the pocket.
+///
+/// ```swift
+/// var motion = CameraMotion(shakeSpeed: 60, seed: 7)
+/// motion.pocketDropTime = 2.5
+/// let where = motion.displacement(at: 0.1, stabilized: true)
+/// ```
+public struct CameraMotion: Sendable, Equatable {
+    /// RMS image speed of hand shake, in full-resolution pixels per second (0: on a tripod).
+    public var shakeSpeed: Double
+    public var seed: UInt64
+    /// When the camera drops into a pocket (seconds on the camera's clock), or nil.
+    public var pocketDropTime: Double?
+    /// Image acceleration during the drop, in pixels per second².
+    public var pocketDropAcceleration = 40_000.0
+    /// How long the light takes to fade to 2% once the drop starts.
+    public var pocketFadeTime = 0.35
+
+    public static let tripod = CameraMotion(shakeSpeed: 0, seed: 0)
+    /// A typical handheld phone: about 60 px/s at 12 MP.
+    public static let handheld = CameraMotion(shakeSpeed: 60, seed: 1)
+
+    public init(shakeSpeed: Double, seed: UInt64, pocketDropTime: Double? = nil) {
+        self.shakeSpeed = shakeSpeed; self.seed = seed; self.pocketDropTime = pocketDropTime
+    }
+
+    private static let frequencies = [2.1, 3.7, 6.3, 10.9]
+
+    private func phase(_ axis: Int, _ k: Int) -> Double {
+        var rng = SplitMix64(seed: seed, UInt64(axis), UInt64(k))
+        return rng.uniform() * 2 * Double.pi
+    }
+
+    /// Image displacement at time `t`; stabilization removes `reduction` of the shake (not of a drop).
+    public func displacement(at t: Double, stabilized: Bool, reduction: Double = 0.75) -> SIMD2<Double> {
+        var d = SIMD2<Double>.zero
+        if shakeSpeed > 0 {
+            // Equal velocity amplitude per component: RMS speed = 2πc·√(n/2) per axis.
+            let n = Double(Self.frequencies.count)
+            let c = shakeSpeed / (2 * Double.pi * (n / 2).squareRoot()) / 2.0.squareRoot()
+            for (k, f) in Self.frequencies.enumerated() {
+                d.x += c / f * sin(2 * Double.pi * f * t + phase(0, k))
+                d.y += c / f * sin(2 * Double.pi * f * t + phase(1, k))
+            }
+            if stabilized { d *= (1 - reduction) }
+        }
+        if let drop = pocketDropTime, t > drop {
+            let s = t - drop
+            d.y += 0.5 * pocketDropAcceleration * s * s
+        }
+        return d
+    }
+
+    /// The share of the scene's light reaching the lens at `t` (1 until a pocket drop).
+    public func lightFactor(at t: Double) -> Double {
+        guard let drop = pocketDropTime, t > drop else { return 1 }
+        return max(0.02, 1 - (t - drop) / pocketFadeTime)
+    }
+}
