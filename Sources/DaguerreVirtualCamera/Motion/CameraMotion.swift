@@ -10,7 +10,7 @@ import Foundation
 /// enters the pocket.
 ///
 /// ```swift
-/// var motion = CameraMotion(shakeSpeed: 60, seed: 7)
+/// var motion = CameraMotion(shakeSpeed: 150, seed: 7)
 /// motion.pocketDropTime = 2.5
 /// let where = motion.displacement(at: 0.1, stabilized: true)
 /// ```
@@ -26,8 +26,9 @@ public struct CameraMotion: Sendable, Equatable {
     public var pocketFadeTime = 0.35
 
     public static let tripod = CameraMotion(shakeSpeed: 0, seed: 0)
-    /// A typical handheld phone: about 60 px/s at 12 MP.
-    public static let handheld = CameraMotion(shakeSpeed: 60, seed: 1)
+    /// A typical handheld phone: 150 px/s at 12 MP, about 2.4°/s with a 28 mm-equivalent lens
+    /// (62 px per degree), where the 1/focal-length rule expects 3–4 px of blur at 1/30 s.
+    public static let handheld = CameraMotion(shakeSpeed: 150, seed: 1)
 
     public init(shakeSpeed: Double, seed: UInt64, pocketDropTime: Double? = nil) {
         self.shakeSpeed = shakeSpeed; self.seed = seed; self.pocketDropTime = pocketDropTime
