@@ -58,15 +58,20 @@ enum SensorReadout {
                         var uniform = SplitMix64(seed: q.seed ^ 0x5EED, q.frameIndex, UInt64(y))
                         let row = dst.value + y * w
                         let gauss = UnsafePointer(t.value)
-                        for x in 0..<w {
-                            let c = channel[(y & 1) * 2 + (x & 1)]
-                            var light: Float = 0
+                        // The row's light: each tap is one shifted, bilinear copy of the two
+                        // planes this row's CFA colours read.
+                        var light = [Float](repeating: 0, count: w)
+                        light.withUnsafeMutableBufferPointer { l in
                             for tap in taps.offsets {
-                                light += sampleBilinear(planes.p[c], w, h, Double(x) + tap.x, Double(y) + tap.y)
+                                accumulate(tap, y: y, into: l.baseAddress!, planes: planes, cfa: channel, w: w, h: h)
                             }
-                            light *= taps.weight
-                            var mean = light * ePerLuxSecond * exposure
-                            if let flash = q.flash {
+                        }
+                        let weight = taps.weight * ePerLuxSecond * exposure
+                        let flash = q.flash
+                        for x in 0..<w {
+                            var mean = light[x] * weight
+                            if let flash {
+                                let c = channel[(y & 1) * 2 + (x & 1)]
                                 let i = y * w + x, d = max(q.optical.distance[i], 0.1)
                                 mean += flash.optical.planes[c][i] * Float(flash.luxSecondsAtOneMetre) / (d * d) * ePerLuxSecond
                             }
@@ -114,16 +119,26 @@ enum SensorReadout {
         return (offsets, light / Float(n))
     }
 
-    @inline(__always)
-    static func sampleBilinear(_ p: UnsafePointer<Float>, _ w: Int, _ h: Int, _ x: Double, _ y: Double) -> Float {
-        let xf = min(max(x, 0), Double(w - 1)), yf = min(max(y, 0), Double(h - 1))
-        let x0 = Int(xf), y0 = Int(yf)
-        let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-        let tx = Float(xf - Double(x0)), ty = Float(yf - Double(y0))
-        if tx == 0 && ty == 0 { return p[y0 * w + x0] }
-        let a = p[y0 * w + x0] + (p[y0 * w + x1] - p[y0 * w + x0]) * tx
-        let b = p[y1 * w + x0] + (p[y1 * w + x1] - p[y1 * w + x0]) * tx
-        return a + (b - a) * ty
+    /// Adds one tap's light to `light`: the planes of the row's two CFA colours, shifted by
+    /// `tap` (mode pixels) with bilinear weights, edges clamped.
+    static func accumulate(_ tap: SIMD2<Double>, y: Int, into light: UnsafeMutablePointer<Float>, planes: PlaneSet, cfa: [Int], w: Int, h: Int) {
+        let sy = min(max(Double(y) + tap.y, 0), Double(h - 1))
+        let y0 = Int(sy), y1 = min(y0 + 1, h - 1), fy = Float(sy - Double(y0))
+        let fx0 = tap.x.rounded(.down), ix = Int(fx0), fx = Float(tap.x - fx0)
+        let w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy
+        for parity in 0..<2 {
+            let plane = planes.p[cfa[(y & 1) * 2 + parity]]
+            let r0 = plane + y0 * w, r1 = plane + y1 * w
+            // Columns whose source pair lies inside the row need no clamping.
+            let lo = max(0, -ix), hi = min(w, w - 1 - ix)
+            var x = parity
+            while x < w {
+                let a: Int, b: Int
+                if x >= lo && x < hi { a = x + ix; b = a + 1 } else { a = min(max(x + ix, 0), w - 1); b = min(a + 1, w - 1) }
+                light[x] += w00 * r0[a] + w01 * r0[b] + w10 * r1[a] + w11 * r1[b]
+                x += 2
+            }
+        }
     }
 
     /// A per-photosite hash (the MurmurHash3 finalizer) for the fixed patterns.

@@ -1,0 +1,46 @@
+// Times the virtual camera (issue #4 "Real time"): a 12 MP Bayer still, and the 1920×1080 420f
+// stream (raw readout + VideoISP) against its 33.3 ms frame budget at 30 fps; reports medians
+// and the CPU share the stream needs. Release build:
+//   swift build -c release $(scripts/swift-flags) --product virtual-camera-bench
+//   /usr/bin/time -v .build/release/virtual-camera-bench --reps 15
+import DaguerreVirtualCamera
+import Foundation
+
+func now() -> Double { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9 }
+func cpu() -> Double { var u = rusage(); getrusage(0, &u); return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6 }
+func median(_ v: [Double]) -> Double { let s = v.sorted(); return s[s.count / 2] }
+
+let args = CommandLine.arguments
+let reps = args.firstIndex(of: "--reps").flatMap { Int(args[$0 + 1]) } ?? 15
+
+let camera = VirtualCamera(profile: .back, seed: 1)
+camera.motion = .handheld
+let full = camera.profile.modes[1], video = camera.profile.modes[0]
+
+var t0 = now()
+_ = try camera.captureRAW(mode: full, at: 0)
+let coldStill = now() - t0
+var stills: [Double] = []
+for i in 0..<reps { t0 = now(); _ = try camera.captureRAW(mode: full, at: 0.1 * Double(i + 1)); stills.append(now() - t0) }
+
+let isp = VideoISP(outputPrimaries: .displayP3)
+t0 = now()
+_ = try camera.captureRAW(mode: video, at: 0)
+let coldVideo = now() - t0
+var frames: [Double] = [], raws: [Double] = []
+let c0 = cpu(), w0 = now()
+for i in 0..<(reps * 4) {
+    t0 = now()
+    let raw = try camera.captureRAW(mode: video, at: Double(i) / 30)
+    let t1 = now()
+    _ = try isp.process(raw.mosaic, whiteBalance: raw.metadata.whiteBalanceGains, fullRange: true)
+    frames.append(now() - t0); raws.append(t1 - t0)
+}
+let cpuPerFrame = (cpu() - c0) / Double(reps * 4), wallPerFrame = (now() - w0) / Double(reps * 4)
+print(String(format: "12 MP Bayer still: median %.1f ms over %d (first, with the optical image render: %.0f ms)", median(stills) * 1000, reps, coldStill * 1000))
+print(String(format: "1920x1080 420f frame: median %.1f ms (raw %.1f ms + ISP %.1f ms) over %d; first %.0f ms", median(frames) * 1000,
+             median(raws) * 1000, (median(frames) - median(raws)) * 1000, reps * 4, coldVideo * 1000))
+print(String(format: "  budget at 30 fps 33.3 ms: wall %.0f%%, CPU %.1f ms per frame = %.0f%% of one core at 30 fps (%.0f%% of this machine's %d cores)",
+             median(frames) / (1.0 / 30) * 100, cpuPerFrame * 1000, cpuPerFrame * 30 * 100,
+             cpuPerFrame * 30 * 100 / Double(ProcessInfo.processInfo.activeProcessorCount), ProcessInfo.processInfo.activeProcessorCount))
+_ = wallPerFrame
