@@ -48,24 +48,28 @@ import Testing
 
     @Test("The mid-grey patch's SNR grows as √signal where shot noise dominates")
     func snrGrowsAsSquareRoot() throws {
-        let profile = smallBackProfile(width: 512, height: 384)
+        let (w, h) = (1024, 768)
+        let profile = smallBackProfile(width: w, height: h)
         let camera = VirtualCamera(profile: profile, seed: 5)
         camera.lux = 4000
         camera.whiteBalanceControl = .custom([1, 1, 1])
-        let studio = StudioScene()
-        let box = studio.chartPatchBox(21)   // neutral 5 (.70 D)
-        let x0 = Int(box.u.lowerBound * 512) + 4, x1 = Int(box.u.upperBound * 512) - 4
-        let y0 = Int(box.v.lowerBound * 384) + 4, y1 = Int(box.v.upperBound * 384) - 4
+        let box = StudioScene().chartPatchBox(21)   // neutral 5 (.70 D)
+        let x0 = Int(box.u.lowerBound * Double(w)) + 4, x1 = Int(box.u.upperBound * Double(w)) - 4
+        let y0 = Int(box.v.lowerBound * Double(h)) + 4, y1 = Int(box.v.upperBound * Double(h)) - 4
         var signals: [Double] = [], snrs: [Double] = []
         // About 500 to 4000 electrons: shot noise far above the read noise (2.2 e⁻).
         for duration in [1.0 / 320, 1.0 / 160, 1.0 / 80, 1.0 / 40] {
             camera.exposureControl = .custom(ExposureSettings(duration: duration, iso: 25))
-            let a = try camera.captureRAW(mode: profile.modes[0], at: 0).mosaic
-            let b = try camera.captureRAW(mode: profile.modes[0], at: 0.05).mosaic
-            let va = cfaValues(a, color: 1, x: x0..<x1, y: y0..<y1), vb = cfaValues(b, color: 1, x: x0..<x1, y: y0..<y1)
-            let signal = meanAndVariance(va).mean - profile.sensor.blackLevelDN
-            let noise = (meanAndVariance(zip(va, vb).map { $0 - $1 }).variance / 2).squareRoot()
-            signals.append(log(signal)); snrs.append(log(signal / noise))
+            // Three frame pairs; temporal noise from their differences (fixed patterns cancel).
+            var signal = 0.0, variance = 0.0
+            for pair in 0..<3 {
+                let a = try camera.captureRAW(mode: profile.modes[0], at: Double(pair)).mosaic
+                let b = try camera.captureRAW(mode: profile.modes[0], at: Double(pair) + 0.5).mosaic
+                let va = cfaValues(a, color: 1, x: x0..<x1, y: y0..<y1), vb = cfaValues(b, color: 1, x: x0..<x1, y: y0..<y1)
+                signal += (meanAndVariance(va).mean - profile.sensor.blackLevelDN) / 3
+                variance += meanAndVariance(zip(va, vb).map { $0 - $1 }).variance / 2 / 3
+            }
+            signals.append(log(signal)); snrs.append(log(signal / variance.squareRoot()))
         }
         let slope = fitLine(signals, snrs).slope
         print("SNR against signal, log-log slope: \(slope) (√signal is 0.5); signals \(signals.map { exp($0) }) DN")

@@ -23,23 +23,25 @@ public struct StudioScene: Scene {
 
     public var cacheKey: String { "studio-\(wallReflectance)-\(targetDistance)-\(wallDistance)" }
 
-    // Layout, in units of the field's width: x = u, y = v × 3/4 (so squares are square).
+    // Layout, in units of the field's width: x = u, y = v × 3/4 (so squares are square). Every
+    // target lies within y 0.10...0.65, so 16:9 video modes (which crop the 4:3 field to
+    // y 0.094...0.656) see all of them.
     /// The field's height in units of its width.
     public static let fieldHeight = 0.75
     /// The chart: 6 × 4 square patches of `patchSize`, with `patchGap` between them.
-    public static let chartOrigin = SIMD2<Double>(0.05, 0.05)
-    public static let patchSize = 0.068
-    public static let patchGap = 0.012
+    public static let chartOrigin = SIMD2<Double>(0.05, 0.11)
+    public static let patchSize = 0.06
+    public static let patchGap = 0.01
     /// The slanted edge: a dark square tilted by 5° on a white card.
-    public static let edgeCard = (x: 0.58...0.95, y: 0.04...0.34)
+    public static let edgeCard = (x: 0.55...0.95, y: 0.11...0.38)
     public static let edgeAngle = 5.0 * Double.pi / 180
-    public static let edgeHalfSize = 0.09
+    public static let edgeHalfSize = 0.08
     /// The grey ramp: reflectance from 0.02 at the left to 0.95 at the right.
-    public static let ramp = (x: 0.05...0.95, y: 0.375...0.425)
+    public static let ramp = (x: 0.05...0.95, y: 0.40...0.44)
     /// The resolution target: a chirp of bars (left) and a Siemens star (right).
-    public static let chirp = (x: 0.05...0.55, y: 0.46...0.70)
-    public static let starCentre = SIMD2<Double>(0.76, 0.585)
-    public static let starRadius = 0.115
+    public static let chirp = (x: 0.05...0.55, y: 0.46...0.635)
+    public static let starCentre = SIMD2<Double>(0.76, 0.55)
+    public static let starRadius = 0.085
 
     /// The centre of chart patch `index` (0...23, row by row from dark skin), as (u, v).
     public func chartPatchCentre(_ index: Int) -> SIMD2<Double> {
