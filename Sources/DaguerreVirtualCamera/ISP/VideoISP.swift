@@ -43,7 +43,11 @@ public struct VideoISP: Sendable {
         let black = Float(m.blackLevel.reduce(0, +) / 4), range = Float(m.whiteLevel) - black
         let k = Matrix3.diagonal(whiteBalance.x, whiteBalance.y, whiteBalance.z)
         let mm = (matrix * k).m.map { Float($0 * exposureScale) / range }
+        // Per position of the 2×2 quad: 0 red, 3 blue, 1 green with red in its row, 2 green with red in its column.
         let cfa = m.pattern.cfaPattern.map(Int.init)
+        let kinds = (0..<4).map { k -> Int in
+            switch cfa[k] { case 0: 0; case 2: 3; default: cfa[(k & 2) | ((k + 1) & 1)] == 0 ? 1 : 2 }
+        }
         let yScale: Float = fullRange ? 255 : 219, yOffset: Float = fullRange ? 0 : 16, cScale: Float = fullRange ? 255 : 224
         let lut = curve
         m.samples.withUnsafeBufferPointer { src in
@@ -53,53 +57,71 @@ public struct VideoISP: Sendable {
             lut.withUnsafeBufferPointer { lutp in
                 let io = ISPPointers(src: src.baseAddress!, y: yp.baseAddress!, cb: cbp.baseAddress!, cr: crp.baseAddress!, lut: lutp.baseAddress!)
                 DispatchQueue.concurrentPerform(iterations: h / 2) { pair in
-                    var rowCb = [Float](repeating: 0, count: w / 2), rowCr = rowCb
+                    // Rows y-1 ... y+2 as floats above black, one sample of edge padding each side.
+                    let stride = w + 2
+                    let rows = UnsafeMutablePointer<Float>.allocate(capacity: 4 * stride)
+                    defer { rows.deallocate() }
+                    for r in 0..<4 {
+                        let sy = min(max(pair * 2 - 1 + r, 0), h - 1)
+                        let s = io.src + sy * w, d = rows + r * stride + 1
+                        for x in 0..<w { d[x] = Float(s[x]) - black }
+                        d[-1] = d[1]; d[w] = d[w - 2]   // mirrored: same CFA colour as the edge's neighbour
+                    }
+                    let m0 = mm[0], m1 = mm[1], m2 = mm[2], m3 = mm[3], m4 = mm[4], m5 = mm[5], m6 = mm[6], m7 = mm[7], m8 = mm[8]
+                    let chroma = UnsafeMutablePointer<SIMD2<Float>>.allocate(capacity: w / 2)
+                    defer { chroma.deallocate() }
+                    chroma.initialize(repeating: .zero, count: w / 2)
+                    let rgb = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
+                    defer { rgb.deallocate() }
+                    let rr = rgb, gg = rgb + w, bb = rgb + 2 * w
                     for dy in 0..<2 {
                         let y = pair * 2 + dy
-                        let up = io.src + max(y - 1, 0) * w, mid = io.src + y * w, down = io.src + min(y + 1, h - 1) * w
-                        for x in 0..<w {
-                            let l = max(x - 1, 0), r = min(x + 1, w - 1)
-                            let c = cfa[(y & 1) * 2 + (x & 1)]
-                            let centre = Float(mid[x]) - black
-                            let cross = (Float(up[x]) + Float(down[x]) + Float(mid[l]) + Float(mid[r])) * 0.25 - black
-                            let diag = (Float(up[l]) + Float(up[r]) + Float(down[l]) + Float(down[r])) * 0.25 - black
-                            let horiz = (Float(mid[l]) + Float(mid[r])) * 0.5 - black
-                            let vert = (Float(up[x]) + Float(down[x])) * 0.5 - black
-                            var rgb: SIMD3<Float>
-                            switch c {
-                            case 0: rgb = SIMD3(centre, cross, diag)
-                            case 2: rgb = SIMD3(diag, cross, centre)
+                        let up = rows + dy * stride + 1, mid = up + stride, down = mid + stride
+                        // Demosaic: one simple loop per CFA position of the row.
+                        for parity in 0..<2 {
+                            var x = parity
+                            switch kinds[dy * 2 + parity] {
+                            case 0, 3:
+                                let own = kinds[dy * 2 + parity] == 0 ? rr : bb, other = kinds[dy * 2 + parity] == 0 ? bb : rr
+                                while x < w {
+                                    own[x] = mid[x]
+                                    gg[x] = (up[x] + down[x] + mid[x - 1] + mid[x + 1]) * 0.25
+                                    other[x] = (up[x - 1] + up[x + 1] + down[x - 1] + down[x + 1]) * 0.25
+                                    x += 2
+                                }
                             default:
-                                // Green: red and blue come from the row or the column, by phase.
-                                let redInRow = cfa[(y & 1) * 2 + ((x + 1) & 1)] == 0
-                                rgb = redInRow ? SIMD3(horiz, centre, vert) : SIMD3(vert, centre, horiz)
+                                let inRow = kinds[dy * 2 + parity] == 1 ? rr : bb, inColumn = kinds[dy * 2 + parity] == 1 ? bb : rr
+                                while x < w {
+                                    gg[x] = mid[x]
+                                    inRow[x] = (mid[x - 1] + mid[x + 1]) * 0.5
+                                    inColumn[x] = (up[x] + down[x]) * 0.5
+                                    x += 2
+                                }
                             }
-                            let o = SIMD3<Float>(mm[0] * rgb.x + mm[1] * rgb.y + mm[2] * rgb.z,
-                                                 mm[3] * rgb.x + mm[4] * rgb.y + mm[5] * rgb.z,
-                                                 mm[6] * rgb.x + mm[7] * rgb.y + mm[8] * rgb.z)
-                            let q = simd_clamp(o, .zero, SIMD3(repeating: 1)) * 4095
-                            let e = SIMD3<Float>(Float(io.lut[Int(q.x)]), Float(io.lut[Int(q.y)]), Float(io.lut[Int(q.z)])) / 255
-                            // BT.709 Y'CbCr.
-                            let luma = 0.2126 * e.x + 0.7152 * e.y + 0.0722 * e.z
-                            io.y[y * w + x] = UInt8(luma * yScale + yOffset + 0.5)
-                            rowCb[x / 2] += (e.z - luma) / 1.8556
-                            rowCr[x / 2] += (e.x - luma) / 1.5748
+                        }
+                        let lumaRow = io.y + y * w
+                        for x in 0..<w {
+                            let r = rr[x], g = gg[x], b = bb[x]
+                            let lr = min(max(m0 * r + m1 * g + m2 * b, 0), 1), lg = min(max(m3 * r + m4 * g + m5 * b, 0), 1)
+                            let lb = min(max(m6 * r + m7 * g + m8 * b, 0), 1)
+                            let er = Float(io.lut[Int(lr * 4095)]), eg = Float(io.lut[Int(lg * 4095)]), eb = Float(io.lut[Int(lb * 4095)])
+                            // BT.709 Y'CbCr on 0...255 codes.
+                            let luma = 0.2126 * er + 0.7152 * eg + 0.0722 * eb
+                            lumaRow[x] = UInt8(luma * (yScale / 255) + yOffset + 0.5)
+                            chroma[x >> 1] += SIMD2((eb - luma) * (1 / 1.8556), (er - luma) * (1 / 1.5748))
                         }
                     }
+                    let cbRow = io.cb + pair * (w / 2), crRow = io.cr + pair * (w / 2)
+                    let cs = cScale / 255 / 4
                     for i in 0..<w / 2 {
-                        io.cb[pair * (w / 2) + i] = UInt8(min(max(rowCb[i] / 4 * cScale + 128.5, 0), 255))
-                        io.cr[pair * (w / 2) + i] = UInt8(min(max(rowCr[i] / 4 * cScale + 128.5, 0), 255))
+                        let c = chroma[i] * cs + 128.5
+                        cbRow[i] = UInt8(min(max(c.x, 0), 255)); crRow[i] = UInt8(min(max(c.y, 0), 255))
                     }
                 }
             }}}}
         }
         return frame
     }
-}
-
-@inline(__always)
-private func simd_clamp(_ v: SIMD3<Float>, _ lo: SIMD3<Float>, _ hi: SIMD3<Float>) -> SIMD3<Float> {
-    v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
 }
 
 /// Safety: workers read the shared mosaic and table and write disjoint row pairs of the planes,

@@ -17,7 +17,9 @@ import Foundation
 public struct CameraMotion: Sendable, Equatable {
     /// RMS image speed of hand shake, in full-resolution pixels per second (0: on a tripod).
     public var shakeSpeed: Double
-    public var seed: UInt64
+    public var seed: UInt64 { didSet { phases = Self.phases(seed) } }
+    /// The sinusoids' phases, per axis and component (derived from the seed).
+    private var phases: [Double]
     /// When the camera drops into a pocket (seconds on the camera's clock), or nil.
     public var pocketDropTime: Double?
     /// Image acceleration during the drop, in pixels per second².
@@ -32,13 +34,16 @@ public struct CameraMotion: Sendable, Equatable {
 
     public init(shakeSpeed: Double, seed: UInt64, pocketDropTime: Double? = nil) {
         self.shakeSpeed = shakeSpeed; self.seed = seed; self.pocketDropTime = pocketDropTime
+        phases = Self.phases(seed)
     }
 
     private static let frequencies = [2.1, 3.7, 6.3, 10.9]
 
-    private func phase(_ axis: Int, _ k: Int) -> Double {
-        var rng = SplitMix64(seed: seed, UInt64(axis), UInt64(k))
-        return rng.uniform() * 2 * Double.pi
+    private static func phases(_ seed: UInt64) -> [Double] {
+        (0..<2 * frequencies.count).map { i in
+            var rng = SplitMix64(seed: seed, UInt64(i / frequencies.count), UInt64(i % frequencies.count))
+            return rng.uniform() * 2 * Double.pi
+        }
     }
 
     /// Image displacement at time `t`; stabilization removes `reduction` of the shake (not of a drop).
@@ -49,8 +54,8 @@ public struct CameraMotion: Sendable, Equatable {
             let n = Double(Self.frequencies.count)
             let c = shakeSpeed / (2 * Double.pi * (n / 2).squareRoot()) / 2.0.squareRoot()
             for (k, f) in Self.frequencies.enumerated() {
-                d.x += c / f * sin(2 * Double.pi * f * t + phase(0, k))
-                d.y += c / f * sin(2 * Double.pi * f * t + phase(1, k))
+                d.x += c / f * sin(2 * Double.pi * f * t + phases[k])
+                d.y += c / f * sin(2 * Double.pi * f * t + phases[Self.frequencies.count + k])
             }
             if stabilized { d *= (1 - reduction) }
         }

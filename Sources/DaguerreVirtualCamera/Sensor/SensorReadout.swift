@@ -60,28 +60,31 @@ enum SensorReadout {
                         let gauss = UnsafePointer(t.value)
                         // The row's light: each tap is one shifted, bilinear copy of the two
                         // planes this row's CFA colours read.
-                        var light = [Float](repeating: 0, count: w)
-                        light.withUnsafeMutableBufferPointer { l in
-                            for tap in taps.offsets {
-                                accumulate(tap, y: y, into: l.baseAddress!, planes: planes, cfa: channel, w: w, h: h)
+                        let light = UnsafeMutablePointer<Float>.allocate(capacity: w)
+                        defer { light.deallocate() }
+                        light.initialize(repeating: 0, count: w)
+                        for tap in taps.offsets {
+                            accumulate(tap, y: y, into: light, planes: planes, cfa: channel, w: w, h: h)
+                        }
+                        // Mean electrons: ambient light over the exposure, plus a flash pulse.
+                        let weight = taps.weight * ePerLuxSecond * exposure
+                        for x in 0..<w { light[x] *= weight }
+                        if let flash = q.flash {
+                            let pulse = Float(flash.luxSecondsAtOneMetre) * ePerLuxSecond
+                            for x in 0..<w {
+                                let i = y * w + x, d = max(q.optical.distance[i], 0.1)
+                                light[x] += flash.optical.planes[channel[(y & 1) * 2 + (x & 1)]][i] * pulse / (d * d)
                             }
                         }
-                        let weight = taps.weight * ePerLuxSecond * exposure
-                        let flash = q.flash
+                        let readSigma = readVar.squareRoot(), base = y * w
                         for x in 0..<w {
-                            var mean = light[x] * weight
-                            if let flash {
-                                let c = channel[(y & 1) * 2 + (x & 1)]
-                                let i = y * w + x, d = max(q.optical.distance[i], 0.1)
-                                mean += flash.optical.planes[c][i] * Float(flash.luxSecondsAtOneMetre) / (d * d) * ePerLuxSecond
-                            }
                             // Fixed patterns: the same for every frame of this sensor.
-                            let fixed = fixedPattern(s.patternSeed, y * w + x)
-                            mean = mean * (1 + prnu * gauss[Int(fixed & 0xFFF)]) + dsnu * gauss[Int((fixed >> 16) & 0xFFF)]
+                            let fixed = fixedPattern(s.patternSeed, base + x)
+                            var mean = light[x] * (1 + prnu * gauss[Int(fixed & 0xFFF)]) + dsnu * gauss[Int((fixed >> 16) & 0xFFF)]
                             mean = min(max(mean, 0), fullWell)
                             var electrons: Float
-                            if mean < 24 {
-                                electrons = Float(poisson(Double(mean), &uniform)) + readVar.squareRoot() * noise.next(gauss)
+                            if mean < 12 {
+                                electrons = Float(poisson(Double(mean), &uniform)) + readSigma * noise.next(gauss)
                             } else {
                                 electrons = mean + (mean + readVar).squareRoot() * noise.next(gauss)
                             }
@@ -100,8 +103,9 @@ enum SensorReadout {
     }
 
     /// The positions a row's photosites sample during its exposure (in mode pixels) and the
-    /// weight of each: one tap when the image moves less than a quarter pixel, up to 16 along
-    /// longer paths.
+    /// weight of each: one tap when the image moves less than a quarter pixel, otherwise one
+    /// bilinear tap per pixel of path (at least two, at most 16), which samples the smear
+    /// without gaps.
     static func motionTaps(_ q: ReadoutRequest, rowStart: Double) -> (offsets: [SIMD2<Double>], weight: Float) {
         let r = q.stabilizationReduction
         let start = q.motion.displacement(at: rowStart, stabilized: q.stabilized, reduction: r) * q.motionScale
@@ -112,7 +116,7 @@ enum SensorReadout {
         }
         let light = Float(q.lux) * Float(q.motion.lightFactor(at: rowStart + q.exposure / 2))
         if path < 0.25 { return ([start], light) }
-        let n = min(16, max(2, Int((path * 2).rounded(.up))))
+        let n = min(16, max(2, Int(path.rounded(.up)) + 1))
         let offsets = (0..<n).map { k in
             q.motion.displacement(at: rowStart + q.exposure * (Double(k) + 0.5) / Double(n), stabilized: q.stabilized, reduction: r) * q.motionScale
         }
@@ -126,6 +130,15 @@ enum SensorReadout {
         let y0 = Int(sy), y1 = min(y0 + 1, h - 1), fy = Float(sy - Double(y0))
         let fx0 = tap.x.rounded(.down), ix = Int(fx0), fx = Float(tap.x - fx0)
         let w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy
+        if fx == 0, fy == 0 {
+            // A whole-pixel shift (always, on a tripod): one load per photosite.
+            for parity in 0..<2 {
+                let r0 = planes.p[cfa[(y & 1) * 2 + parity]] + y0 * w
+                var x = parity
+                while x < w { light[x] += r0[min(max(x + ix, 0), w - 1)]; x += 2 }
+            }
+            return
+        }
         for parity in 0..<2 {
             let plane = planes.p[cfa[(y & 1) * 2 + parity]]
             let r0 = plane + y0 * w, r1 = plane + y1 * w
