@@ -4,9 +4,10 @@ import DaguerreFormats
 /// A uniform neutral wall: the flat field of a photon-transfer measurement.
 struct FlatScene: Scene {
     var reflectance: Float = 0.5
-    var cacheKey: String { "flat-\(reflectance)" }
+    var distance: Float = 2
+    var cacheKey: String { "flat-\(reflectance)-\(distance)" }
     func sample(u: Double, v: Double, lighting: SceneLighting) -> SceneSample {
-        SceneSample(response: lighting.neutral(reflectance), distance: 2)
+        SceneSample(response: lighting.neutral(reflectance), distance: distance)
     }
 }
 

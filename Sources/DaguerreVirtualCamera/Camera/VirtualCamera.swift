@@ -126,15 +126,20 @@ public final class VirtualCamera: @unchecked Sendable {
     }
 
     /// Exposes and reads one frame in `mode` starting at `time` (seconds on the camera's
-    /// clock), then runs the control loops on it. With `flash`, a pulse fires during the
-    /// exposure (the back camera only).
-    public func captureRAW(mode: SensorReadoutMode, at time: Double, flash: Bool = false) throws(DaguerreError) -> RawFrame {
+    /// clock), then runs the control loops on it. With `flashPower` (0...1 of the flash's full
+    /// pulse), the flash fires during the exposure (the back camera only); its light falls off
+    /// with the square of each surface's distance. Flash frames do not move the control loops.
+    public func captureRAW(mode: SensorReadoutMode, at time: Double, flashPower: Double? = nil) throws(DaguerreError) -> RawFrame {
+        let flash = flashPower != nil
         guard profile.modes.contains(mode) else {
             throw .invalidArgument(what: "readout mode \(mode.width)×\(mode.height)",
                                    problem: "the \(profile.name) reads out \(profile.modes.map { "\($0.width)×\($0.height)" }.joined(separator: ", "))")
         }
         if flash, !profile.hasFlash {
             throw .unsupported(feature: "flash on the \(profile.name)", hint: "Use the back camera, or capture without flash.")
+        }
+        if let p = flashPower, !(0...1).contains(p) {
+            throw .invalidArgument(what: "flash power \(p)", problem: "give 0...1 of the full pulse")
         }
         let snapshot = withState { s -> State in
             switch s.exposureControl { case let .custom(e): s.exposure = e; default: break }
@@ -151,7 +156,7 @@ public final class VirtualCamera: @unchecked Sendable {
             iso: exposure.iso, startTime: time, motion: snapshot.motion, stabilized: stabilized,
             stabilizationReduction: profile.lens.stabilizationReduction, seed: seed, frameIndex: snapshot.frameIndex,
             flash: flash ? FlashPulse(optical: opticalImage(for: mode, scene: snapshot.scene, illuminant: .d65),
-                                      luxSecondsAtOneMetre: profile.flashLuxSecondsAtOneMetre) : nil)
+                                      luxSecondsAtOneMetre: profile.flashLuxSecondsAtOneMetre * (flashPower ?? 0)) : nil)
         let mosaic = try SensorReadout.read(request)
         let stats = FrameStatistics(mosaic)
         let gain = sensor.analogGain(iso: exposure.iso)
@@ -165,6 +170,7 @@ public final class VirtualCamera: @unchecked Sendable {
                                      motionSpeed: ((d1 - d0) * (d1 - d0)).sum().squareRoot() / exposure.duration, flashFired: flash)
         withState { s in
             s.frameIndex += 1
+            guard !flash else { return }
             if s.exposureControl == .auto {
                 let ae = AutoExposure(isoRange: sensor.isoRange, durationRange: 1.0 / 8000...(1 / mode.maxFrameRate))
                 s.exposure = ae.update(current: exposure, measured: stats.meanGreen, clipped: stats.clippedFraction)
@@ -172,5 +178,24 @@ public final class VirtualCamera: @unchecked Sendable {
             if s.whiteBalanceControl == .auto { s.gains = s.awb.update(current: s.gains, statistics: stats) }
         }
         return RawFrame(mosaic: mosaic, metadata: metadata)
+    }
+
+    /// The pre-flash (SPEC P13): a weak pulse (1/16 power) is fired and metered against the
+    /// ambient frame before it, and the main pulse's power is chosen to bring the centre-weighted
+    /// level to the auto-exposure target, at the exposure the next frame would use. Returns the
+    /// power for ``captureRAW(mode:at:flashPower:)`` (1 when even full power falls short).
+    public func preflash(mode: SensorReadoutMode, at time: Double) throws(DaguerreError) -> Double {
+        let ambient = try captureRAW(mode: mode, at: time)
+        let settings = currentExposure
+        let saved = exposureControl
+        exposureControl = .custom(settings)
+        defer { exposureControl = saved }
+        let lit = try captureRAW(mode: mode, at: time + 1 / mode.maxFrameRate, flashPower: 1.0 / 16)
+        // The ambient level scaled to the settings the lit frame used; the rest is flash.
+        let scale = lit.metadata.exposureDuration * lit.metadata.analogGain / (ambient.metadata.exposureDuration * ambient.metadata.analogGain)
+        let ambientLevel = FrameStatistics(ambient.mosaic).meanGreen * scale
+        let fullFlash = max(FrameStatistics(lit.mosaic).meanGreen - ambientLevel, 1e-6) * 16
+        let target = AutoExposure(isoRange: sensor(for: mode).isoRange, durationRange: 1.0 / 8000...(1 / mode.maxFrameRate)).target
+        return min(max((target - ambientLevel) / fullFlash, 0), 1)
     }
 }
