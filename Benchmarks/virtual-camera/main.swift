@@ -17,13 +17,14 @@ let camera = VirtualCamera(profile: .back, seed: 1)
 camera.motion = .handheld
 let full = camera.profile.modes[1], video = camera.profile.modes[0]
 
+let videoOnly = args.contains("--video-only")
 var t0 = now()
-_ = try camera.captureRAW(mode: full, at: 0)
+if !videoOnly { _ = try camera.captureRAW(mode: full, at: 0) }
 let coldStill = now() - t0
 var stills: [Double] = [], tripodStills: [Double] = []
-for i in 0..<reps { t0 = now(); _ = try camera.captureRAW(mode: full, at: 0.1 * Double(i + 1)); stills.append(now() - t0) }
+for i in 0..<(videoOnly ? 0 : reps) { t0 = now(); _ = try camera.captureRAW(mode: full, at: 0.1 * Double(i + 1)); stills.append(now() - t0) }
 camera.motion = .tripod
-for i in 0..<reps { t0 = now(); _ = try camera.captureRAW(mode: full, at: 0.1 * Double(i + 1)); tripodStills.append(now() - t0) }
+for i in 0..<(videoOnly ? 0 : reps) { t0 = now(); _ = try camera.captureRAW(mode: full, at: 0.1 * Double(i + 1)); tripodStills.append(now() - t0) }
 camera.motion = .handheld
 
 let isp = VideoISP(outputPrimaries: .displayP3)
@@ -40,8 +41,8 @@ for i in 0..<(reps * 4) {
     frames.append(now() - t0); raws.append(t1 - t0)
 }
 let cpuPerFrame = (cpu() - c0) / Double(reps * 4), wallPerFrame = (now() - w0) / Double(reps * 4)
-print(String(format: "12 MP Bayer still: median %.1f ms handheld, %.1f ms on a tripod, over %d each (first, with the optical image render: %.0f ms)",
-             median(stills) * 1000, median(tripodStills) * 1000, reps, coldStill * 1000))
+if !videoOnly { print(String(format: "12 MP Bayer still: median %.1f ms handheld, %.1f ms on a tripod, over %d each (first, with the optical image render: %.0f ms)",
+             median(stills) * 1000, median(tripodStills) * 1000, reps, coldStill * 1000)) }
 print(String(format: "1920x1080 420f frame: median %.1f ms (raw %.1f ms + ISP %.1f ms) over %d; first %.0f ms", median(frames) * 1000,
              median(raws) * 1000, (median(frames) - median(raws)) * 1000, reps * 4, coldVideo * 1000))
 print(String(format: "  budget at 30 fps 33.3 ms: wall %.0f%%, CPU %.1f ms per frame = %.0f%% of one core at 30 fps (%.0f%% of this machine's %d cores)",

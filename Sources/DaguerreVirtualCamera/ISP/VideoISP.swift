@@ -100,14 +100,19 @@ public struct VideoISP: Sendable {
                             }
                         }
                         let lumaRow = io.y + y * w
+                        // Float → integer through the 1.5·2²³ trick: the value lands in the low
+                        // mantissa bits, rounded to nearest, with no trap checks (values are clamped first).
+                        let magic: Float = 12_582_912
                         for x in 0..<w {
                             let r = rr[x], g = gg[x], b = bb[x]
                             let lr = min(max(m0 * r + m1 * g + m2 * b, 0), 1), lg = min(max(m3 * r + m4 * g + m5 * b, 0), 1)
                             let lb = min(max(m6 * r + m7 * g + m8 * b, 0), 1)
-                            let er = Float(io.lut[Int(lr * 4095)]), eg = Float(io.lut[Int(lg * 4095)]), eb = Float(io.lut[Int(lb * 4095)])
+                            let er = Float(io.lut[Int((lr * 4095 + magic).bitPattern & 0xFFF)])
+                            let eg = Float(io.lut[Int((lg * 4095 + magic).bitPattern & 0xFFF)])
+                            let eb = Float(io.lut[Int((lb * 4095 + magic).bitPattern & 0xFFF)])
                             // BT.709 Y'CbCr on 0...255 codes.
                             let luma = 0.2126 * er + 0.7152 * eg + 0.0722 * eb
-                            lumaRow[x] = UInt8(luma * (yScale / 255) + yOffset + 0.5)
+                            lumaRow[x] = UInt8(truncatingIfNeeded: (luma * (yScale / 255) + yOffset + magic).bitPattern)
                             chroma[x >> 1] += SIMD2((eb - luma) * (1 / 1.8556), (er - luma) * (1 / 1.5748))
                         }
                     }

@@ -27,7 +27,7 @@ struct SplitMix64 {
     mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
 }
 
-/// Standard normal deviates from 12-bit slices of a 64-bit draw: four per draw, each a lookup
+/// Standard normal deviates from 12-bit slices of a 64-bit draw (four per draw), each a lookup
 /// in a 4096-entry table of Φ⁻¹ at the bin midpoints, rescaled so the variance is exactly 1
 /// (tails stop at ±3.5σ, which a noise model of shot and read noise does not miss).
 struct GaussianTable: Sendable {
@@ -70,20 +70,3 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// A row's supply of normal deviates: four per 64-bit draw.
-struct NormalStream {
-    var rng: SplitMix64
-    private var pool: UInt64 = 0
-    private var left = 0
-
-    init(seed: UInt64, _ a: UInt64, _ b: UInt64) { rng = SplitMix64(seed: seed, a, b) }
-
-    @inline(__always)
-    mutating func next(_ table: UnsafePointer<Float>) -> Float {
-        if left == 0 { pool = rng.next(); left = 4 }
-        let i = Int(pool & 0xFFF)
-        pool >>= 16; left -= 1
-        return table[i]
-    }
-}

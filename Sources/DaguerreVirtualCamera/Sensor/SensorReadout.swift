@@ -54,7 +54,7 @@ enum SensorReadout {
                     DispatchQueue.concurrentPerform(iterations: h) { y in
                         let rowStart = q.startTime + Double(y) / Double(h) * s.readoutTime
                         let taps = motionTaps(q, rowStart: rowStart)
-                        var noise = NormalStream(seed: q.seed, q.frameIndex, UInt64(y))
+                        var noise = SplitMix64(seed: q.seed, q.frameIndex, UInt64(y))
                         var uniform = SplitMix64(seed: q.seed ^ 0x5EED, q.frameIndex, UInt64(y))
                         let row = dst.value + y * w
                         let gauss = UnsafePointer(t.value)
@@ -77,20 +77,29 @@ enum SensorReadout {
                             }
                         }
                         let readSigma = readVar.squareRoot(), base = y * w
-                        for x in 0..<w {
-                            // Fixed patterns: the same for every frame of this sensor.
-                            let fixed = fixedPattern(s.patternSeed, base + x)
-                            var mean = light[x] * (1 + prnu * gauss[Int(fixed & 0xFFF)]) + dsnu * gauss[Int((fixed >> 16) & 0xFFF)]
-                            mean = min(max(mean, 0), fullWell)
-                            var electrons: Float
-                            if mean < 12 {
-                                electrons = Float(poisson(Double(mean), &uniform)) + readSigma * noise.next(gauss)
-                            } else {
-                                electrons = mean + (mean + readVar).squareRoot() * noise.next(gauss)
+                        // Photosites in pairs (every mode is an even number wide): one hash gives
+                        // both photosites' fixed patterns, one 64-bit draw both their noise.
+                        var x = 0
+                        while x < w {
+                            let fixed = fixedPattern(s.patternSeed, (base + x) >> 1), draw = noise.next()
+                            for k in 0..<2 {
+                                let f = fixed >> UInt64(32 * k), d = draw >> UInt64(32 * k)
+                                var mean = light[x + k] * (1 + prnu * gauss[Int(f & 0xFFF)]) + dsnu * gauss[Int((f >> 16) & 0xFFF)]
+                                mean = min(max(mean, 0), fullWell)
+                                let shot = gauss[Int(d & 0xFFF)], read = gauss[Int((d >> 16) & 0xFFF)]
+                                var electrons: Float
+                                if mean < 12 {
+                                    electrons = Float(poisson(Double(mean), &uniform)) + readSigma * shot
+                                } else {
+                                    electrons = mean + (mean + readVar).squareRoot() * shot
+                                }
+                                electrons = min(electrons, fullWell)
+                                let dn = electrons * dnPerElectron + post * read + black
+                                // Rounded to an integer code by the 1.5·2²³ trick (no trap checks; clamped first).
+                                let code = UInt16(truncatingIfNeeded: (min(max(dn, 0), maxDN) + 12_582_912).bitPattern)
+                                row[x + k] = code &* scale
                             }
-                            electrons = min(electrons, fullWell)
-                            let dn = electrons * dnPerElectron + post * noise.next(gauss) + black
-                            row[x] = UInt16(min(max(dn.rounded(), 0), maxDN)) &* scale
+                            x += 2
                         }
                     }
                 }}}
