@@ -69,3 +69,42 @@ import Testing
         #expect(shake(slowOIS) <= shake(slow) / 2, "stabilization at least halves it")
     }
 }
+
+/// Moving objects (issue #4): a disc travels at its velocity and smears by exactly its own
+/// motion during the exposure.
+@Suite struct MovingObjectTests {
+    @Test("A disc moving at 0.6 fields/s is displaced by 0.06 fields in 0.1 s and its edge smears by the 1/30 s travel")
+    func movingDisc() throws {
+        let (w, h) = (640, 480)
+        let profile = smallBackProfile(width: w, height: h, vignetting: 0)
+        func frame(at t: Double, velocity: Double) throws -> BayerImage {
+            let camera = VirtualCamera(profile: profile, scene: FlatScene(reflectance: 0.18, distance: 2), seed: 12)
+            camera.lux = 1000
+            camera.exposureControl = .custom(ExposureSettings(duration: 1.0 / 30, iso: 25))
+            camera.whiteBalanceControl = .custom([1, 1, 1])
+            camera.movingObjects = [MovingObject(centre: [0.3, 0.5], velocity: [velocity, 0], radius: 0.05, reflectance: [0.8, 0.8, 0.8])]
+            return try camera.captureRAW(mode: profile.modes[0], at: t).mosaic
+        }
+        // Green photosites of the centre row, scaled so the wall is 0 and the disc 1.
+        func row(_ m: BayerImage) -> [(x: Double, v: Double)] {
+            let y = h / 2
+            let greens = (0..<w).filter { m.pattern.color(x: $0, y: y) == 1 }
+            let values = greens.map { Double(m.samples[y * w + $0]) }
+            let wall = values.prefix(40).reduce(0, +) / 40
+            let disc = values.max() ?? 1
+            return zip(greens, values).map { (Double($0), ($1 - wall) / (disc - wall)) }
+        }
+        func leadingEdge(_ r: [(x: Double, v: Double)]) -> (rise: Double, centre: Double) {
+            let last10 = r.last { $0.v > 0.1 }?.x ?? 0, last90 = r.last { $0.v > 0.9 }?.x ?? 0
+            let lit = r.filter { $0.v > 0.5 }
+            return (last10 - last90, lit.map(\.x).reduce(0, +) / Double(max(lit.count, 1)))
+        }
+        let still = leadingEdge(row(try frame(at: 0, velocity: 0)))
+        let a = leadingEdge(row(try frame(at: 0, velocity: 0.6))), b = leadingEdge(row(try frame(at: 0.1, velocity: 0.6)))
+        let travel = 0.6 / 30 * Double(w)                   // 12.8 px during the exposure
+        print("moving disc: still edge rise \(still.rise) px; moving rise \(a.rise) px (10–90% of a \(travel) px smear is \(0.8 * travel)); centre moved \(b.centre - a.centre) px in 0.1 s (expected \(0.06 * Double(w)))")
+        #expect(still.rise <= 3)
+        #expect(abs(a.rise - 0.8 * travel) <= 3)
+        #expect(abs((b.centre - a.centre) - 0.06 * Double(w)) <= 2)
+    }
+}

@@ -42,6 +42,7 @@ public final class VirtualCamera: @unchecked Sendable {
         var illuminant = Illuminant.d65
         var lux = 400.0
         var motion = CameraMotion.tripod
+        var movingObjects: [MovingObject] = []
         var isStabilizationEnabled = true
         var exposureControl = ExposureControl.auto
         var whiteBalanceControl = WhiteBalanceControl.auto
@@ -80,6 +81,11 @@ public final class VirtualCamera: @unchecked Sendable {
         get { withState { $0.motion } }
         set { withState { $0.motion = newValue } }
     }
+    /// Discs moving in front of the scene (changeable while running).
+    public var movingObjects: [MovingObject] {
+        get { withState { $0.movingObjects } }
+        set { withState { $0.movingObjects = newValue } }
+    }
     /// Optical stabilization (only with a lens that has it).
     public var isStabilizationEnabled: Bool {
         get { withState { $0.isStabilizationEnabled && profile.lens.hasStabilization } }
@@ -105,10 +111,14 @@ public final class VirtualCamera: @unchecked Sendable {
 
     /// Mode pixels per full-resolution pixel, for a mode that crops the 4:3 field to its aspect.
     func motionScale(for mode: SensorReadoutMode) -> Double {
+        Double(mode.width) / (Double(profile.sensor.width) * fieldSpan(for: mode).x)
+    }
+
+    /// The share of the 4:3 field's width and height `mode` sees (a wider mode crops rows).
+    func fieldSpan(for mode: SensorReadoutMode) -> SIMD2<Double> {
         let fieldAspect = Double(profile.sensor.width) / Double(profile.sensor.height)
         let modeAspect = Double(mode.width) / Double(mode.height)
-        let uSpan = modeAspect >= fieldAspect ? 1.0 : modeAspect / fieldAspect
-        return Double(mode.width) / (Double(profile.sensor.width) * uSpan)
+        return modeAspect >= fieldAspect ? SIMD2(1, fieldAspect / modeAspect) : SIMD2(modeAspect / fieldAspect, 1)
     }
 
     /// The light on the sensor for `mode` under `illuminant`, rendered once and cached.
@@ -156,7 +166,9 @@ public final class VirtualCamera: @unchecked Sendable {
             iso: exposure.iso, startTime: time, motion: snapshot.motion, stabilized: stabilized,
             stabilizationReduction: profile.lens.stabilizationReduction, seed: seed, frameIndex: snapshot.frameIndex,
             flash: flash ? FlashPulse(optical: opticalImage(for: mode, scene: snapshot.scene, illuminant: .d65),
-                                      luxSecondsAtOneMetre: profile.flashLuxSecondsAtOneMetre * (flashPower ?? 0)) : nil)
+                                      luxSecondsAtOneMetre: profile.flashLuxSecondsAtOneMetre * (flashPower ?? 0)) : nil,
+            objects: snapshot.movingObjects.map { ($0, SceneLighting(illuminant: snapshot.illuminant).srgb($0.reflectance)) },
+            fieldSpan: fieldSpan(for: mode))
         let mosaic = try SensorReadout.read(request)
         let stats = FrameStatistics(mosaic)
         let gain = sensor.analogGain(iso: exposure.iso)

@@ -26,6 +26,10 @@ struct ReadoutRequest: Sendable {
     /// Extra light from a flash pulse: the optical image lit by the flash's light, and the pulse's
     /// exposure (lux-seconds) at one metre, which falls off with the square of the distance.
     var flash: FlashPulse?
+    /// Discs moving in front of the scene, with their camera response per lux (R, G, B).
+    var objects: [(object: MovingObject, response: SIMD3<Float>)] = []
+    /// The share of the 4:3 field's width and height this mode sees (16:9 crops the height).
+    var fieldSpan = SIMD2<Double>(1, 1)
 }
 
 enum SensorReadout {
@@ -63,8 +67,12 @@ enum SensorReadout {
                         let light = UnsafeMutablePointer<Float>.allocate(capacity: w)
                         defer { light.deallocate() }
                         light.initialize(repeating: 0, count: w)
-                        for tap in taps.offsets {
+                        for (tap, time) in zip(taps.offsets, taps.times) {
                             accumulate(tap, y: y, into: light, planes: planes, cfa: channel, w: w, h: h)
+                            for object in q.objects {
+                                overlay(object.object, response: object.response, tap: tap, time: time, y: y, into: light,
+                                        planes: planes, cfa: channel, w: w, h: h, span: q.fieldSpan)
+                            }
                         }
                         // Mean electrons: ambient light over the exposure, plus a flash pulse.
                         let weight = taps.weight * ePerLuxSecond * exposure
@@ -115,7 +123,7 @@ enum SensorReadout {
     /// weight of each: one tap when the image moves less than a quarter pixel, otherwise one
     /// bilinear tap per pixel of path (at least two, at most 16), which samples the smear
     /// without gaps.
-    static func motionTaps(_ q: ReadoutRequest, rowStart: Double) -> (offsets: [SIMD2<Double>], weight: Float) {
+    static func motionTaps(_ q: ReadoutRequest, rowStart: Double) -> (offsets: [SIMD2<Double>], times: [Double], weight: Float) {
         let r = q.stabilizationReduction
         let start = q.motion.displacement(at: rowStart, stabilized: q.stabilized, reduction: r) * q.motionScale
         var path = 0.0, previous = start
@@ -123,13 +131,43 @@ enum SensorReadout {
             let p = q.motion.displacement(at: rowStart + q.exposure * Double(k) / 8, stabilized: q.stabilized, reduction: r) * q.motionScale
             path += ((p - previous) * (p - previous)).sum().squareRoot(); previous = p
         }
-        let light = Float(q.lux) * Float(q.motion.lightFactor(at: rowStart + q.exposure / 2))
-        if path < 0.25 { return ([start], light) }
-        let n = min(16, max(2, Int(path.rounded(.up)) + 1))
-        let offsets = (0..<n).map { k in
-            q.motion.displacement(at: rowStart + q.exposure * (Double(k) + 0.5) / Double(n), stabilized: q.stabilized, reduction: r) * q.motionScale
+        // Moving objects need taps along their own paths too (in mode pixels).
+        for o in q.objects {
+            let travel = o.object.velocity * q.exposure * SIMD2(Double(q.sensor.width) / q.fieldSpan.x, Double(q.sensor.height) / q.fieldSpan.y)
+            path = max(path, (travel * travel).sum().squareRoot())
         }
-        return (offsets, light / Float(n))
+        let light = Float(q.lux) * Float(q.motion.lightFactor(at: rowStart + q.exposure / 2))
+        if path < 0.25 { return ([start], [rowStart + q.exposure / 2], light) }
+        let n = min(32, max(2, Int(path.rounded(.up)) + 1))
+        let times = (0..<n).map { rowStart + q.exposure * (Double($0) + 0.5) / Double(n) }
+        let offsets = times.map { q.motion.displacement(at: $0, stabilized: q.stabilized, reduction: r) * q.motionScale }
+        return (offsets, times, light / Float(n))
+    }
+
+    /// Replaces one tap's scene light with a moving disc's where the disc covers row `y`.
+    static func overlay(_ o: MovingObject, response: SIMD3<Float>, tap: SIMD2<Double>, time: Double, y: Int,
+                        into light: UnsafeMutablePointer<Float>, planes: PlaneSet, cfa: [Int], w: Int, h: Int, span: SIMD2<Double>) {
+        let p = o.position(at: time)
+        // Field → mode pixels (centred crop), then the camera's shift (the image moves against it).
+        let cx = (p.x - 0.5) / span.x * Double(w) + Double(w) / 2 - 0.5 - tap.x
+        let cy = (p.y - 0.5) / span.y * Double(h) + Double(h) / 2 - 0.5 - tap.y
+        let radius = o.radius / span.x * Double(w)
+        let dy = Double(y) - cy
+        guard abs(dy) < radius else { return }
+        let half = (radius * radius - dy * dy).squareRoot()
+        let x0 = max(0, Int((cx - half).rounded(.up))), x1 = min(w - 1, Int((cx + half).rounded(.down)))
+        guard x0 <= x1 else { return }
+        let sy = min(max(Double(y) + tap.y, 0), Double(h - 1))
+        let y0 = Int(sy), y1 = min(y0 + 1, h - 1), fy = Float(sy - Double(y0))
+        let fx0 = tap.x.rounded(.down), ix = Int(fx0), fx = Float(tap.x - fx0)
+        for x in x0...x1 {
+            let c = cfa[(y & 1) * 2 + (x & 1)]
+            let plane = planes.p[c]
+            let a = min(max(x + ix, 0), w - 1), b = min(a + 1, w - 1)
+            let top = plane[y0 * w + a] + (plane[y0 * w + b] - plane[y0 * w + a]) * fx
+            let bottom = plane[y1 * w + a] + (plane[y1 * w + b] - plane[y1 * w + a]) * fx
+            light[x] += response[c] - (top + (bottom - top) * fy)
+        }
     }
 
     /// Adds one tap's light to `light`: the planes of the row's two CFA colours, shifted by
