@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "DaguerreCore", targets: ["DaguerreCore"]),
         .library(name: "DaguerreFormats", targets: ["DaguerreFormats"]),
         .library(name: "DaguerreImage", targets: ["DaguerreImage"]),
+        .library(name: "DaguerreCapture", targets: ["DaguerreCapture"]),
         .executable(name: "daguerre", targets: ["daguerre"]),
         .executable(name: "daguerre-bench", targets: ["daguerre-bench"]),
         .executable(name: "daguerre-formats-bench", targets: ["daguerre-formats-bench"]),
@@ -53,7 +54,10 @@ let package = Package(
         .target(name: "DaguerreImage",
                 dependencies: ["DaguerreCore", "DaguerreFormats",
                                .product(name: "Collections", package: "swift-collections")]),
-        .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage"]),
+        // Capture (AVFoundation's capture side): devices as a protocol, sessions, outputs,
+        // authorization, clocks. Devices themselves (the virtual camera) register from outside.
+        .target(name: "DaguerreCapture", dependencies: ["DaguerreCore", "DaguerreFormats"]),
+        .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "DaguerreCapture"]),
         // The seeds' worked examples, shared by the sample programs, the demo job and the tests.
         .target(name: "DaguerreSamples", dependencies: ["DaguerreImage"]),
         .executableTarget(name: "daguerre",
@@ -70,6 +74,7 @@ let package = Package(
         .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore"], path: "Tests/DaguerreTestSupport"),
         .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "DaguerreTestSupport"]),
+        .testTarget(name: "DaguerreCaptureTests", dependencies: ["DaguerreCapture", "DaguerreCore", "DaguerreFormats", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreImageTests", dependencies: ["Daguerre", "DaguerreSamples", "DaguerreTestSupport", "CLCMS2"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
 @_exported import DaguerreCore
 @_exported import DaguerreFormats
 @_exported import DaguerreImage
+@_exported import DaguerreCapture
