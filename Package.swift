@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "DaguerreFormats", targets: ["DaguerreFormats"]),
         .library(name: "DaguerreImage", targets: ["DaguerreImage"]),
         .library(name: "DaguerreVirtualCamera", targets: ["DaguerreVirtualCamera"]),
+        .library(name: "DaguerreCapture", targets: ["DaguerreCapture"]),
         .executable(name: "daguerre", targets: ["daguerre"]),
         .executable(name: "daguerre-bench", targets: ["daguerre-bench"]),
         .executable(name: "daguerre-formats-bench", targets: ["daguerre-formats-bench"]),
@@ -56,7 +57,10 @@ let package = Package(
                                .product(name: "Collections", package: "swift-collections")]),
         // The physically based virtual camera: scenes, optics, Bayer sensor physics, control loops.
         .target(name: "DaguerreVirtualCamera", dependencies: ["DaguerreCore", "DaguerreFormats"]),
-        .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "DaguerreVirtualCamera"]),
+        // Capture (AVFoundation's capture side): devices as a protocol, sessions, outputs,
+        // authorization, clocks; the virtual camera adapted as the default devices.
+        .target(name: "DaguerreCapture", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreVirtualCamera"]),
+        .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "DaguerreVirtualCamera", "DaguerreCapture"]),
         // The seeds' worked examples, shared by the sample programs, the demo job and the tests.
         .target(name: "DaguerreSamples", dependencies: ["DaguerreImage"]),
         .executableTarget(name: "daguerre",
@@ -67,6 +71,7 @@ let package = Package(
         // Times recording a Live Photo movie in-process (run by daguerre-bench's livephoto-mov scenario).
         .executableTarget(name: "livephoto-mov-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/livephoto-mov"),
         .executableTarget(name: "virtual-camera-bench", dependencies: ["DaguerreVirtualCamera"], path: "Benchmarks/virtual-camera"),
+        .executableTarget(name: "capture-sample", dependencies: ["Daguerre"], path: "Examples/capture-sample"),
         .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
                           path: "Examples/variable-box-blur"),
 
@@ -75,6 +80,7 @@ let package = Package(
         .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreVirtualCameraTests", dependencies: ["DaguerreVirtualCamera", "DaguerreTestSupport"]),
+        .testTarget(name: "DaguerreCaptureTests", dependencies: ["DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreImageTests", dependencies: ["Daguerre", "DaguerreSamples", "DaguerreTestSupport", "CLCMS2"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,3 +2,4 @@
 @_exported import DaguerreFormats
 @_exported import DaguerreImage
 @_exported import DaguerreVirtualCamera
+@_exported import DaguerreCapture

@@ -31,6 +31,10 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
     case colorManagement(detail: String)
     /// A custom processor or kernel reported a failure.
     case processorFailed(name: String, reason: String)
+    /// A capture session, device or output was set up in a way that cannot work (two cameras in
+    /// one session, a preset the camera lacks, a missing usage description, denied access...);
+    /// `fix` says what to change.
+    case captureConfiguration(problem: String, fix: String)
 
     /// What went wrong, in one sentence.
     public var message: String {
@@ -57,6 +61,8 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Colour management failed: \(detail)."
         case let .processorFailed(name, reason):
             return "The processor '\(name)' failed: \(reason)."
+        case let .captureConfiguration(problem, _):
+            return "Capture configuration: \(problem)."
         }
     }
 
@@ -79,6 +85,7 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidArgument: return "Pass a value that satisfies the condition above."
         case .colorManagement: return "Use a named colour space (sRGB, Display P3, ...) or an RGB matrix/TRC ICC profile."
         case .processorFailed: return "See the processor's own reason above."
+        case let .captureConfiguration(_, fix): return fix
         }
     }
 

@@ -103,6 +103,10 @@ public final class VirtualCamera: @unchecked Sendable {
     public var currentExposure: ExposureSettings { withState { $0.exposure } }
     public var currentWhiteBalanceGains: SIMD3<Double> { withState { $0.gains } }
 
+    /// Full-resolution pixels per radian of camera rotation: the focal length in pixels, from
+    /// the 35 mm-equivalent focal length (36 mm across the sensor's width).
+    public var pixelsPerRadian: Double { Double(profile.sensor.width) * profile.lens.focalLengthIn35mm / 36 }
+
     /// The sensor as read out in `mode` (binned from the full sensor).
     public func sensor(for mode: SensorReadoutMode) -> SensorModel {
         mode.width == profile.sensor.width && mode.height == profile.sensor.height
@@ -133,6 +137,13 @@ public final class VirtualCamera: @unchecked Sendable {
             opticalCache[key] = image
         }
         return image
+    }
+
+    /// Renders the light on the sensor for `mode` now (the scene through the lens, cached), so
+    /// the first frame of a stream is not late. Streaming devices call it before they start.
+    public func prepare(mode: SensorReadoutMode) {
+        let s = withState { $0 }
+        _ = opticalImage(for: mode, scene: s.scene, illuminant: s.illuminant)
     }
 
     /// Exposes and reads one frame in `mode` starting at `time` (seconds on the camera's

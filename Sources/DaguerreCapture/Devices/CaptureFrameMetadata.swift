@@ -1,0 +1,48 @@
+// What a camera knew about the moment a frame was exposed (SPEC C4; consumed later by scene
+// monitoring S2–S3, still stabilization P13 and Live Photo auto-trim L9).
+
+/// Device motion while a frame was exposed: angular velocity from a gyroscope (radians per
+/// second about x, y, z) and, when known, displacement since the stream started (metres).
+///
+/// ```swift
+/// let shake = CaptureMotion(angularVelocity: SIMD3(0.02, -0.01, 0))
+/// ```
+public struct CaptureMotion: Sendable, Hashable {
+    public var angularVelocity: SIMD3<Double>
+    public var displacement: SIMD3<Double>?
+    public init(angularVelocity: SIMD3<Double>, displacement: SIMD3<Double>? = nil) {
+        self.angularVelocity = angularVelocity; self.displacement = displacement
+    }
+}
+
+/// The per-frame facts a camera attaches to every frame (the CMSampleBuffer attachments and
+/// timing of the seeds' world).
+///
+/// ```swift
+/// output.setSampleBufferHandler(queue: queue) { frame, _ in
+///     print(frame.metadata.timestamp, frame.metadata.iso, frame.metadata.luxEstimate ?? 0)
+/// }
+/// ```
+public struct CaptureFrameMetadata: Sendable, Hashable {
+    /// Presentation time in seconds on the clock the device streams against.
+    public var timestamp: Double
+    /// The frame's index in its stream (0, 1, 2...): gaps show frames the device skipped.
+    public var sequenceNumber: Int64
+    /// Seconds.
+    public var exposureDuration: Double
+    public var iso: Double
+    /// Sensor gain as a multiple of the base ISO's.
+    public var gain: Double
+    /// The scene's estimated illuminance in lux, when the device measures it.
+    public var luxEstimate: Double?
+    public var whiteBalanceGains: CaptureWhiteBalanceGains
+    public var motion: CaptureMotion?
+
+    public init(timestamp: Double, sequenceNumber: Int64 = 0, exposureDuration: Double = 1.0 / 60, iso: Double = 100,
+                gain: Double = 1, luxEstimate: Double? = nil, whiteBalanceGains: CaptureWhiteBalanceGains = .identity,
+                motion: CaptureMotion? = nil) {
+        self.timestamp = timestamp; self.sequenceNumber = sequenceNumber
+        self.exposureDuration = exposureDuration; self.iso = iso; self.gain = gain
+        self.luxEstimate = luxEstimate; self.whiteBalanceGains = whiteBalanceGains; self.motion = motion
+    }
+}

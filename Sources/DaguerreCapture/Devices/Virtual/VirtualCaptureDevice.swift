@@ -1,0 +1,170 @@
+// The physically based virtual camera as a capture device (SPEC C4, C5, W2; issue #4): the
+// DaguerreVirtualCamera simulator behind the CaptureDevice protocol, so a session streams its
+// frames exactly as it would a real camera's. Exposure and white-balance modes map onto the
+// simulator's control loops; its choices are reported back through CaptureDeviceControls.
+import DaguerreCore
+import DaguerreFormats
+import DaguerreVirtualCamera
+import Synchronization
+
+/// A virtual back or front camera.
+///
+/// Formats: each streaming mode of the camera module as a 420v/420f pair (420f also in Display
+/// P3, W2) and BGRA; the back camera's full-resolution mode also as Bayer ('rgg4'). The front
+/// camera streams 1280×960 and offers 2576×1932 stills when high resolution is opted in (C5).
+///
+/// ```swift
+/// let back = try VirtualCaptureDevice(profile: .back, position: .back)
+/// back.camera.illuminant = .tungsten        // the scene, light and motion, live
+/// back.camera.lux = 150
+/// try session.addInput(try CaptureDeviceInput(device: back))
+/// ```
+public final class VirtualCaptureDevice: CaptureDevice {
+    public let uniqueID: String
+    public let localizedName: String
+    public let position: CaptureDevicePosition
+    public let isVirtual = true
+    /// The simulator: scene, illuminant, lux, motion and moving objects can be changed while streaming.
+    public let camera: VirtualCamera
+    public let controls: CaptureDeviceControls
+    private let ticker = Mutex<CaptureClockTicker?>(nil)
+
+    public init(profile: VirtualCameraProfile, position: CaptureDevicePosition, seed: UInt64 = 0,
+                uniqueID: String? = nil) throws(DaguerreError) {
+        camera = VirtualCamera(profile: profile, seed: seed)
+        localizedName = "Virtual \(profile.name)"
+        self.position = position
+        self.uniqueID = uniqueID ?? "daguerre.virtual.\(position == .front ? "front" : "back")"
+        controls = try CaptureDeviceControls(formats: try Self.formats(for: profile), maxWhiteBalanceGain: 8, deviceName: localizedName)
+    }
+
+    /// The formats of a camera module: its streaming modes (the front module's largest mode is
+    /// its high-resolution still size, not a stream).
+    static func formats(for profile: VirtualCameraProfile) throws(DaguerreError) -> [CaptureDeviceFormat] {
+        let sensor = profile.sensor
+        let isoRange = sensor.isoRange
+        var streams = profile.modes
+        var stills: CaptureDimensions?
+        if profile.modes.count > 1, let largest = profile.modes.last, largest.maxFrameRate < 30 {
+            streams.removeLast()
+            stills = CaptureDimensions(width: largest.width, height: largest.height)
+        }
+        var formats: [CaptureDeviceFormat] = []
+        for mode in streams {
+            let rates = try CaptureFrameRateRange(minFrameRate: 1, maxFrameRate: mode.maxFrameRate)
+            let durations = (1.0 / 8000)...(1 / mode.maxFrameRate)
+            let photo = mode.width * mode.height >= sensor.width * sensor.height || stills != nil
+            for pixel in [CapturePixelFormat.yuv420VideoRange, .yuv420FullRange, .bgra] {
+                formats.append(try CaptureDeviceFormat(
+                    width: mode.width, height: mode.height, pixelFormat: pixel, frameRateRange: rates,
+                    supportedColorSpaces: pixel == .yuv420VideoRange ? [.sRGB] : [.sRGB, .p3D65],
+                    highResolutionStillDimensions: stills, isHighestPhotoQualitySupported: photo,
+                    isoRange: isoRange, exposureDurationRange: durations))
+            }
+            if mode.width == sensor.width, mode.height == sensor.height {
+                formats.append(try CaptureDeviceFormat(width: mode.width, height: mode.height, pixelFormat: .bayer(sensor.pattern),
+                                                       frameRateRange: rates, isoRange: isoRange, exposureDurationRange: durations))
+            }
+        }
+        return formats
+    }
+
+    public var mediaType: CaptureMediaType { .video }
+    public var formats: [CaptureDeviceFormat] { controls.formats }
+    public var activeFormat: CaptureDeviceFormat { controls.activeFormat }
+    public func setActiveFormat(_ format: CaptureDeviceFormat) throws(DaguerreError) { try controls.setActiveFormat(format) }
+    public var activeColorSpace: CaptureColorSpace { controls.activeColorSpace }
+    public func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(DaguerreError) { try controls.setActiveColorSpace(colorSpace) }
+    public var hasFlash: Bool { camera.profile.hasFlash }
+    public var isLensStabilizationSupported: Bool { camera.profile.lens.hasStabilization }
+    public var exposure: CaptureExposure { controls.exposure }
+    public func setExposureMode(_ mode: CaptureExposureMode) throws(DaguerreError) { try controls.setExposureMode(mode) }
+    public func setCustomExposure(duration: Double, iso: Double) throws(DaguerreError) { try controls.setCustomExposure(duration: duration, iso: iso) }
+    public var whiteBalance: CaptureWhiteBalance { controls.whiteBalance }
+    public var maxWhiteBalanceGain: Double { controls.maxWhiteBalanceGain }
+    public func setWhiteBalanceMode(_ mode: CaptureWhiteBalanceMode) throws(DaguerreError) { try controls.setWhiteBalanceMode(mode) }
+    public func setWhiteBalanceGains(_ gains: CaptureWhiteBalanceGains) throws(DaguerreError) { try controls.setWhiteBalanceGains(gains) }
+
+    /// Streams at the active format's frame rate on `clock`: each tick exposes one frame at the
+    /// tick's time, so a virtual clock gives the same frames however fast it is advanced.
+    public func startStreaming(clock: any CaptureClock, handler: @escaping @Sendable (CaptureStreamEvent) -> Void) throws(DaguerreError) {
+        let format = controls.activeFormat
+        guard let mode = camera.profile.modes.first(where: { $0.width == format.dimensions.width && $0.height == format.dimensions.height }) else {
+            throw .captureConfiguration(problem: "\(localizedName) has no readout mode for \(format)", fix: "Choose one of its formats.")
+        }
+        let camera = self.camera, controls = self.controls
+        camera.prepare(mode: mode)
+        let next = try CaptureClockTicker(clock: clock, interval: 1 / format.frameRateRange.maxFrameRate) { index, time in
+            do throws(DaguerreError) {
+                handler(.video(try Self.frame(camera: camera, controls: controls, mode: mode, index: index, time: time)))
+            } catch {
+                handler(.failed(error))
+            }
+        }
+        ticker.withLock { $0?.stop(); $0 = next }
+        next.start()
+    }
+
+    public func stopStreaming() {
+        ticker.withLock { t in t?.stop(); t = nil }
+    }
+
+    /// One frame: the device's controls applied to the simulator, a raw exposure, the ISP for
+    /// the active pixel format, and the control loops' choices reported back.
+    static func frame(camera: VirtualCamera, controls: CaptureDeviceControls, mode: SensorReadoutMode,
+                      index: Int64, time: Double) throws(DaguerreError) -> CaptureFrame {
+        let (format, colorSpace, exposure, whiteBalance) = controls.snapshot
+        switch exposure.mode {
+        case .auto: if camera.exposureControl != .auto { camera.exposureControl = .auto }
+        case .locked: camera.exposureControl = .custom(camera.currentExposure)
+        case .custom: camera.exposureControl = .custom(ExposureSettings(duration: exposure.duration, iso: exposure.iso))
+        }
+        switch whiteBalance.mode {
+        case .auto: if camera.whiteBalanceControl != .auto { camera.whiteBalanceControl = .auto }
+        case .locked:
+            let g = whiteBalance.gains
+            camera.whiteBalanceControl = .custom(SIMD3(g.red / g.green, 1, g.blue / g.green))
+        }
+        let raw = try camera.captureRAW(mode: mode, at: time)
+        let m = raw.metadata
+        // Capture APIs give gains of at least 1: scale so the smallest is 1.
+        let smallest = min(m.whiteBalanceGains.x, m.whiteBalanceGains.y, m.whiteBalanceGains.z)
+        let gains = CaptureWhiteBalanceGains(red: m.whiteBalanceGains.x / smallest, green: m.whiteBalanceGains.y / smallest,
+                                             blue: m.whiteBalanceGains.z / smallest)
+        controls.reportAutomaticExposure(duration: camera.currentExposure.duration, iso: camera.currentExposure.iso)
+        controls.reportAutomaticWhiteBalance(gains: gains)
+        let isp = VideoISP(outputPrimaries: colorSpace == .p3D65 ? .displayP3 : .srgb)
+        let content: CaptureFrame.Content
+        switch format.pixelFormat {
+        case .yuv420FullRange?, .yuv420VideoRange?:
+            content = .yCbCr420(try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: format.pixelFormat == .yuv420FullRange))
+        case .bgra?:
+            let rgba = try YCbCrConversion.makeRGBA(from: try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: true))
+            var bgra = try PixelBuffer(width: rgba.width, height: rgba.height, format: .bgra8, colorSpace: colorSpace.colorSpace)
+            let (src, dstStride) = (rgba, bgra.bytesPerRow)
+            bgra.withUnsafeMutableBytes { out in
+                src.withUnsafeBytes { inp in
+                    for y in 0..<src.height {
+                        for x in 0..<src.width {
+                            let i = y * src.bytesPerRow + 4 * x, o = y * dstStride + 4 * x
+                            out[o] = inp[i + 2]; out[o + 1] = inp[i + 1]; out[o + 2] = inp[i]; out[o + 3] = 255
+                        }
+                    }
+                }
+            }
+            content = .bgra(bgra)
+        case .bayer?:
+            content = .bayer(raw.mosaic)
+        case nil:
+            throw .invalidArgument(what: "format \(format)", problem: "is not a video format")
+        }
+        // Image motion → camera rotation: horizontal image motion is yaw, vertical is pitch.
+        let stabilized = camera.isStabilizationEnabled
+        let d0 = camera.motion.displacement(at: time, stabilized: stabilized), d1 = camera.motion.displacement(at: time + 0.001, stabilized: stabilized)
+        let omega = (d1 - d0) / 0.001 / camera.pixelsPerRadian
+        return try CaptureFrame(content: content, colorSpace: colorSpace, metadata: CaptureFrameMetadata(
+            timestamp: time, sequenceNumber: index, exposureDuration: m.exposureDuration, iso: m.iso, gain: m.analogGain,
+            luxEstimate: m.luxEstimate, whiteBalanceGains: gains,
+            motion: CaptureMotion(angularVelocity: SIMD3(omega.y, omega.x, 0), displacement: SIMD3(m.motion.x, m.motion.y, 0))))
+    }
+}

@@ -1,0 +1,80 @@
+// The virtual microphone as a capture device (SPEC C4, L2; issue #4): 44.1 kHz 16-bit PCM from
+// the scene's sound, in 20 ms buffers timed by the session's clock.
+import DaguerreCore
+import DaguerreVirtualCamera
+import Synchronization
+
+/// A built-in microphone hearing the virtual scene.
+///
+/// ```swift
+/// let mic = try VirtualMicrophoneDevice()
+/// mic.sound = .tone(frequency: 440, amplitude: 0.2)
+/// try session.addInput(try CaptureDeviceInput(device: mic))
+/// ```
+public final class VirtualMicrophoneDevice: CaptureDevice {
+    public let uniqueID: String
+    public let localizedName = "Virtual Microphone"
+    public let position = CaptureDevicePosition.unspecified
+    public let isVirtual = true
+    public let hasFlash = false
+    public let isLensStabilizationSupported = false
+    public let controls: CaptureDeviceControls
+    private let state: Mutex<(microphone: VirtualMicrophone, ticker: CaptureClockTicker?, nextSample: Int?)>
+
+    public init(sound: SceneSound = .tone(frequency: 440, amplitude: 0.2), seed: UInt64 = 0, channels: Int = 1,
+                uniqueID: String = "daguerre.virtual.microphone") throws(DaguerreError) {
+        self.uniqueID = uniqueID
+        let format = CaptureDeviceFormat(audio: try CaptureAudioFormat(sampleRate: VirtualMicrophone.sampleRate, channels: channels))
+        controls = try CaptureDeviceControls(formats: [format], deviceName: localizedName)
+        state = Mutex((VirtualMicrophone(sound: sound, seed: seed, channels: channels), nil, nil))
+    }
+
+    /// What the scene sounds like (changeable while streaming).
+    public var sound: SceneSound {
+        get { state.withLock { $0.microphone.sound } }
+        set { state.withLock { $0.microphone.sound = newValue } }
+    }
+
+    public var mediaType: CaptureMediaType { .audio }
+    public var formats: [CaptureDeviceFormat] { controls.formats }
+    public var activeFormat: CaptureDeviceFormat { controls.activeFormat }
+    public func setActiveFormat(_ format: CaptureDeviceFormat) throws(DaguerreError) { try controls.setActiveFormat(format) }
+    public var activeColorSpace: CaptureColorSpace { controls.activeColorSpace }
+    public func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(DaguerreError) { try controls.setActiveColorSpace(colorSpace) }
+    public var exposure: CaptureExposure { controls.exposure }
+    public func setExposureMode(_ mode: CaptureExposureMode) throws(DaguerreError) { try controls.setExposureMode(mode) }
+    public func setCustomExposure(duration: Double, iso: Double) throws(DaguerreError) { try controls.setCustomExposure(duration: duration, iso: iso) }
+    public var whiteBalance: CaptureWhiteBalance { controls.whiteBalance }
+    public var maxWhiteBalanceGain: Double { controls.maxWhiteBalanceGain }
+    public func setWhiteBalanceMode(_ mode: CaptureWhiteBalanceMode) throws(DaguerreError) { try controls.setWhiteBalanceMode(mode) }
+    public func setWhiteBalanceGains(_ gains: CaptureWhiteBalanceGains) throws(DaguerreError) { try controls.setWhiteBalanceGains(gains) }
+
+    /// Delivers about 20 ms per buffer. Each buffer continues exactly where the last ended, up
+    /// to 20 ms past its tick, so audio has no gaps even when a busy machine makes ticks late
+    /// (a late tick delivers the longer stretch it missed); sample `n` is the sound at `n / 44100` s.
+    public func startStreaming(clock: any CaptureClock, handler: @escaping @Sendable (CaptureStreamEvent) -> Void) throws(DaguerreError) {
+        let rate = Double(VirtualMicrophone.sampleRate)
+        let next = try CaptureClockTicker(clock: clock, interval: 0.02) { [weak self] _, time in
+            guard let (microphone, first, end) = self?.state.withLock({ s -> (VirtualMicrophone, Int, Int)? in
+                let first = s.nextSample ?? Int((time * rate).rounded())
+                let end = Int(((time + 0.02) * rate).rounded())
+                guard end > first else { return nil }
+                s.nextSample = end
+                return (s.microphone, first, end)
+            }) else { return }
+            do throws(DaguerreError) {
+                handler(.audio(try CaptureAudioBuffer(samples: microphone.samples(from: first, count: end - first),
+                                                      sampleRate: VirtualMicrophone.sampleRate, channels: microphone.channels,
+                                                      timestamp: Double(first) / rate)))
+            } catch {
+                handler(.failed(error))
+            }
+        }
+        state.withLock { $0.ticker?.stop(); $0.ticker = next; $0.nextSample = nil }
+        next.start()
+    }
+
+    public func stopStreaming() {
+        state.withLock { s in s.ticker?.stop(); s.ticker = nil }
+    }
+}

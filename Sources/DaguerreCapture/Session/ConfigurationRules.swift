@@ -1,0 +1,87 @@
+// The checks a session configuration must pass before it is committed (SPEC C1, C3 atomic
+// commits; L5 for Live Photo beside movies). A failed check throws and the commit changes
+// nothing.
+import DaguerreCore
+
+/// A session's topology and settings as a value: what `beginConfiguration()` stages and
+/// `commitConfiguration()` validates and applies.
+struct SessionConfiguration: Sendable {
+    var inputs: [CaptureDeviceInput] = []
+    var outputs: [CaptureOutput] = []
+    var preset: CaptureSession.Preset = .high
+    var automaticallyConfiguresWideColor = true
+
+    /// The camera input, if any (the rules allow one).
+    var videoInput: CaptureDeviceInput? { inputs.first { $0.device.mediaType == .video } }
+    var mediaTypes: Set<CaptureMediaType> { Set(inputs.map(\.device.mediaType)) }
+}
+
+/// The commit-time rules, in the order they are checked:
+///
+/// 1. Inputs and outputs belong to no other session.
+/// 2. At most one camera input and one microphone input (iOS 10 streamed one camera at a time).
+/// 3. When the session has inputs, every output can connect to one of them; a MovieFileOutput
+///    needs a camera, and one that streams 420v, 420f or BGRA (not Bayer).
+/// 4. The preset is supported by the camera (checked by the preset's format selection, before
+///    these rules run).
+/// 5. L5: a photo output with Live Photo capture enabled excludes a MovieFileOutput and needs
+///    the photo preset.
+///
+/// A session whose outputs wait for inputs (none added yet) is allowed; startRunning() refuses
+/// to run an output that has no connection.
+enum ConfigurationRules {
+    static func validate(_ config: SessionConfiguration, cameraFormat: CaptureDeviceFormat?, session: CaptureSession) throws(DaguerreError) {
+        for input in config.inputs {
+            if let owner = input.session, owner !== session {
+                throw .captureConfiguration(problem: "the input for \(input.device.localizedName) already belongs to another session",
+                                            fix: "Remove it from the other session first, or make a new CaptureDeviceInput.")
+            }
+        }
+        for output in config.outputs {
+            if let owner = output.session, owner !== session {
+                throw .captureConfiguration(problem: "this \(output.displayName) already belongs to another session",
+                                            fix: "Remove it from the other session first, or make a new output.")
+            }
+        }
+        for mediaType in CaptureMediaType.allCases {
+            let devices = config.inputs.filter { $0.device.mediaType == mediaType }
+            guard devices.count > 1 else { continue }
+            let names = devices.map(\.device.localizedName).joined(separator: ", ")
+            let kind = mediaType == .video ? "camera" : "microphone"
+            throw .captureConfiguration(problem: "the configuration has \(devices.count) \(kind) inputs (\(names)), and a session takes one \(kind) at a time",
+                                        fix: "Remove one; to switch \(kind)s, remove the old input and add the new one between beginConfiguration() and commitConfiguration().")
+        }
+        let types = config.mediaTypes
+        if !types.isEmpty {
+            for output in config.outputs where output.acceptedMediaTypes.isDisjoint(with: types) {
+                throw .captureConfiguration(problem: "the \(output.displayName) takes \(Self.list(output.acceptedMediaTypes)) and the session's inputs give only \(Self.list(types)), so it would have no connection",
+                                            fix: "Add an input of a media type the output takes (a camera for video), or remove the output.")
+            }
+            for output in config.outputs where output.role == .movieFile {
+                guard types.contains(.video) else {
+                    throw .captureConfiguration(problem: "the MovieFileOutput has only a microphone to record, and movies need video",
+                                                fix: "Add a camera input, or remove the MovieFileOutput.")
+                }
+                if let format = cameraFormat, format.pixelFormat?.isBayer ?? true {
+                    throw .captureConfiguration(problem: "the camera's format \(format) cannot be recorded by a MovieFileOutput",
+                                                fix: "Use a preset (which picks a 420f, 420v or BGRA format) or make such a format active.")
+                }
+            }
+        }
+        let hasMovieOutput = config.outputs.contains { $0.role == .movieFile }
+        for case let photo as PhotoOutput in config.outputs where photo.isLivePhotoCaptureEnabled {
+            if hasMovieOutput {
+                throw .captureConfiguration(problem: "the PhotoOutput has Live Photo capture enabled and the session has a MovieFileOutput, which cannot be used together (SPEC L5)",
+                                            fix: "Remove the MovieFileOutput, or call setLivePhotoCaptureEnabled(false) on the PhotoOutput first.")
+            }
+            if config.preset != .photo {
+                throw .captureConfiguration(problem: "the PhotoOutput has Live Photo capture enabled and the session preset is \(config.preset.rawValue); Live Photos need the photo preset (SPEC L5)",
+                                            fix: "Set the photo preset (in the same configuration), or turn Live Photo capture off.")
+            }
+        }
+    }
+
+    private static func list(_ types: Set<CaptureMediaType>) -> String {
+        CaptureMediaType.allCases.filter(types.contains).map(\.rawValue).joined(separator: " and ")
+    }
+}
