@@ -98,6 +98,7 @@ struct DemoCommand: ParsableCommand {
             print("  integral image computed \(sample.processorCalls.load(ordering: .relaxed)) time(s) for 3 renders (cached by digest)")
         }
         if let firstDeveloped { try filesDemo(photo: firstDeveloped, context: context, directory: URL(fileURLWithPath: output)) }
+        try cameraDemo(directory: URL(fileURLWithPath: output))
         print("Wrote \(((try? fm.contentsOfDirectory(atPath: output)) ?? []).count) files to \(output)/")
     }
 }
