@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(name: "daguerre-formats-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/formats-bench"),
         // Times recording a Live Photo movie in-process (run by daguerre-bench's livephoto-mov scenario).
         .executableTarget(name: "livephoto-mov-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/livephoto-mov"),
-        .executableTarget(name: "virtual-camera-bench", dependencies: ["DaguerreVirtualCamera"], path: "Benchmarks/virtual-camera"),
+        .executableTarget(name: "virtual-camera-bench", dependencies: ["DaguerreVirtualCamera", "DaguerreCapture"], path: "Benchmarks/virtual-camera"),
         .executableTarget(name: "capture-sample", dependencies: ["Daguerre"], path: "Examples/capture-sample"),
         .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
                           path: "Examples/variable-box-blur"),

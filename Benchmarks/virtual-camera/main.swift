@@ -3,7 +3,9 @@
 // and the CPU share the stream needs. Release build:
 //   swift build -c release $(scripts/swift-flags) --product virtual-camera-bench
 //   /usr/bin/time -v .build/release/virtual-camera-bench --reps 15
+import DaguerreCapture
 import DaguerreVirtualCamera
+import Dispatch
 import Foundation
 
 func now() -> Double { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9 }
@@ -49,3 +51,35 @@ print(String(format: "  budget at 30 fps 33.3 ms: wall %.0f%%, CPU %.1f ms per f
              median(frames) / (1.0 / 30) * 100, cpuPerFrame * 1000, cpuPerFrame * 30 * 100,
              cpuPerFrame * 30 * 100 / Double(ProcessInfo.processInfo.activeProcessorCount), ProcessInfo.processInfo.activeProcessorCount))
 _ = wallPerFrame
+
+// Real time: a CaptureSession on the host clock streams 1920×1080 420f to a VideoDataOutput for
+// `--session S` seconds; frames the camera had no time for show as gaps in sequence numbers.
+if let i = args.firstIndex(of: "--session"), let seconds = Double(args[i + 1]) {
+    let provider = try VirtualDeviceProvider(seed: 2)
+    provider.backCamera.camera.motion = .handheld
+    let session = CaptureSession()
+    let output = VideoDataOutput()
+    final class Tally: @unchecked Sendable {
+        let lock = NSLock(); var count = 0; var first: Int64?; var last: Int64 = 0
+        func add(_ n: Int64) { lock.lock(); count += 1; if first == nil { first = n }; last = n; lock.unlock() }
+    }
+    let tally = Tally()
+    output.setSampleBufferHandler(queue: DispatchQueue(label: "bench.frames")) { frame, _ in tally.add(frame.metadata.sequenceNumber) }
+    let authorization = CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "benchmark"))
+    session.beginConfiguration()
+    try session.setSessionPreset(.hd1920x1080)
+    try session.addInput(CaptureDeviceInput(device: provider.backCamera, authorization: authorization))
+    try session.addOutput(output)
+    try session.commitConfiguration()
+    let c0 = cpu()
+    try session.startRunning()
+    let w0 = now()
+    Thread.sleep(forTimeInterval: seconds)
+    session.stopRunning()
+    let wall = now() - w0, used = cpu() - c0
+    let span = Int(tally.last - (tally.first ?? 0)) + 1
+    print(String(format: "session, %@ for %.0f s on the host clock: %d frames delivered of %d ticks (%d dropped by the camera, %d by the output), %.1f fps; CPU %.0f%% of the machine's %d cores",
+                 provider.backCamera.activeFormat.description, seconds, tally.count, span, span - output.deliveredFrameCount - output.droppedFrameCount,
+                 output.droppedFrameCount, Double(tally.count) / wall, used / wall / Double(ProcessInfo.processInfo.activeProcessorCount) * 100,
+                 ProcessInfo.processInfo.activeProcessorCount))
+}
