@@ -108,3 +108,49 @@ import Testing
         #expect(abs((b.centre - a.centre) - 0.06 * Double(w)) <= 2)
     }
 }
+
+/// The rolling shutter and the scripted pocket drop (issue #4: "rolling-shutter readout time",
+/// "a scripted pocket drop at a chosen time").
+@Suite struct ReadoutAndDropTests {
+    /// The mean x of photosites brighter than halfway between wall and disc, in row `y`.
+    static func centre(_ m: BayerImage, row y: Int) -> Double {
+        let values = (0..<m.width).map { Double(m.samples[y * m.width + $0]) }
+        let lo = values.min() ?? 0, hi = values.max() ?? 1
+        let lit = (0..<m.width).filter { values[$0] > (lo + hi) / 2 }
+        return Double(lit.reduce(0, +)) / Double(max(lit.count, 1))
+    }
+
+    @Test("Rolling shutter: a disc crossing the frame fast is skewed by its speed × the readout time between rows")
+    func rollingShutter() throws {
+        let (w, h) = (640, 480)
+        let profile = smallBackProfile(width: w, height: h, vignetting: 0)
+        let camera = VirtualCamera(profile: profile, scene: FlatScene(reflectance: 0.05, distance: 2), seed: 4)
+        camera.lux = 20_000
+        camera.exposureControl = .custom(ExposureSettings(duration: 1.0 / 8000, iso: 100))
+        camera.whiteBalanceControl = .custom([1, 1, 1])
+        let speed = 8.0                                       // fields per second
+        camera.movingObjects = [MovingObject(centre: [0.3, 0.5], velocity: [speed, 0], radius: 0.06, reflectance: [0.9, 0.9, 0.9])]
+        let m = try camera.captureRAW(mode: profile.modes[0], at: 0).mosaic
+        let top = h / 2 - 20, bottom = h / 2 + 20
+        let skew = Self.centre(m, row: bottom) - Self.centre(m, row: top)
+        let expected = speed * Double(w) * profile.sensor.readoutTime * Double(bottom - top) / Double(h)
+        print("rolling shutter: disc centre moves \(skew) px over \(bottom - top) rows (expected \(expected) px from a \(profile.sensor.readoutTime * 1000) ms readout)")
+        #expect(abs(skew - expected) < 1.5)
+    }
+
+    @Test("Pocket drop: from the scripted time the picture falls away and goes dark, and the frame metadata reports the motion")
+    func pocketDrop() throws {
+        let profile = smallBackProfile(width: 320, height: 240)
+        let camera = VirtualCamera(profile: profile, seed: 6)
+        camera.exposureControl = .custom(ExposureSettings(duration: 1.0 / 60, iso: 100))
+        camera.motion = CameraMotion(shakeSpeed: 0, seed: 1, pocketDropTime: 1.0)
+        let before = try camera.captureRAW(mode: profile.modes[0], at: 0.9)
+        let falling = try camera.captureRAW(mode: profile.modes[0], at: 1.1)
+        let inPocket = try camera.captureRAW(mode: profile.modes[0], at: 1.5)
+        let level = { (f: RawFrame) in FrameStatistics(f.mosaic).meanGreen }
+        print("pocket drop: level \(level(before)) → \(level(falling)) → \(level(inPocket)); image speed \(before.metadata.motionSpeed) → \(falling.metadata.motionSpeed) px/s")
+        #expect(before.metadata.motionSpeed == 0 && falling.metadata.motionSpeed > 1000)
+        #expect(level(inPocket) < level(before) * 0.05)
+        #expect(level(falling) < level(before))
+    }
+}
