@@ -49,7 +49,8 @@ public struct VirtualMicrophone: Sendable {
                 v = a * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
             case let .samples(s): v = s.isEmpty ? 0 : Double(s[((n % s.count) + s.count) % s.count]) / 32768
             }
-            let q = Int16(clamping: Int((v * 32767).rounded()))
+            let clamped = v.isNaN ? 0 : min(max(v, -1), 1)
+            let q = Int16((clamped * 32767).rounded())
             for c in 0..<channels { out[i * channels + c] = q }
         }
         return out
@@ -59,6 +60,10 @@ public struct VirtualMicrophone: Sendable {
     /// WAVs are refused with a hint. Our own 40 lines: the container is a few fixed fields.
     public static func wavSound(path: String) throws(DaguerreError) -> SceneSound {
         let bytes: [UInt8]
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        guard size <= 256 << 20 else {
+            throw .tooLarge(what: "WAV file \(path) in bytes", value: size, limit: 256 << 20)
+        }
         do { bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
             throw .io(operation: "read", path: path, reason: error.localizedDescription)
         }
@@ -72,7 +77,7 @@ public struct VirtualMicrophone: Sendable {
         while offset + 8 <= bytes.count {
             let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self), size = u32(offset + 4)
             let body = offset + 8
-            guard size >= 0, body + size <= bytes.count else { throw .truncated(format: "WAV", path: path) }
+            guard body + size <= bytes.count else { throw .truncated(format: "WAV", path: path) }
             if id == "fmt ", size >= 16 { format = u16(body); channels = u16(body + 2); rate = u32(body + 4); bits = u16(body + 14) }
             if id == "data" { data = body..<body + size }
             offset = body + size + (size & 1)

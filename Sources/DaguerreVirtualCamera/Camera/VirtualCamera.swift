@@ -20,8 +20,9 @@ public enum WhiteBalanceControl: Sendable, Equatable {
 
 /// A virtual camera module with its scene and control state.
 ///
-/// Thread-safe: every property and capture goes through one lock, so frames come out in
-/// order and the control loops see each frame once.
+/// Thread-safe: properties go through one lock, and captures are serialized by another, so
+/// frames come out in order, each with its own index (and noise), and the control loops see
+/// each frame once.
 ///
 /// ```swift
 /// let camera = VirtualCamera(profile: .back, seed: 42)
@@ -34,6 +35,8 @@ public final class VirtualCamera: @unchecked Sendable {
     public let profile: VirtualCameraProfile
     public let seed: UInt64
     private let lock = NSLock()
+    /// Held for a whole capture (recursive: the pre-flash captures twice inside it).
+    private let captureLock = NSRecursiveLock()
     private var state: State
     private var opticalCache: [String: OpticalImage] = [:]
 
@@ -63,7 +66,7 @@ public final class VirtualCamera: @unchecked Sendable {
         return try body(&state)
     }
 
-    /// The scene; changing it drops the cached optical images.
+    /// The scene (its `cacheKey` names its cached optical images, so a new scene renders anew).
     public var scene: any Scene {
         get { withState { $0.scene } }
         set { withState { $0.scene = newValue } }
@@ -110,7 +113,7 @@ public final class VirtualCamera: @unchecked Sendable {
     /// The sensor as read out in `mode` (binned from the full sensor).
     public func sensor(for mode: SensorReadoutMode) -> SensorModel {
         mode.width == profile.sensor.width && mode.height == profile.sensor.height
-            ? profile.sensor : profile.sensor.binned(width: mode.width, height: mode.height)
+            ? profile.sensor : profile.sensor.binned(width: mode.width, height: mode.height, fieldSpan: fieldSpan(for: mode))
     }
 
     /// Mode pixels per full-resolution pixel, for a mode that crops the 4:3 field to its aspect.
@@ -133,7 +136,9 @@ public final class VirtualCamera: @unchecked Sendable {
                                         width: mode.width, height: mode.height,
                                         fullWidth: profile.sensor.width, fullHeight: profile.sensor.height)
         withState { _ in
-            if opticalCache.count >= 6 { opticalCache.removeAll() }
+            // Bounded by bytes (a 12 MP image is about 195 MB): drop everything older when full.
+            let bytes = { (i: OpticalImage) in i.width * i.height * 16 }
+            if opticalCache.values.reduce(0, { $0 + bytes($1) }) + bytes(image) > 512 << 20 { opticalCache.removeAll() }
             opticalCache[key] = image
         }
         return image
@@ -151,7 +156,10 @@ public final class VirtualCamera: @unchecked Sendable {
     /// pulse), the flash fires during the exposure (the back camera only); its light falls off
     /// with the square of each surface's distance. Flash frames do not move the control loops.
     public func captureRAW(mode: SensorReadoutMode, at time: Double, flashPower: Double? = nil) throws(DaguerreError) -> RawFrame {
+        captureLock.lock(); defer { captureLock.unlock() }
         let flash = flashPower != nil
+        try Self.validate(profile: profile, mode: mode)
+        guard time.isFinite else { throw .invalidArgument(what: "capture time \(time)", problem: "must be finite") }
         guard profile.modes.contains(mode) else {
             throw .invalidArgument(what: "readout mode \(mode.width)×\(mode.height)",
                                    problem: "the \(profile.name) reads out \(profile.modes.map { "\($0.width)×\($0.height)" }.joined(separator: ", "))")
@@ -167,6 +175,7 @@ public final class VirtualCamera: @unchecked Sendable {
             switch s.whiteBalanceControl { case let .custom(g): s.gains = g; default: break }
             return s
         }
+        try Self.validate(snapshot)
         let sensor = sensor(for: mode)
         let optical = opticalImage(for: mode, scene: snapshot.scene, illuminant: snapshot.illuminant)
         let stabilized = snapshot.isStabilizationEnabled && profile.lens.hasStabilization
@@ -192,7 +201,7 @@ public final class VirtualCamera: @unchecked Sendable {
                                      analogGain: gain, luxEstimate: luxEstimate, whiteBalanceGains: snapshot.gains, motion: d0,
                                      motionSpeed: ((d1 - d0) * (d1 - d0)).sum().squareRoot() / exposure.duration, flashFired: flash)
         withState { s in
-            s.frameIndex += 1
+            s.frameIndex = snapshot.frameIndex + 1
             guard !flash else { return }
             if s.exposureControl == .auto {
                 let ae = AutoExposure(isoRange: sensor.isoRange, durationRange: 1.0 / 8000...(1 / mode.maxFrameRate))
@@ -208,6 +217,7 @@ public final class VirtualCamera: @unchecked Sendable {
     /// level to the auto-exposure target, at the exposure the next frame would use. Returns the
     /// power for ``captureRAW(mode:at:flashPower:)`` (1 when even full power falls short).
     public func preflash(mode: SensorReadoutMode, at time: Double) throws(DaguerreError) -> Double {
+        captureLock.lock(); defer { captureLock.unlock() }
         let ambient = try captureRAW(mode: mode, at: time)
         let settings = currentExposure
         let saved = exposureControl
@@ -220,5 +230,42 @@ public final class VirtualCamera: @unchecked Sendable {
         let fullFlash = max(FrameStatistics(lit.mosaic).meanGreen - ambientLevel, 1e-6) * 16
         let target = AutoExposure(isoRange: sensor(for: mode).isoRange, durationRange: 1.0 / 8000...(1 / mode.maxFrameRate)).target
         return min(max((target - ambientLevel) / fullFlash, 0), 1)
+    }
+
+    /// Refuses profiles and modes the readout cannot take (it reads photosites in 2×2 blocks,
+    /// allocates per mode, and derives exposure limits from the frame rate).
+    static func validate(profile: VirtualCameraProfile, mode: SensorReadoutMode) throws(DaguerreError) {
+        for (w, h, what) in [(profile.sensor.width, profile.sensor.height, "sensor"), (mode.width, mode.height, "readout mode")] {
+            try Limits.default.check(width: w, height: h, bytesPerPixel: 16, what: "virtual camera \(what)")
+            guard w >= 2, h >= 2, w % 2 == 0, h % 2 == 0 else {
+                throw .invalidArgument(what: "virtual camera \(what) \(w)×\(h)", problem: "width and height must be even (whole 2×2 Bayer blocks)")
+            }
+        }
+        guard mode.maxFrameRate.isFinite, mode.maxFrameRate >= 1, mode.maxFrameRate <= 1000 else {
+            throw .invalidArgument(what: "readout mode frame rate \(mode.maxFrameRate)", problem: "must be 1...1000 fps")
+        }
+    }
+
+    /// Refuses control state that has no physical meaning (non-finite light, exposure, gains or motion).
+    static func validate(_ s: State) throws(DaguerreError) {
+        guard s.lux.isFinite else { throw .invalidArgument(what: "light level \(s.lux) lux", problem: "must be finite") }
+        guard s.exposure.duration.isFinite, s.exposure.duration > 0, s.exposure.duration <= 60,
+              s.exposure.iso.isFinite, s.exposure.iso > 0 else {
+            throw .invalidArgument(what: "exposure \(s.exposure.duration) s at ISO \(s.exposure.iso)", problem: "give a duration in (0, 60] s and a positive, finite ISO")
+        }
+        guard s.gains.x.isFinite, s.gains.y.isFinite, s.gains.z.isFinite, s.gains.min() > 0 else {
+            throw .invalidArgument(what: "white-balance gains \(s.gains)", problem: "must be positive and finite")
+        }
+        let m = s.motion
+        guard m.shakeSpeed.isFinite, m.shakeSpeed >= 0, m.shakeSpeed <= 1e6, m.pocketDropAcceleration.isFinite,
+              m.pocketFadeTime.isFinite, m.pocketFadeTime > 0, m.pocketDropTime?.isFinite ?? true else {
+            throw .invalidArgument(what: "camera motion", problem: "speeds, times and accelerations must be finite (shake up to 10⁶ px/s)")
+        }
+        for o in s.movingObjects {
+            guard o.centre.x.isFinite, o.centre.y.isFinite, o.velocity.x.isFinite, o.velocity.y.isFinite,
+                  abs(o.velocity.x) <= 1000, abs(o.velocity.y) <= 1000, o.radius.isFinite, o.radius > 0, o.radius <= 10 else {
+                throw .invalidArgument(what: "moving object at \(o.centre)", problem: "centre and velocity (up to 1000 fields/s) must be finite, radius in (0, 10]")
+            }
+        }
     }
 }

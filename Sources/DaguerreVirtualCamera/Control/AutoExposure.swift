@@ -10,7 +10,8 @@ public struct ExposureSettings: Sendable, Equatable {
 }
 
 /// A proportional controller in log exposure: it corrects `damping` of the error each frame
-/// (at most 3 EV per frame), and spends exposure time before gain, up to `maxDuration`.
+/// (the error counted at most ±3 EV, so a step is at most about 2.1 EV), and spends exposure
+/// time before gain, up to the top of `durationRange`.
 ///
 /// ```swift
 /// var ae = AutoExposure(target: 0.14, isoRange: 25...2000, durationRange: 1.0/8000...1.0/30)

@@ -62,7 +62,9 @@ public struct VideoISP: Sendable {
                     let rows = UnsafeMutablePointer<Float>.allocate(capacity: 4 * stride)
                     defer { rows.deallocate() }
                     for r in 0..<4 {
-                        let sy = min(max(pair * 2 - 1 + r, 0), h - 1)
+                        // Edge rows mirror to the row of the same CFA colours (1 for -1, h-2 for h).
+                        let wanted = pair * 2 - 1 + r
+                        let sy = wanted < 0 ? min(1, h - 1) : wanted >= h ? max(h - 2, 0) : wanted
                         let s = io.src + sy * w, d = rows + r * stride + 1
                         for x in 0..<w { d[x] = Float(s[x]) - black }
                         d[-1] = d[1]; d[w] = d[w - 2]   // mirrored: same CFA colour as the edge's neighbour

@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// var motion = CameraMotion(shakeSpeed: 150, seed: 7)
 /// motion.pocketDropTime = 2.5
-/// let where = motion.displacement(at: 0.1, stabilized: true)
+/// let offset = motion.displacement(at: 0.1, stabilized: true)
 /// ```
 public struct CameraMotion: Sendable, Equatable {
     /// RMS image speed of hand shake, in full-resolution pixels per second (0: on a tripod).

@@ -34,7 +34,8 @@ public struct OpticalImage: Sendable {
         let count = width * height
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: 4 * count)
         defer { storage.deallocate() }
-        let halfDiagonal = (Double(width * width + height * height)).squareRoot() / 2
+        // Radii are measured on the full 4:3 field, so a point vignettes and distorts alike in every mode.
+        let halfDiagonal = ((Double(width) / uSpan) * (Double(width) / uSpan) + (Double(height) / vSpan) * (Double(height) / vSpan)).squareRoot() / 2
         let rows = PlanePointers(r: storage, g: storage + count, b: storage + 2 * count, d: storage + 3 * count)
         DispatchQueue.concurrentPerform(iterations: height) { y in
             for x in 0..<width {

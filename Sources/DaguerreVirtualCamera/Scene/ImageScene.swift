@@ -20,8 +20,8 @@ public struct ImageScene: Scene {
     public let width: Int, height: Int
     /// Linear sRGB reflectance, interleaved RGB, row-major.
     let pixels: [Float]
-    public var distance: Float
-    public var whiteReflectance: Float
+    public let distance: Float
+    public let whiteReflectance: Float
     public let cacheKey: String
 
     /// Reads `path` (JPEG, PNG or TIFF) with its embedded colour space.
@@ -31,7 +31,7 @@ public struct ImageScene: Scene {
     }
 
     /// Uses pixels in memory (8- or 16-bit grey, RGB or RGBA, in their colour space; sRGB if untagged).
-    public init(buffer: PixelBuffer, distance: Float = 2, whiteReflectance: Float = 0.9, key: String = "buffer") throws(DaguerreError) {
+    public init(buffer: PixelBuffer, distance: Float = 2, whiteReflectance: Float = 0.9, key: String = UUID().uuidString) throws(DaguerreError) {
         guard buffer.format.component == .uint8 || buffer.format.component == .uint16 else {
             throw .unsupported(feature: "\(buffer.format) pixels as a scene", hint: "Give 8- or 16-bit grey, RGB or RGBA pixels.")
         }

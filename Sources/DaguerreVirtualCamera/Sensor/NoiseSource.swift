@@ -29,7 +29,7 @@ struct SplitMix64 {
 
 /// Standard normal deviates from 12-bit slices of a 64-bit draw (four per draw), each a lookup
 /// in a 4096-entry table of Φ⁻¹ at the bin midpoints, rescaled so the variance is exactly 1
-/// (tails stop at ±3.5σ, which a noise model of shot and read noise does not miss).
+/// (tails stop near ±3.7σ, which a noise model of shot and read noise does not miss).
 struct GaussianTable: Sendable {
     static let bits = 12
     let values: [Float]

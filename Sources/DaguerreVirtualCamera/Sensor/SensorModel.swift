@@ -13,7 +13,7 @@ import DaguerreFormats
 /// ```swift
 /// var sensor = SensorModel.backCamera
 /// sensor.readNoiseElectrons = 2.5
-/// let gain = sensor.analogGain(iso: 400)      // 4
+/// let gain = sensor.analogGain(iso: 400)      // 16 (base ISO 25)
 /// ```
 public struct SensorModel: Sendable, Equatable {
     /// Photosites across and down the full readout.
@@ -81,11 +81,14 @@ public struct SensorModel: Sendable, Equatable {
     /// The stored value's scale: 10-bit DN × 16 fill the 14-bit range (R1).
     public var storedScale: Int { 1 << (storedBits - adcBits) }
 
-    /// The same sensor read out binned to `width` × `height` (video modes): each output
-    /// photosite gathers the light, full well and fixed patterns of the area it covers.
-    public func binned(width w: Int, height h: Int) -> SensorModel {
+    /// The same sensor read out binned to `width` × `height` (video modes) from the share
+    /// `fieldSpan` of its width and height (16:9 modes crop rows): each output photosite gathers
+    /// the light, full well and fixed patterns of the area it covers, and the readout takes the
+    /// share of the rows it reads.
+    public func binned(width w: Int, height h: Int, fieldSpan: SIMD2<Double> = SIMD2(1, 1)) -> SensorModel {
         var s = self
-        let area = Double(width * height) / Double(w * h)
+        let area = Double(width) * fieldSpan.x * Double(height) * fieldSpan.y / Double(w * h)
+        s.readoutTime = readoutTime * fieldSpan.y
         s.width = w; s.height = h
         s.pixelPitchMicrometres = pixelPitchMicrometres * area.squareRoot()
         s.fullWellElectrons = fullWellElectrons * area

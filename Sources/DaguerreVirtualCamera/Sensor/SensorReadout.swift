@@ -121,7 +121,7 @@ enum SensorReadout {
 
     /// The positions a row's photosites sample during its exposure (in mode pixels) and the
     /// weight of each: one tap when the image moves less than a quarter pixel, otherwise one
-    /// bilinear tap per pixel of path (at least two, at most 16), which samples the smear
+    /// bilinear tap per pixel of path (at least two, at most 32), which samples the smear
     /// without gaps.
     static func motionTaps(_ q: ReadoutRequest, rowStart: Double) -> (offsets: [SIMD2<Double>], times: [Double], weight: Float) {
         let r = q.stabilizationReduction
@@ -138,7 +138,7 @@ enum SensorReadout {
         }
         let light = Float(q.lux) * Float(q.motion.lightFactor(at: rowStart + q.exposure / 2))
         if path < 0.25 { return ([start], [rowStart + q.exposure / 2], light) }
-        let n = min(32, max(2, Int(path.rounded(.up)) + 1))
+        let n = Int(min(32, max(2, path.rounded(.up) + 1)))
         let times = (0..<n).map { rowStart + q.exposure * (Double($0) + 0.5) / Double(n) }
         let offsets = times.map { q.motion.displacement(at: $0, stabilized: q.stabilized, reduction: r) * q.motionScale }
         return (offsets, times, light / Float(n))

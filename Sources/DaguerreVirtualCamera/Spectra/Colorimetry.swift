@@ -72,8 +72,8 @@ public enum Colorimetry {
     }
 
     /// The 3×3 matrix from white-balanced camera RGB to XYZ (D65-adapted, white Y = 1) that best
-    /// fits the 24 ColorChecker patches lit by `illuminant`, by least squares with the white
-    /// point held exact. This is what a DNG's ForwardMatrix (to D50) and ColorMatrix encode, and
+    /// fits the 24 ColorChecker patches lit by `illuminant`, by least squares, its rows then
+    /// scaled so white maps exactly to D65 white. This is what a DNG's ForwardMatrix (to D50) and ColorMatrix encode, and
     /// what a simple reference rendering uses.
     public static func cameraToXYZ(under illuminant: Illuminant) -> Matrix3 {
         let neutral = cameraNeutral(under: illuminant)

@@ -6,7 +6,7 @@ import DaguerreCore
 /// illuminance of 1 lux; the scene's light level multiplies it.
 ///
 /// ```swift
-/// camera.scene.illuminant = .tungsten
+/// camera.illuminant = .tungsten
 /// print(Illuminant.tungsten.correlatedColorTemperature)   // 2856
 /// ```
 public enum Illuminant: String, Sendable, CaseIterable, Hashable {

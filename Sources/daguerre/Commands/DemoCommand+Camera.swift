@@ -54,12 +54,23 @@ extension DemoCommand {
             try session.commitConfiguration()
             try session.startRunning()
             let done = DispatchSemaphore(value: 0)
-            try movie.startRecording(to: out("camera-session.mov")) { _ in done.signal() }
+            let failure = CameraDemoFailure()
+            try movie.startRecording(to: out("camera-session.mov")) { result in
+                if case let .failure(e) = result { failure.error = e }
+                done.signal()
+            }
             clock.advance(by: 1.99)
             movie.stopRecording()
             done.wait()
             session.stopRunning()
+            if let e = failure.error { throw e }
             print(String(format: "    %d frames, %.2f s, %@", movie.recordedFrameCount, movie.recordedDuration, provider.backCamera.activeFormat.description))
         }
     }
+}
+
+/// The recording's failure, if any, handed from the output's callback to the demo.
+/// Safety: written before the semaphore is signalled and read after `wait()` returns.
+private final class CameraDemoFailure: @unchecked Sendable {
+    var error: DaguerreError?
 }

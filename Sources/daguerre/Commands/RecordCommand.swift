@@ -20,6 +20,7 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         guard seconds.isFinite, seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be between 0 and 3600.") }
+        guard lux.isFinite, lux >= 0, lux <= 200_000 else { throw ValidationError("--lux must be between 0 and 200000.") }
         guard let light = Illuminant(name: illuminant) else { throw ValidationError("--illuminant: use D65, A (tungsten) or FL2 (fluorescent).") }
         guard let provider = VirtualDeviceProvider.standard else { throw ValidationError("The virtual devices could not be created.") }
         let camera: VirtualCaptureDevice

@@ -158,13 +158,13 @@ public final class VirtualCaptureDevice: CaptureDevice {
         case nil:
             throw .invalidArgument(what: "format \(format)", problem: "is not a video format")
         }
-        // Image motion → camera rotation: horizontal image motion is yaw, vertical is pitch.
-        let stabilized = camera.isStabilizationEnabled
-        let d0 = camera.motion.displacement(at: time, stabilized: stabilized), d1 = camera.motion.displacement(at: time + 0.001, stabilized: stabilized)
+        // The gyro measures the body, before stabilization: horizontal image motion is yaw,
+        // vertical is pitch.
+        let d0 = camera.motion.displacement(at: time, stabilized: false), d1 = camera.motion.displacement(at: time + 0.001, stabilized: false)
         let omega = (d1 - d0) / 0.001 / camera.pixelsPerRadian
         return try CaptureFrame(content: content, colorSpace: colorSpace, metadata: CaptureFrameMetadata(
             timestamp: time, sequenceNumber: index, exposureDuration: m.exposureDuration, iso: m.iso, gain: m.analogGain,
             luxEstimate: m.luxEstimate, whiteBalanceGains: gains,
-            motion: CaptureMotion(angularVelocity: SIMD3(omega.y, omega.x, 0), displacement: SIMD3(m.motion.x, m.motion.y, 0))))
+            motion: CaptureMotion(angularVelocity: SIMD3(omega.y, omega.x, 0))))
     }
 }

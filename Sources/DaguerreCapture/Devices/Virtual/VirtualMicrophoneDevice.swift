@@ -24,6 +24,9 @@ public final class VirtualMicrophoneDevice: CaptureDevice {
     public init(sound: SceneSound = .tone(frequency: 440, amplitude: 0.2), seed: UInt64 = 0, channels: Int = 1,
                 uniqueID: String = "daguerre.virtual.microphone") throws(DaguerreError) {
         self.uniqueID = uniqueID
+        guard (1...2).contains(channels) else {
+            throw .invalidArgument(what: "virtual microphone with \(channels) channels", problem: "it records mono or stereo (1 or 2)")
+        }
         let format = CaptureDeviceFormat(audio: try CaptureAudioFormat(sampleRate: VirtualMicrophone.sampleRate, channels: channels))
         controls = try CaptureDeviceControls(formats: [format], deviceName: localizedName)
         state = Mutex((VirtualMicrophone(sound: sound, seed: seed, channels: channels), nil, nil))
@@ -56,8 +59,9 @@ public final class VirtualMicrophoneDevice: CaptureDevice {
         let rate = Double(VirtualMicrophone.sampleRate)
         let next = try CaptureClockTicker(clock: clock, interval: 0.02) { [weak self] _, time in
             guard let (microphone, first, end) = self?.state.withLock({ s -> (VirtualMicrophone, Int, Int)? in
-                let first = s.nextSample ?? Int((time * rate).rounded())
                 let end = Int(((time + 0.02) * rate).rounded())
+                // Refill at most one second of a gap (a clock that jumped resynchronizes).
+                let first = max(s.nextSample ?? Int((time * rate).rounded()), end - Int(rate))
                 guard end > first else { return nil }
                 s.nextSample = end
                 return (s.microphone, first, end)
