@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "DaguerreImage", targets: ["DaguerreImage"]),
         .library(name: "DaguerreVirtualCamera", targets: ["DaguerreVirtualCamera"]),
         .library(name: "DaguerreCapture", targets: ["DaguerreCapture"]),
+        .library(name: "DaguerreRAW", targets: ["DaguerreRAW"]),
         .executable(name: "daguerre", targets: ["daguerre"]),
         .executable(name: "daguerre-bench", targets: ["daguerre-bench"]),
         .executable(name: "daguerre-formats-bench", targets: ["daguerre-formats-bench"]),
@@ -60,7 +61,9 @@ let package = Package(
         // Capture (AVFoundation's capture side): devices as a protocol, sessions, outputs,
         // authorization, clocks; the virtual camera adapted as the default devices.
         .target(name: "DaguerreCapture", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreVirtualCamera"]),
-        .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "DaguerreVirtualCamera", "DaguerreCapture"]),
+        // RAW development (CIRAWFilter): the DNG colour model and the develop stages, rendering through the engine.
+        .target(name: "DaguerreRAW", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage"]),
+        .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera", "DaguerreCapture"]),
         // The seeds' worked examples, shared by the sample programs, the demo job and the tests.
         .target(name: "DaguerreSamples", dependencies: ["DaguerreImage"]),
         .executableTarget(name: "daguerre",
@@ -81,6 +84,7 @@ let package = Package(
         .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreVirtualCameraTests", dependencies: ["DaguerreVirtualCamera", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreCaptureTests", dependencies: ["DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreTestSupport"]),
+        .testTarget(name: "DaguerreRAWTests", dependencies: ["DaguerreRAW", "DaguerreVirtualCamera", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreImageTests", dependencies: ["Daguerre", "DaguerreSamples", "DaguerreTestSupport", "CLCMS2"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,3 +3,4 @@
 @_exported import DaguerreImage
 @_exported import DaguerreVirtualCamera
 @_exported import DaguerreCapture
+@_exported import DaguerreRAW

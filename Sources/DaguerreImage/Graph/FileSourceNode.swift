@@ -2,12 +2,13 @@ import DaguerreCore
 import DaguerreFormats
 import Foundation
 
-/// An image file (JPEG, PNG, TIFF) or in-memory file data, decoded lazily (I1, I3).
+/// An image file (JPEG, PNG, TIFF), in-memory file data, or any streaming decoder (a RAW
+/// developer's rows), decoded lazily (I1, I3).
 ///
 /// Creating the node reads only the header (so the extent, colour space and any format error
 /// are known at once); rows are decoded during rendering, only those a render asks for.
 final class FileSourceNode: ImageNode, @unchecked Sendable {
-    enum Origin: Sendable { case path(String), data([UInt8]) }
+    enum Origin: Sendable { case path(String), data([UInt8]), decoder(@Sendable () throws(DaguerreError) -> any ImageDecoder, String) }
     let origin: Origin
     let info: ImageFileInfo
     let limits: Limits
@@ -32,9 +33,22 @@ final class FileSourceNode: ImageNode, @unchecked Sendable {
                    kind: "data") { d in data.withUnsafeBytes { d.add(bytes: $0) } }
     }
 
+    /// Rows from `makeDecoder` (called once now for the header, then once per render);
+    /// `identity` must name everything that decides the pixels, for the digest.
+    init(makeDecoder: @escaping @Sendable () throws(DaguerreError) -> any ImageDecoder, identity: String) throws(DaguerreError) {
+        let info = try makeDecoder().info
+        self.origin = .decoder(makeDecoder, identity); self.info = info; self.limits = .default
+        super.init(extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
+                   kind: "decoder") { d in d.add(identity) }
+    }
+
     override var evaluation: Evaluation { .source }
     override var label: String {
-        switch origin { case .path(let p): return "file '\((p as NSString).lastPathComponent)'"; case .data(let d): return "data (\(d.count) bytes)" }
+        switch origin {
+        case .path(let p): return "file '\((p as NSString).lastPathComponent)'"
+        case .data(let d): return "data (\(d.count) bytes)"
+        case .decoder(_, let identity): return "decoder '\(identity)'"
+        }
     }
     override var details: String { "\(info.format.rawValue) \(info.pixelFormat) \(info.colorSpace.name)" }
     override var sourceColorSpace: ColorSpace? { info.colorSpace }
@@ -43,6 +57,7 @@ final class FileSourceNode: ImageNode, @unchecked Sendable {
         switch origin {
         case .path(let p): return try ImageReader.open(path: p, limits: limits)
         case .data(let d): return try ImageReader.open(data: d, limits: limits)
+        case .decoder(let make, _): return try make()
         }
     }
 

@@ -1,4 +1,5 @@
 import DaguerreCore
+import DaguerreFormats
 import Foundation
 
 /// An image recipe (I1; CIImage): immutable, `Sendable`, and lazy. Nothing is decoded or
@@ -36,6 +37,16 @@ public struct Image: Sendable, CustomStringConvertible {
     /// An image file held in memory.
     public init(data: [UInt8], limits: Limits = .default) throws(DaguerreError) {
         self.init(try FileSourceNode(data: data, limits: limits))
+    }
+    /// Rows streamed from a decoder made by `makeDecoder` (a RAW developer, a camera buffer
+    /// source): the header is read now, rows only when rendered, band by band. `identity` must
+    /// change whenever anything that decides the pixels does (it is the source's digest).
+    ///
+    /// ```swift
+    /// let developed = try Image(identity: "IMG_0001.dng v1 ev0") { try RAWDevelopDecoder(dng) }
+    /// ```
+    public init(identity: String, makeDecoder: @escaping @Sendable () throws(DaguerreError) -> any DaguerreFormats.ImageDecoder) throws(DaguerreError) {
+        self.init(try FileSourceNode(makeDecoder: makeDecoder, identity: identity))
     }
     /// Pixels in memory, in any format. `colorSpace` defaults to the buffer's own, else sRGB for
     /// integer formats and extended linear sRGB for float formats (Core Image's convention).

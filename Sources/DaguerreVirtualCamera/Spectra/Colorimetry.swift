@@ -15,6 +15,10 @@ public enum Colorimetry {
     /// A 100% reflector.
     public static let flat = [Double](repeating: 1, count: SpectralTables.wavelengths.count)
 
+    /// The 24 ColorChecker reflectance spectra (BabelColor average), in chart order: the
+    /// studio scene's truth, for measuring any developer against it.
+    public static var colorChecker: [[Double]] { SpectralTables.colorChecker }
+
     /// XYZ of a reflectance under `illuminant`, scaled so that the white reflector has Y = 1.
     public static func xyz(ofReflectance r: [Double], under illuminant: Illuminant) -> SIMD3<Double> {
         let s = illuminant.spectrum

@@ -1,0 +1,81 @@
+import DaguerreCore
+import DaguerreFormats
+import DaguerreImage
+import DaguerreRAW
+import DaguerreTestSupport
+import DaguerreVirtualCamera
+import Foundation
+import Testing
+
+/// RAWFilter's colour at default settings (issue #5 must-hold "Colour"): DNGs of the virtual
+/// camera's chart under D65 and tungsten develop to the chart's truth within mean ΔE2000 2.0.
+@Suite struct RAWColorTests {
+    /// A settled frame of the chart from a small virtual back camera, as a DNG.
+    static func chartDNG(_ light: Illuminant, width w: Int = 1008, height h: Int = 756) throws -> DNGImage {
+        var profile = VirtualCameraProfile.back
+        profile.sensor.width = w; profile.sensor.height = h
+        profile.modes = [SensorReadoutMode(width: w, height: h, maxFrameRate: 30)]
+        profile.lens.vignetting = 0
+        let camera = VirtualCamera(profile: profile, seed: 41)
+        camera.illuminant = light
+        camera.lux = 800
+        var frame = try camera.captureRAW(mode: profile.modes[0], at: 0)
+        for i in 1..<20 { frame = try camera.captureRAW(mode: profile.modes[0], at: Double(i) / 30) }
+        return camera.dngImage(for: frame)
+    }
+
+    @Test("Virtual-camera chart DNGs develop to the chart's truth at default settings: mean ΔE2000 ≤ 2.0 under D65 and under tungsten",
+          arguments: [Illuminant.d65, .tungsten])
+    func chart(light: Illuminant) throws {
+        let (w, h) = (1008, 756)
+        let dng = try Self.chartDNG(light, width: w, height: h)
+        let raw = try RAWFilter(dng: dng)
+        let image = try raw.outputImage()
+        let buffer = try Context().createBuffer(image, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        // The default crop leaves 8 photosites on each side.
+        let origin = 8
+        let toXYZ = Primaries.srgb.rgbToXYZ
+        let adapt = Matrix3.bradfordAdaptation(from: light.whiteXYZ, to: Illuminant.d65.whiteXYZ)
+        let studio = StudioScene()
+        var measured: [SIMD3<Double>] = [], truth: [SIMD3<Double>] = []
+        for i in 0..<24 {
+            let box = studio.chartPatchBox(i)
+            let x0 = Int(box.u.lowerBound * Double(w)) - origin, x1 = Int(box.u.upperBound * Double(w)) - origin
+            let y0 = Int(box.v.lowerBound * Double(h)) - origin, y1 = Int(box.v.upperBound * Double(h)) - origin
+            let qx = (x1 - x0) / 4, qy = (y1 - y0) / 4
+            var sum = SIMD3<Double>.zero, n = 0.0
+            buffer.withUnsafeBytes { raw in
+                for y in y0 + qy..<y1 - qy {
+                    for x in x0 + qx..<x1 - qx {
+                        let p = raw.baseAddress!.advanced(by: y * buffer.bytesPerRow + x * 16).assumingMemoryBound(to: Float.self)
+                        sum += SIMD3(Double(p[0]), Double(p[1]), Double(p[2])); n += 1
+                    }
+                }
+            }
+            measured.append(toXYZ * (sum / n))
+            truth.append(adapt * Colorimetry.xyz(ofReflectance: Colorimetry.colorChecker[i], under: light))
+        }
+        // Exposure is the photographer's choice: scale so neutral 5 has its true luminance.
+        let k = truth[21].y / measured[21].y
+        let pairs = zip(truth, measured).map { t, m in [[t.x, t.y, t.z], [m.x * k, m.y * k, m.z * k]] }
+        let dir = try TemporaryDirectory()
+        let spec = dir.path("pairs.json")
+        let white = Illuminant.d65.whiteXYZ
+        try JSONSerialization.data(withJSONObject: ["white": [white.x, white.y, white.z], "pairs": pairs]).write(to: URL(fileURLWithPath: spec))
+        let des = try #require(try Judge.python("delta_e.py", [spec])["delta_e"] as? [Double])
+        let mean = des.reduce(0, +) / Double(des.count)
+        print("RAWFilter chart under \(light): white balance \(Int(raw.neutralTemperature)) K tint \(Int(raw.neutralTint)); mean ΔE2000 \(mean), max \(des.max() ?? 0)")
+        #expect(mean <= 2.0, "mean ΔE2000 \(mean): \(des)")
+    }
+
+    @Test("Options whose stages are not built throw .unsupported naming them; LinearRaw DNGs are refused by name")
+    func unbuilt() throws {
+        var raw = try RAWFilter(dng: try Self.chartDNG(.d65, width: 64, height: 48))
+        raw.sharpnessAmount = 0.5
+        let error = try #require(throws: DaguerreError.self) { _ = try raw.outputImage() }
+        #expect(error.message.contains("sharpnessAmount"))
+        let linear = try DNGReader.read(path: Judge.testdata.appendingPathComponent("third-party/dngsdk_fuzzer_original.dng").path)
+        let e2 = try #require(throws: DaguerreError.self) { _ = try RAWFilter(dng: linear) }
+        #expect(e2.message.contains("LinearRaw"))
+    }
+}
