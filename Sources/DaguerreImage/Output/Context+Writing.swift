@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// try context.writeJPEGRepresentation(of: image, to: url, colorSpace: .displayP3, options: [.quality(0.8)])
 /// ```
-public enum ImageWriteOption: Sendable, Hashable {
+public enum ImageWriteOption: Sendable, Equatable {
     /// JPEG quality, 0...1 (kCGImageDestinationLossyCompressionQuality). Default 0.9.
     case quality(Double)
     /// JPEG 4:2:0 chroma subsampling (true, the default) or 4:4:4.
@@ -15,6 +15,9 @@ public enum ImageWriteOption: Sendable, Hashable {
     /// TIFF compression: LZW with a predictor by default (TIFF 6.0, accepted by every reader and
     /// by `exiftool -validate`); Adobe Deflate is smaller but outside baseline TIFF 6.0.
     case tiffCompression(EncoderOptions.TIFFCompression)
+    /// Capture metadata written as EXIF (JPEG APP1; other formats ignore it): a developed RAW
+    /// keeps its camera, exposure and date (SPEC X1 "metadata carried over").
+    case metadata(PhotoMetadata)
 }
 
 extension Context {
@@ -62,6 +65,11 @@ extension Context {
                 opts.quality = q
             case .chromaSubsampling(let s): opts.chromaSubsampling = s
             case .tiffCompression(let c): opts.tiffCompression = c
+            case .metadata(var m):
+                guard fileFormat == .jpeg else { continue }
+                m.pixelWidth = rect.width; m.pixelHeight = rect.height
+                m.colorSpace = colorSpace == .sRGB ? .sRGB : .uncalibrated
+                opts.jpegSegments.append(.exif(TIFFSerializer.file(EXIFCodec.directories(for: m), byteOrder: .bigEndian)))
             }
         }
         let isSRGB = colorSpace == .sRGB && colorSpace.sourceProfile == nil

@@ -8,6 +8,6 @@ struct Daguerre: ParsableCommand {
         Environment: DAGUERRE_PRINT_TREE=1 prints each render's recipe, =8 the program as rendered \
         (add 'graphviz' for a .dot file in DAGUERRE_PRINT_TREE_DIR).
         """,
-        subcommands: [ApplyCommand.self, GenerateCommand.self, FiltersCommand.self, InspectCommand.self, MotionPhotoCommand.self, FramesCommand.self, RecordCommand.self, DemoCommand.self]
+        subcommands: [ApplyCommand.self, GenerateCommand.self, FiltersCommand.self, InspectCommand.self, MotionPhotoCommand.self, FramesCommand.self, RecordCommand.self, DevelopCommand.self, DemoCommand.self]
     )
 }

@@ -1,0 +1,55 @@
+// Per-photo development settings, as a sidecar file beside the RAW (issue #5: "batch ... with
+// sidecar adjustment files"; RAWExpose's saved edits). JSON, so any tool can read and write it.
+import DaguerreCore
+import DaguerreFormats
+import Foundation
+
+/// The adjustments a photographer saved for one RAW; nil fields keep the file's defaults.
+///
+/// ```swift
+/// // IMG_0001.dng.daguerre.json: {"exposure": 0.7, "temperature": 5200, "tint": 4}
+/// var raw = try RAWFilter(url: url)
+/// try RAWAdjustments.sidecar(for: url.path)?.apply(to: &raw)
+/// ```
+public struct RAWAdjustments: Codable, Sendable, Equatable {
+    public var exposure: Double?
+    public var temperature: Double?
+    public var tint: Double?
+
+    public init(exposure: Double? = nil, temperature: Double? = nil, tint: Double? = nil) {
+        self.exposure = exposure; self.temperature = temperature; self.tint = tint
+    }
+
+    /// The sidecar's path for a RAW file: the file's name with `.daguerre.json` appended.
+    public static func sidecarPath(for rawPath: String) -> String { rawPath + ".daguerre.json" }
+
+    /// Reads the sidecar of `rawPath`, or nil when there is none.
+    public static func sidecar(for rawPath: String) throws(DaguerreError) -> RAWAdjustments? {
+        let path = sidecarPath(for: rawPath)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw .io(operation: "read", path: path, reason: error.localizedDescription)
+        }
+        guard data.count <= 1 << 20 else { throw .tooLarge(what: "sidecar \(path) in bytes", value: data.count, limit: 1 << 20) }
+        do { return try JSONDecoder().decode(RAWAdjustments.self, from: data) } catch {
+            throw .corruptData(format: "sidecar JSON", detail: "\(error)", path: path)
+        }
+    }
+
+    /// Writes this as the sidecar of `rawPath`, atomically.
+    public func writeSidecar(for rawPath: String) throws(DaguerreError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(self) } catch { throw .invalidArgument(what: "adjustments", problem: "\(error)") }
+        try AtomicFile.write([UInt8](data), to: Self.sidecarPath(for: rawPath))
+    }
+
+    /// Sets the filter's options that this holds.
+    public func apply(to filter: inout RAWFilter) {
+        if let exposure { filter.exposure = exposure }
+        if let temperature { filter.neutralTemperature = temperature }
+        if let tint { filter.neutralTint = tint }
+    }
+}

@@ -1,0 +1,39 @@
+import Daguerre
+import DaguerreTestSupport
+import Foundation
+import Testing
+
+/// `daguerre develop` (issue #5, RAWExpose's job): batch development with progress, sidecars,
+/// EXIF carried over, and clear errors that do not stop the batch.
+@Suite struct DevelopCLITests {
+    @Test("develop: two DNGs and a broken file into a folder; sidecar applied; EXIF carried over (exiftool); unbuilt options refused by name")
+    func batch() throws {
+        let dir = try TemporaryDirectory()
+        var profile = VirtualCameraProfile.back
+        profile.sensor.width = 320; profile.sensor.height = 240
+        profile.modes = [SensorReadoutMode(width: 320, height: 240, maxFrameRate: 30)]
+        let camera = VirtualCamera(profile: profile, seed: 3)
+        var frame = try camera.captureRAW(mode: profile.modes[0], at: 0)
+        for i in 1..<10 { frame = try camera.captureRAW(mode: profile.modes[0], at: Double(i) / 30) }
+        let a = dir.path("a.dng"), b = dir.path("b.dng"), broken = dir.path("broken.dng")
+        try DNGWriter.write(camera.dngImage(for: frame), to: a)
+        try DNGWriter.write(camera.dngImage(for: frame), to: b)
+        try Data([0x49, 0x49, 0x2A, 0x00, 1, 2, 3]).write(to: URL(fileURLWithPath: broken))
+        try RAWAdjustments(temperature: 4000).writeSidecar(for: b)
+        let out = dir.path("developed")
+        let r = try CLITests.run(["develop", a, broken, b, "-o", out, "--colorspace", "sRGB"])
+        #expect(r.status != 0, "a broken input makes the batch fail at the end")
+        #expect(r.err.contains("broken.dng"), "\(r.err)")
+        #expect(r.out.contains("1/3") && r.out.contains("3/3"), "\(r.out)")
+        #expect(r.out.contains("4000 K"), "the sidecar's white balance: \(r.out)")
+        #expect(FileManager.default.fileExists(atPath: out + "/a.jpg") && FileManager.default.fileExists(atPath: out + "/b.jpg"))
+        let exif = try Judge.run("exiftool", ["-s3", "-Make", "-Model", "-ISO", out + "/a.jpg"])
+        #expect(exif.contains("Daguerre") && exif.contains("Virtual Back Camera"), "\(exif)")
+        let scaled = try CLITests.run(["develop", a, "-o", dir.path("s.jpg"), "--scale", "0.5"])
+        #expect(scaled.status != 0 && scaled.err.contains("scaleFactor"), "\(scaled.err)")
+        let tiff = try CLITests.run(["develop", a, "-o", dir.path("a.tif"), "--format", "tiff16", "--exposure", "0.5"])
+        #expect(tiff.status == 0, "\(tiff.err)")
+        let info = try ImageReader.open(path: dir.path("a.tif")).info
+        #expect(info.pixelFormat == .rgb16 && info.colorSpace.name == "Display P3")
+    }
+}

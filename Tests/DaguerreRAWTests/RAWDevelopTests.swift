@@ -1,0 +1,73 @@
+import DaguerreCore
+import DaguerreFormats
+import DaguerreImage
+import DaguerreRAW
+import DaguerreTestSupport
+import DaguerreVirtualCamera
+import Foundation
+import Testing
+
+/// Development versions (X5), sidecars and the `develop` command (issue #5).
+@Suite struct RAWDevelopTests {
+    /// SHA-256 of the 16-bit sRGB rendering of a developed image.
+    static func fingerprint(_ image: Image) throws -> String {
+        let buffer = try Context().createBuffer(image, format: .rgba16, colorSpace: .sRGB)
+        var d = DigestBuilder("raw-fingerprint")
+        buffer.withUnsafeBytes { d.add(bytes: $0) }
+        return d.finish().description
+    }
+
+    /// A fixed DNG made from formulas only (not from the virtual camera, whose physics may
+    /// change): a 14-bit RGGB mosaic of smooth colour ramps and sharp bars, with two colour
+    /// matrices and a tungsten-ish as-shot neutral.
+    static func fixedDNG() throws -> DNGImage {
+        let (w, h) = (192, 128)
+        var mosaic = try BayerImage(width: w, height: h, pattern: .rggb, bitsPerSample: 14)
+        mosaic.blackLevel = [512, 512, 512, 512]; mosaic.whiteLevel = 16383
+        for y in 0..<h {
+            for x in 0..<w {
+                let u = Double(x) / Double(w), v = Double(y) / Double(h)
+                let bars = (x / 6) % 2 == 0 ? 0.15 : 0.0
+                let rgb = [0.1 + 0.7 * u + bars, 0.2 + 0.5 * v + bars, 0.6 - 0.4 * u * v + bars]
+                mosaic.samples[y * w + x] = UInt16(512 + rgb[mosaic.pattern.color(x: x, y: y)] * 0.8 * (16383 - 512))
+            }
+        }
+        var dng = DNGImage(raw: mosaic, uniqueCameraModel: "Daguerre Fixed Test Camera")
+        dng.color.colorMatrix1 = [1.06, -0.35, -0.11, -0.45, 1.35, 0.12, -0.06, 0.19, 0.61]
+        dng.color.calibrationIlluminant1 = .standardA
+        dng.color.colorMatrix2 = [0.82, -0.26, -0.07, -0.41, 1.21, 0.23, -0.08, 0.19, 0.67]
+        dng.color.calibrationIlluminant2 = .d65
+        dng.color.asShotNeutral = [0.62, 1, 0.55]
+        dng.color.baselineExposure = 0.25
+        return dng
+    }
+
+    @Test("Pipeline version 1 is pinned: a fixed DNG develops to the same pixels (golden checksum, X5); unknown versions are refused")
+    func versionOneIsPinned() throws {
+        var raw = try RAWFilter(dng: try Self.fixedDNG())
+        raw.decoderVersion = "1"
+        let print1 = try Self.fingerprint(try raw.outputImage())
+        // Recorded when version 1 was first built; a change here means version 1's pixels moved.
+        #expect(print1 == Self.golden, "version 1 now renders \(print1)")
+        raw.decoderVersion = "0"
+        #expect(throws: DaguerreError.self) { _ = try raw.outputImage() }
+    }
+    static let golden = "0xb2f1de95a644a95f"
+
+    @Test("Sidecar adjustments round-trip and apply; the command line overrides them")
+    func sidecars() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("chart.dng")
+        try DNGWriter.write(try RAWColorTests.chartDNG(.d65, width: 128, height: 96), to: path)
+        let saved = RAWAdjustments(exposure: 0.7, temperature: 5200, tint: 4)
+        try saved.writeSidecar(for: path)
+        #expect(try RAWAdjustments.sidecar(for: path) == saved)
+        var raw = try RAWFilter(url: URL(fileURLWithPath: path))
+        try RAWAdjustments.sidecar(for: path)?.apply(to: &raw)
+        #expect(raw.exposure == 0.7 && raw.neutralTemperature == 5200 && raw.neutralTint == 4)
+        RAWAdjustments(exposure: -1).apply(to: &raw)
+        #expect(raw.exposure == -1 && raw.neutralTemperature == 5200)
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: RAWAdjustments.sidecarPath(for: path)))
+        #expect(throws: DaguerreError.self) { _ = try RAWAdjustments.sidecar(for: path) }
+    }
+}
