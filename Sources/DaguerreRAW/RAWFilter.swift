@@ -41,15 +41,16 @@ public struct RAWFilter: Sendable {
     public var contrastAmount = 0.0
     public var localToneMapAmount = 0.0
     public var isLensCorrectionEnabled = false
-    /// Draft mode and scale factor (X7): both develop with the bilinear demosaic for now.
+    /// Draft mode (X7) develops with the bilinear demosaic; the scale factor is not built yet.
     public var isDraftModeEnabled = false
     public var scaleFactor = 1.0
     /// The working space the linear result is in (W7: wide gamut, extended range).
     public var workingSpace: ColorSpace = .extendedLinearSRGB
 
-    /// The pipeline versions this build can reproduce (X5), newest last.
-    public static let supportedDecoderVersions = ["1"]
-    public var decoderVersion = "1"
+    /// The pipeline versions this build can reproduce (X5), newest last: 1 develops with the
+    /// bilinear demosaic, 2 with LMMSE-GW.
+    public static let supportedDecoderVersions = ["1", "2"]
+    public var decoderVersion = "2"
 
     /// Opens a DNG file (Bayer mosaics; other RAW formats come through LibRaw in a later version).
     public init(url: URL, limits: Limits = .default) throws(DaguerreError) {
@@ -100,8 +101,10 @@ public struct RAWFilter: Sendable {
             throw .invalidArgument(what: "RAW white balance \(neutralTemperature) K / tint \(neutralTint), exposure \(exposure)", problem: "must be finite, temperature positive")
         }
         let white = ColorTemperature.xy(temperature: neutralTemperature, tint: neutralTint)
-        let settings = DevelopSettings(matrix: colorModel.cameraToWorking(white: white, working: workingSpace), crop: crop,
-                                       workingSpace: workingSpace, demosaic: .bilinear)
+        let neutral = colorModel.xyzToCamera(white: white) * Primaries.xyz(white)
+        let demosaic: DemosaicMethod = decoderVersion == "1" || isDraftModeEnabled ? .bilinear : .lmmseGW
+        let settings = DevelopSettings(matrix: colorModel.cameraToWorking(white: white, working: workingSpace), neutral: neutral,
+                                       crop: crop, workingSpace: workingSpace, demosaic: demosaic)
         let key = "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"
         let developed = try Image(identity: key) { () throws(DaguerreError) -> any ImageDecoder in
             try RAWDevelopDecoder(mosaic: mosaic, settings: settings)

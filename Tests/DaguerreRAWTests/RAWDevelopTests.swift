@@ -42,17 +42,21 @@ import Testing
         return dng
     }
 
-    @Test("Pipeline version 1 is pinned: a fixed DNG develops to the same pixels (golden checksum, X5); unknown versions are refused")
+    @Test("Pipeline versions 1 (bilinear) and 2 (LMMSE-GW) are pinned: a fixed DNG develops to the same pixels (golden checksums, X5); unknown versions are refused")
     func versionOneIsPinned() throws {
         var raw = try RAWFilter(dng: try Self.fixedDNG())
         raw.decoderVersion = "1"
         let print1 = try Self.fingerprint(try raw.outputImage())
         // Recorded when version 1 was first built; a change here means version 1's pixels moved.
         #expect(print1 == Self.golden, "version 1 now renders \(print1)")
+        raw.decoderVersion = "2"
+        let print2 = try Self.fingerprint(try raw.outputImage())
+        #expect(print2 == Self.golden2, "version 2 now renders \(print2)")
         raw.decoderVersion = "0"
         #expect(throws: DaguerreError.self) { _ = try raw.outputImage() }
     }
     static let golden = "0xb2f1de95a644a95f"
+    static let golden2 = "0xf07bad278ed9a492"
 
     @Test("Sidecar adjustments round-trip and apply; the command line overrides them")
     func sidecars() throws {

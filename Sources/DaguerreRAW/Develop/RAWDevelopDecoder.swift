@@ -5,11 +5,15 @@
 import DaguerreCore
 import DaguerreFormats
 import Dispatch
+import Foundation
 
 /// What the decoder needs to develop a mosaic: decided by ``RAWFilter``.
 struct DevelopSettings: Sendable {
     /// Camera RGB (linearized, 0...1 of the white level above black) → working RGB, white balance included.
     var matrix: Matrix3
+    /// The camera's response to the scene white (largest channel 1): LMMSE-GW demosaics the
+    /// mosaic divided by it (white balanced, white at 1).
+    var neutral: SIMD3<Double>
     /// The photosites developed (DNG ActiveArea and DefaultCrop).
     var crop: IntRect
     var workingSpace: ColorSpace
@@ -18,8 +22,12 @@ struct DevelopSettings: Sendable {
 
 /// The demosaic methods (X2: a fast one for draft mode and small scales, a high-quality one).
 public enum DemosaicMethod: String, Sendable, CaseIterable {
-    /// Each missing colour is the mean of its nearest same-colour photosites (3×3).
+    /// Each missing colour is the mean of its nearest same-colour photosites (3×3). Draft mode,
+    /// and pipeline version 1.
     case bilinear
+    /// LMMSE-GW on the white-balanced, sRGB-encoded mosaic (LMMSEGWDemosaic): the default
+    /// from pipeline version 2.
+    case lmmseGW
 }
 
 /// Develops rows of a Bayer mosaic into linear RGB float rows (`.rgbf`) in the working space.
@@ -50,6 +58,10 @@ final class RAWDevelopDecoder: ImageDecoder {
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         guard y >= 0, count >= 0, y + count <= info.height else {
             throw .invalidArgument(what: "RAW rows \(y)..<\(y + count)", problem: "the image has \(info.height) rows")
+        }
+        if settings.demosaic == .lmmseGW {
+            try readRowsLMMSEGW(y: y, count: count, into: destination, bytesPerRow: bytesPerRow)
+            return
         }
         let m = mosaic, s = settings, cols = columns
         let w = m.width, h = m.height
@@ -91,5 +103,73 @@ final class RAWDevelopDecoder: ImageDecoder {
                 }
             }
         }
+    }
+
+    /// Per CFA position, raw code → white-balanced, normalized, sRGB-encoded value (built once).
+    private lazy var encodeTables: [Float] = {
+        let m = mosaic, cfa = m.pattern.cfaPattern.map(Int.init)
+        let n = settings.neutral / max(settings.neutral.max(), 1e-12)
+        var table = [Float](repeating: 0, count: 4 * 65536)
+        for p in 0..<4 {
+            let black = m.blackLevel[p], range = max(Double(m.whiteLevel) - black, 1)
+            let gain = 1 / max(n[cfa[p]], 1e-6)
+            for code in 0..<65536 {
+                table[p * 65536 + code] = Float(SRGBCurve.encode(max(0, (Double(code) - black) / range * gain)))
+            }
+        }
+        return table
+    }()
+    private var workspaces: [LMMSEGWDemosaic.Workspace] = []
+
+    /// The LMMSE-GW path: the band is split into one stripe per worker, each demosaicked with
+    /// its halo read from the mosaic (mirrored at the mosaic's edges), decoded to linear light,
+    /// un-white-balanced into the camera matrix's input, and multiplied into the working space.
+    private func readRowsLMMSEGW(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
+        guard count > 0 else { return }
+        let workers = min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let per = (count + workers - 1) / workers
+        let cols = columns
+        if workspaces.count < workers || workspaces.contains(where: { $0.rows < per || $0.columns < cols.count }) {
+            workspaces = (0..<workers).map { _ in LMMSEGWDemosaic.Workspace(rows: per, columns: cols.count) }
+        }
+        let m = mosaic, s = settings, w = m.width, h = m.height
+        let n = s.neutral / max(s.neutral.max(), 1e-12)
+        // Working = matrix × camera; camera = neutral × white-balanced.
+        let k = (s.matrix * Matrix3.diagonal(n.x, n.y, n.z)).m.map(Float.init)
+        let colors = BayerPatternColors(m.pattern.cfaPattern)
+        let tables = encodeTables, decode = SRGBCurve.decodeTable
+        let spaces = UnsafeTransfer(workspaces)
+        let out = UnsafeTransfer(destination)
+        m.samples.withUnsafeBufferPointer { samples in
+        tables.withUnsafeBufferPointer { lut in
+        decode.withUnsafeBufferPointer { dec in
+            let src = UnsafeTransfer(samples.baseAddress!), enc = UnsafeTransfer(lut.baseAddress!), dtab = UnsafeTransfer(dec.baseAddress!)
+            // Safety: each worker writes only its own rows of `destination` and uses its own
+            // workspace; the mosaic and tables are read-only and outlive the call.
+            DispatchQueue.concurrentPerform(iterations: workers) { wkr in
+                let r0 = y + wkr * per, r1 = min(y + count, r0 + per)
+                guard r0 < r1 else { return }
+                let cx = s.crop.x, cy = s.crop.y
+                LMMSEGWDemosaic.stripe(rows: (cy + r0)..<(cy + r1), columns: (cx + cols.lowerBound)..<(cx + cols.upperBound),
+                                       pattern: colors, workspace: spaces.value[wkr],
+                                       encoded: { x, yy in
+                                           var mx = x < 0 ? -x : x, my = yy < 0 ? -yy : yy
+                                           if mx >= w { mx = 2 * (w - 1) - mx }
+                                           if my >= h { my = 2 * (h - 1) - my }
+                                           mx = min(max(mx, 0), w - 1); my = min(max(my, 0), h - 1)
+                                           let p = (my & 1) << 1 | (mx & 1)
+                                           return enc.value[p << 16 | Int(src.value[my * w + mx])]
+                                       },
+                                       write: { x, yy, rgb in
+                                           let row = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self)
+                                           let o = row + 3 * (x - cx - cols.lowerBound)
+                                           let r = SRGBCurve.decodeFast(rgb.x, dtab.value), g = SRGBCurve.decodeFast(rgb.y, dtab.value)
+                                           let b = SRGBCurve.decodeFast(rgb.z, dtab.value)
+                                           o[0] = k[0] * r + k[1] * g + k[2] * b
+                                           o[1] = k[3] * r + k[4] * g + k[5] * b
+                                           o[2] = k[6] * r + k[7] * g + k[8] * b
+                                       })
+            }
+        }}}
     }
 }

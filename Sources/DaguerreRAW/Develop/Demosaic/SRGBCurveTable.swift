@@ -1,0 +1,22 @@
+// The sRGB transfer curve as tables, for demosaicking in the encoded domain (LMMSE-GW) and
+// decoding back to linear light: an exact per-code table on the way in, and an interpolated
+// table on the way out (exact formula beyond its range), because the pixel loops cannot afford
+// a `pow` per sample.
+import Foundation
+
+enum SRGBCurve {
+    static func encode(_ x: Double) -> Double { x <= 0.0031308 ? 12.92 * x : 1.055 * pow(x, 1 / 2.4) - 0.055 }
+    static func decode(_ y: Double) -> Double { y <= 0.04045 ? y / 12.92 : pow((y + 0.055) / 1.055, 2.4) }
+
+    /// Linear light from encoded values in 0...1.5 by linear interpolation in 65 536 steps
+    /// (relative error below 1e-6 above black); negative values decode as 0.
+    static let decodeTable: [Float] = (0...65536).map { Float(decode(Double($0) / 65536 * 1.5)) }
+
+    @inline(__always) static func decodeFast(_ y: Float, _ table: UnsafePointer<Float>) -> Float {
+        guard y > 0 else { return 0 }
+        guard y < 1.5 else { return Float(decode(Double(y))) }
+        let t = y * (65536 / 1.5)
+        let i = Int(t), fr = t - Float(i)
+        return table[i] + fr * (table[i + 1] - table[i])
+    }
+}
