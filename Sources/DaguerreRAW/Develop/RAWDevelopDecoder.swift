@@ -60,7 +60,7 @@ final class RAWDevelopDecoder: ImageDecoder {
             throw .invalidArgument(what: "RAW rows \(y)..<\(y + count)", problem: "the image has \(info.height) rows")
         }
         if settings.demosaic == .lmmseGW {
-            try readRowsLMMSEGW(y: y, count: count, into: destination, bytesPerRow: bytesPerRow)
+            try readRowsChunked(y: y, count: count, into: destination, bytesPerRow: bytesPerRow)
             return
         }
         let m = mosaic, s = settings, cols = columns
@@ -120,6 +120,36 @@ final class RAWDevelopDecoder: ImageDecoder {
         return table
     }()
     private var workspaces: [LMMSEGWDemosaic.Workspace] = []
+    /// Developed rows kept between calls: the engine asks for short bands in order, and each
+    /// stripe recomputes a 20-row halo, so rows are developed `chunkRows` at a time.
+    private var chunk: (rows: Range<Int>, columns: Range<Int>, pixels: [Float]) = (0..<0, 0..<0, [])
+    static let chunkRows = 256
+
+    /// Serves rows from the chunk, developing the next chunk when the request runs past it.
+    private func readRowsChunked(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
+        var done = 0
+        while done < count {
+            let row = y + done
+            if !chunk.rows.contains(row) || chunk.columns != columns {
+                let rows = row..<min(info.height, row + max(Self.chunkRows, count - done))
+                let stride = columns.count * 3
+                var pixels = [Float](repeating: 0, count: rows.count * stride)
+                try pixels.withUnsafeMutableBufferPointer { (buffer) throws(DaguerreError) in
+                    try readRowsLMMSEGW(y: rows.lowerBound, count: rows.count, into: UnsafeMutableRawPointer(buffer.baseAddress!), bytesPerRow: stride * 4)
+                }
+                chunk = (rows, columns, pixels)
+            }
+            let n = min(count - done, chunk.rows.upperBound - row)
+            let stride = chunk.columns.count * 3
+            chunk.pixels.withUnsafeBytes { raw in
+                for k in 0..<n {
+                    (destination + (done + k) * bytesPerRow).copyMemory(from: raw.baseAddress! + (row - chunk.rows.lowerBound + k) * stride * 4,
+                                                                        byteCount: stride * 4)
+                }
+            }
+            done += n
+        }
+    }
 
     /// The LMMSE-GW path: the band is split into one stripe per worker, each demosaicked with
     /// its halo read from the mosaic (mirrored at the mosaic's edges), decoded to linear light,
