@@ -47,6 +47,10 @@ let package = Package(
         .systemLibrary(name: "CX264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavcodec",
                        providers: [.apt(["libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
+        // LibRaw decodes the RAW formats DNG does not cover (X6); development stays ours. No
+        // pkgConfig: libraw_r's .pc adds -fopenmp, which SwiftPM refuses with a warning on every
+        // build; Debian installs the header and library on the default paths.
+        .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"]), .brew(["libraw"])]),
         // C glue that Swift cannot express: setjmp/longjmp error recovery and va_list messages.
         .target(name: "CDaguerreCodecs", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
 
@@ -62,7 +66,7 @@ let package = Package(
         // authorization, clocks; the virtual camera adapted as the default devices.
         .target(name: "DaguerreCapture", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreVirtualCamera"]),
         // RAW development (CIRAWFilter): the DNG colour model and the develop stages, rendering through the engine.
-        .target(name: "DaguerreRAW", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage"]),
+        .target(name: "DaguerreRAW", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "CLibRaw"]),
         .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera", "DaguerreCapture"]),
         // The seeds' worked examples, shared by the sample programs, the demo job and the tests.
         .target(name: "DaguerreSamples", dependencies: ["DaguerreImage"]),

@@ -52,16 +52,30 @@ public struct RAWFilter: Sendable {
     public static let supportedDecoderVersions = ["1", "2"]
     public var decoderVersion = "2"
 
-    /// Opens a DNG file (Bayer mosaics; other RAW formats come through LibRaw in a later version).
+    /// Opens a RAW file: DNGs through our own reader, every other camera format through
+    /// LibRaw (which only decodes; X6).
     public init(url: URL, limits: Limits = .default) throws(DaguerreError) {
         let path = url.path
-        let head = (FileHandle(forReadingAtPath: path)?.readData(ofLength: 4)).map { [UInt8]($0) } ?? []
-        guard head == [0x49, 0x49, 0x2A, 0x00] || head == [0x4D, 0x4D, 0x00, 0x2A] else {
-            throw .unsupported(feature: "RAW files other than DNG (\(path))", hint: "Convert the file to DNG (e.g. with Adobe DNG Converter) until LibRaw input lands.")
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw .io(operation: "read", path: path, reason: "the file does not exist or cannot be read")
         }
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let stamp = "\(path)|\((attrs?[.size] as? Int) ?? 0)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
-        try self.init(dng: try DNGReader.read(path: path, limits: limits), identity: stamp)
+        let head = (FileHandle(forReadingAtPath: path)?.readData(ofLength: 4096)).map { [UInt8]($0) } ?? []
+        let tiff = head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+        var dng: DNGImage?
+        if tiff {
+            // TIFF-based camera formats (CR2, NEF, ARW…) are not DNGs: those go to LibRaw, but a
+            // .dng that our reader refuses keeps our reader's error.
+            do throws(DaguerreError) { dng = try DNGReader.read(path: path, limits: limits) } catch {
+                if url.pathExtension.lowercased() == "dng" { throw error }
+            }
+        }
+        if let dng {
+            try self.init(dng: dng, identity: stamp)
+        } else {
+            try self.init(dng: try LibRawReader.read(path: path, limits: limits), identity: "libraw|" + stamp)
+        }
     }
 
     /// Develops a DNG already in memory (from ``DNGReader`` or a camera).

@@ -1,0 +1,28 @@
+// LibRaw (libraw_r, thread-safe) for Swift: the C API, plus accessors that copy LibRaw's
+// fixed-size arrays into plain ones (Swift sees C arrays as tuples).
+#include <libraw/libraw.h>
+
+/// Colour and level facts: cam_mul[4], cam_xyz (first three rows, row-major)[9], the white level.
+static inline void dag_libraw_color(const libraw_data_t *d, float camMul[4], float camXYZ[9], float *maximum) {
+    for (int i = 0; i < 4; i++) camMul[i] = d->color.cam_mul[i];
+    for (int r = 0; r < 3; r++) for (int c = 0; c < 3; c++) camXYZ[r * 3 + c] = d->color.cam_xyz[r][c];
+    *maximum = (float)d->color.maximum;
+}
+
+/// The colour (0 R, 1 G, 2 B, 3 G2) of visible-area photosite (row, col).
+static inline int dag_libraw_fc(const libraw_data_t *d, int row, int col) {
+    return (int)((d->idata.filters >> ((((row) << 1 & 14) + ((col) & 1)) << 1)) & 3);
+}
+
+/// The black level of visible-area photosite (row, col): the common level, the per-colour one,
+/// and the repeat pattern (cblack[4] × cblack[5] values from cblack[6]) that DNGs use.
+static inline float dag_libraw_black_at(const libraw_data_t *d, int row, int col) {
+    const unsigned *cb = d->color.cblack;
+    float b = (float)(d->color.black + cb[dag_libraw_fc(d, row, col)]);
+    if (cb[4] > 0 && cb[5] > 0 && 6 + cb[4] * cb[5] <= LIBRAW_CBLACK_SIZE)
+        b += (float)cb[6 + (unsigned)(row % (int)cb[4]) * cb[5] + (unsigned)(col % (int)cb[5])];
+    return b;
+}
+
+static inline const char *dag_libraw_make(const libraw_data_t *d) { return d->idata.make; }
+static inline const char *dag_libraw_model(const libraw_data_t *d) { return d->idata.model; }

@@ -1,0 +1,87 @@
+// Camera RAW files other than DNG, through LibRaw (SPEC X6; Debian's libraw_r 0.20, about 1100
+// cameras): LibRaw only decodes (the unpacked Bayer mosaic, levels, the camera's Adobe colour
+// matrix and as-shot multipliers, capture facts); the development is RAWFilter's own.
+import CLibRaw
+import DaguerreCore
+import DaguerreFormats
+import Foundation
+
+/// Reads a camera RAW file into a ``DNGImage`` (Bayer mosaic of the visible area, with its
+/// calibration), so every RAW develops through the same pipeline as a DNG.
+///
+/// ```swift
+/// let dng = try LibRawReader.read(path: "IMG_0001.CR2")
+/// let developed = try RAWFilter(dng: dng).outputImage()
+/// ```
+public enum LibRawReader {
+    public static func read(path: String, limits: Limits = .default) throws(DaguerreError) -> DNGImage {
+        guard let handle = libraw_init(0) else {
+            throw .io(operation: "start LibRaw for", path: path, reason: "libraw_init returned nothing (out of memory)")
+        }
+        defer { libraw_close(handle) }
+        func check(_ rc: Int32, _ step: String) throws(DaguerreError) {
+            guard rc != 0 else { return }
+            let message = String(cString: libraw_strerror(rc))
+            if rc == LIBRAW_FILE_UNSUPPORTED.rawValue {
+                throw .unsupported(feature: "this RAW format (\(path): LibRaw says \(message))", hint: "Convert it to DNG, or check the file is a camera RAW.")
+            }
+            throw .corruptData(format: "RAW", detail: "LibRaw could not \(step): \(message)", path: path)
+        }
+        try check(libraw_open_file(handle, path), "open the file")
+        let d = handle.pointee
+        let width = Int(d.sizes.width), height = Int(d.sizes.height)
+        let rawWidth = Int(d.sizes.raw_width), rawHeight = Int(d.sizes.raw_height)
+        try limits.check(width: rawWidth, height: rawHeight, bytesPerPixel: 2, what: "RAW mosaic")
+        guard d.idata.colors == 3, d.idata.filters != 0, d.idata.filters != 9, d.idata.is_foveon == 0 else {
+            throw .unsupported(feature: "RAW files that are not 3-colour Bayer mosaics (X-Trans, Foveon, 4-colour or linear) (\(path))",
+                               hint: "Only Bayer sensors are developed so far.")
+        }
+        try check(libraw_unpack(handle), "unpack the raw data")
+        let unpacked = handle.pointee
+        guard let raw = unpacked.rawdata.raw_image, width >= 2, height >= 2,
+              Int(unpacked.sizes.top_margin) + height <= rawHeight, Int(unpacked.sizes.left_margin) + width <= rawWidth else {
+            throw .unsupported(feature: "this RAW layout (\(path))", hint: "LibRaw gave no single-plane mosaic for it.")
+        }
+        // Whole 2×2 blocks of the visible area.
+        let w = width & ~1, h = height & ~1
+        let pitch = Int(unpacked.sizes.raw_pitch) / 2
+        let top = Int(unpacked.sizes.top_margin), left = Int(unpacked.sizes.left_margin)
+        var samples = [UInt16](repeating: 0, count: w * h)
+        for y in 0..<h { for x in 0..<w { samples[y * w + x] = raw[(top + y) * pitch + left + x] } }
+        var cfa: [UInt8] = []
+        for (y, x) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            let c = dag_libraw_fc(handle, Int32(y), Int32(x))
+            cfa.append(UInt8(c == 3 ? 1 : c))
+        }
+        guard let pattern = BayerPattern(cfaPattern: cfa) else {
+            throw .unsupported(feature: "the CFA layout \(cfa) (\(path))", hint: "Only RGGB, GRBG, BGGR and GBRG mosaics are developed.")
+        }
+        var camMul = [Float](repeating: 0, count: 4), camXYZ = [Float](repeating: 0, count: 9)
+        var maximum: Float = 0
+        dag_libraw_color(handle, &camMul, &camXYZ, &maximum)
+        // Black per 2×2 position: common, per-colour (G2 is LibRaw's colour 3) and repeat-pattern levels.
+        let positionBlack = (0..<4).map { p in Double(dag_libraw_black_at(handle, Int32(p / 2), Int32(p % 2))) }
+        let bits = max(8, min(16, Int(log2(Double(max(maximum, 255))).rounded(.up))))
+        let mosaic = try BayerImage(width: w, height: h, pattern: pattern, bitsPerSample: bits, samples: samples,
+                                    blackLevel: positionBlack, whiteLevel: Int(max(maximum, 1)))
+        var dng = DNGImage(raw: mosaic, uniqueCameraModel: "\(String(cString: dag_libraw_make(handle))) \(String(cString: dag_libraw_model(handle)))")
+        // LibRaw's cam_xyz is Adobe's XYZ → camera matrix for D65.
+        if camXYZ.contains(where: { $0 != 0 }) {
+            dng.color.colorMatrix1 = camXYZ.map(Double.init)
+            dng.color.calibrationIlluminant1 = .d65
+        }
+        if camMul[0] > 0, camMul[1] > 0, camMul[2] > 0 {
+            dng.color.asShotNeutral = [Double(camMul[1] / camMul[0]), 1, Double(camMul[1] / camMul[2])]
+        }
+        dng.defaultCrop = DNGCrop(x: 0, y: 0, width: Double(w), height: Double(h))
+        var m = PhotoMetadata(make: String(cString: dag_libraw_make(handle)), model: String(cString: dag_libraw_model(handle)))
+        let other = unpacked.other
+        if other.iso_speed > 0 { m.iso = Int(other.iso_speed.rounded()) }
+        if other.shutter > 0 { m.exposureTime = Double(other.shutter) }
+        if other.aperture > 0 { m.fNumber = Double(other.aperture) }
+        if other.focal_len > 0 { m.focalLength = Double(other.focal_len) }
+        if other.timestamp > 0 { m.dateTimeOriginal = Date(timeIntervalSince1970: TimeInterval(other.timestamp)) }
+        dng.metadata = m
+        return dng
+    }
+}
