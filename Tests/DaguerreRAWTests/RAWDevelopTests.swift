@@ -75,3 +75,22 @@ import Testing
         #expect(throws: DaguerreError.self) { _ = try RAWAdjustments.sidecar(for: path) }
     }
 }
+
+/// The seed's spelling (505): options read and set by Core Image's key names.
+@Suite struct RAWFilterKeyTests {
+    @Test("value(forKey:) and setValue(_:forKey:) reach the typed options; unknown keys and non-finite values are refused")
+    func keys() throws {
+        var raw = try RAWFilter(dng: try RAWDevelopTests.fixedDNG())
+        #expect(try raw.value(forKey: "inputLuminanceNoiseReductionAmount") == 0)
+        try raw.setValue(0.5, forKey: "inputEV")
+        #expect(raw.exposure == 0.5)
+        try raw.setValue(5000, forKey: "inputNeutralTemperature")
+        #expect(try raw.value(forKey: "inputNeutralTemperature") == 5000)
+        let x = try raw.value(forKey: "inputNeutralChromaticityX")
+        try raw.setValue(x, forKey: "inputNeutralChromaticityX")
+        #expect(abs(raw.neutralTemperature - 5000) < 25, "\(raw.neutralTemperature)")
+        #expect(throws: DaguerreError.self) { try raw.setValue(1, forKey: "inputBogus") }
+        #expect(throws: DaguerreError.self) { try raw.setValue(.nan, forKey: "inputEV") }
+        _ = try raw.outputImage()
+    }
+}
