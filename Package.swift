@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "DaguerreVirtualCamera", targets: ["DaguerreVirtualCamera"]),
         .library(name: "DaguerreCapture", targets: ["DaguerreCapture"]),
         .library(name: "DaguerreRAW", targets: ["DaguerreRAW"]),
+        // For the fuzz/ package and the crash replays only: what each fuzz harness runs.
+        .library(name: "DaguerreFuzzTargets", targets: ["DaguerreFuzzTargets"]),
         .executable(name: "daguerre", targets: ["daguerre"]),
         .executable(name: "daguerre-bench", targets: ["daguerre-bench"]),
         .executable(name: "daguerre-formats-bench", targets: ["daguerre-formats-bench"]),
@@ -82,10 +84,12 @@ let package = Package(
         .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
                           path: "Examples/variable-box-blur"),
 
+        .target(name: "DaguerreFuzzTargets", dependencies: ["Daguerre"], path: "fuzz/Targets"),
+
         // Test-only helpers: running the independent judges (Python packages, exiftool).
         .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore"], path: "Tests/DaguerreTestSupport"),
         .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
-        .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "DaguerreTestSupport"]),
+        .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreVirtualCameraTests", dependencies: ["DaguerreVirtualCamera", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreCaptureTests", dependencies: ["DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreRAWTests", dependencies: ["DaguerreRAW", "DaguerreVirtualCamera", "DaguerreTestSupport"]),

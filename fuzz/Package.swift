@@ -12,10 +12,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(path: "..")],
     targets: [
-        .executableTarget(name: "FuzzDecode", dependencies: [.product(name: "Daguerre", package: parent)]),
-        .executableTarget(name: "FuzzDNG", dependencies: [.product(name: "Daguerre", package: parent)]),
-        .executableTarget(name: "FuzzJPEGMetadata", dependencies: [.product(name: "Daguerre", package: parent)]),
-        .executableTarget(name: "FuzzQuickTime", dependencies: [.product(name: "DaguerreFormats", package: parent)]),
+        // What each harness does lives in the parent package (DaguerreFuzzTargets, fuzz/Targets),
+        // where the crash replays in its tests call the same code; here only the entry points.
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzDecode", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
+        .executableTarget(name: "FuzzDNG", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
+        .executableTarget(name: "FuzzJPEGMetadata", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
+        .executableTarget(name: "FuzzQuickTime", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
     ],
     swiftLanguageModes: [.v6]
 )

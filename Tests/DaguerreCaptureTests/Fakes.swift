@@ -11,7 +11,7 @@ import Synchronization
 import Testing
 
 /// A camera whose frame `n` is a flat field of luma `FakeCamera.luma(n)`, chroma (100, 150).
-final class FakeCamera: CaptureDevice {
+final class FakeCamera: ControlledCaptureDevice {
     let uniqueID: String
     let localizedName: String
     let position: CaptureDevicePosition
@@ -49,20 +49,6 @@ final class FakeCamera: CaptureDevice {
     }
 
     static func luma(_ index: Int64) -> UInt8 { UInt8(40 + (index * 5) % 160) }
-
-    var formats: [CaptureDeviceFormat] { controls.formats }
-    var mediaType: CaptureMediaType { .video }
-    var activeFormat: CaptureDeviceFormat { controls.activeFormat }
-    func setActiveFormat(_ format: CaptureDeviceFormat) throws(DaguerreError) { try controls.setActiveFormat(format) }
-    var activeColorSpace: CaptureColorSpace { controls.activeColorSpace }
-    func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(DaguerreError) { try controls.setActiveColorSpace(colorSpace) }
-    var exposure: CaptureExposure { controls.exposure }
-    func setExposureMode(_ mode: CaptureExposureMode) throws(DaguerreError) { try controls.setExposureMode(mode) }
-    func setCustomExposure(duration: Double, iso: Double) throws(DaguerreError) { try controls.setCustomExposure(duration: duration, iso: iso) }
-    var whiteBalance: CaptureWhiteBalance { controls.whiteBalance }
-    var maxWhiteBalanceGain: Double { controls.maxWhiteBalanceGain }
-    func setWhiteBalanceMode(_ mode: CaptureWhiteBalanceMode) throws(DaguerreError) { try controls.setWhiteBalanceMode(mode) }
-    func setWhiteBalanceGains(_ gains: CaptureWhiteBalanceGains) throws(DaguerreError) { try controls.setWhiteBalanceGains(gains) }
 
     var startCount: Int { stream.withLock { $0.starts } }
     var stopCount: Int { stream.withLock { $0.stops } }
@@ -141,7 +127,7 @@ final class FakeCamera: CaptureDevice {
 }
 
 /// A microphone delivering 10 ms buffers of a ramp (sample k of the stream is `k % 2000 - 1000`).
-final class FakeMicrophone: CaptureDevice {
+final class FakeMicrophone: ControlledCaptureDevice {
     let uniqueID: String
     let localizedName: String
     let position = CaptureDevicePosition.unspecified
@@ -157,20 +143,6 @@ final class FakeMicrophone: CaptureDevice {
         localizedName = name
         uniqueID = "fake-mic-\(UUID().uuidString)"
     }
-
-    var formats: [CaptureDeviceFormat] { controls.formats }
-    var mediaType: CaptureMediaType { .audio }
-    var activeFormat: CaptureDeviceFormat { controls.activeFormat }
-    func setActiveFormat(_ format: CaptureDeviceFormat) throws(DaguerreError) { try controls.setActiveFormat(format) }
-    var activeColorSpace: CaptureColorSpace { controls.activeColorSpace }
-    func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(DaguerreError) { try controls.setActiveColorSpace(colorSpace) }
-    var exposure: CaptureExposure { controls.exposure }
-    func setExposureMode(_ mode: CaptureExposureMode) throws(DaguerreError) { try controls.setExposureMode(mode) }
-    func setCustomExposure(duration: Double, iso: Double) throws(DaguerreError) { try controls.setCustomExposure(duration: duration, iso: iso) }
-    var whiteBalance: CaptureWhiteBalance { controls.whiteBalance }
-    var maxWhiteBalanceGain: Double { controls.maxWhiteBalanceGain }
-    func setWhiteBalanceMode(_ mode: CaptureWhiteBalanceMode) throws(DaguerreError) { try controls.setWhiteBalanceMode(mode) }
-    func setWhiteBalanceGains(_ gains: CaptureWhiteBalanceGains) throws(DaguerreError) { try controls.setWhiteBalanceGains(gains) }
 
     func startStreaming(clock: any CaptureClock, handler: @escaping @Sendable (CaptureStreamEvent) -> Void) throws(DaguerreError) {
         guard let format = controls.activeFormat.audioFormat else { return }

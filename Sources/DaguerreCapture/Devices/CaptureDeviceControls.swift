@@ -6,8 +6,8 @@ import Synchronization
 /// A device's formats and its settable state (active format and colour space, exposure, white
 /// balance), with every rule of ``CaptureDevice``'s setters built in.
 ///
-/// Devices store one and forward the protocol's requirements to it; their stream reads it for
-/// each frame. Safe from any thread (one mutex).
+/// Devices store one and conform to ``ControlledCaptureDevice``, which forwards the protocol's
+/// requirements to it; their stream reads it for each frame. Safe from any thread (one mutex).
 ///
 /// Rules:
 /// - the active format must be one of ``formats`` (all of one media type);
@@ -19,14 +19,12 @@ import Synchronization
 /// - audio devices have no exposure or white balance: those setters throw `.unsupported`.
 ///
 /// ```swift
-/// final class MyCamera: CaptureDevice {
+/// final class MyCamera: ControlledCaptureDevice {
 ///     let controls: CaptureDeviceControls
 ///     init() throws(DaguerreError) {
 ///         controls = try CaptureDeviceControls(formats: try CaptureDeviceFormat.videoRangePair(width: 1920, height: 1080, wideColor: true))
 ///     }
-///     var activeFormat: CaptureDeviceFormat { controls.activeFormat }
-///     func setActiveFormat(_ f: CaptureDeviceFormat) throws(DaguerreError) { try controls.setActiveFormat(f) }
-///     // ... and so on for the other requirements
+///     // identity, capabilities and the stream; formats, exposure and white balance come from `controls`
 /// }
 /// ```
 public final class CaptureDeviceControls: Sendable {

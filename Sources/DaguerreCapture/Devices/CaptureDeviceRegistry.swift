@@ -22,8 +22,8 @@ public protocol CaptureDeviceProvider: Sendable {
 /// The devices an app can discover (the hook behind ``CaptureDeviceDiscoverySession`` and
 /// ``CaptureDevices/default(_:for:position:registry:)``).
 ///
-/// ``shared`` starts empty; the module that provides the default devices (the virtual camera)
-/// registers them at start-up with ``register(_:)``. Tests make their own registry so parallel
+/// ``shared`` starts with the virtual back camera, front camera and microphone
+/// (``VirtualDeviceProvider``); other providers register with ``register(_:)``. Tests make their own registry so parallel
 /// tests never see each other's devices. Devices are listed in registration order; when two
 /// providers list the same `uniqueID`, the first registered wins.
 ///

@@ -52,11 +52,13 @@ extension DNGReader {
             throw .unsupported(feature: "DNG raw data stored with \(name)", hint: "Convert it to a lossless (Compression 7) or uncompressed DNG.")
         }
         let layout = try ChunkLayout(ifd, r, width: width, height: height)
+        // A chunk is allocated whole before its data is read: hostile tile sizes stop here.
+        try limits.check(width: layout.chunkWidth, height: layout.chunkHeight, bytesPerPixel: 2 * spp, what: "DNG tile")
         let shape = ChunkShape(width: width, height: height, samplesPerPixel: spp, compression: compression, bits: bits,
                                byteOrder: r.byteOrder, legacy: legacy, table: ifd.uints(.linearizationTable, in: r))
         var (samples, significant) = try decodeChunks(layout, shape, bytes: r.bytes)
         if let table = shape.table, !table.isEmpty {
-            significant = max(8, min(16, Int(log2(Double(max(table.max() ?? 1, 1))).rounded(.up))))
+            significant = max(8, min(16, 32 - max(table.max() ?? 1, 1).leadingZeroBitCount))
         }
         let white = ifd.uints(.whiteLevel, in: r)?.map { Int($0) }
         let defaultWhite = (1 << significant) - 1

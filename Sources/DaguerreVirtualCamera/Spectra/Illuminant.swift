@@ -35,11 +35,15 @@ public enum Illuminant: String, Sendable, CaseIterable, Hashable {
     /// The spectral power distribution at ``SpectralTables/wavelengths``, in units where the
     /// illuminance (683 lm/W × Σ S·ȳ·Δλ) is 1 lux.
     public var spectrum: [Double] {
-        let raw: [Double] = switch self {
-        case .d65: SpectralTables.illuminantD65
-        case .tungsten: SpectralTables.illuminantA
-        case .fluorescent: SpectralTables.illuminantFL2
-        }
+        switch self { case .d65: Self.d65Spectrum; case .tungsten: Self.tungstenSpectrum; case .fluorescent: Self.fluorescentSpectrum }
+    }
+
+    // Normalized once: the colorimetry asks for spectra inside its loops.
+    private static let d65Spectrum = normalized(SpectralTables.illuminantD65)
+    private static let tungstenSpectrum = normalized(SpectralTables.illuminantA)
+    private static let fluorescentSpectrum = normalized(SpectralTables.illuminantFL2)
+
+    private static func normalized(_ raw: [Double]) -> [Double] {
         let y = zip(raw, SpectralTables.cie1931Y).reduce(0) { $0 + $1.0 * $1.1 } * 683 * 10
         return raw.map { $0 / y }
     }

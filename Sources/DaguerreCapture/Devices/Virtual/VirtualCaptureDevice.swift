@@ -19,7 +19,7 @@ import Synchronization
 /// back.camera.lux = 150
 /// try session.addInput(try CaptureDeviceInput(device: back))
 /// ```
-public final class VirtualCaptureDevice: CaptureDevice {
+public final class VirtualCaptureDevice: ControlledCaptureDevice {
     public let uniqueID: String
     public let localizedName: String
     public let position: CaptureDevicePosition
@@ -69,21 +69,8 @@ public final class VirtualCaptureDevice: CaptureDevice {
         return formats
     }
 
-    public var mediaType: CaptureMediaType { .video }
-    public var formats: [CaptureDeviceFormat] { controls.formats }
-    public var activeFormat: CaptureDeviceFormat { controls.activeFormat }
-    public func setActiveFormat(_ format: CaptureDeviceFormat) throws(DaguerreError) { try controls.setActiveFormat(format) }
-    public var activeColorSpace: CaptureColorSpace { controls.activeColorSpace }
-    public func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(DaguerreError) { try controls.setActiveColorSpace(colorSpace) }
     public var hasFlash: Bool { camera.profile.hasFlash }
     public var isLensStabilizationSupported: Bool { camera.profile.lens.hasStabilization }
-    public var exposure: CaptureExposure { controls.exposure }
-    public func setExposureMode(_ mode: CaptureExposureMode) throws(DaguerreError) { try controls.setExposureMode(mode) }
-    public func setCustomExposure(duration: Double, iso: Double) throws(DaguerreError) { try controls.setCustomExposure(duration: duration, iso: iso) }
-    public var whiteBalance: CaptureWhiteBalance { controls.whiteBalance }
-    public var maxWhiteBalanceGain: Double { controls.maxWhiteBalanceGain }
-    public func setWhiteBalanceMode(_ mode: CaptureWhiteBalanceMode) throws(DaguerreError) { try controls.setWhiteBalanceMode(mode) }
-    public func setWhiteBalanceGains(_ gains: CaptureWhiteBalanceGains) throws(DaguerreError) { try controls.setWhiteBalanceGains(gains) }
 
     /// Streams at the active format's frame rate on `clock`: each tick exposes one frame at the
     /// tick's time, so a virtual clock gives the same frames however fast it is advanced.
@@ -109,6 +96,9 @@ public final class VirtualCaptureDevice: CaptureDevice {
         ticker.withLock { t in t?.stop(); t = nil }
     }
 
+    /// The ISPs for the two colour spaces, built once (each inverts a matrix and tabulates a curve).
+    static let ispSRGB = VideoISP(outputPrimaries: .srgb), ispP3 = VideoISP(outputPrimaries: .displayP3)
+
     /// One frame: the device's controls applied to the simulator, a raw exposure, the ISP for
     /// the active pixel format, and the control loops' choices reported back.
     static func frame(camera: VirtualCamera, controls: CaptureDeviceControls, mode: SensorReadoutMode,
@@ -133,7 +123,7 @@ public final class VirtualCaptureDevice: CaptureDevice {
                                              blue: m.whiteBalanceGains.z / smallest)
         controls.reportAutomaticExposure(duration: camera.currentExposure.duration, iso: camera.currentExposure.iso)
         controls.reportAutomaticWhiteBalance(gains: gains)
-        let isp = VideoISP(outputPrimaries: colorSpace == .p3D65 ? .displayP3 : .srgb)
+        let isp = colorSpace == .p3D65 ? Self.ispP3 : Self.ispSRGB
         let content: CaptureFrame.Content
         switch format.pixelFormat {
         case .yuv420FullRange?, .yuv420VideoRange?:

@@ -11,7 +11,7 @@ import Synchronization
 /// mic.sound = .tone(frequency: 440, amplitude: 0.2)
 /// try session.addInput(try CaptureDeviceInput(device: mic))
 /// ```
-public final class VirtualMicrophoneDevice: CaptureDevice {
+public final class VirtualMicrophoneDevice: ControlledCaptureDevice {
     public let uniqueID: String
     public let localizedName = "Virtual Microphone"
     public let position = CaptureDevicePosition.unspecified
@@ -38,20 +38,6 @@ public final class VirtualMicrophoneDevice: CaptureDevice {
         set { state.withLock { $0.microphone.sound = newValue } }
     }
 
-    public var mediaType: CaptureMediaType { .audio }
-    public var formats: [CaptureDeviceFormat] { controls.formats }
-    public var activeFormat: CaptureDeviceFormat { controls.activeFormat }
-    public func setActiveFormat(_ format: CaptureDeviceFormat) throws(DaguerreError) { try controls.setActiveFormat(format) }
-    public var activeColorSpace: CaptureColorSpace { controls.activeColorSpace }
-    public func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(DaguerreError) { try controls.setActiveColorSpace(colorSpace) }
-    public var exposure: CaptureExposure { controls.exposure }
-    public func setExposureMode(_ mode: CaptureExposureMode) throws(DaguerreError) { try controls.setExposureMode(mode) }
-    public func setCustomExposure(duration: Double, iso: Double) throws(DaguerreError) { try controls.setCustomExposure(duration: duration, iso: iso) }
-    public var whiteBalance: CaptureWhiteBalance { controls.whiteBalance }
-    public var maxWhiteBalanceGain: Double { controls.maxWhiteBalanceGain }
-    public func setWhiteBalanceMode(_ mode: CaptureWhiteBalanceMode) throws(DaguerreError) { try controls.setWhiteBalanceMode(mode) }
-    public func setWhiteBalanceGains(_ gains: CaptureWhiteBalanceGains) throws(DaguerreError) { try controls.setWhiteBalanceGains(gains) }
-
     /// Delivers about 20 ms per buffer. Each buffer continues exactly where the last ended, up
     /// to 20 ms past its tick, so audio has no gaps even when a busy machine makes ticks late
     /// (a late tick delivers the longer stretch it missed); sample `n` is the sound at `n / 44100` s.
@@ -74,11 +60,14 @@ public final class VirtualMicrophoneDevice: CaptureDevice {
                 handler(.failed(error))
             }
         }
-        state.withLock { $0.ticker?.stop(); $0.ticker = next; $0.nextSample = nil }
+        // The old ticker is stopped outside the lock: stop() waits for a running tick, which takes it.
+        let old = state.withLock { s -> CaptureClockTicker? in defer { s.ticker = next; s.nextSample = nil }; return s.ticker }
+        old?.stop()
         next.start()
     }
 
     public func stopStreaming() {
-        state.withLock { s in s.ticker?.stop(); s.ticker = nil }
+        let old = state.withLock { s -> CaptureClockTicker? in defer { s.ticker = nil }; return s.ticker }
+        old?.stop()
     }
 }

@@ -1,0 +1,101 @@
+// What each libFuzzer harness does with its input (fuzz/Sources), in one place, so the harnesses
+// and the replays of their crashes (Tests/…/FuzzRegressionTests) run exactly the same calls.
+// Bad input must end in a DaguerreError: any trap, crash or sanitizer report is a bug.
+import Daguerre
+
+/// One function per harness; each takes the fuzzer's bytes.
+///
+/// ```swift
+/// @_cdecl("LLVMFuzzerTestOneInput")
+/// public func testOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+///     _ = FuzzTargets.dng([UInt8](UnsafeBufferPointer(start: data, count: size))); return 0
+/// }
+/// ```
+public enum FuzzTargets {
+    /// Small limits, so each run stays fast.
+    static var limits: Limits {
+        var limits = Limits.default
+        limits.maxPixels = 1 << 22
+        limits.maxBufferBytes = 1 << 26
+        return limits
+    }
+
+    /// The image readers, then a small crop rendered through the engine.
+    public static func decode(_ bytes: [UInt8]) {
+        let limits = Self.limits
+        do {
+            let decoder = try ImageReader.open(data: bytes, limits: limits)
+            let info = decoder.info
+            let rows = min(info.height, 64)
+            var buffer = [UInt8](repeating: 0, count: max(1, info.width * info.pixelFormat.bytesPerPixel * rows))
+            try buffer.withUnsafeMutableBytes { raw in
+                try decoder.readRows(y: 0, count: rows, into: raw.baseAddress!, bytesPerRow: info.width * info.pixelFormat.bytesPerPixel)
+            }
+            let image = try Image(data: bytes, limits: limits)
+            let crop = image.cropped(to: Rect(x: 0, y: 0, width: min(image.extent.width, 32), height: min(image.extent.height, 32)))
+            _ = try Context(options: .init(limits: limits)).createBuffer(try crop.applying(GaussianBlur(radius: 1)), format: .rgba8, colorSpace: .sRGB)
+        } catch {
+            // Typed errors are the expected outcome for damaged input.
+        }
+    }
+
+    /// The TIFF structure reader, EXIF, the DNG reader (IFD trees, tiles, lossless and lossy
+    /// JPEG, bit-packed strips, opcode lists, previews), and every applicable opcode on a small
+    /// plane, which is returned (nil when the bytes are not a readable DNG).
+    public static func dng(_ bytes: [UInt8]) -> [Float]? {
+        let limits = Self.limits
+        if let reader = try? TIFFStructureReader(bytes: bytes), let tree = try? reader.tree(), let ifd0 = tree.first {
+            _ = EXIFCodec.metadata(ifd0: ifd0, reader: reader)
+        }
+        guard let dng = try? DNGReader.read(bytes: bytes, limits: limits) else { return nil }
+        var plane = [Float](repeating: 0.5, count: 16 * 16)
+        for list in dng.opcodeLists {
+            for op in list.opcodes { op.apply(to: &plane, width: 16, height: 16, channels: 1) }
+        }
+        return plane
+    }
+
+    /// The JPEG metadata reader (markers, EXIF IFDs, Apple MakerNote, XMP, ICC chunks,
+    /// thumbnail, Motion Photo trailer) and the metadata splicer.
+    public static func jpegMetadata(_ bytes: [UInt8]) {
+        if let info = try? JPEGFileMetadata(bytes: bytes) {
+            _ = info.metadata.map { EXIFCodec.directories(for: $0) }
+            _ = info.xmp?.serialized()
+        }
+        _ = try? JPEGFileMetadata.replacingMetadata(in: bytes, with: [.exif(TIFFSerializer.file([TIFFDirectory()], byteOrder: .bigEndian))])
+        _ = AppleMakerNote(parsing: bytes)
+    }
+
+    /// The QuickTime/MP4 reader: box parsing, sample tables, movie and timed metadata, sample
+    /// reads (not H.264 decoding, which is libavcodec's, fuzzed upstream).
+    public static func quickTime(_ bytes: [UInt8]) {
+        var options = MovieReader.Options()
+        options.maxMovieAtomBytes = 1 << 20      // keep each run small and fast
+        options.maxSamplesPerTrack = 1 << 20
+        options.maxSampleBytes = 1 << 20
+        do {
+            let movie = try MovieReader(data: bytes, options: options)
+            _ = movie.contentIdentifier
+            _ = movie.fileType
+            _ = try? movie.stillImageTime()
+            for item in movie.metadata { _ = item.description }
+            for track in movie.tracks {
+                _ = track.startTime
+                let n = track.sampleCount
+                // Random access across the table, both ends and a stride through the middle.
+                for i in [0, 1, n / 2, n - 2, n - 1] + Array(stride(from: 0, to: n, by: max(1, n / 32))) {
+                    if let s = track.sample(at: i) {
+                        _ = track.presentationTime(ofMediaTime: s.presentationTime)
+                        _ = try? movie.sampleData(track: track.id, index: i)
+                    }
+                }
+                _ = track.sampleTable.syncSample(atOrBefore: n - 1)
+                _ = try? movie.sampleData(track: track.id, range: 0..<min(n, 64))
+                if track.codec == "mebx" { _ = try? movie.timedMetadata(track: track.id) }
+                if track.mediaType == .audio { _ = try? movie.pcm16Samples(track: track.id) }
+            }
+        } catch {
+            // Typed errors are the expected outcome for damaged input.
+        }
+    }
+}
