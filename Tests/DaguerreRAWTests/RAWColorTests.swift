@@ -71,9 +71,9 @@ import Testing
     @Test("Options whose stages are not built throw .unsupported naming them; LinearRaw DNGs are refused by name")
     func unbuilt() throws {
         var raw = try RAWFilter(dng: try Self.chartDNG(.d65, width: 64, height: 48))
-        raw.sharpnessAmount = 0.5
+        raw.colorNoiseReductionAmount = 0.5
         let error = try #require(throws: DaguerreError.self) { _ = try raw.outputImage() }
-        #expect(error.message.contains("sharpnessAmount"))
+        #expect(error.message.contains("colorNoiseReductionAmount"))
         let linear = try DNGReader.read(path: Judge.testdata.appendingPathComponent("third-party/dngsdk_fuzzer_original.dng").path)
         let e2 = try #require(throws: DaguerreError.self) { _ = try RAWFilter(dng: linear) }
         #expect(e2.message.contains("LinearRaw"))

@@ -34,6 +34,10 @@ public enum KernelArgument: Sendable {
 /// Argument values as a kernel body sees them, by position in the `arguments` array.
 public struct KernelValues: Sendable {
     let arguments: [KernelArgument]
+    init(arguments: [KernelArgument]) { self.arguments = arguments }
+    /// The values a kernel body would see for `arguments`: for evaluating a kernel's mapping
+    /// outside a render, as a warp's region-of-interest callback does.
+    public init(_ arguments: [KernelArgument]) { self.arguments = arguments }
     public func float(at i: Int) -> Float {
         guard arguments.indices.contains(i), case let .float(v) = arguments[i] else { return 0 }
         return v

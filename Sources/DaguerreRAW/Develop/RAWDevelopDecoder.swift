@@ -18,6 +18,8 @@ struct DevelopSettings: Sendable {
     var crop: IntRect
     var workingSpace: ColorSpace
     var demosaic: DemosaicMethod
+    /// Highlight handling on the white-balanced camera RGB (pipeline version 3); nil before.
+    var highlight: HighlightRecovery?
 }
 
 /// The demosaic methods (X2: a fast one for draft mode and small scales, a high-quality one).
@@ -28,6 +30,9 @@ public enum DemosaicMethod: String, Sendable, CaseIterable {
     /// LMMSE-GW on the white-balanced, sRGB-encoded mosaic (LMMSEGWDemosaic): the default
     /// from pipeline version 2.
     case lmmseGW
+    /// Each 2×2 block of photosites becomes one pixel (red, the mean of the greens, blue): half
+    /// the width and height, no interpolation. For draft mode and scale factors of ½ or less (X2, X7).
+    case halfSize
 }
 
 /// Develops rows of a Bayer mosaic into linear RGB float rows (`.rgbf`) in the working space.
@@ -45,8 +50,13 @@ final class RAWDevelopDecoder: ImageDecoder {
         }
         try Limits.default.check(width: c.width, height: c.height, bytesPerPixel: 12, what: "developed RAW image")
         self.mosaic = mosaic; self.settings = settings
-        columns = 0..<c.width
-        info = ImageFileInfo(format: .tiff, width: c.width, height: c.height, pixelFormat: .rgbf, alpha: .premultiplied,
+        let half = settings.demosaic == .halfSize
+        let (w, h) = half ? (c.width / 2, c.height / 2) : (c.width, c.height)
+        guard w > 0, h > 0 else {
+            throw .invalidArgument(what: "half-size develop of a \(c.width)×\(c.height) crop", problem: "needs at least 2×2 photosites")
+        }
+        columns = 0..<w
+        info = ImageFileInfo(format: .tiff, width: w, height: h, pixelFormat: .rgbf, alpha: .premultiplied,
                              iccProfile: nil, colorSpace: settings.workingSpace, randomAccess: true)
     }
 
@@ -59,9 +69,14 @@ final class RAWDevelopDecoder: ImageDecoder {
         guard y >= 0, count >= 0, y + count <= info.height else {
             throw .invalidArgument(what: "RAW rows \(y)..<\(y + count)", problem: "the image has \(info.height) rows")
         }
-        if settings.demosaic == .lmmseGW {
+        switch settings.demosaic {
+        case .lmmseGW:
             try readRowsChunked(y: y, count: count, into: destination, bytesPerRow: bytesPerRow)
             return
+        case .halfSize:
+            readRowsHalfSize(y: y, count: count, into: destination, bytesPerRow: bytesPerRow)
+            return
+        case .bilinear: break
         }
         let m = mosaic, s = settings, cols = columns
         let w = m.width, h = m.height
@@ -69,6 +84,8 @@ final class RAWDevelopDecoder: ImageDecoder {
         let scale = m.blackLevel.map { Float(1 / max(Double(m.whiteLevel) - $0, 1)) }
         let cfa = m.pattern.cfaPattern.map(Int.init)
         let k = s.matrix.m.map(Float.init)
+        let (neutral, wbGain) = Self.whiteBalance(s)
+        let threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel), colors = BayerPatternColors(m.pattern.cfaPattern)
         let out = UnsafeTransfer(destination.assumingMemoryBound(to: UInt8.self))
         m.samples.withUnsafeBufferPointer { samples in
             let src = UnsafeTransfer(UnsafeMutablePointer(mutating: samples.baseAddress!))
@@ -95,6 +112,59 @@ final class RAWDevelopDecoder: ImageDecoder {
                     default:
                         rgb[1] = (at(sx - 1, sy) + at(sx + 1, sy) + at(sx, sy - 1) + at(sx, sy + 1)) * 0.25
                         rgb[2 - own] = (at(sx - 1, sy - 1) + at(sx + 1, sy - 1) + at(sx - 1, sy + 1) + at(sx + 1, sy + 1)) * 0.25
+                    }
+                    if let hl = s.highlight, hl.mayBeClipped(rgb * wbGain) {
+                        let clipped = HighlightRecovery.clippedColours(x: sx, y: sy, samples: src.value, width: w, height: h, threshold: threshold, colors: colors)
+                        rgb = hl.apply(rgb * wbGain, clipped: clipped) * neutral
+                    }
+                    let o = row + 3 * i
+                    o[0] = k[0] * rgb.x + k[1] * rgb.y + k[2] * rgb.z
+                    o[1] = k[3] * rgb.x + k[4] * rgb.y + k[5] * rgb.z
+                    o[2] = k[6] * rgb.x + k[7] * rgb.y + k[8] * rgb.z
+                }
+            }
+        }
+    }
+
+    /// The camera's neutral normalized to a largest channel of 1, and its reciprocal: the white
+    /// balance gains, which take camera RGB to white-balanced RGB with white at 1.
+    static func whiteBalance(_ s: DevelopSettings) -> (neutral: SIMD3<Float>, gain: SIMD3<Float>) {
+        let n = s.neutral / max(s.neutral.max(), 1e-12)
+        let f = SIMD3<Float>(Float(max(n.x, 1e-6)), Float(max(n.y, 1e-6)), Float(max(n.z, 1e-6)))
+        return (f, 1 / f)
+    }
+
+    /// The half-size path: one pixel per 2×2 block (red, mean green, blue), linearized per CFA
+    /// position, through the highlight stage and the camera matrix. Cheap enough for draft
+    /// re-renders (X7): each photosite is read once.
+    private func readRowsHalfSize(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) {
+        let m = mosaic, s = settings, cols = columns, w = m.width
+        let black = m.blackLevel.map(Float.init)
+        let scale = m.blackLevel.map { Float(1 / max(Double(m.whiteLevel) - $0, 1)) }
+        let cfa = m.pattern.cfaPattern.map(Int.init)
+        let k = s.matrix.m.map(Float.init)
+        let (neutral, wbGain) = Self.whiteBalance(s)
+        let threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel), colors = BayerPatternColors(m.pattern.cfaPattern)
+        let h = m.height
+        let out = UnsafeTransfer(destination)
+        m.samples.withUnsafeBufferPointer { samples in
+            let src = UnsafeTransfer(samples.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: count) { r in
+                let sy = s.crop.y + 2 * (y + r)
+                let row = (out.value + r * bytesPerRow).assumingMemoryBound(to: Float.self)
+                for (i, x) in cols.enumerated() {
+                    let sx = s.crop.x + 2 * x
+                    var rgb = SIMD3<Float>.zero
+                    for dy in 0..<2 {
+                        for dx in 0..<2 {
+                            let p = ((sy + dy) & 1) * 2 + ((sx + dx) & 1)
+                            let v = (Float(src.value[(sy + dy) * w + sx + dx]) - black[p]) * scale[p]
+                            rgb[cfa[p]] += cfa[p] == 1 ? v * 0.5 : v
+                        }
+                    }
+                    if let hl = s.highlight, hl.mayBeClipped(rgb * wbGain) {
+                        let clipped = HighlightRecovery.clippedColours(x: sx, y: sy, samples: src.value, width: w, height: h, threshold: threshold, colors: colors)
+                        rgb = hl.apply(rgb * wbGain, clipped: clipped) * neutral
                     }
                     let o = row + 3 * i
                     o[0] = k[0] * rgb.x + k[1] * rgb.y + k[2] * rgb.z
@@ -167,6 +237,7 @@ final class RAWDevelopDecoder: ImageDecoder {
         // Working = matrix × camera; camera = neutral × white-balanced.
         let k = (s.matrix * Matrix3.diagonal(n.x, n.y, n.z)).m.map(Float.init)
         let colors = BayerPatternColors(m.pattern.cfaPattern)
+        let threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel)
         let tables = encodeTables, decode = SRGBCurve.decodeTable
         let spaces = UnsafeTransfer(workspaces)
         let out = UnsafeTransfer(destination)
@@ -193,8 +264,13 @@ final class RAWDevelopDecoder: ImageDecoder {
                                        write: { x, yy, rgb in
                                            let row = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self)
                                            let o = row + 3 * (x - cx - cols.lowerBound)
-                                           let r = SRGBCurve.decodeFast(rgb.x, dtab.value), g = SRGBCurve.decodeFast(rgb.y, dtab.value)
-                                           let b = SRGBCurve.decodeFast(rgb.z, dtab.value)
+                                           var r = SRGBCurve.decodeFast(rgb.x, dtab.value), g = SRGBCurve.decodeFast(rgb.y, dtab.value)
+                                           var b = SRGBCurve.decodeFast(rgb.z, dtab.value)
+                                           if let hl = s.highlight, hl.mayBeClipped(SIMD3(r, g, b)) {
+                                               let clipped = HighlightRecovery.clippedColours(x: x, y: yy, samples: src.value, width: w, height: h,
+                                                                                              threshold: threshold, colors: colors)
+                                               let v = hl.apply(SIMD3(r, g, b), clipped: clipped); (r, g, b) = (v.x, v.y, v.z)
+                                           }
                                            o[0] = k[0] * r + k[1] * g + k[2] * b
                                            o[1] = k[3] * r + k[4] * g + k[5] * b
                                            o[2] = k[6] * r + k[7] * g + k[8] * b

@@ -20,35 +20,49 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "White balance temperature in kelvin (default: as shot).") var temperature: Double?
     @Option(help: "White balance tint (default: as shot).") var tint: Double?
     @Option(help: "Noise reduction amount (not built yet; only 0 is accepted).") var noiseReduction: Double?
-    @Option(help: "displayP3 or sRGB.") var colorspace = "displayP3"
-    @Option(help: "jpeg, tiff16 or png.") var format = "jpeg"
-    @Option(help: "Scale factor (not built yet; only 1 is accepted).") var scale: Double?
+    @Option(help: "Output colour space: displayP3, sRGB, adobeRGB, bt2020, linearSRGB...") var colorspace = "displayP3"
+    @Option(help: "jpeg, tiff16 or png (default: from the output file's extension, else jpeg).") var format: String?
+    @Option(help: "Scale factor, 0 < s ≤ 1 (½ or less develops at half size first).") var scale: Double?
+    @Option(help: "Boost curve amount, 0 (linear, default) … 1 (filmic).") var boost: Double?
+    @Option(help: "Contrast, −1 … 1.") var contrast: Double?
+    @Option(help: "Local tone mapping, 0 … 1.") var localToneMap: Double?
+    @Option(help: "Sharpening amount, 0 … 1.") var sharpness: Double?
+    @Option(help: "Highlight recovery, 0 (clip to white) … 1 (default: rebuild).") var highlights: Double?
     @Flag(help: "Draft mode (fast demosaic).") var draft = false
     @Option(help: "JPEG quality, 0...1.") var quality = 0.9
 
+    /// The extensions of the formats the command writes, by `--format` name.
+    static let extensions = ["jpeg": "jpg", "jpg": "jpg", "tiff16": "tif", "tiff": "tif", "tif": "tif", "png": "png"]
+
     func run() throws {
-        let space: ColorSpace
-        switch colorspace.lowercased() {
-        case "displayp3", "p3": space = .displayP3
-        case "srgb": space = .sRGB
-        default: throw ValidationError("--colorspace: use displayP3 or sRGB.")
+        guard let space = ColorSpace(named: colorspace) else {
+            throw ValidationError("--colorspace \(colorspace): use displayP3, sRGB, adobeRGB, bt2020, linearSRGB or linearP3.")
         }
-        let ext: String
-        switch format.lowercased() {
-        case "jpeg", "jpg": ext = "jpg"
-        case "tiff16", "tiff": ext = "tif"
-        case "png": ext = "png"
-        default: throw ValidationError("--format: use jpeg, tiff16 or png.")
-        }
-        for (name, value) in [("exposure", exposure), ("temperature", temperature), ("tint", tint), ("noise-reduction", noiseReduction), ("scale", scale)] {
+        if let format, Self.extensions[format.lowercased()] == nil { throw ValidationError("--format: use jpeg, tiff16 or png.") }
+        let numbers = [("exposure", exposure), ("temperature", temperature), ("tint", tint), ("noise-reduction", noiseReduction), ("scale", scale),
+                       ("boost", boost), ("contrast", contrast), ("local-tone-map", localToneMap), ("sharpness", sharpness), ("highlights", highlights)]
+        for (name, value) in numbers {
             if let value, !value.isFinite { throw ValidationError("--\(name) must be a finite number.") }
         }
         var isDirectory: ObjCBool = false
         let toFolder = inputs.count > 1 || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
             || output.hasSuffix("/")
+        let ext: String
         if toFolder {
+            ext = Self.extensions[format?.lowercased() ?? "jpeg"] ?? "jpg"
             do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
                 throw ValidationError("Cannot create the folder \(output): \(error.localizedDescription)")
+            }
+        } else {
+            // One output file: its extension decides, and --format must agree with it.
+            let own = (output as NSString).pathExtension.lowercased()
+            let named = format.flatMap { Self.extensions[$0.lowercased()] }
+            switch (ImageFileFormat.fromExtension(output), named) {
+            case (nil, nil): throw ValidationError("\(output): give it a .jpg, .png or .tif extension, or pass --format.")
+            case (nil, let named?): throw ValidationError("\(output): name it with a .\(named) extension for --format \(format ?? "").")
+            case (_?, let named?) where named != Self.extensions[own]:
+                throw ValidationError("\(output) has a .\(own) extension but --format asks for \(format ?? ""); make them agree.")
+            default: ext = Self.extensions[own] ?? own
             }
         }
         let context = try Context()
@@ -63,21 +77,25 @@ struct DevelopCommand: ParsableCommand {
                 RAWAdjustments(exposure: exposure, temperature: temperature, tint: tint).apply(to: &raw)
                 if let noiseReduction { raw.luminanceNoiseReductionAmount = noiseReduction; raw.colorNoiseReductionAmount = noiseReduction }
                 if let scale { raw.scaleFactor = scale }
+                if let boost { raw.boostAmount = boost }
+                if let contrast { raw.contrastAmount = contrast }
+                if let localToneMap { raw.localToneMapAmount = localToneMap }
+                if let sharpness { raw.sharpnessAmount = sharpness }
+                if let highlights { raw.highlightRecoveryAmount = highlights }
                 raw.isDraftModeEnabled = draft
                 let image = try raw.outputImage()
-                let url = URL(fileURLWithPath: destination)
-                switch ext {
-                case "jpg": try context.writeJPEGRepresentation(of: image, to: url, colorSpace: space, options: [.quality(quality), .metadata(raw.dng.metadata)])
-                case "tif": try context.writeTIFFRepresentation(of: image, to: url, format: .rgb16, colorSpace: space)
-                default: try context.writePNGRepresentation(of: image, to: url, format: .rgb16, colorSpace: space)
-                }
+                // The orientation is applied to the pixels, so the file says upright.
+                var metadata = raw.dng.metadata
+                metadata.orientation = 1
+                try OutputWriting.write(image, to: destination, colorSpace: space, quality: quality, depth: "16", context: context,
+                                        alpha: false, metadata: metadata)
                 let done = i + 1, width = 24
                 let bar = String(repeating: "#", count: done * width / inputs.count) + String(repeating: ".", count: width - done * width / inputs.count)
                 print(String(format: "[%@] %d/%d %@ → %@ (%.0f ms, %d K, tint %+.0f)", bar, done, inputs.count, input, destination,
                              Date().timeIntervalSince(started) * 1000, Int(raw.neutralTemperature), raw.neutralTint))
             } catch {
                 failures += 1
-                FileHandle.standardError.write(Data("\(input): \(error.description)\n".utf8))
+                FileHandle.standardError.write(Data("\(input): \((error as? DaguerreError)?.description ?? "\(error)")\n".utf8))
             }
         }
         if failures > 0 { throw ExitCode(1) }

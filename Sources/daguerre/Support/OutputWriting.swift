@@ -5,15 +5,21 @@ import Foundation
 
 /// Writes a rendered image in the format its file name asks for (the CLI's one output path).
 enum OutputWriting {
-    static func write(_ image: Image, to output: String, colorSpace space: ColorSpace, quality: Double, depth: String, context: Context) throws {
+    /// `alpha` false writes RGB without an alpha channel (photos); `metadata` goes into JPEGs.
+    static func write(_ image: Image, to output: String, colorSpace space: ColorSpace, quality: Double, depth: String, context: Context,
+                      alpha: Bool = true, metadata: PhotoMetadata? = nil) throws {
         let url = URL(fileURLWithPath: output)
         switch ImageFileFormat.fromExtension(output) {
         case .jpeg?:
-            try context.writeJPEGRepresentation(of: image, to: url, colorSpace: space, options: [.quality(quality)])
+            var options: [ImageWriteOption] = [.quality(quality)]
+            if let metadata { options.append(.metadata(metadata)) }
+            try context.writeJPEGRepresentation(of: image, to: url, colorSpace: space, options: options)
         case .png?:
-            try context.writePNGRepresentation(of: image, to: url, format: depth == "16" ? .rgba16 : .rgba8, colorSpace: space)
+            let f: PixelFormat = depth == "16" ? (alpha ? .rgba16 : .rgb16) : (alpha ? .rgba8 : .rgb8)
+            try context.writePNGRepresentation(of: image, to: url, format: f, colorSpace: space)
         case .tiff?:
-            let f: PixelFormat = ["16": .rgba16, "half": .rgbah, "float": .rgbaf][depth] ?? .rgba8
+            let f: PixelFormat = (alpha ? ["16": .rgba16, "half": .rgbah, "float": .rgbaf] : ["16": .rgb16, "half": .rgbh, "float": .rgbf])[depth]
+                ?? (alpha ? .rgba8 : .rgb8)
             try context.writeTIFFRepresentation(of: image, to: url, format: f, colorSpace: space)
         case nil:
             throw DaguerreError.invalidArgument(what: "Output \(output)", problem: "its extension must be .jpg, .jpeg, .png, .tif or .tiff")

@@ -2,11 +2,12 @@
 // decoding back to linear light: an exact per-code table on the way in, and an interpolated
 // table on the way out (exact formula beyond its range), because the pixel loops cannot afford
 // a `pow` per sample.
+import DaguerreCore
 import Foundation
 
 enum SRGBCurve {
-    static func encode(_ x: Double) -> Double { x <= 0.0031308 ? 12.92 * x : 1.055 * pow(x, 1 / 2.4) - 0.055 }
-    static func decode(_ y: Double) -> Double { y <= 0.04045 ? y / 12.92 : pow((y + 0.055) / 1.055, 2.4) }
+    static func encode(_ x: Double) -> Double { TransferFunction.sRGB.encode(x) }
+    static func decode(_ y: Double) -> Double { TransferFunction.sRGB.decode(y) }
 
     /// Linear light from encoded values in 0...1.5 by linear interpolation in 65 536 steps
     /// (relative error below 1e-6 above black); negative values decode as 0.
