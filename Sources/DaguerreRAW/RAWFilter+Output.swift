@@ -38,11 +38,10 @@ extension RAWFilter {
     /// The linear develop: the streaming source, lens correction, scale and orientation. In
     /// draft mode it is stored in the context's cache, so only the later stages re-render (X7).
     func developedImage() throws(DaguerreError) -> Image {
-        guard let mosaic = dng.mosaic else { throw .unsupported(feature: "developing LinearRaw DNGs", hint: "RAWFilter develops Bayer (CFA) DNGs so far.") }
         let white = ColorTemperature.xy(temperature: neutralTemperature, tint: neutralTint)
         let neutral = colorModel.xyzToCamera(white: white) * Primaries.xyz(white)
         let v3 = versionNumber >= 3
-        let halfSize = v3 && scaleFactor <= 0.5 && crop.width >= 4 && crop.height >= 4
+        let halfSize = v3 && dng.mosaic != nil && scaleFactor <= 0.5 && crop.width >= 4 && crop.height >= 4
         let demosaic: DemosaicMethod = halfSize ? .halfSize : (decoderVersion == "1" || isDraftModeEnabled ? .bilinear : .lmmseGW)
         let n = neutral / max(neutral.max(), 1e-12)
         let highlight = v3 ? HighlightRecovery(saturation: SIMD3(Float(1 / max(n.x, 1e-6)), Float(1 / max(n.y, 1e-6)), Float(1 / max(n.z, 1e-6))),
@@ -51,12 +50,19 @@ extension RAWFilter {
                                        crop: crop, workingSpace: workingSpace, demosaic: demosaic, highlight: highlight)
         var key = "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"
         if let highlight { key += " highlights \(highlight.amount)" }
+        let dng = self.dng
         let source = try Image(identity: key) { () throws(DaguerreError) -> any ImageDecoder in
-            try RAWDevelopDecoder(mosaic: mosaic, settings: settings)
+            switch dng.rawData {
+            case let .mosaic(mosaic): return try RAWDevelopDecoder(mosaic: mosaic, settings: settings)
+            case let .linear(linear):
+                let opcodes = dng.opcodeLists.filter { $0.stage == .linearized }.flatMap(\.opcodes)
+                return try LinearRawDevelopDecoder(linear: linear, opcodes: opcodes, activeArea: dng.activeArea, settings: settings)
+            }
         }
         var image = source
         if v3, isLensCorrectionEnabled, let warp = dng.lensWarp {
-            let active = dng.activeArea ?? IntRect(x: 0, y: 0, width: mosaic.width, height: mosaic.height)
+            let size = dng.rawSize
+            let active = dng.activeArea ?? IntRect(x: 0, y: 0, width: size.width, height: size.height)
             let frame = OpcodeFrame(originX: Double(crop.x - active.x), originY: Double(crop.y - active.y),
                                     width: Double(active.width), height: Double(active.height), pixelScale: halfSize ? 2 : 1)
             image = try LensWarp(warp, frame: frame).apply(to: image)

@@ -105,8 +105,9 @@ public struct RAWFilter: Sendable {
 
     /// Develops a DNG already in memory (from ``DNGReader`` or a camera).
     public init(dng: DNGImage, identity: String = UUID().uuidString) throws(DaguerreError) {
-        guard dng.mosaic != nil else {
-            throw .unsupported(feature: "developing LinearRaw DNGs", hint: "RAWFilter develops Bayer (CFA) DNGs so far.")
+        if let linear = dng.linearRaw, linear.samplesPerPixel != 1, linear.samplesPerPixel != 3 {
+            throw .unsupported(feature: "developing \(linear.samplesPerPixel)-colour LinearRaw DNGs",
+                               hint: "RAWFilter develops Bayer (CFA) DNGs and 3-colour or monochrome LinearRaw DNGs.")
         }
         self.dng = dng
         self.identity = identity

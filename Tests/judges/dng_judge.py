@@ -10,6 +10,12 @@
                                      linear gamma, no auto-bright, 16-bit) and compares the
                                      patches listed in SPEC.json with their XYZ truth by
                                      CIEDE2000 (colour-science); prints mean and max
+  dng_judge.py compare FILE OURS.tif
+                                     develops FILE as above and compares it with OURS.tif
+                                     (16-bit, linear sRGB, same size) after matching exposure
+                                     (the median ratio of green): prints the exposure ratio,
+                                     the per-channel mean ratio and the mean CIEDE2000 over
+                                     pixels below clipping in both
 """
 import json
 import sys
@@ -58,5 +64,30 @@ def develop(path, spec_path):
     print(json.dumps({"mean": float(np.mean(des)), "max": float(np.max(des)), "per_patch": des}))
 
 
+def compare(path, ours_path):
+    import colour
+    import cv2
+    with rawpy.imread(path) as r:
+        ref = r.postprocess(use_camera_wb=True, output_color=rawpy.ColorSpace.sRGB, gamma=(1, 1),
+                            no_auto_bright=True, output_bps=16, user_flip=0, adjust_maximum_thr=0.0)
+    ref = ref.astype(np.float64) / 65535.0
+    ours = cv2.imread(ours_path, cv2.IMREAD_UNCHANGED)[:, :, ::-1].astype(np.float64) / 65535.0
+    if ours.shape != ref.shape:
+        print(json.dumps({"error": f"sizes differ: ours {ours.shape}, LibRaw {ref.shape}"}))
+        return
+    a, b = ref.reshape(-1, 3), ours.reshape(-1, 3)
+    ok = (a.max(axis=1) < 0.95) & (b.max(axis=1) < 0.95) & (a[:, 1] > 0.005) & (b[:, 1] > 0.005)
+    scale = float(np.median(b[ok, 1] / a[ok, 1]))
+    b = b / scale
+    ratio = (b[ok].mean(axis=0) / a[ok].mean(axis=0)).tolist()
+    m = colour.RGB_COLOURSPACES["sRGB"].matrix_RGB_to_XYZ
+    white = colour.CCS_ILLUMINANTS["CIE 1931 2 Degree Standard Observer"]["D65"]
+    sample = np.flatnonzero(ok)[:: max(1, ok.sum() // 20000)]
+    lab_a = colour.XYZ_to_Lab(a[sample] @ np.array(m).T, white)
+    lab_b = colour.XYZ_to_Lab(b[sample] @ np.array(m).T, white)
+    de = colour.delta_E(lab_a, lab_b, method="CIE 2000")
+    print(json.dumps({"exposure_ratio": scale, "channel_ratio": ratio, "mean_delta_e": float(np.mean(de)), "pixels": int(ok.sum())}))
+
+
 if __name__ == "__main__":
-    {"raw": raw, "develop": develop}[sys.argv[1]](*sys.argv[2:])
+    {"raw": raw, "develop": develop, "compare": compare}[sys.argv[1]](*sys.argv[2:])

@@ -43,9 +43,10 @@ public struct DNGMapPolynomial: Sendable, Equatable {
         min(max(coefficients.reversed().reduce(0) { $0 * x + $1 }, 0), 1)
     }
 
-    /// Maps the area of `pixels` (normalized samples, `channels` interleaved).
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1) {
-        guard pixels.count >= width * height * channels else { return }
-        area.forEachSample(width: width, height: height, channels: channels) { i, _ in pixels[i] = Float(value(at: Double(pixels[i]))) }
+    /// Maps the area of `pixels` (normalized samples, `channels` interleaved); with `rows`,
+    /// `pixels` holds only those rows of the `height`-row image.
+    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil) {
+        guard pixels.count >= width * (rows?.count ?? height) * channels else { return }
+        area.forEachSample(width: width, height: height, channels: channels, rows: rows) { i, _ in pixels[i] = Float(value(at: Double(pixels[i]))) }
     }
 }

@@ -44,9 +44,10 @@ public struct DNGMapTable: Sendable, Equatable {
         return (at(i) + (at(i + 1) - at(i)) * t) / 65535
     }
 
-    /// Maps the area of `pixels` (normalized samples, `channels` interleaved).
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1) {
-        guard pixels.count >= width * height * channels else { return }
-        area.forEachSample(width: width, height: height, channels: channels) { i, _ in pixels[i] = Float(value(at: Double(pixels[i]))) }
+    /// Maps the area of `pixels` (normalized samples, `channels` interleaved); with `rows`,
+    /// `pixels` holds only those rows of the `height`-row image.
+    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil) {
+        guard pixels.count >= width * (rows?.count ?? height) * channels else { return }
+        area.forEachSample(width: width, height: height, channels: channels, rows: rows) { i, _ in pixels[i] = Float(value(at: Double(pixels[i]))) }
     }
 }

@@ -77,13 +77,17 @@ public enum DNGOpcode: Sendable, Equatable {
 
     /// Applies the opcode to `pixels` (normalized samples, `channels` interleaved). Returns
     /// false, leaving them as they are, for opcodes handed over unapplied (`.other`).
+    /// With `rows`, `pixels` holds only those rows of the image (a streaming band); the warp,
+    /// which moves pixels between rows, is not applied to a band (false).
     @discardableResult
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int) -> Bool {
+    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int, rows: Range<Int>? = nil) -> Bool {
         switch self {
-        case let .gainMap(g): g.apply(to: &pixels, width: width, height: height, channels: channels)
-        case let .warpRectilinear(w): pixels = w.apply(to: pixels, width: width, height: height, channels: channels)
-        case let .mapTable(t): t.apply(to: &pixels, width: width, height: height, channels: channels)
-        case let .mapPolynomial(m): m.apply(to: &pixels, width: width, height: height, channels: channels)
+        case let .gainMap(g): g.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows)
+        case let .warpRectilinear(w):
+            guard rows == nil || rows == 0..<height else { return false }
+            pixels = w.apply(to: pixels, width: width, height: height, channels: channels)
+        case let .mapTable(t): t.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows)
+        case let .mapPolynomial(m): m.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows)
         case .other: return false
         }
         return true

@@ -29,13 +29,20 @@ public struct DNGOpcodeArea: Sendable, Equatable {
 
     /// Calls `body(index, planeOffset)` for every sample of the area inside a `width` × `height`
     /// image of `channels` interleaved planes, where `planeOffset` counts from `plane`. A
-    /// damaged area (zero pitch, planes past the image) touches nothing.
-    public func forEachSample(width: Int, height: Int, channels: Int, _ body: (Int, Int) -> Void) {
+    /// damaged area (zero pitch, planes past the image) touches nothing. With `rows`, the
+    /// buffer holds only those rows of the image (a band, for streaming), and indices count
+    /// from the band's first row.
+    public func forEachSample(width: Int, height: Int, channels: Int, rows: Range<Int>? = nil, _ body: (Int, Int) -> Void) {
         guard width > 0, height > 0, channels > 0, rowPitch > 0, colPitch > 0, plane >= 0, plane < channels, planes > 0 else { return }
         let lastPlane = min(plane + planes, channels)
-        for y in stride(from: max(0, top), to: min(bottom, height), by: rowPitch) {
+        let band = rows ?? 0..<height
+        let first = max(0, top), end = min(bottom, height, band.upperBound)
+        guard first < end else { return }
+        // The first row of the pitch grid at or after the band's start.
+        let start = band.lowerBound <= first ? first : first + (band.lowerBound - first + rowPitch - 1) / rowPitch * rowPitch
+        for y in stride(from: start, to: end, by: rowPitch) {
             for x in stride(from: max(0, left), to: min(right, width), by: colPitch) {
-                let base = (y * width + x) * channels
+                let base = ((y - band.lowerBound) * width + x) * channels
                 for p in plane..<lastPlane { body(base + p, p - plane) }
             }
         }

@@ -210,6 +210,29 @@ import Testing
 
 /// The opcodes a developer applies (SPEC R6): checked against hand-computed values.
 @Suite struct DNGOpcodeTests {
+    @Test("Point-wise opcodes applied band by band (a streaming develop) equal the whole-image application, pitches and areas included")
+    func bands() {
+        let (w, h) = (7, 11)
+        let image = (0..<(w * h * 3)).map { Float(($0 * 37) % 101) / 100 }
+        let ops: [DNGOpcode] = [
+            .gainMap(DNGGainMap(top: 1, left: 0, bottom: 10, right: 7, rowPitch: 3, colPitch: 2, pointsV: 3, pointsH: 2, gains: [1, 2, 1.5, 0.5, 3, 1])),
+            .mapPolynomial(DNGMapPolynomial(area: DNGOpcodeArea(top: 2, left: 1, bottom: 11, right: 6, plane: 1, planes: 2, rowPitch: 2), coefficients: [0.1, 0.9, 0.2])),
+        ]
+        var whole = image
+        for op in ops { op.apply(to: &whole, width: w, height: h, channels: 3) }
+        var banded: [Float] = []
+        for start in stride(from: 0, to: h, by: 4) {
+            let rows = start..<min(h, start + 4)
+            var band = Array(image[rows.lowerBound * w * 3..<rows.upperBound * w * 3])
+            for op in ops { op.apply(to: &band, width: w, height: h, channels: 3, rows: rows) }
+            banded += band
+        }
+        #expect(banded == whole)
+        var warped = image
+        #expect(!DNGOpcode.warpRectilinear(DNGWarpRectilinear(planes: [.init(radial: [1, 0.1, 0, 0], tangential: [0, 0])]))
+            .apply(to: &warped, width: w, height: h, channels: 3, rows: 0..<4), "a warp is never applied to a band")
+    }
+
     @Test("GainMap interpolates its grid bilinearly at pixel centres, within its area and pitch")
     func gainMap() {
         // Gains 1 at the left edge, 3 at the right, on a 2×2 grid over a 4×2 image.
