@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "daguerre-bench", targets: ["daguerre-bench"]),
         .executable(name: "daguerre-formats-bench", targets: ["daguerre-formats-bench"]),
         .executable(name: "livephoto-mov-bench", targets: ["livephoto-mov-bench"]),
+        .executable(name: "raw-bench", targets: ["raw-bench"]),
         .executable(name: "variable-box-blur", targets: ["variable-box-blur"]),
     ],
     dependencies: [
@@ -79,6 +80,7 @@ let package = Package(
         .executableTarget(name: "daguerre-formats-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/formats-bench"),
         // Times recording a Live Photo movie in-process (run by daguerre-bench's livephoto-mov scenario).
         .executableTarget(name: "livephoto-mov-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/livephoto-mov"),
+        .executableTarget(name: "raw-bench", dependencies: ["Daguerre"], path: "Benchmarks/raw"),
         .executableTarget(name: "virtual-camera-bench", dependencies: ["DaguerreVirtualCamera", "DaguerreCapture"], path: "Benchmarks/virtual-camera"),
         .executableTarget(name: "capture-sample", dependencies: ["Daguerre"], path: "Examples/capture-sample"),
         .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],

@@ -7,7 +7,7 @@ import Foundation
 /// The adjustments a photographer saved for one RAW; nil fields keep the file's defaults.
 ///
 /// ```swift
-/// // IMG_0001.dng.daguerre.json: {"exposure": 0.7, "temperature": 5200, "tint": 4}
+/// // IMG_0001.dng.daguerre.json: {"exposure": 0.7, "temperature": 5200, "tint": 4, "contrast": 0.2}
 /// var raw = try RAWFilter(url: url)
 /// try RAWAdjustments.sidecar(for: url.path)?.apply(to: &raw)
 /// ```
@@ -15,9 +15,23 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
     public var exposure: Double?
     public var temperature: Double?
     public var tint: Double?
+    /// The look and detail stages (RAWFilter's amounts of the same names).
+    public var noiseReduction: Double?
+    public var boost: Double?
+    public var boostShadows: Double?
+    public var highlightRecovery: Double?
+    public var contrast: Double?
+    public var localToneMap: Double?
+    public var vibrance: Double?
+    public var saturation: Double?
+    public var sharpness: Double?
 
-    public init(exposure: Double? = nil, temperature: Double? = nil, tint: Double? = nil) {
-        self.exposure = exposure; self.temperature = temperature; self.tint = tint
+    public init(exposure: Double? = nil, temperature: Double? = nil, tint: Double? = nil, noiseReduction: Double? = nil,
+                boost: Double? = nil, boostShadows: Double? = nil, highlightRecovery: Double? = nil, contrast: Double? = nil,
+                localToneMap: Double? = nil, vibrance: Double? = nil, saturation: Double? = nil, sharpness: Double? = nil) {
+        self.exposure = exposure; self.temperature = temperature; self.tint = tint; self.noiseReduction = noiseReduction
+        self.boost = boost; self.boostShadows = boostShadows; self.highlightRecovery = highlightRecovery; self.contrast = contrast
+        self.localToneMap = localToneMap; self.vibrance = vibrance; self.saturation = saturation; self.sharpness = sharpness
     }
 
     /// The sidecar's path for a RAW file: the file's name with `.daguerre.json` appended.
@@ -51,5 +65,14 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
         if let exposure { filter.exposure = exposure }
         if let temperature { filter.neutralTemperature = temperature }
         if let tint { filter.neutralTint = tint }
+        if let noiseReduction { filter.luminanceNoiseReductionAmount = noiseReduction }
+        if let boost { filter.boostAmount = boost }
+        if let boostShadows { filter.boostShadowAmount = boostShadows }
+        if let highlightRecovery { filter.highlightRecoveryAmount = highlightRecovery }
+        if let contrast { filter.contrastAmount = contrast }
+        if let localToneMap { filter.localToneMapAmount = localToneMap }
+        if let vibrance { filter.vibranceAmount = vibrance }
+        if let saturation { filter.saturationAmount = saturation }
+        if let sharpness { filter.sharpnessAmount = sharpness }
     }
 }

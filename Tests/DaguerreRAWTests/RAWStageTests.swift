@@ -181,6 +181,20 @@ import Testing
         #expect(sharp > soft * 1.1, "\(sharp) vs \(soft)")
     }
 
+    @Test("A neutral picked on a grey patch sets the white balance that makes it develop neutral")
+    func neutralPick() throws {
+        // Left half a grey lit by a warm light (camera response 0.5, 0.35, 0.2), right half other colours.
+        let dng = try Self.dng(width: 96, height: 64, neutral: [1, 1, 1]) { x, _, c in
+            x < 48 ? [0.5, 0.35, 0.2][c] : [0.2, 0.4, 0.3][c]
+        }
+        var raw = try RAWFilter(dng: dng)
+        try raw.setNeutralLocation(x: 20, y: 30)
+        let grey = try Self.mean(raw.outputImage(), x: 10..<30, y: 20..<40)
+        print("neutral pick: \(Int(raw.neutralTemperature)) K, tint \(raw.neutralTint); patch develops to \(grey)")
+        #expect(Self.cast(grey) < 1.01, "\(grey)")
+        #expect(throws: DaguerreError.self) { try raw.setNeutralLocation(x: 500, y: 3) }
+    }
+
     @Test("Lens correction applies the file's WarpRectilinear as the opcode's own scalar reference does")
     func lensWarp() throws {
         var dng = try Self.dng(width: 128, height: 96) { x, y, c in

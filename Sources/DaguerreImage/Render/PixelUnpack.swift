@@ -2,7 +2,7 @@ import DaguerreCore
 
 /// Stored pixels → `SIMD4<Float>` rows, for every ``PixelFormat`` (no colour conversion).
 ///
-/// The hot formats (RGBAh, RGBAf, RGBA8) have straight loops that vectorise (F16C for half when
+/// The hot formats (RGBAh, RGBAf, RGBf, RGBA8) have straight loops that vectorise (F16C for half when
 /// built with `-target-cpu haswell`); the rest go through a generic per-channel path.
 enum PixelUnpack {
     static func unpack(_ src: UnsafeRawPointer, format: PixelFormat, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
@@ -12,6 +12,10 @@ enum PixelUnpack {
             for i in 0..<count { out[i] = SIMD4<Float>(s[i]) }
         case .rgbaf:
             out.update(from: src.assumingMemoryBound(to: SIMD4<Float>.self), count: count)
+        case .rgbf:
+            // What the RAW developers stream.
+            let s = src.assumingMemoryBound(to: Float.self)
+            for i in 0..<count { out[i] = SIMD4(s[3 * i], s[3 * i + 1], s[3 * i + 2], 1) }
         case .rgba8:
             let s = src.assumingMemoryBound(to: SIMD4<UInt8>.self)
             let k = Float(1.0 / 255.0)

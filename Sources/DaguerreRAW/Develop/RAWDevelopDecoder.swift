@@ -136,40 +136,50 @@ final class RAWDevelopDecoder: ImageDecoder {
 
     /// The half-size path: one pixel per 2×2 block (red, mean green, blue), linearized per CFA
     /// position, through the highlight stage and the camera matrix. Cheap enough for draft
-    /// re-renders (X7): each photosite is read once.
+    /// re-renders (X7): each photosite is read once, and a block's layout is the same
+    /// everywhere (blocks start on the crop's even offsets), so it is worked out once.
     private func readRowsHalfSize(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) {
-        let m = mosaic, s = settings, cols = columns, w = m.width
-        let black = m.blackLevel.map(Float.init)
-        let scale = m.blackLevel.map { Float(1 / max(Double(m.whiteLevel) - $0, 1)) }
-        let cfa = m.pattern.cfaPattern.map(Int.init)
+        let m = mosaic, s = settings, cols = columns, w = m.width, h = m.height
         let k = s.matrix.m.map(Float.init)
         let (neutral, wbGain) = Self.whiteBalance(s)
         let threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel), colors = BayerPatternColors(m.pattern.cfaPattern)
-        let h = m.height
+        // The four photosites of a block, by offset (dy·2 + dx): which is red, blue and the greens.
+        let offsets = (0..<4).map { (dy: $0 / 2, dx: $0 % 2) }
+        let colourAt = offsets.map { colors.color(x: s.crop.x + $0.dx, y: s.crop.y + $0.dy) }
+        guard let ri = colourAt.firstIndex(of: 0), let bi = colourAt.firstIndex(of: 2) else { return }
+        let greens = (0..<4).filter { colourAt[$0] == 1 }
+        let gi0 = greens.first ?? ri, gi1 = greens.last ?? gi0
+        func parameters(_ i: Int) -> (offset: Int, black: Float, scale: Float) {
+            let p = ((s.crop.y + offsets[i].dy) & 1) * 2 + ((s.crop.x + offsets[i].dx) & 1)
+            return (offsets[i].dy * w + offsets[i].dx, Float(m.blackLevel[p]), Float(1 / max(Double(m.whiteLevel) - m.blackLevel[p], 1)))
+        }
+        let (r, g0, g1, b) = (parameters(ri), parameters(gi0), parameters(gi1), parameters(bi))
+        let (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8])
+        let highlight = s.highlight, cropX = s.crop.x, cropY = s.crop.y
+        // Below this level in every white-balanced channel no photosite can be clipped.
+        let knee = (highlight?.saturation ?? SIMD3(repeating: .infinity)) * HighlightRecovery.knee / wbGain
         let out = UnsafeTransfer(destination)
         m.samples.withUnsafeBufferPointer { samples in
             let src = UnsafeTransfer(samples.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: count) { r in
-                let sy = s.crop.y + 2 * (y + r)
-                let row = (out.value + r * bytesPerRow).assumingMemoryBound(to: Float.self)
-                for (i, x) in cols.enumerated() {
-                    let sx = s.crop.x + 2 * x
-                    var rgb = SIMD3<Float>.zero
-                    for dy in 0..<2 {
-                        for dx in 0..<2 {
-                            let p = ((sy + dy) & 1) * 2 + ((sx + dx) & 1)
-                            let v = (Float(src.value[(sy + dy) * w + sx + dx]) - black[p]) * scale[p]
-                            rgb[cfa[p]] += cfa[p] == 1 ? v * 0.5 : v
-                        }
-                    }
-                    if let hl = s.highlight, hl.mayBeClipped(rgb * wbGain) {
+            DispatchQueue.concurrentPerform(iterations: count) { row in
+                let sy = cropY + 2 * (y + row)
+                let o = (out.value + row * bytesPerRow).assumingMemoryBound(to: Float.self)
+                let line = src.value + sy * w
+                var i = 0
+                for x in cols {
+                    let sx = cropX + 2 * x
+                    let q = line + sx
+                    var red = (Float(q[r.offset]) - r.black) * r.scale, blue = (Float(q[b.offset]) - b.black) * b.scale
+                    var green = ((Float(q[g0.offset]) - g0.black) * g0.scale + (Float(q[g1.offset]) - g1.black) * g1.scale) * 0.5
+                    if red > knee.x || green > knee.y || blue > knee.z, let hl = highlight {
                         let clipped = HighlightRecovery.clippedColours(x: sx, y: sy, samples: src.value, width: w, height: h, threshold: threshold, colors: colors)
-                        rgb = hl.apply(rgb * wbGain, clipped: clipped) * neutral
+                        let v = hl.apply(SIMD3(red, green, blue) * wbGain, clipped: clipped) * neutral
+                        (red, green, blue) = (v.x, v.y, v.z)
                     }
-                    let o = row + 3 * i
-                    o[0] = k[0] * rgb.x + k[1] * rgb.y + k[2] * rgb.z
-                    o[1] = k[3] * rgb.x + k[4] * rgb.y + k[5] * rgb.z
-                    o[2] = k[6] * rgb.x + k[7] * rgb.y + k[8] * rgb.z
+                    o[i] = k0 * red + k1 * green + k2 * blue
+                    o[i + 1] = k3 * red + k4 * green + k5 * blue
+                    o[i + 2] = k6 * red + k7 * green + k8 * blue
+                    i += 3
                 }
             }
         }

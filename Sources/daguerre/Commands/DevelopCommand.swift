@@ -74,14 +74,9 @@ struct DevelopCommand: ParsableCommand {
             do {
                 var raw = try RAWFilter(url: URL(fileURLWithPath: input))
                 try RAWAdjustments.sidecar(for: input)?.apply(to: &raw)
-                RAWAdjustments(exposure: exposure, temperature: temperature, tint: tint).apply(to: &raw)
-                if let noiseReduction { raw.luminanceNoiseReductionAmount = noiseReduction; raw.colorNoiseReductionAmount = noiseReduction }
+                RAWAdjustments(exposure: exposure, temperature: temperature, tint: tint, noiseReduction: noiseReduction, boost: boost,
+                               highlightRecovery: highlights, contrast: contrast, localToneMap: localToneMap, sharpness: sharpness).apply(to: &raw)
                 if let scale { raw.scaleFactor = scale }
-                if let boost { raw.boostAmount = boost }
-                if let contrast { raw.contrastAmount = contrast }
-                if let localToneMap { raw.localToneMapAmount = localToneMap }
-                if let sharpness { raw.sharpnessAmount = sharpness }
-                if let highlights { raw.highlightRecoveryAmount = highlights }
                 raw.isDraftModeEnabled = draft
                 let image = try raw.outputImage()
                 // The orientation is applied to the pixels, so the file says upright.

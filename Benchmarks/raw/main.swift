@@ -1,0 +1,89 @@
+// raw-bench: the in-process half of the RAW benchmark (issue #5, SPEC X7). `make-dng` writes the
+// benchmark's Bayer DNG from the virtual camera at any sensor size (the whole-process runs are
+// daguerre-bench's `raw` scenario); `draft` times interactive draft re-renders after a
+// parameter change, the way an editor's slider drives them. See Benchmarks/README.md.
+import Daguerre
+import Foundation
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("raw-bench: \(message)\n".utf8))
+    exit(64)
+}
+
+func value(_ name: String, in args: [String]) -> String? {
+    guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
+    return args[i + 1]
+}
+
+func median(_ v: [Double]) -> Double {
+    let s = v.sorted()
+    return s.isEmpty ? .nan : s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+/// The studio scene, shot by the virtual back camera with its sensor resized: auto-exposure
+/// settles on a binned stream first, then one full-size raw still becomes the DNG.
+func makeDNG(width w: Int, height h: Int, lux: Double, output: String) throws {
+    var profile = VirtualCameraProfile.back
+    profile.sensor.width = w; profile.sensor.height = h
+    let stream = SensorReadoutMode(width: w / 4 / 2 * 2, height: h / 4 / 2 * 2, maxFrameRate: 30)
+    profile.modes = [stream, SensorReadoutMode(width: w, height: h, maxFrameRate: 5)]
+    let camera = VirtualCamera(profile: profile, seed: 5)
+    camera.lux = lux
+    for i in 0..<15 { _ = try camera.captureRAW(mode: stream, at: Double(i) / 30) }
+    let frame = try camera.captureRAW(mode: profile.modes[1], at: 0.5)
+    try DNGWriter.write(camera.dngImage(for: frame), to: output)
+    let m = frame.metadata
+    print(String(format: "%@: %d×%d, 1/%.0f s, ISO %.0f", output, w, h, 1 / m.exposureDuration, m.iso))
+}
+
+/// Median time of a draft render at `longEdge` pixels after changing exposure, then after
+/// changing white balance, each into an sRGB 8-bit buffer (what a viewer shows).
+func draft(dng path: String, longEdge: Double, reps: Int) throws {
+    var raw = try RAWFilter(url: URL(fileURLWithPath: path))
+    raw.isDraftModeEnabled = true
+    raw.scaleFactor = min(1, longEdge / Double(max(raw.nativeSize.width, raw.nativeSize.height)))
+    let context = try Context()
+    func render() throws -> Double {
+        let t = Date()
+        _ = try context.createBuffer(try raw.outputImage(), format: .rgba8, colorSpace: .sRGB)
+        return Date().timeIntervalSince(t)
+    }
+    let first = try render()
+    var exposure: [Double] = [], balance: [Double] = []
+    for i in 0..<reps {
+        raw.exposure = Double(i % 3) * 0.25 + 0.1
+        exposure.append(try render())
+    }
+    let temperature = raw.neutralTemperature
+    for i in 0..<(ProcessInfo.processInfo.environment["RAW_BENCH_SKIP_WB"] == nil ? reps : 0) {
+        raw.neutralTemperature = temperature + Double(i + 1) * 50
+        balance.append(try render())
+    }
+    let t0 = Date()
+    let image = try raw.outputImage()
+    let recipe = Date().timeIntervalSince(t0)
+    print(String(format: "building the recipe: %.1f ms", recipe * 1000))
+    print(String(format: "draft %@ at %.0f px (%.0f×%.0f): first render %.0f ms; after an exposure change median %.1f ms (min %.1f); after a white-balance change median %.1f ms (min %.1f); %d reps",
+                 path, longEdge, image.extent.width, image.extent.height, first * 1000, median(exposure) * 1000, (exposure.min() ?? 0) * 1000,
+                 median(balance) * 1000, (balance.min() ?? 0) * 1000, reps))
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+do {
+    switch args.first {
+    case "make-dng":
+        guard let w = value("--width", in: args).flatMap(Int.init), let h = value("--height", in: args).flatMap(Int.init),
+              let out = value("--out", in: args), w >= 64, h >= 64, w % 2 == 0, h % 2 == 0 else {
+            fail("usage: raw-bench make-dng --width W --height H --out FILE.dng [--lux L]   (even W, H ≥ 64)")
+        }
+        try makeDNG(width: w, height: h, lux: value("--lux", in: args).flatMap(Double.init) ?? 300, output: out)
+    case "draft":
+        guard let dng = value("--dng", in: args) else { fail("usage: raw-bench draft --dng FILE.dng [--long-edge 2048] [--reps 9]") }
+        try draft(dng: dng, longEdge: value("--long-edge", in: args).flatMap(Double.init) ?? 2048,
+                  reps: value("--reps", in: args).flatMap(Int.init) ?? 9)
+    default:
+        fail("usage: raw-bench make-dng … | draft …")
+    }
+} catch {
+    fail("\(error)")
+}
