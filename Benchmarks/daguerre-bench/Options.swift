@@ -3,7 +3,7 @@ import Foundation
 /// Command-line options of daguerre-bench (hand-parsed: the target stays Foundation-only).
 struct Options {
     static let tools = ["daguerre", "daguerre-nocm", "opencv", "pyvips", "vips"]
-    static let scenarios = ["memory", "fusion", "livephoto-mov"]
+    static let scenarios = ["memory", "fusion", "livephoto-mov", "raw", "raw120"]
 
     var daguerre: String?
     var build = false
@@ -17,6 +17,7 @@ struct Options {
     var peers: String?
     var check = true
     var livePhotoBench: String?
+    var rawBench: String?
 
     static let usage = """
     USAGE: daguerre-bench [options]
@@ -36,7 +37,10 @@ struct Options {
       --work DIR        Outputs, logs and intermediates. Default: /tmp/daguerre-bench.
       --reps N          Repetitions of every measurement. Default: 5.
       --only LIST       Comma-separated subset of: daguerre,daguerre-nocm,opencv,pyvips,vips,
-                        memory,fusion,livephoto-mov ("chain" = the five chain runs). Repeatable.
+                        memory,fusion,livephoto-mov,raw,raw120 ("chain" = the five chain runs).
+                        raw: a 24 MP DNG developed to 16-bit TIFF and to JPEG q90 by daguerre,
+                        LibRaw (dcraw_emu -q 3), RawTherapee and darktable, plus the draft
+                        re-render timing; raw120: a 120 MP DNG, daguerre and LibRaw. Repeatable.
                         Default: all.
                         daguerre-nocm is daguerre with --no-color-management (it filters the
                         encoded sRGB values, as the peers do, instead of linear light).
@@ -48,6 +52,8 @@ struct Options {
       --livephoto-bench PATH
                         The livephoto-mov-bench executable. Default: <package>/.build/release/
                         livephoto-mov-bench, built with swift-flags if missing (or with --build).
+      --raw-bench PATH  The raw-bench executable (makes the DNGs, times draft re-renders).
+                        Default: <package>/.build/release/raw-bench, built like the others.
       -h, --help        Show this help.
     """
 
@@ -79,6 +85,7 @@ struct Options {
             case "--peers": o.peers = try value(a)
             case "--no-check": o.check = false
             case "--livephoto-bench": o.livePhotoBench = try value(a)
+            case "--raw-bench": o.rawBench = try value(a)
             default: throw BenchError("unknown argument '\(a)'\n\n\(usage)")
             }
             i += 1

@@ -52,6 +52,10 @@ struct Results: Codable {
     var livePhotoEncodeSeconds: [Double] = []
     var livePhotoLazy: Summary?
     var livePhotoLazyEncodeSeconds: [Double] = []
+    /// raw: the 24 MP develop per tool and output, the 120 MP memory run, the draft timing line.
+    var raw: [Summary] = []
+    var raw120: [Summary] = []
+    var rawDraft: String?
 }
 
 final class Bench {
@@ -89,7 +93,9 @@ final class Bench {
 
     var wantsChain: Bool { !opts.only.isDisjoint(with: Options.tools) }
     var wantsPython: Bool { opts.only.contains("opencv") || opts.only.contains("pyvips") || wantsChain || opts.only.contains("memory") || opts.only.contains("fusion") }
-    var wantsDaguerre: Bool { opts.only.contains("daguerre") || opts.only.contains("daguerre-nocm") || opts.only.contains("memory") || opts.only.contains("fusion") }
+    var wantsDaguerre: Bool {
+        !opts.only.isDisjoint(with: ["daguerre", "daguerre-nocm", "memory", "fusion", "raw", "raw120"])
+    }
 
     func run() throws {
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -152,6 +158,8 @@ final class Bench {
         if opts.only.contains("memory") { try memory(into: &results) }
         if opts.only.contains("fusion") { try fusion(input: input, into: &results) }
         if opts.only.contains("livephoto-mov") { try livePhoto(into: &results) }
+        if opts.only.contains("raw") { try raw(into: &results) }
+        if opts.only.contains("raw120") { try raw120(into: &results) }
 
         results.machine["loadAverageAtEnd"] = Bench.loadAverage()
         print("Load average (1, 5, 15 min) at the start: \(results.machine["loadAverageAtStart"] ?? "?"), at the end: \(results.machine["loadAverageAtEnd"] ?? "?").")
@@ -326,7 +334,7 @@ final class Bench {
     func livePhoto(into results: inout Results) throws {
         let dir = work + "/livephoto"
         try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let bench = try locateLivePhotoBench()
+        let bench = try locateBenchTool("livephoto-mov-bench", override: opts.livePhotoBench, option: "--livephoto-bench")
         let resultFile = dir + "/result.json"
         // Two ways to feed the recorder, alternating per repetition: 45 frames made beforehand
         // (280 MB in memory, each frame cold in cache, as buffers from a camera would be), and
@@ -375,22 +383,24 @@ final class Bench {
         print("")
     }
 
-    func locateLivePhotoBench() throws -> String {
-        if let p = opts.livePhotoBench {
-            guard fm.isExecutableFile(atPath: p) else { throw BenchError("--livephoto-bench \(p) is not an executable") }
+    /// A release-built executable of this package (`product`), or `override`: built with
+    /// swift-flags when missing (or with --build), and copied so a rebuild during the run
+    /// changes nothing.
+    func locateBenchTool(_ product: String, override: String?, option: String) throws -> String {
+        if let p = override {
+            guard fm.isExecutableFile(atPath: p) else { throw BenchError("\(option) \(p) is not an executable") }
             return p
         }
-        guard let root else { throw BenchError("cannot find the package (Package.swift); pass --livephoto-bench PATH") }
-        let built = root + "/.build/release/livephoto-mov-bench"
+        guard let root else { throw BenchError("cannot find the package (Package.swift); pass \(option) PATH") }
+        let built = root + "/.build/release/" + product
         if opts.build || !fm.isExecutableFile(atPath: built) {
             let flags = Shell.capture([root + "/scripts/swift-flags"])?.split(separator: " ").map(String.init) ?? []
-            let argv = ["swift", "build", "-c", "release"] + flags + ["--product", "livephoto-mov-bench"]
+            let argv = ["swift", "build", "-c", "release"] + flags + ["--product", product]
             log("Building: (cd \(root) && \(argv.joined(separator: " ")))")
             guard try Shell.runVisible(argv, cwd: root) == 0 else { throw BenchError("swift build failed") }
         }
-        guard fm.isExecutableFile(atPath: built) else { throw BenchError("no livephoto-mov-bench at \(built)") }
-        // Measure a private copy, so a rebuild during the run changes nothing.
-        let copy = work + "/bin/livephoto-mov-bench"
+        guard fm.isExecutableFile(atPath: built) else { throw BenchError("no \(product) at \(built)") }
+        let copy = work + "/bin/" + product
         try fm.createDirectory(atPath: work + "/bin", withIntermediateDirectories: true)
         try? fm.removeItem(atPath: copy)
         try fm.copyItem(atPath: built, toPath: copy)
