@@ -10,6 +10,9 @@
                                      linear gamma, no auto-bright, 16-bit) and compares the
                                      patches listed in SPEC.json with their XYZ truth by
                                      CIEDE2000 (colour-science); prints mean and max
+  dng_judge.py strips OUT.dng         writes an uncompressed 16-bit RGGB DNG of 60×45 in strips
+                                     of 7 rows (the last one short), with tifffile, as other
+                                     tools write them
   dng_judge.py compare FILE OURS.tif
                                      develops FILE as above and compares it with OURS.tif
                                      (16-bit, linear sRGB, same size) after matching exposure
@@ -64,6 +67,23 @@ def develop(path, spec_path):
     print(json.dumps({"mean": float(np.mean(des)), "max": float(np.max(des)), "per_patch": des}))
 
 
+def strips(out):
+    import tifffile
+    h, w = 45, 60
+    y, x = np.mgrid[0:h, 0:w]
+    dn = (512 + (x * 97 + y * 131) % 15000).astype(np.uint16)
+    tags = [
+        (33421, 3, 2, (2, 2), True), (33422, 1, 4, (0, 1, 1, 2), True), (50706, 1, 4, (1, 4, 0, 0), True),
+        (50708, 2, 0, "Daguerre strip test", True), (50714, 4, 1, 512, True), (50717, 4, 1, 16383, True),
+        (50721, 10, 9, (1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1), True), (50778, 3, 1, 21, True),
+    ]
+    tifffile.imwrite(out, dn, photometric=32803, compression=None, subfiletype=0, rowsperstrip=7, extratags=tags, metadata=None)
+    with tifffile.TiffFile(out) as tf:
+        page = tf.pages[0]
+        print(json.dumps({"width": w, "height": h, "rows_per_strip": int(page.tags["RowsPerStrip"].value),
+                          "strips": len(page.dataoffsets), "last_strip_bytes": int(page.databytecounts[-1])}))
+
+
 def compare(path, ours_path):
     import colour
     import cv2
@@ -90,4 +110,4 @@ def compare(path, ours_path):
 
 
 if __name__ == "__main__":
-    {"raw": raw, "develop": develop, "compare": compare}[sys.argv[1]](*sys.argv[2:])
+    {"raw": raw, "develop": develop, "compare": compare, "strips": strips}[sys.argv[1]](*sys.argv[2:])

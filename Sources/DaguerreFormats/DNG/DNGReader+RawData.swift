@@ -119,6 +119,9 @@ extension DNGReader {
     struct ChunkLayout: Sendable {
         var offsets: [Int], counts: [Int]
         var chunkWidth: Int, chunkHeight: Int, across: Int
+        /// Strips, unlike tiles, stop at the image's last row (TIFF 6.0 §3: the last strip holds
+        /// only the rows that remain).
+        var isStrips = false
 
         init(_ ifd: TIFFNode, _ r: TIFFStructureReader, width: Int, height: Int) throws(DaguerreError) {
             if let tw = ifd.uint(.tileWidth, in: r), let th = ifd.uint(.tileLength, in: r) {
@@ -134,6 +137,7 @@ extension DNGReader {
                 let rows = Int(ifd.uint(.rowsPerStrip, in: r) ?? UInt32(height))
                 chunkWidth = width; chunkHeight = max(1, min(rows, height))
                 offsets = o.map { Int($0) }; counts = c.map { Int($0) }
+                isStrips = true
             }
             across = (width + chunkWidth - 1) / chunkWidth
             let down = (height + chunkHeight - 1) / chunkHeight
@@ -163,7 +167,8 @@ extension DNGReader {
             switch shape.compression {
             case 1:
                 scratch = [UInt16](repeating: 0, count: cw * ch)
-                try unpack(data, into: &scratch, count: cw * ch, bits: shape.bits, byteOrder: shape.byteOrder, rowSamples: cw)
+                let rows = layout.isStrips ? validH : ch
+                try unpack(data, into: &scratch, count: cw * rows, bits: shape.bits, byteOrder: shape.byteOrder, rowSamples: cw)
                 return (false, shape.bits)
             case 34892:
                 scratch = try lossyTile(data, samplesPerPixel: spp, width: layout.chunkWidth, height: ch,

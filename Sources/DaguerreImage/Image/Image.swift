@@ -43,7 +43,7 @@ public struct Image: Sendable, CustomStringConvertible {
     /// change whenever anything that decides the pixels does (it is the source's digest).
     ///
     /// ```swift
-    /// let developed = try Image(identity: "IMG_0001.dng v1 ev0") { try RAWDevelopDecoder(dng) }
+    /// let decoded = try Image(identity: "in.png|\(modificationTime)") { try ImageReader.open(path: "in.png") }
     /// ```
     public init(identity: String, makeDecoder: @escaping @Sendable () throws(DaguerreError) -> any DaguerreFormats.ImageDecoder) throws(DaguerreError) {
         self.init(try FileSourceNode(makeDecoder: makeDecoder, identity: identity))
