@@ -13,6 +13,18 @@ public struct PlanarSpan {
 /// A colour kernel in planar form: transforms the span's channels in place.
 public typealias PlanarFunction = @Sendable (PlanarSpan) -> Void
 
+/// How a ``PlanarRowSource`` gave a row.
+enum PlanarRead { case unavailable, opaque, premultiplied }
+
+/// A producer that can write its rows straight into planes (file and buffer sources of 8-bit
+/// samples), so the planar run above it needs no transpose in.
+protocol PlanarRowSource: RowProducer {
+    /// Columns `x ..< x + p.count` of row `y` into `p`'s planes: the values ``RowProducer/row(_:into:)``
+    /// gives (premultiplied), bit for bit. `.opaque` when every alpha is 1; `.unavailable`
+    /// (nothing written) when this row cannot be given so.
+    func planes(_ y: Int, x: Int, into p: PlanarSpan) -> PlanarRead
+}
+
 /// A run of single-input colour kernels evaluated on planar rows (I3).
 ///
 /// Point-wise rows are interleaved RGBA; kernels that compare a pixel's channels (vibrance),
@@ -62,13 +74,22 @@ struct PlanarChain {
 final class PlanarChainProducer: RowProducer {
     let rect: IntRect, dod: IntRect
     let input: RowProducer
+    /// The input when it can write planes itself (a source): then no transpose in.
+    private let planarInput: PlanarRowSource?
     /// Every stage as a closure, in a plain buffer: iterating an array of enum payloads retained
     /// and released each closure for every row.
     private let functions: UnsafeMutableBufferPointer<PlanarFunction>
     let r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, a: UnsafeMutablePointer<Float>
+    /// For the level-8 report: the run's top node and, for this tile, the rows made, those read
+    /// as planes and those a sink took as planes (counted by the renderer).
+    private let top: ObjectIdentifier, stats: RenderStats
+    private var rows = 0, rowsReadAsPlanes = 0
+    var rowsPackedFromPlanes = 0
 
-    init(rect: IntRect, dod: IntRect, input: RowProducer, stages: [PlanarChain.Stage], arena: Arena) {
+    init(rect: IntRect, dod: IntRect, input: RowProducer, stages: [PlanarChain.Stage], arena: Arena, top: ImageNode, stats: RenderStats) {
         self.rect = rect; self.dod = dod; self.input = input
+        self.top = ObjectIdentifier(top); self.stats = stats
+        planarInput = input as? PlanarRowSource
         functions = .allocate(capacity: stages.count)
         for (i, s) in stages.enumerated() {
             switch s {
@@ -86,26 +107,45 @@ final class PlanarChainProducer: RowProducer {
 
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         guard !dod.isEmpty, y >= dod.y, y < dod.maxY else { out.update(repeating: .zero, count: rect.width); return }
-        input.row(y, into: out)
         let off = dod.x - rect.x, n = dod.width, p = out + off
-        let r = self.r, g = self.g, b = self.b, a = self.a
-        PlanarChainProducer.deinterleave(p, r, g, b, a, n)
-        // Opaque rows (photos) skip dividing out alpha; the test is an OR over alpha's bits.
-        var notOne: UInt32 = 0
-        for i in 0..<n { notOne |= a[i].bitPattern ^ 0x3F80_0000 }
-        if notOne != 0 {
-            for i in 0..<n {
-                let al = a[i]
-                let inv: Float = al > 0 ? 1 / al : 0
-                r[i] *= inv; g[i] *= inv; b[i] *= inv
-            }
-        }
-        let span = PlanarSpan(r: r, g: g, b: b, a: a, count: n)
-        for i in 0..<functions.count { functions[i](span) }
-        PlanarChainProducer.interleave(r, g, b, a, into: p, n)
+        let span = planes(y, scratch: out)
+        PlanarChainProducer.interleave(span.r, span.g, span.b, span.a, into: p, n)
         if off > 0 { out.update(repeating: .zero, count: off) }
         let tail = rect.maxX - dod.maxX
         if tail > 0 { (out + (dod.maxX - rect.x)).update(repeating: .zero, count: tail) }
+    }
+
+    /// Row `y` (inside `dod`) through the run, left in planes: unpremultiplied colour and alpha
+    /// over `dod`'s columns. A sink that packs planes takes them from here, with no transpose
+    /// out (``RenderSink/put(y:x:planes:scratch:)``); `row` interleaves them. `scratch` (`rect.width`
+    /// pixels) receives the input row when the input cannot write planes.
+    func planes(_ y: Int, scratch out: UnsafeMutablePointer<SIMD4<Float>>) -> PlanarSpan {
+        let n = dod.width
+        let r = self.r, g = self.g, b = self.b, a = self.a
+        let span = PlanarSpan(r: r, g: g, b: b, a: a, count: n)
+        rows += 1
+        var read = PlanarRead.unavailable
+        if let planarInput { read = planarInput.planes(y, x: dod.x, into: span) }
+        if read == .unavailable {
+            input.row(y, into: out)
+            PlanarChainProducer.deinterleave(out + (dod.x - rect.x), r, g, b, a, n)
+        } else {
+            rowsReadAsPlanes += 1
+        }
+        if read != .opaque {
+            // Opaque rows (photos) skip dividing out alpha; the test is an OR over alpha's bits.
+            var notOne: UInt32 = 0
+            for i in 0..<n { notOne |= a[i].bitPattern ^ 0x3F80_0000 }
+            if notOne != 0 {
+                for i in 0..<n {
+                    let al = a[i]
+                    let inv: Float = al > 0 ? 1 / al : 0
+                    r[i] *= inv; g[i] *= inv; b[i] *= inv
+                }
+            }
+        }
+        for i in 0..<functions.count { functions[i](span) }
+        return span
     }
 
     /// Interleaved RGBA → four planes, four pixels at a time (a 4×4 transpose in registers).
@@ -144,6 +184,7 @@ final class PlanarChainProducer: RowProducer {
     deinit {
         functions.baseAddress?.deinitialize(count: functions.count)
         functions.deallocate()
+        if rows > 0 { stats.notePlanarRun(top, rows: rows, readAsPlanes: rowsReadAsPlanes, packedFromPlanes: rowsPackedFromPlanes) }
     }
 
     /// A row-major 3×3 matrix on the colour planes.
