@@ -45,4 +45,16 @@ import Testing
         #expect(PlanarMath.SignedPower(100)(1e10) > 1e37)     // 1e1000, saturated
         #expect(PlanarMath.SignedPower(100)(1e-10) < 1e-37)   // 1e−1000
     }
+
+    /// PlanarMath's one-instruction max and min agree with Swift.max and Swift.min on numbers,
+    /// signed zeros included.
+    @Test func maxAndMinMatchTheStandardLibrary() {
+        let values: [Float] = [-.infinity, -2, -1, -0.0, 0, .leastNonzeroMagnitude, 0.5, 1, 3, .infinity]
+        for a in values {
+            for b in values {
+                #expect(PlanarMath.max(a, b).bitPattern == Swift.max(a, b).bitPattern, "max(\(a), \(b))")
+                #expect(PlanarMath.min(a, b).bitPattern == Swift.min(a, b).bitPattern, "min(\(a), \(b))")
+            }
+        }
+    }
 }

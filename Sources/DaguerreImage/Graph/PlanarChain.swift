@@ -203,6 +203,14 @@ final class PlanarChainProducer: RowProducer {
 /// Scalar maths written so LLVM vectorises the loops around it: bit operations and arithmetic
 /// only, no checked conversions.
 enum PlanarMath {
+    /// max(a, b) as one maxps, `a > b ? a : b` (Swift.max compiles to a compare and a blend):
+    /// the same as Swift.max(a, b) for every non-NaN pair, signed zeros included (both give b
+    /// when a == b); a NaN `a` gives b.
+    @inline(__always) static func max(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
+    /// min(a, b) as one minps, `b < a ? b : a`: exactly Swift.min(a, b), spelled out so it pairs
+    /// with ``max(_:_:)``.
+    @inline(__always) static func min(_ a: Float, _ b: Float) -> Float { b < a ? b : a }
+
     /// x ↦ sign(x)·|x|^g for one exponent g, by log2/exp2 polynomials with no division
     /// (least-squares fits on Chebyshev nodes: log2(1 + u) degree 5 on [0, 1) to 1.5e-5
     /// absolute, 2^f degree 4 on [−½, ½] to 3e-6 relative). Against libm, |x|^g is within
