@@ -33,4 +33,16 @@ struct LinearMatrix: Sendable {
             p[i] = r
         }
     }
+    /// The same arithmetic on planes, bit for bit: each output channel is
+    /// fma(m[k,2], b, fma(m[k,1], g, m[k,0]·r)), as in the interleaved loop.
+    func apply(planes s: PlanarSpan, count: Int) {
+        let m0 = c0.x, m1 = c1.x, m2 = c2.x, m3 = c0.y, m4 = c1.y, m5 = c2.y, m6 = c0.z, m7 = c1.z, m8 = c2.z
+        let r = s.r, g = s.g, b = s.b
+        for i in 0..<count {
+            let x = r[i], y = g[i], z = b[i]
+            r[i] = (m0 * x).addingProduct(m1, y).addingProduct(m2, z)
+            g[i] = (m3 * x).addingProduct(m4, y).addingProduct(m5, z)
+            b[i] = (m6 * x).addingProduct(m7, y).addingProduct(m8, z)
+        }
+    }
 }

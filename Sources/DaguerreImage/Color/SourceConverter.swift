@@ -57,6 +57,42 @@ final class SourceConverter: Sendable {
         }
     }
 
+    /// Whether ``convertPlanar`` can give this source's rows: 8-bit RGB, RGBA or grey samples
+    /// with an analytic curve (photos), not an lcms2 transform.
+    var convertsToPlanes: Bool {
+        iccTransform == nil && format.component == .uint8 && (format.layout == .rgb || format.layout == .rgba || format.layout == .l)
+    }
+
+    /// What ``convert`` gives, bit for bit (the same table lookups, matrix FMAs in the same order,
+    /// the same premultiplication), written as R, G, B and A planes: a planar run reading this
+    /// source needs no transpose (see ``PlanarChainProducer``). Only when ``convertsToPlanes``.
+    /// Returns whether every alpha is 1 (always, for sources without alpha).
+    func convertPlanar(_ src: UnsafeRawPointer, count: Int, into p: PlanarSpan) -> Bool {
+        let s = src.assumingMemoryBound(to: UInt8.self)
+        let r = p.r, g = p.g, b = p.b, a = p.a, n = count
+        let opaque = !format.hasAlpha
+        lut8.withUnsafeBufferPointer { lutBuffer in
+            let lut = lutBuffer.baseAddress!
+            switch format.layout {
+            case .rgb:
+                for i in 0..<n { r[i] = lut[Int(s[3 * i])]; g[i] = lut[Int(s[3 * i + 1])]; b[i] = lut[Int(s[3 * i + 2])] }
+            case .rgba:
+                for i in 0..<n {
+                    r[i] = lut[Int(s[4 * i])]; g[i] = lut[Int(s[4 * i + 1])]; b[i] = lut[Int(s[4 * i + 2])]
+                    a[i] = Float(s[4 * i + 3]) * (1 / 255)
+                }
+            default:   // .l
+                for i in 0..<n { let v = lut[Int(s[i])]; r[i] = v; g[i] = v; b[i] = v }
+            }
+        }
+        if opaque { a.update(repeating: 1, count: n) }
+        if let matrix { matrix.apply(planes: p, count: n) }
+        if premultiply {
+            for i in 0..<n { let al = a[i]; r[i] *= al; g[i] *= al; b[i] *= al }
+        }
+        return opaque
+    }
+
     private func convertAnalytic(_ src: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         switch (format.layout, format.component) {
         case (.rgb, .uint8):

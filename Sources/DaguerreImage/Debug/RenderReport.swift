@@ -45,6 +45,17 @@ public struct RenderReport: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
+    /// How a planar run's rows got into and out of planes in this render.
+    static func transposes(_ c: RenderStats.PlanarRunRows?) -> String {
+        guard let c, c.rows > 0, c.readAsPlanes + c.packedFromPlanes > 0 else { return "one transpose each way" }
+        func side(_ planar: Int, _ yes: String, _ no: String) -> String {
+            planar == c.rows ? yes : planar == 0 ? no : "\(no) for \(c.rows - planar) of \(c.rows) rows"
+        }
+        let into = side(c.readAsPlanes, "source read into planes", "one transpose in")
+        let out = side(c.packedFromPlanes, "output packed from planes", "one transpose out")
+        return into + ", " + out + (c.readAsPlanes == c.rows && c.packedFromPlanes == c.rows ? ": no transposes" : "")
+    }
+
     static func bytes(_ n: Int) -> String {
         n >= 1 << 20 ? String(format: "%.1f MiB", Double(n) / 1048576) : String(format: "%.1f KiB", Double(n) / 1024)
     }
@@ -100,7 +111,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
                         }
                         let count = run.nodeCount
                         if count > 1 || run.stages.count > 1 || !(run.stages.first.map { if case .matrix = $0 { true } else { false } } ?? false) {
-                            notes[0] = " [planar run of \(count) kernel\(count == 1 ? "" : "s"): one transpose each way]" + notes[0]
+                            notes[0] = " [planar run of \(count) kernel\(count == 1 ? "" : "s"): \(RenderReport.transposes(env.stats.planarRuns.withLock { $0[ObjectIdentifier(p)] }))]" + notes[0]
                         }
                         line += notes.removeFirst()
                         pending = notes

@@ -92,3 +92,11 @@ final class SourceRowProducer: RowProducer {
         if x1 < rect.maxX { (out + (x1 - rect.x)).update(repeating: .zero, count: rect.maxX - x1) }
     }
 }
+
+extension SourceRowProducer: PlanarRowSource {
+    func planes(_ y: Int, x: Int, into p: PlanarSpan) -> PlanarRead {
+        guard converter.convertsToPlanes, y >= extent.y, y < extent.maxY, x >= extent.x, x + p.count <= extent.maxX,
+              let (base, firstX) = rowAt(y) else { return .unavailable }
+        return converter.convertPlanar(base + (x - firstX) * converter.format.bytesPerPixel, count: p.count, into: p) ? .opaque : .premultiplied
+    }
+}

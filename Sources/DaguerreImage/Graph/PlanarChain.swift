@@ -13,6 +13,18 @@ public struct PlanarSpan {
 /// A colour kernel in planar form: transforms the span's channels in place.
 public typealias PlanarFunction = @Sendable (PlanarSpan) -> Void
 
+/// How a ``PlanarRowSource`` gave a row.
+enum PlanarRead { case unavailable, opaque, premultiplied }
+
+/// A producer that can write its rows straight into planes (file and buffer sources of 8-bit
+/// samples), so the planar run above it needs no transpose in.
+protocol PlanarRowSource: RowProducer {
+    /// Columns `x ..< x + p.count` of row `y` into `p`'s planes: the values ``RowProducer/row(_:into:)``
+    /// gives (premultiplied), bit for bit. `.opaque` when every alpha is 1; `.unavailable`
+    /// (nothing written) when this row cannot be given so.
+    func planes(_ y: Int, x: Int, into p: PlanarSpan) -> PlanarRead
+}
+
 /// A run of single-input colour kernels evaluated on planar rows (I3).
 ///
 /// Point-wise rows are interleaved RGBA; kernels that compare a pixel's channels (vibrance),
@@ -62,13 +74,22 @@ struct PlanarChain {
 final class PlanarChainProducer: RowProducer {
     let rect: IntRect, dod: IntRect
     let input: RowProducer
+    /// The input when it can write planes itself (a source): then no transpose in.
+    private let planarInput: PlanarRowSource?
     /// Every stage as a closure, in a plain buffer: iterating an array of enum payloads retained
     /// and released each closure for every row.
     private let functions: UnsafeMutableBufferPointer<PlanarFunction>
     let r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, a: UnsafeMutablePointer<Float>
+    /// For the level-8 report: the run's top node and, for this tile, the rows made, those read
+    /// as planes and those a sink took as planes (counted by the renderer).
+    private let top: ObjectIdentifier, stats: RenderStats
+    private var rows = 0, rowsReadAsPlanes = 0
+    var rowsPackedFromPlanes = 0
 
-    init(rect: IntRect, dod: IntRect, input: RowProducer, stages: [PlanarChain.Stage], arena: Arena) {
+    init(rect: IntRect, dod: IntRect, input: RowProducer, stages: [PlanarChain.Stage], arena: Arena, top: ImageNode, stats: RenderStats) {
         self.rect = rect; self.dod = dod; self.input = input
+        self.top = ObjectIdentifier(top); self.stats = stats
+        planarInput = input as? PlanarRowSource
         functions = .allocate(capacity: stages.count)
         for (i, s) in stages.enumerated() {
             switch s {
@@ -86,26 +107,45 @@ final class PlanarChainProducer: RowProducer {
 
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         guard !dod.isEmpty, y >= dod.y, y < dod.maxY else { out.update(repeating: .zero, count: rect.width); return }
-        input.row(y, into: out)
         let off = dod.x - rect.x, n = dod.width, p = out + off
-        let r = self.r, g = self.g, b = self.b, a = self.a
-        PlanarChainProducer.deinterleave(p, r, g, b, a, n)
-        // Opaque rows (photos) skip dividing out alpha; the test is an OR over alpha's bits.
-        var notOne: UInt32 = 0
-        for i in 0..<n { notOne |= a[i].bitPattern ^ 0x3F80_0000 }
-        if notOne != 0 {
-            for i in 0..<n {
-                let al = a[i]
-                let inv: Float = al > 0 ? 1 / al : 0
-                r[i] *= inv; g[i] *= inv; b[i] *= inv
-            }
-        }
-        let span = PlanarSpan(r: r, g: g, b: b, a: a, count: n)
-        for i in 0..<functions.count { functions[i](span) }
-        PlanarChainProducer.interleave(r, g, b, a, into: p, n)
+        let span = planes(y, scratch: out)
+        PlanarChainProducer.interleave(span.r, span.g, span.b, span.a, into: p, n)
         if off > 0 { out.update(repeating: .zero, count: off) }
         let tail = rect.maxX - dod.maxX
         if tail > 0 { (out + (dod.maxX - rect.x)).update(repeating: .zero, count: tail) }
+    }
+
+    /// Row `y` (inside `dod`) through the run, left in planes: unpremultiplied colour and alpha
+    /// over `dod`'s columns. A sink that packs planes takes them from here, with no transpose
+    /// out (``RenderSink/put(y:x:planes:scratch:)``); `row` interleaves them. `scratch` (`rect.width`
+    /// pixels) receives the input row when the input cannot write planes.
+    func planes(_ y: Int, scratch out: UnsafeMutablePointer<SIMD4<Float>>) -> PlanarSpan {
+        let n = dod.width
+        let r = self.r, g = self.g, b = self.b, a = self.a
+        let span = PlanarSpan(r: r, g: g, b: b, a: a, count: n)
+        rows += 1
+        var read = PlanarRead.unavailable
+        if let planarInput { read = planarInput.planes(y, x: dod.x, into: span) }
+        if read == .unavailable {
+            input.row(y, into: out)
+            PlanarChainProducer.deinterleave(out + (dod.x - rect.x), r, g, b, a, n)
+        } else {
+            rowsReadAsPlanes += 1
+        }
+        if read != .opaque {
+            // Opaque rows (photos) skip dividing out alpha; the test is an OR over alpha's bits.
+            var notOne: UInt32 = 0
+            for i in 0..<n { notOne |= a[i].bitPattern ^ 0x3F80_0000 }
+            if notOne != 0 {
+                for i in 0..<n {
+                    let al = a[i]
+                    let inv: Float = al > 0 ? 1 / al : 0
+                    r[i] *= inv; g[i] *= inv; b[i] *= inv
+                }
+            }
+        }
+        for i in 0..<functions.count { functions[i](span) }
+        return span
     }
 
     /// Interleaved RGBA → four planes, four pixels at a time (a 4×4 transpose in registers).
@@ -144,6 +184,7 @@ final class PlanarChainProducer: RowProducer {
     deinit {
         functions.baseAddress?.deinitialize(count: functions.count)
         functions.deallocate()
+        if rows > 0 { stats.notePlanarRun(top, rows: rows, readAsPlanes: rowsReadAsPlanes, packedFromPlanes: rowsPackedFromPlanes) }
     }
 
     /// A row-major 3×3 matrix on the colour planes.
@@ -162,35 +203,76 @@ final class PlanarChainProducer: RowProducer {
 /// Scalar maths written so LLVM vectorises the loops around it: bit operations and arithmetic
 /// only, no checked conversions.
 enum PlanarMath {
-    /// sign(x)·|x|^g by log2/exp2 polynomials with no division (least-squares fits on Chebyshev
-    /// nodes: log2 degree 5 on [1, 2) to 1.5e-5 absolute, exp2 degree 4 on [−½, ½] to 4e-6
-    /// relative; |x|^g within about 1e-5·g relative, twenty times finer than half floats; 0 maps
-    /// to below 1e-36).
-    @inline(__always) static func signedPow(_ x: Float, _ gamma: Float) -> Float {
-        let bits = x.bitPattern
-        let sign = bits & 0x8000_0000
-        let ab = bits & 0x7FFF_FFFF
-        let e = Float(Int32(bitPattern: ab >> 23)) - 127
-        let u = Float(bitPattern: (ab & 0x007F_FFFF) | 0x3F80_0000) - 1   // mantissa − 1, in [0, 1)
-        // Horner steps as FMAs (Swift never contracts a·b + c by itself).
-        var p: Float = 0.04392862784792971
-        p = Float(-0.18983244652663192).addingProduct(p, u)
-        p = Float(0.41156148231042833).addingProduct(p, u)
-        p = Float(-0.7072534335743483).addingProduct(p, u)
-        p = Float(1.4415920772065487).addingProduct(p, u)
-        p = Float(1.4390929995432812e-05).addingProduct(p, u)
-        var y = (e + p) * gamma
-        y = Swift.min(Swift.max(y, -126), 127)
-        // exp2: round with the 1.5·2^23 trick, which also leaves n in the mantissa bits.
-        let shifted = y + 12_582_912
-        let f = y - (shifted - 12_582_912)
-        var q: Float = 0.00967603709830337
-        q = Float(0.05592203564725779).addingProduct(q, f)
-        q = Float(0.24022107355818462).addingProduct(q, f)
-        q = Float(0.6931210339915476).addingProduct(q, f)
-        q = Float(1.0000000754953546).addingProduct(q, f)
-        let ni = Int32(bitPattern: shifted.bitPattern) &- 0x4B40_0000
-        let scale = Float(bitPattern: UInt32(bitPattern: (ni &+ 127) &<< 23))
-        return Float(bitPattern: (q * scale).bitPattern | sign)
+    /// max(a, b) as one maxps, `a > b ? a : b` (Swift.max compiles to a compare and a blend):
+    /// the same as Swift.max(a, b) for every non-NaN pair, signed zeros included (both give b
+    /// when a == b); a NaN `a` gives b.
+    @inline(__always) static func max(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
+    /// min(a, b) as one minps, `b < a ? b : a`: exactly Swift.min(a, b), spelled out so it pairs
+    /// with ``max(_:_:)``.
+    @inline(__always) static func min(_ a: Float, _ b: Float) -> Float { b < a ? b : a }
+
+    /// x ↦ sign(x)·|x|^g for one exponent g, by log2/exp2 polynomials with no division
+    /// (least-squares fits on Chebyshev nodes: log2(1 + u) degree 5 on [0, 1) to 1.5e-5
+    /// absolute, 2^f degree 4 on [−½, ½] to 3e-6 relative). Against libm, |x|^g is within
+    /// about 1.4e-5·g relative for g up to a few (twenty times finer than half floats, the
+    /// working format); ±0 gives ±0, subnormal x are read as if normal (results of the right
+    /// order of magnitude). Tested against Foundation's `pow`.
+    ///
+    /// About 28 vector operations per eight values (the first version took about 32): g is
+    /// folded into the log polynomial (y = e·g + g·p(u) is one FMA), the exponent is clamped as
+    /// an integer, and 2^n is added to the exponent bits of 2^f rather than multiplied.
+    struct SignedPower: Sendable {
+        let g: Float
+        /// g·(log2 polynomial), constant term first.
+        let c0: Float, c1: Float, c2: Float, c3: Float, c4: Float, c5: Float
+
+        init(_ g: Float) {
+            self.g = g
+            let d = Double(g)
+            c0 = Float(1.4390929995432812e-05 * d); c1 = Float(1.4415920772065487 * d)
+            c2 = Float(-0.7072534335743483 * d); c3 = Float(0.41156148231042833 * d)
+            c4 = Float(-0.18983244652663192 * d); c5 = Float(0.04392862784792971 * d)
+        }
+
+        @inline(__always) func callAsFunction(_ x: Float) -> Float {
+            let bits = x.bitPattern
+            let sign = bits & 0x8000_0000
+            let e = Float(Int32(bitPattern: (bits &<< 1) &>> 24) &- 127)          // unbiased exponent of |x|
+            let u = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000) - 1   // mantissa − 1, in [0, 1)
+            // Horner steps as FMAs (Swift never contracts a·b + c by itself).
+            var p = c5
+            p = c4.addingProduct(p, u)
+            p = c3.addingProduct(p, u)
+            p = c2.addingProduct(p, u)
+            p = c1.addingProduct(p, u)
+            p = c0.addingProduct(p, u)
+            let y = p.addingProduct(e, g)                                        // g·log2|x|
+            // exp2: round with the 1.5·2^23 trick, which also leaves n in the low mantissa bits
+            // (|y| ≤ 129·g, far inside the trick's range).
+            let shifted = y + 12_582_912
+            let f = y - (shifted - 12_582_912)
+            var q: Float = 0.00967603709830337
+            q = Float(0.05592203564725779).addingProduct(q, f)
+            q = Float(0.24022107355818462).addingProduct(q, f)
+            q = Float(0.6931210339915476).addingProduct(q, f)
+            q = Float(1.0000000754953546).addingProduct(q, f)
+            // q·2^n by adding n to q's exponent bits (q is in [0.7, 1.42]): n clamped to
+            // [−125, 127] on the integer bits (one vpmaxsd and one vpminsd) keeps the result
+            // normal, so the addition is exact; shifting left by 23 drops the 1.5·2^23 and
+            // leaves n·2^23 modulo 2^32. Results beyond the float range saturate near 2^127,
+            // those below 2^−125 come out within half a stop of 2^−125.
+            var nb = Int32(bitPattern: shifted.bitPattern)
+            nb = nb < 0x4B40_0000 - 125 ? 0x4B40_0000 - 125 : nb
+            nb = nb > 0x4B40_0000 + 127 ? 0x4B40_0000 + 127 : nb
+            let result = Float(bitPattern: (q.bitPattern &+ (UInt32(bitPattern: nb) &<< 23)) | sign)
+            // ±0 gives itself (a compare and a blend): the exponent field alone reads zero as
+            // 2^−127, which made 0^0.01 0.41.
+            return x == 0 ? x : result
+        }
+
+        /// Applies the power to `count` values in place.
+        @inline(__always) func apply(_ p: UnsafeMutablePointer<Float>, _ count: Int) {
+            for i in 0..<count { p[i] = self(p[i]) }
+        }
     }
 }

@@ -60,7 +60,7 @@ final class PointwiseNode: ImageNode, @unchecked Sendable {
                                       input: try context.producer(of: chain.base, rect: rect))
             }
             return PlanarChainProducer(rect: rect, dod: pixelExtent.intersection(rect), input: try context.producer(of: chain.base, rect: rect),
-                                       stages: chain.stages, arena: context.arena)
+                                       stages: chain.stages, arena: context.arena, top: self, stats: context.env.stats)
         }
         guard span != nil else {
             throw .unsupported(feature: "Kernel \(name) outside a planar chain", hint: "internal: the node has no interleaved implementation")

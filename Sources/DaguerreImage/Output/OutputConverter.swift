@@ -42,6 +42,34 @@ final class OutputConverter: Sendable {
         lutF = (format.component != .uint8 && !t.isLinear && !exact) ? LUTCache.shared.encodeHalfToFloat(t) : []
     }
 
+    /// Whether ``convert(planes:scratch:into:)`` applies: 8-bit RGB through the table, no lcms2
+    /// transform and no alpha in the output (JPEG, RGB8 buffers).
+    var packsPlanes: Bool { format == .rgb8 && alphaOutput == .none && iccTransform == nil && !lut8.isEmpty }
+
+    /// Packs planes of unpremultiplied colour and alpha (a planar run's result) into `dst`: bit
+    /// for bit what interleaving them (which premultiplies) and calling ``convert(_:count:into:)``
+    /// gives, with no transpose. Only when ``packsPlanes``. Overwrites the planes; `scratch`
+    /// holds `3 × count` half-float bit patterns.
+    func convert(planes s: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>, into dst: UnsafeMutableRawPointer) {
+        let r = s.r, g = s.g, b = s.b, a = s.a, n = s.count
+        // Premultiplied, as the interleaved row would hold them; opaque rows (an OR over alpha's
+        // bits) are already.
+        var notOne: UInt32 = 0
+        for i in 0..<n { notOne |= a[i].bitPattern ^ 0x3F80_0000 }
+        if notOne != 0 { for i in 0..<n { let al = a[i]; r[i] *= al; g[i] *= al; b[i] *= al } }
+        if let matrix { matrix.apply(planes: s, count: n) }
+        // Half-float bit patterns, eight per conversion instruction, then one lookup each.
+        let hr = scratch, hg = scratch + n, hb = scratch + 2 * n
+        for i in 0..<n { hr[i] = Float16(r[i]).bitPattern; hg[i] = Float16(g[i]).bitPattern; hb[i] = Float16(b[i]).bitPattern }
+        let d = dst.assumingMemoryBound(to: UInt8.self)
+        lut8.withUnsafeBufferPointer { lutBuffer in
+            let lut = lutBuffer.baseAddress!
+            for i in 0..<n {
+                d[3 * i] = lut[Int(hr[i])]; d[3 * i + 1] = lut[Int(hg[i])]; d[3 * i + 2] = lut[Int(hb[i])]
+            }
+        }
+    }
+
     /// Converts `count` pixels in place and packs them into `dst`.
     func convert(_ px: UnsafeMutablePointer<SIMD4<Float>>, count: Int, into dst: UnsafeMutableRawPointer) {
         if let matrix { matrix.apply(px, count: count) }

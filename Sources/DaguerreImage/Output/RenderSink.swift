@@ -10,9 +10,23 @@ protocol RenderSink: AnyObject, Sendable {
     /// Work left from the previous band (encoding it), run beside the current band's tiles.
     func backgroundTask() -> (@Sendable () -> Void)?
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>)
+    /// Whether ``put(y:x:planes:scratch:)`` may be called: the output converter packs planes
+    /// (see ``OutputConverter/packsPlanes``), so a planar run at the top of the pass hands its
+    /// planes over with no transpose out.
+    var acceptsPlanes: Bool { get }
+    /// `planes.count` pixels from planes (unpremultiplied colour and alpha, as a planar run
+    /// leaves them); the planes may be overwritten. `scratch` holds `3 × planes.count` values.
+    func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>)
     func endBand(_ band: IntRect) throws(DaguerreError)
     func finish() throws(DaguerreError)
     func abort()
+}
+
+extension RenderSink {
+    var acceptsPlanes: Bool { false }
+    func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>) {
+        preconditionFailure("put(y:x:planes:scratch:) on a sink that does not accept planes")
+    }
 }
 
 /// Renders straight into memory the caller owns (`render(_:toBitmap:...)`), or into a
@@ -31,6 +45,11 @@ final class BufferSink: RenderSink, @unchecked Sendable {
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
         let dst = base + (y - origin.y) * bytesPerRow + (x - origin.x) * converter.format.bytesPerPixel
         converter.convert(pixels, count: count, into: dst)
+    }
+    var acceptsPlanes: Bool { converter.packsPlanes }
+    func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>) {
+        let dst = base + (y - origin.y) * bytesPerRow + (x - origin.x) * converter.format.bytesPerPixel
+        converter.convert(planes: planes, scratch: scratch, into: dst)
     }
     func beginBand(_ band: IntRect) {}
     func backgroundTask() -> (@Sendable () -> Void)? { nil }
@@ -94,6 +113,11 @@ final class EncoderSink: RenderSink, @unchecked Sendable {
     }
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
         converter.convert(pixels, count: count, into: buffers[current] + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel)
+    }
+    var acceptsPlanes: Bool { converter.packsPlanes }
+    func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>) {
+        converter.convert(planes: planes, scratch: scratch,
+                          into: buffers[current] + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel)
     }
     func endBand(_ rect: IntRect) throws(DaguerreError) {
         if let e = writeError { throw e }

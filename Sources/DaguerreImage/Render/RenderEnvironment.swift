@@ -43,6 +43,19 @@ final class RenderStats: Sendable {
     /// Per-tile intermediates by node label: format and largest size, for the print tree.
     let intermediates = Mutex<[String: (PixelFormat, IntRect)]>([:])
 
+    /// Per planar run (by its top node): rows made, rows read from the source as planes, rows
+    /// a sink packed from planes. Added once per tile, for the print tree.
+    struct PlanarRunRows: Sendable { var rows = 0, readAsPlanes = 0, packedFromPlanes = 0 }
+    let planarRuns = Mutex<[ObjectIdentifier: PlanarRunRows]>([:])
+
+    func notePlanarRun(_ top: ObjectIdentifier, rows: Int, readAsPlanes: Int, packedFromPlanes: Int) {
+        planarRuns.withLock { d in
+            var c = d[top] ?? PlanarRunRows()
+            c.rows += rows; c.readAsPlanes += readAsPlanes; c.packedFromPlanes += packedFromPlanes
+            d[top] = c
+        }
+    }
+
     func noteIntermediate(_ node: ImageNode, format: PixelFormat, rect: IntRect) {
         intermediates.withLock { d in
             let key = "\(node.label) \(node.digest)"

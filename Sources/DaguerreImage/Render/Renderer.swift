@@ -152,9 +152,18 @@ struct Renderer {
             let ctx = TileContext(env: env, pass: pass, arena: arena)
             let producer = try ctx.producer(of: root, rect: rect)
             let row = ctx.rowBuffer(rect.width)
-            for y in rect.y..<rect.maxY {
-                producer.row(y, into: row)
-                sink.put(y: y, x: rect.x, count: rect.width, pixels: row)
+            if let chain = producer as? PlanarChainProducer, chain.dod == rect, sink.acceptsPlanes {
+                // A planar run on top and an output that packs planes: no transpose out.
+                let scratch = arena.allocate(UInt16.self, count: 3 * rect.width)
+                for y in rect.y..<rect.maxY {
+                    sink.put(y: y, x: rect.x, planes: chain.planes(y, scratch: row), scratch: scratch)
+                }
+                chain.rowsPackedFromPlanes += rect.height
+            } else {
+                for y in rect.y..<rect.maxY {
+                    producer.row(y, into: row)
+                    sink.put(y: y, x: rect.x, count: rect.width, pixels: row)
+                }
             }
             env.stats.tiles.add(1, ordering: .relaxed)
         }

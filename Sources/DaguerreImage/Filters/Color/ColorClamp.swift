@@ -28,9 +28,11 @@ public struct ColorClamp: Filter {
                                    planar: { s in
             let r = s.r, g = s.g, b = s.b, a = s.a
             let lr = l.x, lg = l.y, lb = l.z, la = l.w, hr = top.x, hg = top.y, hb = top.z, ha = top.w
+            // PlanarMath's max and min are one instruction each (the same results for numbers; a
+            // NaN component becomes the lower bound).
             for i in 0..<s.count {
-                r[i] = min(max(r[i], lr), hr); g[i] = min(max(g[i], lg), hg)
-                b[i] = min(max(b[i], lb), hb); a[i] = min(max(a[i], la), ha)
+                r[i] = PlanarMath.min(PlanarMath.max(r[i], lr), hr); g[i] = PlanarMath.min(PlanarMath.max(g[i], lg), hg)
+                b[i] = PlanarMath.min(PlanarMath.max(b[i], lb), hb); a[i] = PlanarMath.min(PlanarMath.max(a[i], la), ha)
             }
         }, digest: { d in d.add(lo); d.add(hi) }))
     }

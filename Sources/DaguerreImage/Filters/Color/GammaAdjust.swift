@@ -2,8 +2,8 @@ import DaguerreCore
 import Foundation
 
 /// A power curve on each colour channel (CIGammaAdjust): `sign(c)·|c|^power` on unpremultiplied
-/// linear values, on planar rows with a polynomial `pow` that vectorises (relative error below
-/// 1e-5; libm's `powf` costs about 20 ns a call).
+/// linear values, on planar rows with a polynomial `pow` that vectorises (`PlanarMath.SignedPower`:
+/// relative error about 1.4e-5·power; libm's `powf` costs about 20 ns a call).
 ///
 /// ```swift
 /// let lifted = try image.applying(GammaAdjust(power: 0.8))
@@ -24,11 +24,10 @@ public struct GammaAdjust: Filter {
         let input = try a.image("inputImage"), g = Float(a.number("inputPower"))
         if g == 1 { return input }
         return Image(PointwiseNode(name: "gammaAdjust", inputs: [input.node], extent: input.extent, parameters: "power \(g)",
-                                   planar: { s in
-            let r = s.r, gr = s.g, b = s.b, g = g
-            for i in 0..<s.count {
-                r[i] = PlanarMath.signedPow(r[i], g); gr[i] = PlanarMath.signedPow(gr[i], g); b[i] = PlanarMath.signedPow(b[i], g)
-            }
+                                   planar: { [power = PlanarMath.SignedPower(g)] s in
+            // One plane at a time: the loop keeps more of its constants in registers.
+            let power = power
+            power.apply(s.r, s.count); power.apply(s.g, s.count); power.apply(s.b, s.count)
         }, digest: { $0.add(g) }))
     }
 }

@@ -27,9 +27,10 @@ public struct Vibrance: Filter {
             let r = s.r, g = s.g, b = s.b, k = k
             for i in 0..<s.count {
                 let x = r[i], y = g[i], z = b[i]
-                let hi = max(x, max(y, z)), lo = min(x, min(y, z))
-                // 1 − saturation = lo / hi, clamped to [0, 1]; grey (and black) get the full boost.
-                let unsat = hi > 0 ? min(1, max(0, lo / hi)) : 1
+                let hi = PlanarMath.max(x, PlanarMath.max(y, z)), lo = PlanarMath.min(x, PlanarMath.min(y, z))
+                // 1 − saturation = lo / hi, clamped to [0, 1] (lo ≤ hi, so only below); grey (and
+                // black) get the full boost. One instruction per max and min (PlanarMath).
+                let unsat = hi > 0 ? PlanarMath.max(lo / hi, 0) : 1
                 let f = 1 + k * unsat
                 let l = lr * x + lg * y + lb * z
                 r[i] = l + (x - l) * f; g[i] = l + (y - l) * f; b[i] = l + (z - l) * f
