@@ -19,7 +19,7 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "Exposure in EV, added to the file's baseline exposure.") var exposure: Double?
     @Option(help: "White balance temperature in kelvin (default: as shot).") var temperature: Double?
     @Option(help: "White balance tint (default: as shot).") var tint: Double?
-    @Option(help: "Noise reduction amount (not built yet; only 0 is accepted).") var noiseReduction: Double?
+    @Option(help: "Noise reduction amount, 0...1 (default 0.5: as much as the file's noise profile, or an estimate, calls for; 0 shows the raw noise).") var noiseReduction: Double?
     @Option(help: "displayP3 or sRGB.") var colorspace = "displayP3"
     @Option(help: "jpeg, tiff16 or png.") var format = "jpeg"
     @Option(help: "Scale factor (not built yet; only 1 is accepted).") var scale: Double?
@@ -61,7 +61,7 @@ struct DevelopCommand: ParsableCommand {
                 var raw = try RAWFilter(url: URL(fileURLWithPath: input))
                 try RAWAdjustments.sidecar(for: input)?.apply(to: &raw)
                 RAWAdjustments(exposure: exposure, temperature: temperature, tint: tint).apply(to: &raw)
-                if let noiseReduction { raw.luminanceNoiseReductionAmount = noiseReduction; raw.colorNoiseReductionAmount = noiseReduction }
+                if let noiseReduction { raw.luminanceNoiseReductionAmount = noiseReduction }
                 if let scale { raw.scaleFactor = scale }
                 raw.isDraftModeEnabled = draft
                 let image = try raw.outputImage()

@@ -1,0 +1,102 @@
+// Raw noise reduction of a window of the linearized Bayer mosaic (SPEC X3; issue #5 "Noise";
+// REPORT §3 of the project's noise research): each of the four CFA planes is stabilized with its
+// own noise model, denoised by DCT4-2S, and brought back, before white balance and demosaic.
+// Windows let a streaming develop work band by band: each plane is mirrored at the window's
+// edges, which is the full-frame rule where the edge is an image border; where it is not, only a
+// margin of `halo` photosites depends on the mirrored samples, and the caller reads past it
+// (its window carries real neighbours that far). So a window's valid part equals a full-frame
+// run. Our own code: no Debian library denoises raw CFA data.
+import DaguerreCore
+import Dispatch
+
+/// A rectangle of the linearized mosaic (x = (code − black)/(white − black), negatives kept, not
+/// clipped) in memory, and where it lies in the image.
+struct MosaicWindow {
+    /// Image coordinates of sample (0, 0).
+    var x: Int, y: Int
+    var width: Int, height: Int
+    /// Floats from one row to the next.
+    var stride: Int
+    var samples: UnsafeMutablePointer<Float>
+}
+
+/// DCT4-2S over a mosaic window, the four planes in parallel.
+///
+/// The samples of the window at least ``halo`` photosites away from each edge that is not an
+/// image border come out as a full-frame run gives them (bit for bit when the window's
+/// `x` is a multiple of 16, which keeps the SIMD lane groups where the full frame has them; else
+/// up to the order of float additions); the rest are approximations of them.
+///
+/// ```swift
+/// let nr = try MosaicNoiseReduction(maxWidth: 6064, maxHeight: 320, workers: 2)
+/// nr.denoise(window, profile: profile, amount: 1)   // rows 12..<308 exact, unless at an image border
+/// ```
+final class MosaicNoiseReduction {
+    /// Photosites of input needed on each side of an exact output: DCT4-2S reaches 6 plane
+    /// samples, 12 photosites (even, so Bayer positions are kept).
+    static let halo = 2 * DCT4PlaneDenoiser.reach
+
+    private let workspaces: [DCT4PlaneDenoiser]
+    let maxWidth: Int, maxHeight: Int
+
+    /// Workspaces for windows up to `maxWidth` × `maxHeight` photosites, one per worker (at most
+    /// 4: one per plane). Sizes are checked against `limits` before anything is allocated.
+    init(maxWidth: Int, maxHeight: Int, workers: Int, limits: Limits = .default) throws(DaguerreError) {
+        try limits.check(width: maxWidth, height: maxHeight, bytesPerPixel: 4, what: "noise reduction window")
+        self.maxWidth = maxWidth; self.maxHeight = maxHeight
+        let n = min(max(workers, 1), 4)
+        var spaces: [DCT4PlaneDenoiser] = []
+        for _ in 0..<n {
+            spaces.append(try DCT4PlaneDenoiser(maxRows: (maxHeight + 1) / 2, maxColumns: (maxWidth + 1) / 2, limits: limits))
+        }
+        workspaces = spaces
+    }
+
+    /// Bytes of workspace held.
+    var bytes: Int { workspaces.reduce(0) { $0 + $1.bytes } }
+
+    /// Denoises `window` in place with each Bayer position's noise model from `profile` and the
+    /// amount `amount` (the noise σ the method assumes, in units of the profile's; 0 leaves the
+    /// window untouched). Planes without noise, and planes under 4×4 samples, are left as they
+    /// are; so are windows larger than the workspaces.
+    func denoise(_ window: MosaicWindow, profile: CFANoiseProfile, amount: Float) {
+        guard amount > 0, amount.isFinite, profile.hasNoise, window.x >= 0, window.y >= 0,
+              window.width >= 1, window.height >= 1, window.width <= maxWidth, window.height <= maxHeight,
+              window.stride >= window.width else { return }
+        let spaces = UnsafeTransfer(workspaces)
+        let w = UnsafeTransfer(window)
+        let models = profile.planes
+        let workers = workspaces.count
+        // Safety: each worker owns one workspace and writes only the samples of its own planes
+        // (disjoint Bayer positions) of the window; nothing else is shared mutably.
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var position = worker
+            while position < 4 {
+                Self.denoisePlane(position, of: w.value, model: models[position], amount: amount, workspace: spaces.value[worker])
+                position += workers
+            }
+        }
+    }
+
+    /// Stabilizes, denoises and writes back the samples of one Bayer position.
+    private static func denoisePlane(_ position: Int, of window: MosaicWindow, model: NoiseModel, amount: Float, workspace: DCT4PlaneDenoiser) {
+        guard model.hasNoise else { return }
+        let py = position >> 1, px = position & 1
+        // First window row and column holding this position.
+        let r0 = (py - window.y) & 1, c0 = (px - window.x) & 1
+        let rows = (window.height - r0 + 1) / 2, columns = (window.width - c0 + 1) / 2
+        guard rows >= 4, columns >= 4 else { return }
+        let vst = GeneralizedAnscombe(model)
+        for r in 0..<rows {
+            let src = window.samples + (r0 + 2 * r) * window.stride + c0
+            let dst = workspace.inputRow(r)
+            for c in 0..<columns { dst[c] = vst.forward(src[2 * c]) }
+        }
+        workspace.denoise(rows: rows, columns: columns, amount: amount)
+        for r in 0..<rows {
+            let z = workspace.outputRow(r)
+            let dst = window.samples + (r0 + 2 * r) * window.stride + c0
+            for c in 0..<columns { dst[2 * c] = vst.inverse(z[c]) }
+        }
+    }
+}
