@@ -138,8 +138,9 @@ enum NoiseScenes {
 
     @Test("A window of the mosaic denoises bit-identically to the full frame inside its valid part (12 photosites from cut edges)")
     func windowsEqualFullFrame() throws {
-        let (w, h) = (200, 150)
-        let (mosaic, model) = try NoiseScenes.mosaic(width: w, height: h, electrons: 1667) { x, y, c in NoiseScenes.smooth(x, y, c, width: w, height: h) }
+        // 4400 photosites wide: a plane of 2200 samples runs in three column strips.
+        let (w, h) = (4400, 150)
+        let (mosaic, model) = try NoiseScenes.mosaic(width: w, height: h, electrons: 1667) { x, y, c in NoiseScenes.smooth(x % 200, y, c, width: 200, height: h) }
         let profile = CFANoiseProfile(uniform: model)
         var full = NoiseScenes.linear(mosaic)
         let nr = try MosaicNoiseReduction(maxWidth: w, maxHeight: h, workers: 2)
@@ -149,7 +150,7 @@ enum NoiseScenes {
         let original = NoiseScenes.linear(mosaic)
         #expect(zip(full, original).contains { $0 != $1 }, "noise reduction changed nothing")
         // Windows with cut edges on every side, at the image borders, odd and even rows.
-        for (x0, y0, x1, y1) in [(32, 20, 160, 90), (0, 0, 96, 64), (48, 57, 200, 150), (16, 1, 130, 149)] {
+        for (x0, y0, x1, y1) in [(32, 20, 160, 90), (0, 0, 96, 64), (48, 57, 200, 150), (16, 1, 130, 149), (2032, 30, 4400, 150), (0, 60, 2090, 120)] {
             var part = [Float](repeating: 0, count: (x1 - x0) * (y1 - y0))
             for r in y0..<y1 { for c in x0..<x1 { part[(r - y0) * (x1 - x0) + c - x0] = original[r * w + c] } }
             part.withUnsafeMutableBufferPointer { b in
@@ -198,13 +199,14 @@ enum NoiseScenes {
     func profileFromDNG() {
         let one = CFANoiseProfile(dng: [(2e-4, 1e-6)], cfaPattern: [0, 1, 1, 2])
         #expect(one?.planes == [NoiseModel](repeating: NoiseModel(scale: 2e-4, offset: 1e-6), count: 4))
-        let three = CFANoiseProfile(dng: [(1, 0.1), (2, 0.2), (3, 0.3)], cfaPattern: [1, 0, 2, 1])
-        #expect(three?.planes.map(\.scale) == [2, 1, 3, 2])
+        let three = CFANoiseProfile(dng: [(1e-4, 1e-6), (2e-4, 2e-6), (3e-4, 3e-6)], cfaPattern: [1, 0, 2, 1])
+        #expect(three?.planes.map(\.scale) == [2e-4, 1e-4, 3e-4, 2e-4])
         #expect(CFANoiseProfile(dng: [(0, 0)], cfaPattern: [0, 1, 1, 2])?.hasNoise == false)
         #expect(CFANoiseProfile(dng: [], cfaPattern: [0, 1, 1, 2]) == nil)
         #expect(CFANoiseProfile(dng: [(1, 0), (1, 0)], cfaPattern: [0, 1, 1, 2]) == nil)
         #expect(CFANoiseProfile(dng: [(.nan, 0)], cfaPattern: [0, 1, 1, 2]) == nil)
         #expect(CFANoiseProfile(dng: [(-1, 1e-6)], cfaPattern: [0, 1, 1, 2]) == nil)
+        #expect(CFANoiseProfile(dng: [(1e300, 1e-6)], cfaPattern: [0, 1, 1, 2]) == nil)
     }
 
     @Test("The variance-stabilizing transform gives unit noise and inverts; the Gaussian limit stays exact in Float32")

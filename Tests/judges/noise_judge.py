@@ -28,6 +28,8 @@ LibRaw: AHD (or as named), linear, raw colour, camera WB, 16-bit, adjust_maximum
 
   noise_judge.py make OUT_DIR [--crop R0 R1 C0 C1] [--edges 4:1,low] [--seeds N] [--low-seeds N]
       writes the DNGs and truth; prints {"scene": {"1600_noisy": dng, ...}, "charts": [...], ...}
+  noise_judge.py tile OUT.dng WIDTH HEIGHT ISO
+      the noisy frame tiled to a big DNG (for timing the develop)
   noise_judge.py score SPEC.json
       SPEC: the make output plus "ours": {name: render.f32} for every scene DNG and chart DNG
       (render.f32: int32 width, int32 height, then float32 linear RGB rows) and "libraw":
@@ -280,36 +282,52 @@ def score(spec):
         out["libraw_nr_version"] = libraw(jobs_old, old)
     else:
         out["libraw_nr_version"] = None
-    renders = {(iso, kind, s): np.load(o).astype(np.float64) / 65535.0 for iso, kind, s, o in names}
-    for (iso, kind, s), img in renders.items():
+    # One render in memory at a time besides the clean references (the full grid is 150 renders).
+    paths = {(iso, kind, s): o for iso, kind, s, o in names}
+    cleans = {}
+    for (iso, kind, s), o in paths.items():
         if kind != "noisy":
             continue
         algo, thr, med, dcb = s
-        clean = renders[(iso, "clean", (algo, 0, 0, dcb))]
-        res[f"libraw {iso} {label(*s)}"] = {"vs_clean": psnr8(img, clean), "vs_truth": psnr8(img, truth)}
+        ref = (iso, "clean", (algo, 0, 0, dcb))
+        if ref not in cleans:
+            cleans[ref] = np.load(paths[ref]).astype(np.float64) / 65535.0
+        img = np.load(o).astype(np.float64) / 65535.0
+        res[f"libraw {iso} {label(*s)}"] = {"vs_clean": psnr8(img, cleans[ref]), "vs_truth": psnr8(img, truth)}
+        os.remove(o)
+    cleans.clear()
     for iso in ISOS:
         cands = {k: v for k, v in res.items() if k.startswith(f"libraw {iso} ")}
         out[f"libraw_best_vs_clean_{iso}"] = max(cands.items(), key=lambda kv: kv[1]["vs_clean"])
         out[f"libraw_best_vs_truth_{iso}"] = max(cands.items(), key=lambda kv: kv[1]["vs_truth"])
     out["psnr"] = res
-    # Slanted edges: MTF50 of the mean render per (edge, ISO, developer).
+    # Slanted edges: MTF50 of the mean render per (edge, ISO, developer), summed as they come.
     groups = {}
+
+    def add(key, img):
+        total, n = groups.get(key, (0.0, 0))
+        groups[key] = (total + img, n + 1)
+
     lr_jobs = []
     for c in spec["charts"]:
         key = (c["edge"], c["iso"])
         for dev, path in spec["ours_charts"].get(c["dng"], {}).items():
-            groups.setdefault(key + (dev,), []).append(read_f32(path))
+            add(key + (dev,), read_f32(path))
         thrs = [0] + ([340, 560] if old and c["iso"] else [])
         for thr in thrs:
             o = os.path.join(tmp, os.path.basename(c["dng"]) + f"_{thr}.npy")
             lr_jobs.append(({"dng": c["dng"], "out": o, "algo": "AHD", "noise_thr": thr}, key + (f"LibRaw AHD, noise_thr {thr}",)))
-    if lr_jobs:
-        libraw([j for j, k in lr_jobs if not j["noise_thr"]], sys.executable)
-        if old and any(j["noise_thr"] for j, k in lr_jobs):
-            libraw([j for j, k in lr_jobs if j["noise_thr"]], old)
-        for j, k in lr_jobs:
-            groups.setdefault(k, []).append(np.load(j["out"]).astype(np.float64) / 65535.0)
-    out["mtf50"] = {f"{e} {iso} {dev}": {"mtf50": mtf50(np.mean(v, axis=0)), "renders": len(v)} for (e, iso, dev), v in groups.items()}
+    for python, want_nr in ((sys.executable, False), (old, True)):
+        batch = [(j, k) for j, k in lr_jobs if bool(j["noise_thr"]) == want_nr]
+        if not batch or python is None:
+            continue
+        for i in range(0, len(batch), 32):     # 32 renders on disk at a time
+            part = batch[i:i + 32]
+            libraw([j for j, _ in part], python)
+            for j, k in part:
+                add(k, np.load(j["out"]).astype(np.float64) / 65535.0)
+                os.remove(j["out"])
+    out["mtf50"] = {f"{e} {iso} {dev}": {"mtf50": mtf50(total / n), "renders": n} for (e, iso, dev), (total, n) in groups.items()}
     for f in os.listdir(tmp):
         os.remove(os.path.join(tmp, f))
     os.rmdir(tmp)
@@ -337,6 +355,13 @@ def main():
             else:
                 raise SystemExit(f"unknown option {args[i]}")
         print(json.dumps(make(sys.argv[2], crop, edges, seeds, low)))
+    elif len(sys.argv) == 6 and sys.argv[1] == "tile":
+        # A big noisy DNG for timing: the ISO 1600 (or 3200) noisy frame tiled to WIDTH x HEIGHT.
+        w, h, iso = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+        dn, profile = sensor(scene_linear(), iso, True, iso)
+        reps = (-(-h // dn.shape[0]), -(-w // dn.shape[1]))
+        write_dng(sys.argv[2], np.tile(dn, reps)[:h & ~1, :w & ~1], profile)
+        print(json.dumps({"dng": sys.argv[2], "width": w & ~1, "height": h & ~1}))
     elif len(sys.argv) == 3 and sys.argv[1] == "score":
         print(json.dumps(score(json.load(open(sys.argv[2])))))
     else:

@@ -135,9 +135,8 @@ final class RAWDevelopDecoder: ImageDecoder {
         return table
     }()
     private var workspaces: [LMMSEGWDemosaic.Workspace] = []
-    private var noiseReducer: MosaicNoiseReduction?
-    /// The linearized, denoised photosites of the chunk being developed (noise reduction on).
-    private var denoised: [Float] = []
+    /// The linearized, denoised photosites the chunk's stripes read (noise reduction on).
+    private var denoised: DenoisedMosaic?
     /// Developed rows kept between calls: the engine asks for short bands in order, and each
     /// stripe recomputes a 20-row halo, so rows are developed `chunkRows` at a time.
     private var chunk: (rows: Range<Int>, columns: Range<Int>, pixels: [Float]) = (0..<0, 0..<0, [])
@@ -150,6 +149,13 @@ final class RAWDevelopDecoder: ImageDecoder {
             let row = y + done
             if !chunk.rows.contains(row) || chunk.columns != columns {
                 let rows = row..<min(info.height, row + max(Self.chunkRows, count - done))
+                if let nr = settings.noiseReduction {
+                    // Allocated before the chunk's pixels, which keeps glibc's heap from
+                    // fragmenting around them (about 16 MB less peak RSS at 24 MP).
+                    if denoised == nil { denoised = DenoisedMosaic(mosaic: mosaic, settings: nr) }
+                    try denoised?.reserve(rows: rows.count, columns: columns.count)
+                }
+                chunk = (0..<0, 0..<0, [])          // the old chunk's pixels go before the new ones come
                 let stride = columns.count * 3
                 var pixels = [Float](repeating: 0, count: rows.count * stride)
                 try pixels.withUnsafeMutableBufferPointer { (buffer) throws(DaguerreError) in
@@ -189,12 +195,15 @@ final class RAWDevelopDecoder: ImageDecoder {
         let spaces = UnsafeTransfer(workspaces)
         let out = UnsafeTransfer(destination)
         // With noise reduction, the stripes read the chunk's denoised window instead of codes.
-        let window = try s.noiseReduction.map { (nr) throws(DaguerreError) in try denoiseWindow(y: y, count: count, settings: nr) }
+        let window = try denoised.map { (d) throws(DaguerreError) in
+            try d.update(rows: (s.crop.y + y)..<(s.crop.y + y + count), columns: (s.crop.x + cols.lowerBound)..<(s.crop.x + cols.upperBound),
+                         halo: LMMSEGWDemosaic.halo)
+        }
         let gains = (0..<4).map { Float(1 / max(n[Int(m.pattern.cfaPattern[$0])], 1e-6)) }
         m.samples.withUnsafeBufferPointer { samples in
         tables.withUnsafeBufferPointer { lut in
         decode.withUnsafeBufferPointer { dec in
-        denoised.withUnsafeBufferPointer { den in
+        (denoised?.samples ?? []).withUnsafeBufferPointer { den in
         SRGBCurve.encodeTable.withUnsafeBufferPointer { encf in
             let src = UnsafeTransfer(samples.baseAddress!), enc = UnsafeTransfer(lut.baseAddress!), dtab = UnsafeTransfer(dec.baseAddress!)
             let nrw = UnsafeTransfer(den.baseAddress), etab = UnsafeTransfer(encf.baseAddress!)
@@ -239,47 +248,5 @@ final class RAWDevelopDecoder: ImageDecoder {
                 }
             }
         }}}}}
-    }
-
-    /// Linearizes and denoises the photosites that the stripes of output rows `y..<y+count` read
-    /// (their 20-photosite demosaic halo, clipped to the mosaic), into ``denoised``. The window
-    /// read from the mosaic reaches a further ``MosaicNoiseReduction/halo`` beyond them, starts on
-    /// an even row and on a column that is a multiple of 16 (so the result is bit-identical
-    /// however the image is cut into chunks and columns), and is clipped to the mosaic, where
-    /// DCT4-2S mirrors as a full-frame run does.
-    private func denoiseWindow(y: Int, count: Int, settings nr: NoiseReductionSettings) throws(DaguerreError) -> (x: Int, y: Int, width: Int, height: Int) {
-        let m = mosaic, s = settings, w = m.width, h = m.height
-        let reach = LMMSEGWDemosaic.halo + MosaicNoiseReduction.halo
-        let y0 = max(0, s.crop.y + y - reach) & ~1, y1 = min(h, s.crop.y + y + count + reach)
-        let x0 = max(0, s.crop.x + columns.lowerBound - reach) & ~15, x1 = min(w, s.crop.x + columns.upperBound + reach)
-        let ww = x1 - x0, wh = y1 - y0
-        try Limits.default.check(width: ww, height: wh, bytesPerPixel: 4, what: "noise reduction window")
-        if noiseReducer.map({ $0.maxWidth < ww || $0.maxHeight < wh }) ?? true {
-            noiseReducer = nil
-            noiseReducer = try MosaicNoiseReduction(maxWidth: ww, maxHeight: wh, workers: ProcessInfo.processInfo.activeProcessorCount)
-        }
-        if denoised.count < ww * wh { denoised = [Float](repeating: 0, count: ww * wh) }
-        let black = m.blackLevel.map(Float.init)
-        let scale = m.blackLevel.map { Float(1 / max(Double(m.whiteLevel) - $0, 1)) }
-        let reducer = noiseReducer
-        m.samples.withUnsafeBufferPointer { samples in
-            denoised.withUnsafeMutableBufferPointer { buffer in
-                let src = samples.baseAddress!, dst = buffer.baseAddress!
-                for r in 0..<wh {
-                    let sy = y0 + r, row = src + sy * w + x0, o = dst + r * ww
-                    let b0 = black[(sy & 1) << 1 | (x0 & 1)], s0 = scale[(sy & 1) << 1 | (x0 & 1)]
-                    let b1 = black[(sy & 1) << 1 | ((x0 + 1) & 1)], s1 = scale[(sy & 1) << 1 | ((x0 + 1) & 1)]
-                    var c = 0
-                    while c + 1 < ww {
-                        o[c] = (Float(row[c]) - b0) * s0
-                        o[c + 1] = (Float(row[c + 1]) - b1) * s1
-                        c += 2
-                    }
-                    if c < ww { o[c] = (Float(row[c]) - b0) * s0 }
-                }
-                reducer?.denoise(MosaicWindow(x: x0, y: y0, width: ww, height: wh, stride: ww, samples: dst), profile: nr.profile, amount: nr.amount)
-            }
-        }
-        return (x0, y0, ww, wh)
     }
 }

@@ -39,8 +39,9 @@ struct CFANoiseProfile: Sendable, Equatable {
     static let noiseFree = CFANoiseProfile(uniform: .zero)
 
     /// The DNG NoiseProfile read as the planes' models, or nil when the file gives none or gives
-    /// unusable values (not finite, a negative or zero scale with no positive offset, or a count
-    /// other than 1 or one pair per colour plane).
+    /// unusable values (not finite; a negative scale; a negative offset with a zero scale; a scale
+    /// or offset above 1, which would be noise beyond the signal's whole range; or a count other
+    /// than 1 or one pair per colour plane).
     ///
     /// DNG 1.4 (NoiseProfile, tag 51041): one (S, O) pair for all planes, or one pair per colour
     /// plane, in CFAPlaneColor order (R, G, B for the Bayer CFAs read here). A pair (0, 0) is a
@@ -48,7 +49,8 @@ struct CFANoiseProfile: Sendable, Equatable {
     init?(dng pairs: [(scale: Double, offset: Double)], cfaPattern: [UInt8]) {
         guard cfaPattern.count == 4, cfaPattern.allSatisfy({ $0 < 3 }) else { return nil }
         let models = pairs.map { NoiseModel(scale: $0.scale, offset: $0.offset) }
-        guard models.allSatisfy({ $0.scale.isFinite && $0.offset.isFinite && $0.scale >= 0 && ($0.scale > 0 || $0.offset >= 0) }) else {
+        guard models.allSatisfy({ $0.scale.isFinite && $0.offset.isFinite && $0.scale >= 0 && ($0.scale > 0 || $0.offset >= 0)
+                                  && $0.scale <= 1 && $0.offset <= 1 }) else {
             return nil
         }
         switch models.count {

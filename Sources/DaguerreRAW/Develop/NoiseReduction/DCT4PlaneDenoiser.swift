@@ -183,7 +183,8 @@ final class DCT4PlaneDenoiser {
     /// in `p` (pilot true), accumulated into `num` and `den`.
     private func pass(rows: Int, columns: Int, amount: Float, pilot: Bool) {
         let s = stride, origins = columns + Self.pad, blockRows = rows + Self.pad
-        let yb = UnsafePointer(y), pb = UnsafePointer(p), ry = ringY, rp = ringP
+        // Locals, so that the stores through the accumulators cannot make LLVM reload them.
+        let yb = UnsafePointer(y), pb = UnsafePointer(p), ry = ringY, rp = ringP, num = num, den = den
         let c = block, a = block + 16, q = block + 32
         let threshold = V(repeating: Self.threshold * amount), noisePower = V(repeating: amount * amount)
         let one = V(repeating: 1), zero = V.zero, floor = V(repeating: 1e-6)
