@@ -210,7 +210,7 @@ final class RAWDevelopDecoder: ImageDecoder {
             // Safety: each worker writes only its own rows of `destination` and uses its own
             // workspace; the mosaic, the denoised window and the tables are read-only here and
             // outlive the call.
-            DispatchQueue.concurrentPerform(iterations: workers) { wkr in
+            SharedWork.run(iterations: workers) { wkr in
                 let r0 = y + wkr * per, r1 = min(y + count, r0 + per)
                 guard r0 < r1 else { return }
                 let cx = s.crop.x, cy = s.crop.y

@@ -86,7 +86,7 @@ final class MosaicNoiseReduction {
         let workers = workspaces.count
         // Safety: each worker owns one workspace and one carry buffer and writes only the samples
         // of its own planes (disjoint Bayer positions) of the window; nothing else is shared mutably.
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        SharedWork.run(iterations: workers) { worker in
             var position = worker
             while position < 4 {
                 Self.denoisePlane(position, of: w.value, model: models[position], amount: amount,
