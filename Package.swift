@@ -80,7 +80,10 @@ let package = Package(
         .executableTarget(name: "daguerre-formats-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/formats-bench"),
         // Times recording a Live Photo movie in-process (run by daguerre-bench's livephoto-mov scenario).
         .executableTarget(name: "livephoto-mov-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/livephoto-mov"),
+        // Makes the RAW benchmark's DNGs and times draft re-renders (daguerre-bench's raw scenarios).
         .executableTarget(name: "raw-bench", dependencies: ["Daguerre"], path: "Benchmarks/raw"),
+        // Times raw noise reduction as the develop source runs it (Benchmarks/NOISE_RESULTS.md).
+        .executableTarget(name: "raw-nr-bench", dependencies: ["DaguerreRAW", "DaguerreFormats"], path: "Benchmarks/raw-nr"),
         .executableTarget(name: "virtual-camera-bench", dependencies: ["DaguerreVirtualCamera", "DaguerreCapture"], path: "Benchmarks/virtual-camera"),
         .executableTarget(name: "capture-sample", dependencies: ["Daguerre"], path: "Examples/capture-sample"),
         .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],

@@ -46,17 +46,24 @@ extension RAWFilter {
         let n = neutral / max(neutral.max(), 1e-12)
         let highlight = v3 ? HighlightRecovery(saturation: SIMD3(Float(1 / max(n.x, 1e-6)), Float(1 / max(n.y, 1e-6)), Float(1 / max(n.z, 1e-6))),
                                                amount: Float(min(max(highlightRecoveryAmount, 0), 1))) : nil
-        let settings = DevelopSettings(matrix: colorModel.cameraToWorking(white: white, working: workingSpace), neutral: neutral,
+        var settings = DevelopSettings(matrix: colorModel.cameraToWorking(white: white, working: workingSpace), neutral: neutral,
                                        crop: crop, workingSpace: workingSpace, demosaic: demosaic, highlight: highlight)
         var key = "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"
         if let highlight { key += " highlights \(highlight.amount)" }
-        let dng = self.dng
+        if v3, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, let mosaic = dng.mosaic {
+            let profile = noiseProfile(mosaic).profile
+            if profile.hasNoise {
+                settings.noiseReduction = NoiseReductionSettings(profile: profile, amount: Float(2 * luminanceNoiseReductionAmount))
+                key += " nr \(luminanceNoiseReductionAmount) \(profile.planes.map { "\($0.scale),\($0.offset)" })"
+            }
+        }
+        let dng = self.dng, develop = settings
         let source = try Image(identity: key) { () throws(DaguerreError) -> any ImageDecoder in
             switch dng.rawData {
-            case let .mosaic(mosaic): return try RAWDevelopDecoder(mosaic: mosaic, settings: settings)
+            case let .mosaic(mosaic): return try RAWDevelopDecoder(mosaic: mosaic, settings: develop)
             case let .linear(linear):
                 let opcodes = dng.opcodeLists.filter { $0.stage == .linearized }.flatMap(\.opcodes)
-                return try LinearRawDevelopDecoder(linear: linear, opcodes: opcodes, activeArea: dng.activeArea, settings: settings)
+                return try LinearRawDevelopDecoder(linear: linear, opcodes: opcodes, activeArea: dng.activeArea, settings: develop)
             }
         }
         var image = source
@@ -77,9 +84,15 @@ extension RAWFilter {
 
     /// Options whose stages are not built yet must stay at their defaults.
     func checkUnbuiltOptions() throws(DaguerreError) {
-        let unbuilt: [(String, Bool)] = [
-            ("luminanceNoiseReductionAmount", luminanceNoiseReductionAmount != 0), ("colorNoiseReductionAmount", colorNoiseReductionAmount != 0),
-        ]
+        guard luminanceNoiseReductionAmount.isFinite, (0...1).contains(luminanceNoiseReductionAmount) else {
+            throw .invalidArgument(what: "RAWFilter.luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount)", problem: "must be between 0 and 1")
+        }
+        if decoderVersion == "1" || decoderVersion == "2",
+           luminanceNoiseReductionAmount != 0, luminanceNoiseReductionAmount != Self.defaultLuminanceNoiseReductionAmount {
+            throw .unsupported(feature: "RAWFilter.luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount) in pipeline version \(decoderVersion)",
+                               hint: "Versions 1 and 2 have no noise reduction; use decoderVersion \"3\".")
+        }
+        let unbuilt: [(String, Bool)] = [("colorNoiseReductionAmount", colorNoiseReductionAmount != 0)]
         if let (name, _) = unbuilt.first(where: { $0.1 }) {
             throw .unsupported(feature: "RAWFilter.\(name) (its stage is not built yet)", hint: "Leave it at its default; it arrives with the RAW issue's later stages (SPEC X3).")
         }

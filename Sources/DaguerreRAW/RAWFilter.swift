@@ -1,13 +1,15 @@
 // RAWFilter (SPEC X1–X8, W7; CIRAWFilter with the prefix dropped): develops DNGs into a
-// wide-gamut, extended-range linear image in the engine, with Core Image's RAW options. This
-// first version reads Bayer DNGs and develops them through linearization, white balance (as
-// shot, or by temperature and tint), a bilinear demosaic, the DNG colour model (matrices
-// interpolated by temperature) and exposure. Options whose stages are not built yet keep their
-// defaults; setting them throws `.unsupported` when the image is asked for, saying so.
+// wide-gamut, extended-range linear image in the engine, with Core Image's RAW options. It reads
+// Bayer DNGs (and other RAWs through LibRaw) and develops them through linearization, raw noise
+// reduction (pipeline version 3), white balance (as shot, or by temperature and tint), a
+// demosaic, the DNG colour model (matrices interpolated by temperature) and exposure. Options
+// whose stages are not built yet keep their defaults; setting them throws `.unsupported` when
+// the image is asked for, saying so.
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
 import Foundation
+import Synchronization
 
 /// Develops a RAW file.
 ///
@@ -41,7 +43,16 @@ public struct RAWFilter: Sendable {
     /// Clipped highlights (pipeline version 3, ``HighlightRecovery``): 0 clips them to white,
     /// 1 (default) keeps the brightness the unclipped channels still see, neutral, above 1.
     public var highlightRecoveryAmount = 1.0
-    public var luminanceNoiseReductionAmount = 0.0
+    /// Raw noise reduction (X3; pipeline version 3), Core Image's range 0...1. The default 0.5
+    /// reduces the noise the file describes (its DNG NoiseProfile, or an estimate made from the
+    /// image when it has none) by DCT4-2S before white balance and demosaic; 0 turns noise
+    /// reduction off and shows the raw noise. The method's amount is a = 2 × this value (so the
+    /// default is a = 1 and 1 is a = 2): the noise σ it assumes, in units of the profile's.
+    /// A noise-free file (NoiseProfile 0, 0, or a negligible estimate) is left untouched at any
+    /// amount. Draft mode skips noise reduction. Pipeline versions 1 and 2 have no noise
+    /// reduction: there, only the default and 0 are accepted.
+    public var luminanceNoiseReductionAmount = RAWFilter.defaultLuminanceNoiseReductionAmount
+    public static let defaultLuminanceNoiseReductionAmount = 0.5
     /// Colour noise reduction: not built yet (throws `.unsupported` when set).
     public var colorNoiseReductionAmount = 0.0
     /// Luminance sharpening after the look stages (SharpenLuminance's sharpness), 0 off.
@@ -72,10 +83,13 @@ public struct RAWFilter: Sendable {
     public var workingSpace: ColorSpace = .extendedLinearSRGB
 
     /// The pipeline versions this build can reproduce (X5), newest last: 1 develops with the
-    /// bilinear demosaic, 2 with LMMSE-GW, 3 adds highlight recovery and lens correction.
-    /// Versions 1 and 2 predate those stages and leave them out, so their pixels never change.
+    /// bilinear demosaic, 2 with LMMSE-GW, 3 adds raw noise reduction (DCT4-2S) before LMMSE-GW,
+    /// highlight recovery and lens correction. Versions 1 and 2 predate those stages and leave
+    /// them out, so their pixels never change.
     public static let supportedDecoderVersions = ["1", "2", "3"]
     public var decoderVersion = "3"
+    /// The file's noise profile, or the estimate made once on first use (shared by copies).
+    let noise = NoiseProfileCache()
 
     /// Opens a RAW file: DNGs through our own reader, every other camera format through
     /// LibRaw (which only decodes; X6).

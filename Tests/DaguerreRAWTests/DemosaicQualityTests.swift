@@ -63,7 +63,12 @@ import Testing
         for i in 1...24 {
             let png = Judge.testdata.appendingPathComponent(String(format: "kodak24/kodim%02d.png", i)).path
             let (dng, truth) = try Self.mosaicDNG(png)
-            let developed = try RAWFilter(dng: dng).outputImage()
+            // The demosaic alone: these noise-free 16-bit mosaics carry no NoiseProfile, and the
+            // estimate reads the scans' film grain as noise (pipeline version 3's default noise
+            // reduction then scores 38.99 dB here), so noise reduction is off.
+            var raw = try RAWFilter(dng: dng)
+            raw.luminanceNoiseReductionAmount = 0
+            let developed = try raw.outputImage()
             let out = try ctx.createBuffer(developed, format: .rgb8, colorSpace: .sRGB)
             ours.append(Self.cpsnr(out, truth))
             let path = dir.path(String(format: "kodim%02d.dng", i))

@@ -1,7 +1,7 @@
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
-import DaguerreRAW
+@testable import DaguerreRAW
 import DaguerreTestSupport
 import DaguerreVirtualCamera
 import Foundation
@@ -58,6 +58,92 @@ import Testing
     static let golden = "0xb2f1de95a644a95f"
     static let golden2 = "0xf07bad278ed9a492"
 
+    /// The fixed DNG with noise from formulas too: signal-dependent noise of variance S·x + O
+    /// (ISO 1600-like: S = 1/1667, O = 9/1667²) made from sums of twelve SplitMix64 uniforms,
+    /// and the matching NoiseProfile.
+    static func noisyFixedDNG() throws -> DNGImage {
+        var dng = try fixedDNG()
+        var mosaic = try #require(dng.mosaic)
+        let (s, o) = (1 / 1667.0, 9 / (1667.0 * 1667.0)), range = Double(16383 - 512)
+        var rng = SeededRandom(seed: 1600)
+        for i in 0..<mosaic.samples.count {
+            let x = (Double(mosaic.samples[i]) - 512) / range
+            var sum = -6.0
+            for _ in 0..<12 { sum += Double(rng.next() >> 11) / Double(1 << 53) }
+            let noisy = x + (s * x + o).squareRoot() * sum
+            mosaic.samples[i] = UInt16(max(0, min(16383, (512 + noisy * range).rounded())))
+        }
+        dng.rawData = .mosaic(mosaic)
+        dng.color.noiseProfile = [(s, o)]
+        return dng
+    }
+
+    @Test("Pipeline version 3 (DCT4-2S noise reduction, then LMMSE-GW) is pinned on a noisy fixed DNG with a NoiseProfile; with noise reduction at 0, or on a noise-free file, it renders exactly as version 2; versions 1 and 2 refuse other amounts")
+    func versionThreeIsPinned() throws {
+        var raw = try RAWFilter(dng: try Self.noisyFixedDNG())
+        #expect(raw.decoderVersion == "3" && raw.luminanceNoiseReductionAmount == 0.5)
+        let print3 = try Self.fingerprint(try raw.outputImage())
+        #expect(print3 == Self.golden3, "version 3 now renders \(print3)")
+        raw.decoderVersion = "2"
+        let print2 = try Self.fingerprint(try raw.outputImage())
+        #expect(print2 != print3, "noise reduction changed nothing")
+        raw.luminanceNoiseReductionAmount = 0.8
+        #expect(throws: DaguerreError.self) { _ = try raw.outputImage() }
+        raw.luminanceNoiseReductionAmount = 0
+        #expect(try Self.fingerprint(try raw.outputImage()) == print2)
+        raw.decoderVersion = "3"
+        #expect(try Self.fingerprint(try raw.outputImage()) == print2, "amount 0 must show the raw noise exactly as version 2")
+        raw.luminanceNoiseReductionAmount = 1.5
+        #expect(throws: DaguerreError.self) { _ = try raw.outputImage() }
+        // No NoiseProfile and no noise: the estimate is negligible, so version 3 is version 2.
+        var clean = try RAWFilter(dng: try Self.fixedDNG())
+        #expect(try Self.fingerprint(try clean.outputImage()) == Self.golden2)
+        #expect(!clean.noiseProfile(clean.dng.mosaic!).profile.hasNoise)
+        clean.isDraftModeEnabled = true
+        _ = try clean.outputImage()
+    }
+    static let golden3 = "0x7184e419d3df6ce"
+
+    @Test("Version 3 renders any region exactly as the same region of the whole image (noise reduction windows, chunks and column ranges)")
+    func regionsMatchWholeImage() throws {
+        let (w, h) = (240, 600)
+        var mosaic = try BayerImage(width: w, height: h, pattern: .grbg, bitsPerSample: 14)
+        mosaic.blackLevel = [512, 520, 516, 512]; mosaic.whiteLevel = 16383
+        var rng = SeededRandom(seed: 9)
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = 0.05 + 0.5 * Double((x / 20 + y / 30) % 4) / 4 + 0.2 * Double(y) / Double(h)
+                let noise = (Double(rng.next() >> 11) / Double(1 << 53) - 0.5) * 0.06 * v.squareRoot()
+                mosaic.samples[y * w + x] = UInt16(max(0, min(16383, 512 + (v + noise) * 15871)))
+            }
+        }
+        var dng = DNGImage(raw: mosaic, uniqueCameraModel: "Daguerre Fixed Test Camera")
+        dng.color.asShotNeutral = [0.6, 1, 0.7]
+        dng.color.noiseProfile = [(0.03 * 0.03 / 12, 1e-7)]
+        dng.defaultCrop = DNGCrop(x: 6, y: 10, width: 226, height: 570)
+        let image = try RAWFilter(dng: dng).outputImage()
+        var options = Context.Options()
+        options.workingFormat = .rgbaf
+        let context = try Context(options: options)
+        let whole = try context.createBuffer(image, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        for rect in [Rect(x: 37, y: 301, width: 100, height: 150), Rect(x: 0, y: 0, width: 226, height: 40), Rect(x: 150, y: 500, width: 76, height: 70)] {
+            let part = try context.createBuffer(image, bounds: rect, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+            var differ = 0
+            whole.withUnsafeBytes { a in
+                part.withUnsafeBytes { b in
+                    for y in 0..<Int(rect.height) {
+                        for x in 0..<Int(rect.width) * 4 {
+                            let va = a.load(fromByteOffset: (Int(rect.minY) + y) * whole.bytesPerRow + (Int(rect.minX) * 4 + x) * 4, as: Float.self)
+                            let vb = b.load(fromByteOffset: y * part.bytesPerRow + x * 4, as: Float.self)
+                            if va != vb { differ += 1 }
+                        }
+                    }
+                }
+            }
+            #expect(differ == 0, "\(rect): \(differ) values differ from the whole render")
+        }
+    }
+
     @Test("Sidecar adjustments round-trip and apply; the command line overrides them")
     func sidecars() throws {
         let dir = try TemporaryDirectory()
@@ -82,7 +168,7 @@ import Testing
     @Test("value(forKey:) and setValue(_:forKey:) reach the typed options; unknown keys and non-finite values are refused")
     func keys() throws {
         var raw = try RAWFilter(dng: try RAWDevelopTests.fixedDNG())
-        #expect(try raw.value(forKey: "inputLuminanceNoiseReductionAmount") == 0)
+        #expect(try raw.value(forKey: "inputLuminanceNoiseReductionAmount") == 0.5)
         try raw.setValue(0.5, forKey: "inputEV")
         #expect(raw.exposure == 0.5)
         try raw.setValue(5000, forKey: "inputNeutralTemperature")

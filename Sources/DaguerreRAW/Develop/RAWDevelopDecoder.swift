@@ -1,7 +1,8 @@
 // The first stages of RAW development as a streaming source (SPEC X2, X3, X6): linearize (black
-// and white levels per CFA position), demosaic, and the camera → working-space matrix (which
-// carries the white balance), row band by row band as the engine asks, so a whole developed
-// image never exists in memory. Our own code: the stages are the point of the project.
+// and white levels per CFA position), reduce noise (pipeline version 3), demosaic, and the
+// camera → working-space matrix (which carries the white balance), row band by row band as the
+// engine asks, so a whole developed image never exists in memory. Our own code: the stages are
+// the point of the project.
 import DaguerreCore
 import DaguerreFormats
 import Dispatch
@@ -20,6 +21,17 @@ struct DevelopSettings: Sendable {
     var demosaic: DemosaicMethod
     /// Highlight handling on the white-balanced camera RGB (pipeline version 3); nil before.
     var highlight: HighlightRecovery?
+    /// Raw noise reduction before white balance and demosaic (X3, pipeline version 3; LMMSE-GW
+    /// path only), or nil for none.
+    var noiseReduction: NoiseReductionSettings? = nil
+}
+
+/// What DCT4-2S runs with (see ``MosaicNoiseReduction``).
+struct NoiseReductionSettings: Sendable, Equatable {
+    /// The noise of each Bayer position (from the DNG, or estimated).
+    var profile: CFANoiseProfile
+    /// The amount a: the noise σ assumed, in units of the profile's (REPORT §3; 1 = as profiled).
+    var amount: Float
 }
 
 /// The demosaic methods (X2: a fast one for draft mode and small scales, a high-quality one).
@@ -47,6 +59,9 @@ final class RAWDevelopDecoder: ImageDecoder {
         guard c.width > 0, c.height > 0, c.x >= 0, c.y >= 0, c.maxX <= mosaic.width, c.maxY <= mosaic.height,
               mosaic.width >= 2, mosaic.height >= 2 else {
             throw .invalidArgument(what: "RAW crop \(c) of a \(mosaic.width)×\(mosaic.height) mosaic", problem: "must lie inside the mosaic, which must be at least 2×2")
+        }
+        guard mosaic.blackLevel.count == 4, mosaic.blackLevel.allSatisfy(\.isFinite) else {
+            throw .invalidArgument(what: "RAW black levels \(mosaic.blackLevel)", problem: "give 4 finite values, one per 2×2 position")
         }
         try Limits.default.check(width: c.width, height: c.height, bytesPerPixel: 12, what: "developed RAW image")
         self.mosaic = mosaic; self.settings = settings
@@ -89,7 +104,7 @@ final class RAWDevelopDecoder: ImageDecoder {
         let out = UnsafeTransfer(destination.assumingMemoryBound(to: UInt8.self))
         m.samples.withUnsafeBufferPointer { samples in
             let src = UnsafeTransfer(UnsafeMutablePointer(mutating: samples.baseAddress!))
-            DispatchQueue.concurrentPerform(iterations: count) { r in
+            SharedWork.run(iterations: count) { r in
                 let sy = s.crop.y + y + r
                 let row = UnsafeMutableRawPointer(out.value + r * bytesPerRow).assumingMemoryBound(to: Float.self)
                 // Mirrors by two photosites at the edges, which keeps the CFA colour.
@@ -161,7 +176,7 @@ final class RAWDevelopDecoder: ImageDecoder {
         let out = UnsafeTransfer(destination)
         m.samples.withUnsafeBufferPointer { samples in
             let src = UnsafeTransfer(samples.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: count) { row in
+            SharedWork.run(iterations: count) { row in
                 let sy = cropY + 2 * (y + row)
                 let o = (out.value + row * bytesPerRow).assumingMemoryBound(to: Float.self)
                 let line = src.value + sy * w
@@ -200,6 +215,8 @@ final class RAWDevelopDecoder: ImageDecoder {
         return table
     }()
     private var workspaces: [LMMSEGWDemosaic.Workspace] = []
+    /// The linearized, denoised photosites the chunk's stripes read (noise reduction on).
+    private var denoised: DenoisedMosaic?
     /// Developed rows kept between calls: the engine asks for short bands in order, and each
     /// stripe recomputes a 20-row halo, so rows are developed `chunkRows` at a time.
     private var chunk: (rows: Range<Int>, columns: Range<Int>, pixels: [Float]) = (0..<0, 0..<0, [])
@@ -212,6 +229,13 @@ final class RAWDevelopDecoder: ImageDecoder {
             let row = y + done
             if !chunk.rows.contains(row) || chunk.columns != columns {
                 let rows = row..<min(info.height, row + max(Self.chunkRows, count - done))
+                if let nr = settings.noiseReduction {
+                    // Allocated before the chunk's pixels, which keeps glibc's heap from
+                    // fragmenting around them (about 16 MB less peak RSS at 24 MP).
+                    if denoised == nil { denoised = DenoisedMosaic(mosaic: mosaic, settings: nr) }
+                    try denoised?.reserve(rows: rows.count, columns: columns.count)
+                }
+                chunk = (0..<0, 0..<0, [])          // the old chunk's pixels go before the new ones come
                 let stride = columns.count * 3
                 var pixels = [Float](repeating: 0, count: rows.count * stride)
                 try pixels.withUnsafeMutableBufferPointer { (buffer) throws(DaguerreError) in
@@ -251,41 +275,64 @@ final class RAWDevelopDecoder: ImageDecoder {
         let tables = encodeTables, decode = SRGBCurve.decodeTable
         let spaces = UnsafeTransfer(workspaces)
         let out = UnsafeTransfer(destination)
+        // With noise reduction, the stripes read the chunk's denoised window instead of codes.
+        let window = try denoised.map { (d) throws(DaguerreError) in
+            try d.update(rows: (s.crop.y + y)..<(s.crop.y + y + count), columns: (s.crop.x + cols.lowerBound)..<(s.crop.x + cols.upperBound),
+                         halo: LMMSEGWDemosaic.halo)
+        }
+        let gains = (0..<4).map { Float(1 / max(n[Int(m.pattern.cfaPattern[$0])], 1e-6)) }
         m.samples.withUnsafeBufferPointer { samples in
         tables.withUnsafeBufferPointer { lut in
         decode.withUnsafeBufferPointer { dec in
+        (denoised?.samples ?? []).withUnsafeBufferPointer { den in
+        SRGBCurve.encodeTable.withUnsafeBufferPointer { encf in
             let src = UnsafeTransfer(samples.baseAddress!), enc = UnsafeTransfer(lut.baseAddress!), dtab = UnsafeTransfer(dec.baseAddress!)
+            let nrw = UnsafeTransfer(den.baseAddress), etab = UnsafeTransfer(encf.baseAddress!)
             // Safety: each worker writes only its own rows of `destination` and uses its own
-            // workspace; the mosaic and tables are read-only and outlive the call.
-            DispatchQueue.concurrentPerform(iterations: workers) { wkr in
+            // workspace; the mosaic, the denoised window and the tables are read-only here and
+            // outlive the call.
+            SharedWork.run(iterations: workers) { wkr in
                 let r0 = y + wkr * per, r1 = min(y + count, r0 + per)
                 guard r0 < r1 else { return }
                 let cx = s.crop.x, cy = s.crop.y
-                LMMSEGWDemosaic.stripe(rows: (cy + r0)..<(cy + r1), columns: (cx + cols.lowerBound)..<(cx + cols.upperBound),
-                                       pattern: colors, workspace: spaces.value[wkr],
-                                       encoded: { x, yy in
-                                           var mx = x < 0 ? -x : x, my = yy < 0 ? -yy : yy
-                                           if mx >= w { mx = 2 * (w - 1) - mx }
-                                           if my >= h { my = 2 * (h - 1) - my }
-                                           mx = min(max(mx, 0), w - 1); my = min(max(my, 0), h - 1)
-                                           let p = (my & 1) << 1 | (mx & 1)
-                                           return enc.value[p << 16 | Int(src.value[my * w + mx])]
-                                       },
-                                       write: { x, yy, rgb in
-                                           let row = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self)
-                                           let o = row + 3 * (x - cx - cols.lowerBound)
-                                           var r = SRGBCurve.decodeFast(rgb.x, dtab.value), g = SRGBCurve.decodeFast(rgb.y, dtab.value)
-                                           var b = SRGBCurve.decodeFast(rgb.z, dtab.value)
-                                           if let hl = s.highlight, hl.mayBeClipped(SIMD3(r, g, b)) {
-                                               let clipped = HighlightRecovery.clippedColours(x: x, y: yy, samples: src.value, width: w, height: h,
-                                                                                              threshold: threshold, colors: colors)
-                                               let v = hl.apply(SIMD3(r, g, b), clipped: clipped); (r, g, b) = (v.x, v.y, v.z)
-                                           }
-                                           o[0] = k[0] * r + k[1] * g + k[2] * b
-                                           o[1] = k[3] * r + k[4] * g + k[5] * b
-                                           o[2] = k[6] * r + k[7] * g + k[8] * b
-                                       })
+                let rows = (cy + r0)..<(cy + r1), columns = (cx + cols.lowerBound)..<(cx + cols.upperBound)
+                let write = { (x: Int, yy: Int, rgb: SIMD3<Float>) in
+                    let row = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self)
+                    let o = row + 3 * (x - cx - cols.lowerBound)
+                    var r = SRGBCurve.decodeFast(rgb.x, dtab.value), g = SRGBCurve.decodeFast(rgb.y, dtab.value)
+                    var b = SRGBCurve.decodeFast(rgb.z, dtab.value)
+                    if let hl = s.highlight, hl.mayBeClipped(SIMD3(r, g, b)) {
+                        let clipped = HighlightRecovery.clippedColours(x: x, y: yy, samples: src.value, width: w, height: h,
+                                                                       threshold: threshold, colors: colors)
+                        let v = hl.apply(SIMD3(r, g, b), clipped: clipped); (r, g, b) = (v.x, v.y, v.z)
+                    }
+                    o[0] = k[0] * r + k[1] * g + k[2] * b
+                    o[1] = k[3] * r + k[4] * g + k[5] * b
+                    o[2] = k[6] * r + k[7] * g + k[8] * b
+                }
+                // Mirrors at the mosaic's edges (whole-sample, which keeps the CFA colour).
+                @inline(__always) func mirrored(_ x: Int, _ yy: Int) -> (Int, Int) {
+                    var mx = x < 0 ? -x : x, my = yy < 0 ? -yy : yy
+                    if mx >= w { mx = 2 * (w - 1) - mx }
+                    if my >= h { my = 2 * (h - 1) - my }
+                    return (min(max(mx, 0), w - 1), min(max(my, 0), h - 1))
+                }
+                if let window, let base = nrw.value {
+                    LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
+                                           encoded: { x, yy in
+                                               let (mx, my) = mirrored(x, yy)
+                                               let wx = min(max(mx - window.x, 0), window.width - 1), wy = min(max(my - window.y, 0), window.height - 1)
+                                               return SRGBCurve.encodeFast(base[wy * window.width + wx] * gains[(my & 1) << 1 | (mx & 1)], etab.value)
+                                           }, write: write)
+                } else {
+                    LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
+                                           encoded: { x, yy in
+                                               let (mx, my) = mirrored(x, yy)
+                                               let p = (my & 1) << 1 | (mx & 1)
+                                               return enc.value[p << 16 | Int(src.value[my * w + mx])]
+                                           }, write: write)
+                }
             }
-        }}}
+        }}}}}
     }
 }

@@ -19,7 +19,7 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "Exposure in EV, added to the file's baseline exposure.") var exposure: Double?
     @Option(help: "White balance temperature in kelvin (default: as shot).") var temperature: Double?
     @Option(help: "White balance tint (default: as shot).") var tint: Double?
-    @Option(help: "Noise reduction amount (not built yet; only 0 is accepted).") var noiseReduction: Double?
+    @Option(help: "Noise reduction amount, 0...1 (default 0.5: as much as the file's noise profile, or an estimate, calls for; 0 shows the raw noise).") var noiseReduction: Double?
     @Option(help: "Output colour space: displayP3, sRGB, adobeRGB, bt2020, linearSRGB...") var colorspace = "displayP3"
     @Option(help: "jpeg, tiff16 or png (default: from the output file's extension, else jpeg).") var format: String?
     @Option(help: "Scale factor, 0 < s ≤ 1 (½ or less develops at half size first).") var scale: Double?

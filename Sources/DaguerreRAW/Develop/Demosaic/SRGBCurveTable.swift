@@ -13,6 +13,19 @@ enum SRGBCurve {
     /// (relative error below 1e-6 above black); negative values decode as 0.
     static let decodeTable: [Float] = (0...65536).map { Float(decode(Double($0) / 65536 * 1.5)) }
 
+    /// Encoded values from linear light in 0...1.5 by linear interpolation in 65 536 steps
+    /// (absolute error below 2e-7); negative values encode as 0. For mosaics that are already
+    /// floats (after noise reduction), where the per-code tables do not apply.
+    static let encodeTable: [Float] = (0...65536).map { Float(encode(Double($0) / 65536 * 1.5)) }
+
+    @inline(__always) static func encodeFast(_ x: Float, _ table: UnsafePointer<Float>) -> Float {
+        guard x > 0 else { return 0 }
+        guard x < 1.5 else { return Float(encode(Double(x))) }
+        let t = x * (65536 / 1.5)
+        let i = Int(t), fr = t - Float(i)
+        return table[i] + fr * (table[i + 1] - table[i])
+    }
+
     @inline(__always) static func decodeFast(_ y: Float, _ table: UnsafePointer<Float>) -> Float {
         guard y > 0 else { return 0 }
         guard y < 1.5 else { return Float(decode(Double(y))) }

@@ -1,0 +1,250 @@
+// The core of raw noise reduction (SPEC X3; issue #5 "Noise"): DCT4-2S, a two-stage 4×4
+// sliding-window DCT denoiser for one variance-stabilized CFA plane, as specified by the
+// project's noise research (REPORT §3; 39.26 / 36.57 dB on its ISO 1600 / 3200 protocol, within
+// 0.15 dB of BM3D). It combines published parts: sliding-window DCT denoising (Yu and Sapiro,
+// IPOL 2011) and BM3D's empirical-Wiener second stage and aggregation weights (Dabov et al.
+// 2007) without block matching. Our own code: no Debian library denoises raw CFA planes, and
+// none has this method.
+import DaguerreCore
+import Foundation
+
+/// Denoises one plane whose noise has standard deviation 1 (after ``GeneralizedAnscombe``).
+///
+/// Every 4×4 block at stride 1 is transformed by the orthonormal DCT-II. Stage 1 keeps the DC
+/// and the coefficients above 2.5·a, inverts, and averages the overlapping blocks with weight
+/// 1/kept into a pilot p. Stage 2 transforms the same noisy blocks and the pilot's blocks,
+/// applies the Wiener gain P²/(P² + a²), inverts, and averages with weight 1/ΣG². The plane is
+/// extended by 3 samples of whole-sample mirroring on each side, so every sample is covered by
+/// 16 blocks. `a` is the amount (1: the noise profile as given).
+///
+/// Evaluation (REPORT §4): row DCTs of each extended row are computed once into a 4-row ring, a
+/// block's column DCT combines 4 ring rows, and 8 adjacent block columns go through together as
+/// `SIMD8<Float>` lanes; inverse transforms are scattered into numerator and denominator planes.
+///
+/// The object is a reusable workspace for planes up to `maxRows` × `maxColumns` samples; one per
+/// thread.
+///
+/// ```swift
+/// let d = try DCT4PlaneDenoiser(maxRows: 160, maxColumns: 3000)
+/// for r in 0..<rows { let row = d.inputRow(r); for c in 0..<columns { row[c] = stabilized(r, c) } }
+/// d.denoise(rows: rows, columns: columns, amount: 1)
+/// for r in 0..<rows { let z = d.outputRow(r) /* z[c] for c in 0..<columns */ }
+/// ```
+final class DCT4PlaneDenoiser {
+    typealias V = SIMD8<Float>
+    /// Mirror extension on each side (block size − 1).
+    static let pad = 3
+    /// Stage 1 threshold in units of the noise σ (REPORT §3: flat over 2.3–2.7).
+    static let threshold: Float = 2.5
+    /// Whole-sample distance from an output sample to the farthest input it depends on:
+    /// 3 (pilot) + 3 (Wiener stage).
+    static let reach = 6
+
+    let maxRows: Int, maxColumns: Int
+    /// Floats per extended row: the extended width rounded up to whole SIMD groups, plus slack
+    /// for the last group's reads and writes.
+    let stride: Int
+    private let extendedRows: Int
+    /// The stabilized plane y (extended), the pilot p (extended; the result z after `denoise`),
+    /// the aggregation numerator and denominator.
+    private let y: UnsafeMutablePointer<Float>, p: UnsafeMutablePointer<Float>
+    private let num: UnsafeMutablePointer<Float>, den: UnsafeMutablePointer<Float>
+    /// Row DCTs of the last four extended rows of y and of p: 4 slots × 4 frequencies × stride.
+    private let ringY: UnsafeMutablePointer<Float>, ringP: UnsafeMutablePointer<Float>
+    /// One block group's coefficients (16), their inverse by columns (16) and a pilot column (4).
+    private let block: UnsafeMutablePointer<V>
+
+    /// Allocates a workspace; throws if the size is over `limits` (checked before allocating).
+    init(maxRows: Int, maxColumns: Int, limits: Limits = .default) throws(DaguerreError) {
+        guard maxRows >= 1, maxColumns >= 1 else {
+            throw .invalidArgument(what: "noise reduction plane \(maxColumns)×\(maxRows)", problem: "must be at least 1×1")
+        }
+        try limits.check(width: maxColumns, height: maxRows, bytesPerPixel: 4 * 4, what: "noise reduction plane")
+        let groups = (maxColumns + Self.pad + 7) / 8
+        stride = groups * 8 + 16
+        extendedRows = maxRows + 2 * Self.pad
+        try limits.check(width: stride, height: extendedRows, bytesPerPixel: 4 * 4, what: "noise reduction workspace")
+        self.maxRows = maxRows; self.maxColumns = maxColumns
+        let planeCount = extendedRows * stride
+        y = .allocate(capacity: planeCount); y.initialize(repeating: 0, count: planeCount)
+        p = .allocate(capacity: planeCount); p.initialize(repeating: 0, count: planeCount)
+        num = .allocate(capacity: planeCount); num.initialize(repeating: 0, count: planeCount)
+        den = .allocate(capacity: planeCount); den.initialize(repeating: 0, count: planeCount)
+        ringY = .allocate(capacity: 16 * stride); ringY.initialize(repeating: 0, count: 16 * stride)
+        ringP = .allocate(capacity: 16 * stride); ringP.initialize(repeating: 0, count: 16 * stride)
+        block = .allocate(capacity: 36); block.initialize(repeating: .zero, count: 36)
+    }
+
+    deinit {
+        y.deallocate(); p.deallocate(); num.deallocate(); den.deallocate()
+        ringY.deallocate(); ringP.deallocate(); block.deallocate()
+    }
+
+    /// Bytes held (for memory budgets).
+    var bytes: Int { (4 * extendedRows * stride + 32 * stride) * 4 + 36 * 32 }
+
+    /// Where row `r` (0..<rows) of the stabilized input goes: `columns` floats.
+    func inputRow(_ r: Int) -> UnsafeMutablePointer<Float> { y + (r + Self.pad) * stride + Self.pad }
+
+    /// Row `r` of the denoised result (still stabilized), valid after ``denoise(rows:columns:amount:)``.
+    func outputRow(_ r: Int) -> UnsafePointer<Float> { UnsafePointer(p + (r + Self.pad) * stride + Self.pad) }
+
+    /// Denoises the `rows` × `columns` plane written through ``inputRow(_:)``; both at least 4 and
+    /// at most the workspace's size (smaller planes are left as they are, the result then equals
+    /// the input), `amount` > 0.
+    func denoise(rows: Int, columns: Int, amount: Float) {
+        guard rows >= 4, columns >= 4, rows <= maxRows, columns <= maxColumns, amount > 0, amount.isFinite else {
+            for r in 0..<min(rows, maxRows) { (p + (r + Self.pad) * stride + Self.pad).update(from: inputRow(r), count: min(columns, maxColumns)) }
+            return
+        }
+        extend(y, rows: rows, columns: columns)
+        clearAccumulators(rows: rows)
+        pass(rows: rows, columns: columns, amount: amount, pilot: false)
+        // p = num/den over the plane, then extended like y.
+        for r in 0..<rows {
+            let o = (r + Self.pad) * stride + Self.pad
+            let pr = p + o, nr = num + o, dr = den + o
+            for c in 0..<columns { pr[c] = nr[c] / dr[c] }
+        }
+        extend(p, rows: rows, columns: columns)
+        clearAccumulators(rows: rows)
+        pass(rows: rows, columns: columns, amount: amount, pilot: true)
+        for r in 0..<rows {
+            let o = (r + Self.pad) * stride + Self.pad
+            let pr = p + o, nr = num + o, dr = den + o
+            for c in 0..<columns { pr[c] = nr[c] / dr[c] }
+        }
+    }
+
+    /// Whole-sample mirroring by `pad` on each side: v(−k) = v(k), v(n−1+k) = v(n−1−k).
+    private func extend(_ plane: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
+        let pad = Self.pad
+        for r in 0..<rows {
+            let row = plane + (r + pad) * stride
+            for k in 1...pad {
+                row[pad - k] = row[pad + k]
+                row[pad + columns - 1 + k] = row[pad + columns - 1 - k]
+            }
+            // The slack after the extended row is read by the last SIMD group: keep it finite.
+            (row + columns + 2 * pad).update(repeating: 0, count: stride - columns - 2 * pad)
+        }
+        for k in 1...pad {
+            (plane + (pad - k) * stride).update(from: plane + (pad + k) * stride, count: stride)
+            (plane + (pad + rows - 1 + k) * stride).update(from: plane + (pad + rows - 1 - k) * stride, count: stride)
+        }
+    }
+
+    private func clearAccumulators(rows: Int) {
+        let n = (rows + 2 * Self.pad) * stride
+        num.update(repeating: 0, count: n)
+        den.update(repeating: 0, count: n)
+    }
+
+    // The orthonormal 4-point DCT-II, D[u][k] = c_u·cos(π(2k+1)u/8), c_0 = 1/2, c_u = 1/√2.
+    private static let d0: Float = 0.5
+    private static let d10 = Float(0.5.squareRoot() * cosPi(1.0 / 8)), d11 = Float(0.5.squareRoot() * cosPi(3.0 / 8))
+    private static let d20: Float = 0.5
+    private static let d30 = Float(0.5.squareRoot() * cosPi(3.0 / 8)), d31 = Float(0.5.squareRoot() * cosPi(9.0 / 8))
+    private static func cosPi(_ t: Double) -> Double { cos(Double.pi * t) }
+
+    /// Forward 1-D DCT of (a, b, c, d) by even/odd butterflies.
+    @inline(__always) private static func forward(_ a: V, _ b: V, _ c: V, _ d: V) -> (V, V, V, V) {
+        let s0 = a + d, s1 = b + c, e0 = a - d, e1 = b - c
+        return (d0 * (s0 + s1), d10 * e0 + d11 * e1, d20 * (s0 - s1), d30 * e0 + d31 * e1)
+    }
+
+    /// Inverse 1-D DCT: x[k] = Σ_u D[u][k]·X[u].
+    @inline(__always) private static func inverse(_ a: V, _ b: V, _ c: V, _ e: V) -> (V, V, V, V) {
+        // D[0][1] = D[0][0], D[2][1] = −D[2][0], D[1][1] = d11, D[3][1] = d31 (see forward).
+        let e0 = d0 * a + d20 * c, e1 = d0 * a - d20 * c
+        let o0 = d10 * b + d30 * e, o1 = d11 * b + d31 * e
+        return (e0 + o0, e1 + o1, e1 - o1, e0 - o0)
+    }
+
+    @inline(__always) private static func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+    @inline(__always) private static func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
+    @inline(__always) private static func add(_ v: V, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: UnsafeRawPointer(p).loadUnaligned(as: V.self) + v, as: V.self)
+    }
+
+    /// The 4-point DCT of every 4-sample window of an extended row, for `origins` block columns:
+    /// `out[v·stride + j]` = Σ_l D[v][l]·row[j + l].
+    @inline(__always) private func rowTransform(_ row: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, origins: Int) {
+        let s = stride
+        var j = 0
+        while j < origins {
+            let (x0, x1, x2, x3) = Self.forward(Self.load(row + j), Self.load(row + j + 1), Self.load(row + j + 2), Self.load(row + j + 3))
+            Self.store(x0, out + j); Self.store(x1, out + s + j); Self.store(x2, out + 2 * s + j); Self.store(x3, out + 3 * s + j)
+            j += 8
+        }
+    }
+
+    /// One stage over the extended plane: hard threshold (pilot false) or Wiener with the pilot
+    /// in `p` (pilot true), accumulated into `num` and `den`.
+    private func pass(rows: Int, columns: Int, amount: Float, pilot: Bool) {
+        let s = stride, origins = columns + Self.pad, blockRows = rows + Self.pad
+        // Locals, so that the stores through the accumulators cannot make LLVM reload them.
+        let yb = UnsafePointer(y), pb = UnsafePointer(p), ry = ringY, rp = ringP, num = num, den = den
+        let c = block, a = block + 16, q = block + 32
+        let threshold = V(repeating: Self.threshold * amount), noisePower = V(repeating: amount * amount)
+        let one = V(repeating: 1), zero = V.zero, floor = V(repeating: 1e-6)
+        for r in 0..<3 {
+            rowTransform(yb + r * s, into: ry + r * 4 * s, origins: origins)
+            if pilot { rowTransform(pb + r * s, into: rp + r * 4 * s, origins: origins) }
+        }
+        for i in 0..<blockRows {
+            let newest = (i + 3) & 3
+            rowTransform(yb + (i + 3) * s, into: ry + newest * 4 * s, origins: origins)
+            if pilot { rowTransform(pb + (i + 3) * s, into: rp + newest * 4 * s, origins: origins) }
+            let y0 = UnsafePointer(ry + (i & 3) * 4 * s), y1 = UnsafePointer(ry + ((i + 1) & 3) * 4 * s)
+            let y2 = UnsafePointer(ry + ((i + 2) & 3) * 4 * s), y3 = UnsafePointer(ry + newest * 4 * s)
+            let p0 = UnsafePointer(rp + (i & 3) * 4 * s), p1 = UnsafePointer(rp + ((i + 1) & 3) * 4 * s)
+            let p2 = UnsafePointer(rp + ((i + 2) & 3) * 4 * s), p3 = UnsafePointer(rp + newest * 4 * s)
+            var j = 0
+            while j < origins {
+                // Column DCTs: c[4u + v] = C[u][v].
+                for v in 0..<4 {
+                    let o = v * s + j
+                    let (c0, c1, c2, c3) = Self.forward(Self.load(y0 + o), Self.load(y1 + o), Self.load(y2 + o), Self.load(y3 + o))
+                    c[v] = c0; c[4 + v] = c1; c[8 + v] = c2; c[12 + v] = c3
+                }
+                var weight: V
+                if !pilot {
+                    var kept = one                                    // the DC is always kept
+                    for t in 1..<16 {
+                        let keep = (c[t] .> threshold) .| (c[t] .< -threshold)
+                        c[t] = zero.replacing(with: c[t], where: keep)
+                        kept = kept.replacing(with: kept + one, where: keep)
+                    }
+                    weight = one / kept
+                } else {
+                    var energy = zero
+                    for v in 0..<4 {
+                        let o = v * s + j
+                        let (q0, q1, q2, q3) = Self.forward(Self.load(p0 + o), Self.load(p1 + o), Self.load(p2 + o), Self.load(p3 + o))
+                        q[0] = q0; q[1] = q1; q[2] = q2; q[3] = q3
+                        for u in 0..<4 {
+                            let power = q[u] * q[u]
+                            let gain = power / (power + noisePower)
+                            c[4 * u + v] = c[4 * u + v] * gain
+                            energy = energy.addingProduct(gain, gain)
+                        }
+                    }
+                    weight = one / energy.replacing(with: floor, where: energy .< floor)
+                }
+                // Inverse: columns (over u) with the weight folded in, then rows (over v).
+                for v in 0..<4 {
+                    let (x0, x1, x2, x3) = Self.inverse(c[v] * weight, c[4 + v] * weight, c[8 + v] * weight, c[12 + v] * weight)
+                    a[v] = x0; a[4 + v] = x1; a[8 + v] = x2; a[12 + v] = x3
+                }
+                for k in 0..<4 {
+                    let (e0, e1, e2, e3) = Self.inverse(a[4 * k], a[4 * k + 1], a[4 * k + 2], a[4 * k + 3])
+                    let nr = num + (i + k) * s + j, dr = den + (i + k) * s + j
+                    Self.add(e0, nr); Self.add(e1, nr + 1); Self.add(e2, nr + 2); Self.add(e3, nr + 3)
+                    Self.add(weight, dr); Self.add(weight, dr + 1); Self.add(weight, dr + 2); Self.add(weight, dr + 3)
+                }
+                j += 8
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+// The denoised photosites a streaming develop reads (SPEC X3, X8; issue #5 "Noise"): the
+// develop source asks for the rows of one chunk at a time, and this keeps a window of the
+// linearized mosaic around them, denoised by DCT4-2S, so no whole-image float copy ever exists.
+// Our own code: the windowing is what makes raw noise reduction fit a streaming engine.
+import DaguerreCore
+import DaguerreFormats
+import Foundation
+
+/// A window of the linearized (x = (code − black)/(white − black), unclipped), denoised mosaic
+/// that follows the develop down the image.
+///
+/// ``update(rows:columns:halo:)`` makes the photosites of `rows` × `columns` plus `halo` on each
+/// side (clipped to the mosaic) final: they equal a full-frame run of DCT4-2S, bit for bit. The
+/// window read from the mosaic reaches a further ``MosaicNoiseReduction/halo`` (12) beyond them,
+/// starts on an even row and on a column that is a multiple of 16 (SIMD lane groups where the
+/// full frame has them), and is clipped to the mosaic, where each plane is mirrored as in a
+/// full-frame run. When the rows come in order, the final rows the previous window shares with
+/// the next (2 × `halo`) are carried over and only the rest is denoised, with its own 12-row
+/// margin: at 256-row chunks and the demosaic's 20-row halo, about 9 % of rows are denoised
+/// twice instead of 25 %.
+///
+/// ```swift
+/// let d = DenoisedMosaic(mosaic: mosaic, settings: nr)
+/// try d.reserve(rows: 256, columns: 6000)
+/// let w = try d.update(rows: 0..<256, columns: 0..<6000, halo: 20)
+/// d.samples[(y - w.y) * w.width + (x - w.x)]      // for y in 0..<276, x in 0..<6000
+/// ```
+final class DenoisedMosaic {
+    let mosaic: BayerImage
+    let settings: NoiseReductionSettings
+    /// The window's samples, row stride `layout.width`.
+    private(set) var samples: [Float] = []
+    /// Where the samples lie in the mosaic, and the rows of them that are final.
+    private var layout: (x: Int, y: Int, width: Int, valid: Range<Int>)?
+    /// Final rows carried from one window to the next.
+    private var carried: [Float] = []
+    private var reducer: MosaicNoiseReduction?
+
+    init(mosaic: BayerImage, settings: NoiseReductionSettings) {
+        self.mosaic = mosaic; self.settings = settings
+    }
+
+    /// The mosaic window DCT4-2S runs on for final photosites `rows` × `columns` (mosaic
+    /// coordinates, already including the caller's halo).
+    static func window(rows: Range<Int>, columns: Range<Int>, mosaicWidth w: Int, mosaicHeight h: Int)
+        -> (x: Int, y: Int, width: Int, height: Int) {
+        let reach = MosaicNoiseReduction.halo
+        let y0 = max(0, rows.lowerBound - reach) & ~1, y1 = min(h, rows.upperBound + reach)
+        let x0 = max(0, columns.lowerBound - reach) & ~15, x1 = min(w, columns.upperBound + reach)
+        return (x0, y0, max(0, x1 - x0), max(0, y1 - y0))
+    }
+
+    /// Allocates the window and the workspaces for requests of up to `rows` × `columns` with a
+    /// halo of up to 20, once (sizes checked before allocating).
+    func reserve(rows: Int, columns: Int, halo: Int = 20, minimumWidth: Int = 0, minimumHeight: Int = 0) throws(DaguerreError) {
+        let reach = halo + MosaicNoiseReduction.halo
+        let width = min(mosaic.width, max(minimumWidth, columns + 2 * reach + 16))
+        let height = min(mosaic.height, max(minimumHeight, rows + 2 * reach + 2))
+        guard reducer.map({ $0.maxWidth < width || $0.maxHeight < height }) ?? true else { return }
+        try Limits.default.check(width: width, height: height, bytesPerPixel: 4, what: "noise reduction window")
+        reducer = nil; samples = []; layout = nil
+        reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: ProcessInfo.processInfo.activeProcessorCount)
+        samples = [Float](repeating: 0, count: width * height)
+    }
+
+    /// Makes `rows` × `columns` (mosaic coordinates) and `halo` around them final in
+    /// ``samples``; returns where the samples lie (row stride `width`).
+    func update(rows: Range<Int>, columns: Range<Int>, halo: Int) throws(DaguerreError) -> (x: Int, y: Int, width: Int, height: Int) {
+        let m = mosaic, h = m.height, margin = MosaicNoiseReduction.halo
+        let needed = max(0, rows.lowerBound - halo)..<min(h, rows.upperBound + halo)
+        let (x0, y0, ww, wh) = Self.window(rows: needed, columns: max(0, columns.lowerBound - halo)..<min(m.width, columns.upperBound + halo),
+                                           mosaicWidth: m.width, mosaicHeight: h)
+        try reserve(rows: rows.count, columns: columns.count, halo: halo, minimumWidth: ww, minimumHeight: wh)
+        let valid = (y0 == 0 ? 0 : y0 + margin)..<(y0 + wh == h ? h : y0 + wh - margin)
+        var from = y0, keep = 0..<0
+        if let old = layout, old.x == x0, old.width == ww, old.valid.contains(needed.lowerBound),
+           old.valid.upperBound < valid.upperBound, old.valid.upperBound - margin >= y0 {
+            keep = needed.lowerBound..<old.valid.upperBound
+            from = old.valid.upperBound - margin
+            if carried.count < keep.count * ww { carried = [Float](repeating: 0, count: keep.count * ww) }
+            samples.withUnsafeBufferPointer { src in
+                carried.withUnsafeMutableBufferPointer { dst in
+                    dst.baseAddress!.update(from: src.baseAddress! + (keep.lowerBound - old.y) * ww, count: keep.count * ww)
+                }
+            }
+        }
+        let reducer = reducer, nr = settings
+        samples.withUnsafeMutableBufferPointer { buffer in
+            let window = MosaicWindow(x: x0, y: from, width: ww, height: y0 + wh - from, stride: ww, samples: buffer.baseAddress! + (from - y0) * ww)
+            Self.linearize(m, into: window)
+            reducer?.denoise(window, profile: nr.profile, amount: nr.amount)
+            if !keep.isEmpty {
+                carried.withUnsafeBufferPointer { src in
+                    (buffer.baseAddress! + (keep.lowerBound - y0) * ww).update(from: src.baseAddress!, count: keep.count * ww)
+                }
+            }
+        }
+        layout = (x0, y0, ww, keep.isEmpty ? valid : keep.lowerBound..<valid.upperBound)
+        return (x0, y0, ww, wh)
+    }
+
+    /// Writes x = (code − black)/(white − black) of each photosite of `window` (inside the mosaic).
+    static func linearize(_ m: BayerImage, into window: MosaicWindow) {
+        let black = m.blackLevel.map(Float.init)
+        let scale = m.blackLevel.map { Float(1 / max(Double(m.whiteLevel) - $0, 1)) }
+        let (x0, y0, ww, w) = (window.x, window.y, window.width, m.width)
+        m.samples.withUnsafeBufferPointer { samples in
+            let src = samples.baseAddress!
+            for r in 0..<window.height {
+                let sy = y0 + r, row = src + sy * w + x0, o = window.samples + r * window.stride
+                let b0 = black[(sy & 1) << 1 | (x0 & 1)], s0 = scale[(sy & 1) << 1 | (x0 & 1)]
+                let b1 = black[(sy & 1) << 1 | ((x0 + 1) & 1)], s1 = scale[(sy & 1) << 1 | ((x0 + 1) & 1)]
+                var c = 0
+                while c + 1 < ww {
+                    o[c] = (Float(row[c]) - b0) * s0
+                    o[c + 1] = (Float(row[c + 1]) - b1) * s1
+                    c += 2
+                }
+                if c < ww { o[c] = (Float(row[c]) - b0) * s0 }
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+// The variance-stabilizing transform of raw noise reduction (SPEC X3; REPORT §3 steps 0 and 3 of
+// the project's noise research): the generalized Anscombe transform (Starck, Murtagh and
+// Bijaoui; Mäkitalo and Foi) maps Poisson–Gaussian data with variance S·x + O to data whose
+// noise has standard deviation ≈ 1 at every signal level, so one fixed threshold and one Wiener
+// noise power serve the whole image. Our own code (no Debian library has it).
+
+/// The forward transform and its asymptotically unbiased inverse for one noise model, in Float32.
+///
+/// ```swift
+/// let vst = GeneralizedAnscombe(NoiseModel(scale: 6e-4, offset: 3.6e-6))
+/// let y = vst.forward(0.18)      // noise σ ≈ 1 around here
+/// let x = vst.inverse(y)         // ≈ 0.18
+/// ```
+struct GeneralizedAnscombe: Sendable {
+    /// y = k·sqrt(max(S·x + c, 0)) with k = 2/S, c = 3/8·S² + O; or y = x/σ in the Gaussian limit.
+    private let s: Float, c: Float, k: Float
+    /// Inverse: x = S·((z/2)² − 1/8) − O/S; or x = σ·z in the Gaussian limit.
+    private let oOverS: Float, sigma: Float
+    /// True when the shot-noise part is negligible against the read noise over the whole range
+    /// (S < O/1000): the transform is then the affine x/σ, which Float32 evaluates without the
+    /// cancellation the square-root form suffers when 2/S is huge.
+    let isGaussian: Bool
+
+    init(_ model: NoiseModel) {
+        let s = max(model.scale, 0), o = model.offset
+        isGaussian = s < max(o, 0) * 1e-3
+        self.s = Float(s)
+        c = Float(0.375 * s * s + o)
+        k = s > 0 ? Float(2 / s) : 0
+        oOverS = s > 0 ? Float(o / s) : 0
+        sigma = Float(max(o, 0).squareRoot())
+    }
+
+    @inline(__always) func forward(_ x: Float) -> Float {
+        isGaussian ? x / sigma : k * max(s * x + c, 0).squareRoot()
+    }
+
+    @inline(__always) func inverse(_ z: Float) -> Float {
+        if isGaussian { return z * sigma }
+        let h = 0.5 * z
+        return s * (h * h - 0.125) - oOverS
+    }
+}

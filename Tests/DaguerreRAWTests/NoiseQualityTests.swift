@@ -1,0 +1,107 @@
+import DaguerreCore
+import DaguerreFormats
+import DaguerreImage
+@testable import DaguerreRAW
+import DaguerreTestSupport
+import Foundation
+import Testing
+
+/// Noise reduction quality by the N protocol of the project's noise research (issue #5 "Noise"
+/// must-hold; SPEC X3), measured by Tests/judges/noise_judge.py: it makes the DNGs (Kodak crops
+/// through a Poisson–Gaussian sensor at ISO 1600 ≈ 300 e⁻ and ISO 3200 ≈ 150 e⁻ at 18 % grey,
+/// 3 e⁻ read noise, noisy and noise-free), RAWFilter develops them here with its defaults
+/// (pipeline version 3: DCT4-2S then LMMSE-GW), and the judge scores our renders and LibRaw's
+/// (rawpy) side by side: PSNR of each noisy render against the same developer's noise-free
+/// render and against the scene, and slanted-edge MTF50 with noise reduction on and off.
+///
+/// The CI run is a subset: the crop rows 0–500 × columns 0–1000 of the 2000×1500 frame (kodim01
+/// and kodim02, harder than the whole frame: the research measured 38.59 / 35.86 dB vs clean
+/// there against 39.26 / 36.57 on the frame) and the 4:1 edge with 8 noise seeds per ISO.
+/// `DAGUERRE_NOISE_PROTOCOL=full` runs the whole protocol (the frame; the 4:1 edge with 16 seeds
+/// and the low-contrast edge with 64; LibRaw's 72-setting grid per ISO) and prints the figures
+/// (Benchmarks/NOISE_RESULTS.md records them).
+@Suite(.timeLimit(.minutes(60))) struct NoiseQualityTests {
+    static var full: Bool { ProcessInfo.processInfo.environment["DAGUERRE_NOISE_PROTOCOL"] == "full" }
+
+    /// Develops `dng` with RAWFilter (defaults, or `amount`) and writes linear sRGB floats:
+    /// int32 width, int32 height, then RGB rows.
+    static func develop(_ dng: DNGImage, amount: Double? = nil, to path: String, context: Context) throws {
+        var raw = try RAWFilter(dng: dng)
+        if let amount { raw.luminanceNoiseReductionAmount = amount }
+        let buffer = try context.createBuffer(try raw.outputImage(), format: .rgbf, colorSpace: .extendedLinearSRGB)
+        var data = Data()
+        for v in [Int32(buffer.width), Int32(buffer.height)] { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        buffer.withUnsafeBytes { raw in
+            for y in 0..<buffer.height { data.append(contentsOf: raw[(y * buffer.bytesPerRow)..<(y * buffer.bytesPerRow + buffer.width * 12)]) }
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test("N protocol: RAWFilter's noisy renders ≥ 37.8 dB (ISO 1600) and ≥ 35.2 dB (ISO 3200) against its noise-free renders, above LibRaw's best against the scene, measured side by side; MTF50 of the 4:1 edge kept with noise reduction on")
+    func nProtocol() throws {
+        let dir = try TemporaryDirectory("noise-protocol")
+        let make = Self.full
+            ? ["make", dir.path("data"), "--edges", "4:1,low", "--seeds", "16", "--low-seeds", "64"]
+            : ["make", dir.path("data"), "--crop", "0", "500", "0", "1000", "--edges", "4:1", "--seeds", "8"]
+        var spec = try Judge.python("noise_judge.py", make)
+        var options = Context.Options()
+        options.workingFormat = .rgbaf
+        let context = try Context(options: options)
+        let scene = try #require(spec["scene"] as? [String: String])
+        var ours: [String: String] = [:]
+        for (name, path) in scene.sorted(by: { $0.key < $1.key }) {
+            let dng = try DNGReader.read(path: path)
+            let out = dir.path("\(name).f32")
+            try Self.develop(dng, to: out, context: context)
+            ours[name] = out
+            guard name.hasSuffix("noisy") else { continue }
+            // The same file without its NoiseProfile: noise reduction from the estimate.
+            var unprofiled = dng
+            unprofiled.color.noiseProfile = []
+            try Self.develop(unprofiled, to: dir.path("\(name)_estimated.f32"), context: context)
+            ours["\(name)_estimated"] = dir.path("\(name)_estimated.f32")
+            try Self.develop(dng, amount: 0, to: dir.path("\(name)_off.f32"), context: context)
+            ours["\(name)_off"] = dir.path("\(name)_off.f32")
+            let estimate = try RAWFilter(dng: unprofiled).noiseProfile(try #require(dng.mosaic)).profile
+            let given = try #require(CFANoiseProfile(dng: dng.color.noiseProfile, cfaPattern: [0, 1, 1, 2]))
+            print("\(name): estimated σ at 18 % grey / profile's: \(estimate.planes.map { ($0.sigma(at: 0.18) / given.planes[0].sigma(at: 0.18) * 1000).rounded() / 1000 })")
+        }
+        var charts: [String: [String: String]] = [:]
+        for chart in try #require(spec["charts"] as? [[String: Any]]) {
+            let path = try #require(chart["dng"] as? String)
+            let dng = try DNGReader.read(path: path)
+            let stem = (path as NSString).lastPathComponent
+            try Self.develop(dng, to: dir.path("\(stem).on.f32"), context: context)
+            try Self.develop(dng, amount: 0, to: dir.path("\(stem).off.f32"), context: context)
+            charts[path] = ["ours, NR": dir.path("\(stem).on.f32"), "ours, no NR": dir.path("\(stem).off.f32")]
+        }
+        spec["ours"] = ours
+        spec["ours_charts"] = charts
+        spec["libraw"] = Self.full ? "full" : "issue"
+        let specPath = dir.path("spec.json")
+        try JSONSerialization.data(withJSONObject: spec, options: [.sortedKeys]).write(to: URL(fileURLWithPath: specPath))
+        let result = try Judge.python("noise_judge.py", ["score", specPath])
+        let printed = try JSONSerialization.data(withJSONObject: result, options: [.prettyPrinted, .sortedKeys])
+        print("N protocol (\(Self.full ? "full" : "CI subset")):\n" + String(decoding: printed, as: UTF8.self))
+
+        let psnr = try #require(result["psnr"] as? [String: [String: Double]])
+        func figure(_ key: String, _ column: String) throws -> Double { try #require(psnr[key]?[column], "no \(key) \(column)") }
+        for (iso, goalClean, issueTruth) in [(1600, 37.8, 33.46), (3200, 35.2, 32.08)] {
+            let clean = try figure("ours \(iso)", "vs_clean"), truth = try figure("ours \(iso)", "vs_truth")
+            let off = try figure("ours \(iso) off", "vs_clean")
+            #expect(clean >= goalClean, "ISO \(iso): \(clean) dB vs clean")
+            #expect(clean > off + 1, "ISO \(iso): noise reduction gains \(clean - off) dB")
+            let libraw = psnr.filter { $0.key.hasPrefix("libraw \(iso) ") }.compactMap { $0.value["vs_truth"] }.max() ?? .infinity
+            #expect(truth > libraw, "ISO \(iso): \(truth) dB vs truth, LibRaw's best here \(libraw)")
+            if Self.full { #expect(truth > issueTruth, "ISO \(iso): \(truth) dB vs truth, the issue's LibRaw figure \(issueTruth)") }
+            // From the estimate instead of the file's profile: still well above no noise reduction.
+            #expect(try figure("ours \(iso) estimated", "vs_clean") > off + 0.5)
+        }
+        let mtf = try #require(result["mtf50"] as? [String: [String: Double]])
+        let noiseFree = try #require(mtf["4:1 0 ours, NR"]?["mtf50"])
+        for iso in [1600, 3200] {
+            let on = try #require(mtf["4:1 \(iso) ours, NR"]?["mtf50"]), off = try #require(mtf["4:1 \(iso) ours, no NR"]?["mtf50"])
+            #expect(on >= 0.95 * noiseFree && on >= off - 0.01, "4:1 edge, ISO \(iso): MTF50 \(on) with NR, \(off) without, \(noiseFree) noise-free")
+        }
+    }
+}
