@@ -28,6 +28,7 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "Local tone mapping, 0 … 1.") var localToneMap: Double?
     @Option(help: "Sharpening amount, 0 … 1.") var sharpness: Double?
     @Option(help: "Highlight recovery, 0 (clip to white) … 1 (default: rebuild).") var highlights: Double?
+    @Option(help: "TIFF compression: none (default, as LibRaw and RawTherapee write), lzw or deflate.") var tiffCompression = "none"
     @Flag(help: "Draft mode (fast demosaic).") var draft = false
     @Option(help: "JPEG quality, 0...1.") var quality = 0.9
 
@@ -39,6 +40,9 @@ struct DevelopCommand: ParsableCommand {
             throw ValidationError("--colorspace \(colorspace): use displayP3, sRGB, adobeRGB, bt2020, linearSRGB or linearP3.")
         }
         if let format, Self.extensions[format.lowercased()] == nil { throw ValidationError("--format: use jpeg, tiff16 or png.") }
+        guard let compression = EncoderOptions.TIFFCompression(rawValue: tiffCompression.lowercased()) else {
+            throw ValidationError("--tiff-compression: use none, lzw or deflate.")
+        }
         let numbers = [("exposure", exposure), ("temperature", temperature), ("tint", tint), ("noise-reduction", noiseReduction), ("scale", scale),
                        ("boost", boost), ("contrast", contrast), ("local-tone-map", localToneMap), ("sharpness", sharpness), ("highlights", highlights)]
         for (name, value) in numbers {
@@ -83,7 +87,7 @@ struct DevelopCommand: ParsableCommand {
                 var metadata = raw.dng.metadata
                 metadata.orientation = 1
                 try OutputWriting.write(image, to: destination, colorSpace: space, quality: quality, depth: "16", context: context,
-                                        alpha: false, metadata: metadata)
+                                        alpha: false, metadata: metadata, tiffCompression: compression)
                 let done = i + 1, width = 24
                 let bar = String(repeating: "#", count: done * width / inputs.count) + String(repeating: ".", count: width - done * width / inputs.count)
                 print(String(format: "[%@] %d/%d %@ → %@ (%.0f ms, %d K, tint %+.0f)", bar, done, inputs.count, input, destination,

@@ -7,7 +7,7 @@ import Foundation
 enum OutputWriting {
     /// `alpha` false writes RGB without an alpha channel (photos); `metadata` goes into JPEGs.
     static func write(_ image: Image, to output: String, colorSpace space: ColorSpace, quality: Double, depth: String, context: Context,
-                      alpha: Bool = true, metadata: PhotoMetadata? = nil) throws {
+                      alpha: Bool = true, metadata: PhotoMetadata? = nil, tiffCompression: EncoderOptions.TIFFCompression = .lzw) throws {
         let url = URL(fileURLWithPath: output)
         switch ImageFileFormat.fromExtension(output) {
         case .jpeg?:
@@ -20,7 +20,7 @@ enum OutputWriting {
         case .tiff?:
             let f: PixelFormat = (alpha ? ["16": .rgba16, "half": .rgbah, "float": .rgbaf] : ["16": .rgb16, "half": .rgbh, "float": .rgbf])[depth]
                 ?? (alpha ? .rgba8 : .rgb8)
-            try context.writeTIFFRepresentation(of: image, to: url, format: f, colorSpace: space)
+            try context.writeTIFFRepresentation(of: image, to: url, format: f, colorSpace: space, options: [.tiffCompression(tiffCompression)])
         case nil:
             throw DaguerreError.invalidArgument(what: "Output \(output)", problem: "its extension must be .jpg, .jpeg, .png, .tif or .tiff")
         }
