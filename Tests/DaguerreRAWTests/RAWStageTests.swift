@@ -195,6 +195,28 @@ import Testing
         #expect(throws: DaguerreError.self) { try raw.setNeutralLocation(x: 500, y: 3) }
     }
 
+    @Test("A wide develop is demosaicked in column blocks: columns across a block boundary equal the same columns developed alone")
+    func columnBlocks() throws {
+        let (w, h) = (2300, 48)
+        let dng = try Self.dng(width: w, height: h) { x, y, c in
+            0.2 + 0.3 * Double((x * 7 + y * 13) % 17) / 17 * [1, 0.8, 0.6][c] + ((x / 3) % 2 == 0 ? 0.1 : 0)
+        }
+        let raw = try RAWFilter(dng: dng)
+        let context = try Context(options: .init(workingFormat: .rgbaf))
+        let full = try context.createBuffer(try raw.outputImage(), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        let band = Rect(x: 1000, y: 0, width: 60, height: Double(h))
+        let alone = try context.createBuffer(try raw.outputImage().cropped(to: band), bounds: band, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        var same = true
+        full.withUnsafeBytes { f in
+            alone.withUnsafeBytes { a in
+                for y in 0..<h where memcmp(f.baseAddress! + y * full.bytesPerRow + 1000 * 16, a.baseAddress! + y * alone.bytesPerRow, 60 * 16) != 0 {
+                    same = false
+                }
+            }
+        }
+        #expect(same)
+    }
+
     @Test("Lens correction applies the file's WarpRectilinear as the opcode's own scalar reference does")
     func lensWarp() throws {
         var dng = try Self.dng(width: 128, height: 96) { x, y, c in

@@ -221,6 +221,8 @@ final class RAWDevelopDecoder: ImageDecoder {
     /// stripe recomputes a 20-row halo, so rows are developed `chunkRows` at a time.
     private var chunk: (rows: Range<Int>, columns: Range<Int>, pixels: [Float]) = (0..<0, 0..<0, [])
     static let chunkRows = 256
+    /// Columns demosaicked at a time by one worker (plus the 20-photosite halo each side).
+    static let blockColumns = 1024
 
     /// Serves rows from the chunk, developing the next chunk when the request runs past it.
     private func readRowsChunked(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
@@ -263,8 +265,13 @@ final class RAWDevelopDecoder: ImageDecoder {
         let workers = min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let per = (count + workers - 1) / workers
         let cols = columns
-        if workspaces.count < workers || workspaces.contains(where: { $0.rows < per || $0.columns < cols.count }) {
-            workspaces = (0..<workers).map { _ in LMMSEGWDemosaic.Workspace(rows: per, columns: cols.count) }
+        // Each worker's stripe is demosaicked in blocks of columns, so its 14-plane workspace
+        // stays small at any width (a 13 400-wide stripe would need 126 MB per worker). Blocks
+        // read their halo from real neighbours: the pixels are the same as one wide stripe's.
+        let block = min(cols.count, Self.blockColumns)
+        if workspaces.count < workers || workspaces.contains(where: { $0.rows < per || $0.columns < block }) {
+            workspaces = []
+            workspaces = (0..<workers).map { _ in LMMSEGWDemosaic.Workspace(rows: per, columns: block) }
         }
         let m = mosaic, s = settings, w = m.width, h = m.height
         let n = s.neutral / max(s.neutral.max(), 1e-12)
@@ -295,7 +302,7 @@ final class RAWDevelopDecoder: ImageDecoder {
                 let r0 = y + wkr * per, r1 = min(y + count, r0 + per)
                 guard r0 < r1 else { return }
                 let cx = s.crop.x, cy = s.crop.y
-                let rows = (cy + r0)..<(cy + r1), columns = (cx + cols.lowerBound)..<(cx + cols.upperBound)
+                let rows = (cy + r0)..<(cy + r1)
                 let write = { (x: Int, yy: Int, rgb: SIMD3<Float>) in
                     let row = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self)
                     let o = row + 3 * (x - cx - cols.lowerBound)
@@ -317,20 +324,23 @@ final class RAWDevelopDecoder: ImageDecoder {
                     if my >= h { my = 2 * (h - 1) - my }
                     return (min(max(mx, 0), w - 1), min(max(my, 0), h - 1))
                 }
-                if let window, let base = nrw.value {
-                    LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
-                                           encoded: { x, yy in
-                                               let (mx, my) = mirrored(x, yy)
-                                               let wx = min(max(mx - window.x, 0), window.width - 1), wy = min(max(my - window.y, 0), window.height - 1)
-                                               return SRGBCurve.encodeFast(base[wy * window.width + wx] * gains[(my & 1) << 1 | (mx & 1)], etab.value)
-                                           }, write: write)
-                } else {
-                    LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
-                                           encoded: { x, yy in
-                                               let (mx, my) = mirrored(x, yy)
-                                               let p = (my & 1) << 1 | (mx & 1)
-                                               return enc.value[p << 16 | Int(src.value[my * w + mx])]
-                                           }, write: write)
+                for start in stride(from: cx + cols.lowerBound, to: cx + cols.upperBound, by: block) {
+                    let columns = start..<min(start + block, cx + cols.upperBound)
+                    if let window, let base = nrw.value {
+                        LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
+                                               encoded: { x, yy in
+                                                   let (mx, my) = mirrored(x, yy)
+                                                   let wx = min(max(mx - window.x, 0), window.width - 1), wy = min(max(my - window.y, 0), window.height - 1)
+                                                   return SRGBCurve.encodeFast(base[wy * window.width + wx] * gains[(my & 1) << 1 | (mx & 1)], etab.value)
+                                               }, write: write)
+                    } else {
+                        LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
+                                               encoded: { x, yy in
+                                                   let (mx, my) = mirrored(x, yy)
+                                                   let p = (my & 1) << 1 | (mx & 1)
+                                                   return enc.value[p << 16 | Int(src.value[my * w + mx])]
+                                               }, write: write)
+                    }
                 }
             }
         }}}}}
