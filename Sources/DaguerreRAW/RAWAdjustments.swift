@@ -17,6 +17,7 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
     public var tint: Double?
     /// The look and detail stages (RAWFilter's amounts of the same names).
     public var noiseReduction: Double?
+    public var colorNoiseReduction: Double?
     public var boost: Double?
     public var boostShadows: Double?
     public var highlightRecovery: Double?
@@ -27,9 +28,10 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
     public var sharpness: Double?
 
     public init(exposure: Double? = nil, temperature: Double? = nil, tint: Double? = nil, noiseReduction: Double? = nil,
-                boost: Double? = nil, boostShadows: Double? = nil, highlightRecovery: Double? = nil, contrast: Double? = nil,
+                colorNoiseReduction: Double? = nil, boost: Double? = nil, boostShadows: Double? = nil, highlightRecovery: Double? = nil, contrast: Double? = nil,
                 localToneMap: Double? = nil, vibrance: Double? = nil, saturation: Double? = nil, sharpness: Double? = nil) {
         self.exposure = exposure; self.temperature = temperature; self.tint = tint; self.noiseReduction = noiseReduction
+        self.colorNoiseReduction = colorNoiseReduction
         self.boost = boost; self.boostShadows = boostShadows; self.highlightRecovery = highlightRecovery; self.contrast = contrast
         self.localToneMap = localToneMap; self.vibrance = vibrance; self.saturation = saturation; self.sharpness = sharpness
     }
@@ -66,6 +68,7 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
         if let temperature { filter.neutralTemperature = temperature }
         if let tint { filter.neutralTint = tint }
         if let noiseReduction { filter.luminanceNoiseReductionAmount = noiseReduction }
+        if let colorNoiseReduction { filter.colorNoiseReductionAmount = colorNoiseReduction }
         if let boost { filter.boostAmount = boost }
         if let boostShadows { filter.boostShadowAmount = boostShadows }
         if let highlightRecovery { filter.highlightRecoveryAmount = highlightRecovery }

@@ -17,6 +17,9 @@ extension RAWFilter {
         case boostShadowAmount = "inputBoostShadowAmount"
         case luminanceNoiseReductionAmount = "inputLuminanceNoiseReductionAmount"
         case colorNoiseReductionAmount = "inputColorNoiseReductionAmount"
+        case noiseReductionSharpnessAmount = "inputNoiseReductionSharpnessAmount"
+        case noiseReductionContrastAmount = "inputNoiseReductionContrastAmount"
+        case noiseReductionDetailAmount = "inputNoiseReductionDetailAmount"
         case imageNoiseReductionAmount = "inputImageNoiseReductionAmount"
         case sharpnessAmount = "inputSharpnessAmount"
         case contrastAmount = "inputContrastAmount"
@@ -45,6 +48,9 @@ extension RAWFilter {
         case .boostShadowAmount: return boostShadowAmount
         case .luminanceNoiseReductionAmount, .imageNoiseReductionAmount: return luminanceNoiseReductionAmount
         case .colorNoiseReductionAmount: return colorNoiseReductionAmount
+        case .noiseReductionSharpnessAmount: return noiseReductionSharpnessAmount
+        case .noiseReductionContrastAmount: return noiseReductionContrastAmount
+        case .noiseReductionDetailAmount: return noiseReductionDetailAmount
         case .sharpnessAmount: return sharpnessAmount
         case .contrastAmount: return contrastAmount
         case .localToneMapAmount: return localToneMapAmount
@@ -77,6 +83,9 @@ extension RAWFilter {
         case .boostShadowAmount: boostShadowAmount = value
         case .luminanceNoiseReductionAmount, .imageNoiseReductionAmount: luminanceNoiseReductionAmount = value
         case .colorNoiseReductionAmount: colorNoiseReductionAmount = value
+        case .noiseReductionSharpnessAmount: noiseReductionSharpnessAmount = value
+        case .noiseReductionContrastAmount: noiseReductionContrastAmount = value
+        case .noiseReductionDetailAmount: noiseReductionDetailAmount = value
         case .sharpnessAmount: sharpnessAmount = value
         case .contrastAmount: contrastAmount = value
         case .localToneMapAmount: localToneMapAmount = value

@@ -22,11 +22,12 @@ extension RAWFilter {
         guard scaleFactor.isFinite, scaleFactor > 0, scaleFactor <= 1 else {
             throw .invalidArgument(what: "RAW scaleFactor \(scaleFactor)", problem: "must be in 0 < s ≤ 1 (develop at full size and transform to enlarge)")
         }
-        let amounts = [boostAmount, boostShadowAmount, highlightRecoveryAmount, sharpnessAmount, contrastAmount, localToneMapAmount, vibranceAmount, saturationAmount]
+        let amounts = [boostAmount, boostShadowAmount, highlightRecoveryAmount, sharpnessAmount, contrastAmount, localToneMapAmount, vibranceAmount, saturationAmount,
+                       colorNoiseReductionAmount]
         guard amounts.allSatisfy(\.isFinite) else {
             throw .invalidArgument(what: "RAW look amounts \(amounts)", problem: "must be finite numbers")
         }
-        var image = try developedImage()
+        var image = try ChromaNoiseReduction.apply(to: try developedImage(), amount: colorNoiseReductionAmount)
         if let linearSpaceFilter { image = try linearSpaceFilter.apply(to: image) }
         let ev = exposure + baselineExposure
         if ev != 0 { image = try image.applying(ExposureAdjust(ev: ev)) }
@@ -92,7 +93,13 @@ extension RAWFilter {
             throw .unsupported(feature: "RAWFilter.luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount) in pipeline version \(decoderVersion)",
                                hint: "Versions 1 and 2 have no noise reduction; use decoderVersion \"3\".")
         }
-        let unbuilt: [(String, Bool)] = [("colorNoiseReductionAmount", colorNoiseReductionAmount != 0)]
+        guard (0...1).contains(colorNoiseReductionAmount) else {
+            throw .invalidArgument(what: "RAWFilter.colorNoiseReductionAmount \(colorNoiseReductionAmount)", problem: "must be between 0 and 1")
+        }
+        let unbuilt: [(String, Bool)] = [
+            ("noiseReductionSharpnessAmount", noiseReductionSharpnessAmount != 0), ("noiseReductionContrastAmount", noiseReductionContrastAmount != 0),
+            ("noiseReductionDetailAmount", noiseReductionDetailAmount != 0),
+        ]
         if let (name, _) = unbuilt.first(where: { $0.1 }) {
             throw .unsupported(feature: "RAWFilter.\(name) (its stage is not built yet)", hint: "Leave it at its default; it arrives with the RAW issue's later stages (SPEC X3).")
         }

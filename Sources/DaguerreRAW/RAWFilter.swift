@@ -53,8 +53,14 @@ public struct RAWFilter: Sendable {
     /// reduction: there, only the default and 0 are accepted.
     public var luminanceNoiseReductionAmount = RAWFilter.defaultLuminanceNoiseReductionAmount
     public static let defaultLuminanceNoiseReductionAmount = 0.5
-    /// Colour noise reduction: not built yet (throws `.unsupported` when set).
+    /// Colour noise reduction, 0…1 (``ChromaNoiseReduction``: chroma blurred with σ = 1 + 5·amount
+    /// px, luminance kept). 0 by default: the demosaic already cleans colour differences.
     public var colorNoiseReductionAmount = 0.0
+    /// Core Image's noise-reduction sharpness, contrast and detail controls. DCT4-2S has no such
+    /// knobs yet (its constants come from the noise model), so setting them throws `.unsupported`.
+    public var noiseReductionSharpnessAmount = 0.0
+    public var noiseReductionContrastAmount = 0.0
+    public var noiseReductionDetailAmount = 0.0
     /// Luminance sharpening after the look stages (SharpenLuminance's sharpness), 0 off.
     public var sharpnessAmount = 0.0
     /// Global contrast, −1…1 (``ContrastCurve``), 0 off.

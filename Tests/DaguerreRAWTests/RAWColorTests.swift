@@ -71,9 +71,9 @@ import Testing
     @Test("Options whose stages are not built throw .unsupported naming them; LinearRaw DNGs with 4 colours are refused by name")
     func unbuilt() throws {
         var raw = try RAWFilter(dng: try Self.chartDNG(.d65, width: 64, height: 48))
-        raw.colorNoiseReductionAmount = 0.5
+        raw.noiseReductionDetailAmount = 0.5
         let error = try #require(throws: DaguerreError.self) { _ = try raw.outputImage() }
-        #expect(error.message.contains("colorNoiseReductionAmount"))
+        #expect(error.message.contains("noiseReductionDetailAmount"))
         let four = try LinearRawImage(width: 2, height: 2, samplesPerPixel: 4, bitsPerSample: 16, samples: [UInt16](repeating: 0, count: 16),
                                       blackLevel: [0, 0, 0, 0], whiteLevel: [65535, 65535, 65535, 65535])
         let e2 = try #require(throws: DaguerreError.self) { _ = try RAWFilter(dng: DNGImage(rawData: .linear(four), uniqueCameraModel: "four")) }

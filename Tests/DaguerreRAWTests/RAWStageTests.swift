@@ -217,6 +217,37 @@ import Testing
         #expect(same)
     }
 
+    @Test("Colour noise reduction smooths chroma and keeps luminance")
+    func colourNoise() throws {
+        // Grey with photosite noise (no NoiseProfile: luminance NR off, so only the chroma stage acts).
+        let dng = try Self.dng(width: 96, height: 96, neutral: [1, 1, 1]) { x, y, _ in
+            var z = UInt64(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663) &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9; z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return 0.3 + 0.08 * (Double(z >> 11) / Double(1 << 53) - 0.5)
+        }
+        func stats(_ amount: Double) throws -> (chroma: Double, luma: Double) {
+            var raw = try RAWFilter(dng: dng)
+            raw.luminanceNoiseReductionAmount = 0
+            raw.colorNoiseReductionAmount = amount
+            let b = try Context(options: .init(workingFormat: .rgbaf)).createBuffer(try raw.outputImage(), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+            var c2 = 0.0, l = 0.0, n = 0.0
+            b.withUnsafeBytes { p in
+                for y in 20..<76 {
+                    for x in 20..<76 {
+                        let q = p.baseAddress!.advanced(by: y * b.bytesPerRow + x * 16).assumingMemoryBound(to: Float.self)
+                        let (r, g, bl) = (Double(q[0]), Double(q[1]), Double(q[2]))
+                        c2 += (r - g) * (r - g) + (bl - g) * (bl - g); l += 0.2126 * r + 0.7152 * g + 0.0722 * bl; n += 1
+                    }
+                }
+            }
+            return ((c2 / n).squareRoot(), l / n)
+        }
+        let off = try stats(0), on = try stats(1)
+        print("colour noise: chroma rms \(off.chroma) → \(on.chroma); mean luminance \(off.luma) → \(on.luma)")
+        #expect(on.chroma < off.chroma / 2)
+        #expect(abs(on.luma - off.luma) < 0.002 * off.luma)
+    }
+
     @Test("Lens correction applies the file's WarpRectilinear as the opcode's own scalar reference does")
     func lensWarp() throws {
         var dng = try Self.dng(width: 128, height: 96) { x, y, c in
