@@ -51,6 +51,11 @@ extension RAWFilter {
                                        crop: crop, workingSpace: workingSpace, demosaic: demosaic, highlight: highlight)
         var key = "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"
         if let highlight { key += " highlights \(highlight.amount)" }
+        if v3, isLensCorrectionEnabled, demosaic == .lmmseGW, dng.mosaic != nil {
+            settings.gainMaps = dng.gainMaps
+            settings.activeArea = dng.activeArea
+            if !settings.gainMaps.isEmpty { key += " gain maps \(settings.gainMaps.count)" }
+        }
         if v3, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, let mosaic = dng.mosaic {
             let profile = noiseProfile(mosaic).profile
             if profile.hasNoise {

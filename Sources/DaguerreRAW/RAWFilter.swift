@@ -71,8 +71,9 @@ public struct RAWFilter: Sendable {
     /// Vibrance (saturation weighted toward muted colours) and saturation, −1…1, 0 off.
     public var vibranceAmount = 0.0
     public var saturationAmount = 0.0
-    /// Lens correction from the file's WarpRectilinear opcode (pipeline version 3). Defaults to
-    /// on when the file carries one.
+    /// Lens correction from the file's opcodes (pipeline version 3): OpcodeList2's gain maps
+    /// (shading, on the linearized mosaic; the high-quality demosaic path) and OpcodeList3's
+    /// WarpRectilinear (distortion). Defaults to on when the file carries either.
     public var isLensCorrectionEnabled: Bool
     /// Draft mode (X7): the bilinear demosaic, or the half-size one when the scale is ½ or less,
     /// and no noise reduction; the developed base is kept in the context's cache, so a re-render
@@ -136,7 +137,7 @@ public struct RAWFilter: Sendable {
         let white = colorModel.asShotWhite
         (neutralTemperature, neutralTint) = CameraColorModel.temperatureAndTint(of: white)
         orientation = (1...8).contains(dng.metadata.orientation) ? dng.metadata.orientation : 1
-        isLensCorrectionEnabled = dng.lensWarp != nil
+        isLensCorrectionEnabled = dng.lensWarp != nil || !dng.gainMaps.isEmpty
     }
 
     /// The mosaic's size in photosites (Core Image's nativeSize).

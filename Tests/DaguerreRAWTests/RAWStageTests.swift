@@ -248,6 +248,26 @@ import Testing
         #expect(abs(on.luma - off.luma) < 0.002 * off.luma)
     }
 
+    @Test("Lens shading: OpcodeList2's GainMap is applied to the linearized mosaic, so a vignetted flat field develops flat")
+    func gainMap() throws {
+        let (w, h) = (128, 64)
+        // Gains rise from 1 at the left edge to 2 at the right; the mosaic is a flat grey darkened by them.
+        let map = DNGGainMap(top: 0, left: 0, bottom: h, right: w, pointsV: 1, pointsH: 2, gains: [1, 2])
+        var dng = try Self.dng(width: w, height: h) { x, _, c in
+            [0.62, 1, 0.55][c] * 0.4 / (1 + (Double(x) + 0.5) / Double(w))
+        }
+        dng.opcodeLists = [DNGOpcodeList(stage: .linearized, opcodes: [.gainMap(map)])]
+        var raw = try RAWFilter(dng: dng)
+        raw.luminanceNoiseReductionAmount = 0
+        #expect(raw.isLensCorrectionEnabled)
+        let left = try Self.mean(raw.outputImage(), x: 4..<12, y: 20..<40), right = try Self.mean(raw.outputImage(), x: 116..<124, y: 20..<40)
+        raw.isLensCorrectionEnabled = false
+        let leftOff = try Self.mean(raw.outputImage(), x: 4..<12, y: 20..<40), rightOff = try Self.mean(raw.outputImage(), x: 116..<124, y: 20..<40)
+        print("gain map: right/left \(right.y / left.y) corrected, \(rightOff.y / leftOff.y) without")
+        #expect(abs(right.y / left.y - 1) < 0.01)
+        #expect(rightOff.y / leftOff.y < 0.6)
+    }
+
     @Test("Lens correction applies the file's WarpRectilinear as the opcode's own scalar reference does")
     func lensWarp() throws {
         var dng = try Self.dng(width: 128, height: 96) { x, y, c in

@@ -75,13 +75,15 @@ public struct DNGGainMap: Sendable, Equatable {
 
     /// Multiplies the map into `pixels` (`width` × `height`, `channels` interleaved floats),
     /// over the opcode's area, pitch and planes.
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil) {
-        guard width > 0, height > 0, pixels.count >= width * (rows?.count ?? height) * channels, pointsV > 0, pointsH > 0, mapPlanes > 0,
-              gains.count >= pointsV * pointsH * mapPlanes, spacingV > 0, spacingH > 0 else { return }
-        let firstRow = rows?.lowerBound ?? 0
-        area.forEachSample(width: width, height: height, channels: channels, rows: rows) { i, mapPlane in
+    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil) {
+        let bufferWidth = columns?.count ?? width
+        guard width > 0, height > 0, bufferWidth > 0, pixels.count >= bufferWidth * (rows?.count ?? height) * channels, pointsV > 0, pointsH > 0,
+              mapPlanes > 0, gains.count >= pointsV * pointsH * mapPlanes, spacingV > 0, spacingH > 0 else { return }
+        let firstRow = rows?.lowerBound ?? 0, firstColumn = columns?.lowerBound ?? 0
+        area.forEachSample(width: width, height: height, channels: channels, rows: rows, columns: columns) { i, mapPlane in
             let pixel = i / channels
-            let yN = (Double(firstRow + pixel / width) + 0.5) / Double(height), xN = (Double(pixel % width) + 0.5) / Double(width)
+            let yN = (Double(firstRow + pixel / bufferWidth) + 0.5) / Double(height)
+            let xN = (Double(firstColumn + pixel % bufferWidth) + 0.5) / Double(width)
             pixels[i] *= gain(yN: yN, xN: xN, mapPlane: mapPlane)
         }
     }

@@ -31,18 +31,22 @@ public struct DNGOpcodeArea: Sendable, Equatable {
     /// image of `channels` interleaved planes, where `planeOffset` counts from `plane`. A
     /// damaged area (zero pitch, planes past the image) touches nothing. With `rows`, the
     /// buffer holds only those rows of the image (a band, for streaming), and indices count
-    /// from the band's first row.
-    public func forEachSample(width: Int, height: Int, channels: Int, rows: Range<Int>? = nil, _ body: (Int, Int) -> Void) {
+    /// from the band's first row; with `columns`, only those columns (a window), and indices
+    /// count from its first column. Rows and columns outside the image are never visited.
+    public func forEachSample(width: Int, height: Int, channels: Int, rows: Range<Int>? = nil, columns: Range<Int>? = nil,
+                              _ body: (Int, Int) -> Void) {
         guard width > 0, height > 0, channels > 0, rowPitch > 0, colPitch > 0, plane >= 0, plane < channels, planes > 0 else { return }
         let lastPlane = min(plane + planes, channels)
-        let band = rows ?? 0..<height
+        let band = rows ?? 0..<height, span = columns ?? 0..<width
+        // The first row (column) of the pitch grid at or after `low`.
+        func gridStart(_ first: Int, _ low: Int, _ pitch: Int) -> Int { low <= first ? first : first + (low - first + pitch - 1) / pitch * pitch }
         let first = max(0, top), end = min(bottom, height, band.upperBound)
-        guard first < end else { return }
-        // The first row of the pitch grid at or after the band's start.
-        let start = band.lowerBound <= first ? first : first + (band.lowerBound - first + rowPitch - 1) / rowPitch * rowPitch
-        for y in stride(from: start, to: end, by: rowPitch) {
-            for x in stride(from: max(0, left), to: min(right, width), by: colPitch) {
-                let base = ((y - band.lowerBound) * width + x) * channels
+        let firstX = max(0, left), endX = min(right, width, span.upperBound)
+        guard first < end, firstX < endX else { return }
+        let startX = gridStart(firstX, span.lowerBound, colPitch)
+        for y in stride(from: gridStart(first, band.lowerBound, rowPitch), to: end, by: rowPitch) {
+            for x in stride(from: startX, to: endX, by: colPitch) {
+                let base = ((y - band.lowerBound) * span.count + (x - span.lowerBound)) * channels
                 for p in plane..<lastPlane { body(base + p, p - plane) }
             }
         }

@@ -24,6 +24,9 @@ struct DevelopSettings: Sendable {
     /// Raw noise reduction before white balance and demosaic (X3, pipeline version 3; LMMSE-GW
     /// path only), or nil for none.
     var noiseReduction: NoiseReductionSettings? = nil
+    /// OpcodeList2's gain maps (lens correction on, version 3), in `activeArea`'s coordinates.
+    var gainMaps: [DNGGainMap] = []
+    var activeArea: IntRect? = nil
 }
 
 /// What DCT4-2S runs with (see ``MosaicNoiseReduction``).
@@ -231,10 +234,13 @@ final class RAWDevelopDecoder: ImageDecoder {
             let row = y + done
             if !chunk.rows.contains(row) || chunk.columns != columns {
                 let rows = row..<min(info.height, row + max(Self.chunkRows, count - done))
-                if let nr = settings.noiseReduction {
+                if settings.noiseReduction != nil || !settings.gainMaps.isEmpty {
                     // Allocated before the chunk's pixels, which keeps glibc's heap from
                     // fragmenting around them (about 16 MB less peak RSS at 24 MP).
-                    if denoised == nil { denoised = DenoisedMosaic(mosaic: mosaic, settings: nr) }
+                    if denoised == nil {
+                        denoised = DenoisedMosaic(mosaic: mosaic, settings: settings.noiseReduction, gainMaps: settings.gainMaps,
+                                                  activeArea: settings.activeArea)
+                    }
                     try denoised?.reserve(rows: rows.count, columns: columns.count)
                 }
                 chunk = (0..<0, 0..<0, [])          // the old chunk's pixels go before the new ones come

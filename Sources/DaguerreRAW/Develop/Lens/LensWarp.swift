@@ -95,6 +95,11 @@ struct LensWarp: Sendable {
 }
 
 extension DNGImage {
+    /// OpcodeList2's gain maps (lens shading), applied to the linearized mosaic.
+    var gainMaps: [DNGGainMap] {
+        opcodeLists.filter { $0.stage == .linearized }.flatMap(\.opcodes).compactMap { if case let .gainMap(g) = $0 { g } else { nil } }
+    }
+
     /// The first WarpRectilinear of OpcodeList3 (applied after demosaicking), if any.
     var lensWarp: DNGWarpRectilinear? {
         for list in opcodeLists where list.stage == .demosaiced {

@@ -27,7 +27,12 @@ import Foundation
 /// ```
 final class DenoisedMosaic {
     let mosaic: BayerImage
-    let settings: NoiseReductionSettings
+    /// Noise reduction, or nil when the window only linearizes (and applies gain maps).
+    let settings: NoiseReductionSettings?
+    /// OpcodeList2's gain maps (lens shading, DNG 1.4 §7), applied to the linearized photosites
+    /// before noise reduction, in the coordinates of `activeArea` (the stage-2 image).
+    let gainMaps: [DNGGainMap]
+    let activeArea: IntRect
     /// The window's samples, row stride `layout.width`.
     private(set) var samples: [Float] = []
     /// Where the samples lie in the mosaic, and the rows of them that are final.
@@ -35,9 +40,12 @@ final class DenoisedMosaic {
     /// Final rows carried from one window to the next.
     private var carried: [Float] = []
     private var reducer: MosaicNoiseReduction?
+    /// The window size allocated so far.
+    private var reserved = (width: 0, height: 0)
 
-    init(mosaic: BayerImage, settings: NoiseReductionSettings) {
-        self.mosaic = mosaic; self.settings = settings
+    init(mosaic: BayerImage, settings: NoiseReductionSettings?, gainMaps: [DNGGainMap] = [], activeArea: IntRect? = nil) {
+        self.mosaic = mosaic; self.settings = settings; self.gainMaps = gainMaps
+        self.activeArea = activeArea ?? IntRect(x: 0, y: 0, width: mosaic.width, height: mosaic.height)
     }
 
     /// The mosaic window DCT4-2S runs on for final photosites `rows` × `columns` (mosaic
@@ -56,11 +64,14 @@ final class DenoisedMosaic {
         let reach = halo + MosaicNoiseReduction.halo
         let width = min(mosaic.width, max(minimumWidth, columns + 2 * reach + 16))
         let height = min(mosaic.height, max(minimumHeight, rows + 2 * reach + 2))
-        guard reducer.map({ $0.maxWidth < width || $0.maxHeight < height }) ?? true else { return }
+        guard reserved.width < width || reserved.height < height else { return }
         try Limits.default.check(width: width, height: height, bytesPerPixel: 4, what: "noise reduction window")
         reducer = nil; samples = []; layout = nil
-        reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: ProcessInfo.processInfo.activeProcessorCount)
+        if settings != nil {
+            reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: ProcessInfo.processInfo.activeProcessorCount)
+        }
         samples = [Float](repeating: 0, count: width * height)
+        reserved = (width, height)
     }
 
     /// Makes `rows` × `columns` (mosaic coordinates) and `halo` around them final in
@@ -88,7 +99,8 @@ final class DenoisedMosaic {
         samples.withUnsafeMutableBufferPointer { buffer in
             let window = MosaicWindow(x: x0, y: from, width: ww, height: y0 + wh - from, stride: ww, samples: buffer.baseAddress! + (from - y0) * ww)
             Self.linearize(m, into: window)
-            reducer?.denoise(window, profile: nr.profile, amount: nr.amount)
+            applyGainMaps(window)
+            if let nr { reducer?.denoise(window, profile: nr.profile, amount: nr.amount) }
             if !keep.isEmpty {
                 carried.withUnsafeBufferPointer { src in
                     (buffer.baseAddress! + (keep.lowerBound - y0) * ww).update(from: src.baseAddress!, count: keep.count * ww)
@@ -97,6 +109,22 @@ final class DenoisedMosaic {
         }
         layout = (x0, y0, ww, keep.isEmpty ? valid : keep.lowerBound..<valid.upperBound)
         return (x0, y0, ww, wh)
+    }
+
+    /// Multiplies the window's photosites by OpcodeList2's gain maps (copied out and back, as
+    /// the maps apply to a row-and-column window of the active area).
+    private func applyGainMaps(_ window: MosaicWindow) {
+        guard !gainMaps.isEmpty, window.width > 0, window.height > 0 else { return }
+        let a = activeArea
+        let rows = (window.y - a.y)..<(window.y - a.y + window.height), columns = (window.x - a.x)..<(window.x - a.x + window.width)
+        var band = [Float](repeating: 0, count: window.width * window.height)
+        for r in 0..<window.height {
+            for c in 0..<window.width { band[r * window.width + c] = window.samples[r * window.stride + c] }
+        }
+        for map in gainMaps { map.apply(to: &band, width: a.width, height: a.height, channels: 1, rows: rows, columns: columns) }
+        for r in 0..<window.height {
+            for c in 0..<window.width { window.samples[r * window.stride + c] = band[r * window.width + c] }
+        }
     }
 
     /// Writes x = (code − black)/(white − black) of each photosite of `window` (inside the mosaic).
