@@ -37,6 +37,16 @@ extension DemoCommand {
                 print(String(format: "    1/%.0f s, ISO %.0f, lux estimate %.0f, white balance gains %.2f / 1 / %.2f",
                              1 / m.exposureDuration, m.iso, m.luxEstimate, m.whiteBalanceGains.x, m.whiteBalanceGains.z))
             }
+            // The DNG developed as a photographer would (SPEC X1): RAWFilter's defaults (noise
+            // reduction from the DNG's NoiseProfile, LMMSE-GW, highlight recovery), plus the
+            // boost curve for display, into a Display P3 JPEG with the camera's EXIF.
+            try timed("camera-\(name)-developed-P3.jpg (the DNG through RAWFilter, boost 1)") {
+                var raw = try RAWFilter(url: URL(fileURLWithPath: out("camera-\(name).dng")))
+                raw.boostAmount = 1
+                try Context().writeJPEGRepresentation(of: try raw.outputImage(), to: URL(fileURLWithPath: out("camera-\(name)-developed-P3.jpg")),
+                                                      colorSpace: .displayP3, options: [.quality(0.9), .metadata(raw.dng.metadata)])
+                print(String(format: "    developed at %.0f K, tint %+.0f (as shot), pipeline version %@", raw.neutralTemperature, raw.neutralTint, raw.decoderVersion))
+            }
         }
         try timed("camera-session.mov (2 s through a CaptureSession and MovieFileOutput, virtual clock)") {
             let provider = try VirtualDeviceProvider(seed: 7)

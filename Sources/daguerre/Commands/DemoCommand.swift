@@ -4,10 +4,11 @@ import DaguerreImage
 import DaguerreSamples
 import Foundation
 
-/// `daguerre demo`: the project's main end-to-end job until the virtual camera lands: develops
-/// test photographs through filter chains into wide-colour files, renders the seed's new
-/// filters, runs the seed's worked example (K2), and writes the first photograph as a JPEG with
-/// EXIF, a DNG, a Live Photo pair and a Motion Photo, printing what it measured.
+/// `daguerre demo`: the project's main end-to-end job: develops test photographs through filter
+/// chains into wide-colour files, renders the seed's new filters, runs the seed's worked example
+/// (K2), writes the first photograph as a JPEG with EXIF, a DNG, a Live Photo pair and a Motion
+/// Photo, shoots RAW stills with the virtual camera and develops them with RAWFilter, and records
+/// through a capture session, printing what it measured.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo", abstract: "Run the end-to-end demonstration job.")
 
