@@ -48,7 +48,7 @@ extension RAWFilter {
         let highlight = v3 ? HighlightRecovery(saturation: SIMD3(Float(1 / max(n.x, 1e-6)), Float(1 / max(n.y, 1e-6)), Float(1 / max(n.z, 1e-6))),
                                                amount: Float(min(max(highlightRecoveryAmount, 0), 1))) : nil
         var settings = DevelopSettings(matrix: colorModel.cameraToWorking(white: white, working: workingSpace), neutral: neutral,
-                                       crop: crop, workingSpace: workingSpace, demosaic: demosaic, highlight: highlight)
+                                       crop: crop, workingSpace: workingSpace, demosaic: demosaic, highlight: highlight, limits: limits)
         var key = "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"
         if let highlight { key += " highlights \(highlight.amount)" }
         if v3, isLensCorrectionEnabled, demosaic == .lmmseGW, dng.mosaic != nil {

@@ -26,6 +26,8 @@ public struct RAWFilter: Sendable {
     let colorModel: CameraColorModel
     /// Where the image came from, for the engine's source digest.
     let identity: String
+    /// Size limits for everything the develop allocates (the caller's, from `init(url:limits:)`).
+    let limits: Limits
 
     /// Exposure adjustment in EV, on top of ``baselineExposure``. Default 0.
     public var exposure = 0.0
@@ -118,20 +120,21 @@ public struct RAWFilter: Sendable {
             }
         }
         if let dng {
-            try self.init(dng: dng, identity: stamp)
+            try self.init(dng: dng, identity: stamp, limits: limits)
         } else {
-            try self.init(dng: try LibRawReader.read(path: path, limits: limits), identity: "libraw|" + stamp)
+            try self.init(dng: try LibRawReader.read(path: path, limits: limits), identity: "libraw|" + stamp, limits: limits)
         }
     }
 
     /// Develops a DNG already in memory (from ``DNGReader`` or a camera).
-    public init(dng: DNGImage, identity: String = UUID().uuidString) throws(DaguerreError) {
+    public init(dng: DNGImage, identity: String = UUID().uuidString, limits: Limits = .default) throws(DaguerreError) {
         if let linear = dng.linearRaw, linear.samplesPerPixel != 1, linear.samplesPerPixel != 3 {
             throw .unsupported(feature: "developing \(linear.samplesPerPixel)-colour LinearRaw DNGs",
                                hint: "RAWFilter develops Bayer (CFA) DNGs and 3-colour or monochrome LinearRaw DNGs.")
         }
         self.dng = dng
         self.identity = identity
+        self.limits = limits
         colorModel = CameraColorModel(dng.color)
         baselineExposure = dng.color.baselineExposure
         let white = colorModel.asShotWhite

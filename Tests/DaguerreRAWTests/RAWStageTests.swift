@@ -268,6 +268,15 @@ import Testing
         #expect(rightOff.y / leftOff.y < 0.6)
     }
 
+    @Test("The caller's size limits reach the develop: a develop larger than they allow is refused before it allocates")
+    func limits() throws {
+        let dng = try Self.dng(width: 96, height: 64) { _, _, c in [0.3, 0.4, 0.2][c] }
+        let raw = try RAWFilter(dng: dng, limits: Limits(maxPixels: 1000))
+        let e = try #require(throws: DaguerreError.self) { _ = try Context().createBuffer(try raw.outputImage(), format: .rgba8) }
+        #expect(e.message.contains("developed RAW image"), "\(e.message)")
+        _ = try Context().createBuffer(try RAWFilter(dng: dng).outputImage(), format: .rgba8)
+    }
+
     @Test("Lens correction applies the file's WarpRectilinear as the opcode's own scalar reference does")
     func lensWarp() throws {
         var dng = try Self.dng(width: 128, height: 96) { x, y, c in

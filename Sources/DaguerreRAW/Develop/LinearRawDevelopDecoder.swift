@@ -39,7 +39,7 @@ final class LinearRawDevelopDecoder: ImageDecoder {
         if let warp = opcodes.first(where: { if case .warpRectilinear = $0 { true } else { false } }) {
             throw .unsupported(feature: "\(warp.name) in OpcodeList2", hint: "Only point-wise opcodes (GainMap, MapTable, MapPolynomial) are applied before the colour stages.")
         }
-        try Limits.default.check(width: c.width, height: c.height, bytesPerPixel: 12, what: "developed RAW image")
+        try settings.limits.check(width: c.width, height: c.height, bytesPerPixel: 12, what: "developed RAW image")
         self.linear = linear; self.settings = settings; self.opcodes = opcodes; self.active = active
         columns = 0..<c.width
         info = ImageFileInfo(format: .tiff, width: c.width, height: c.height, pixelFormat: .rgbf, alpha: .premultiplied,

@@ -27,6 +27,8 @@ struct DevelopSettings: Sendable {
     /// OpcodeList2's gain maps (lens correction on, version 3), in `activeArea`'s coordinates.
     var gainMaps: [DNGGainMap] = []
     var activeArea: IntRect? = nil
+    /// The caller's size limits (RAWFilter's), checked before anything is allocated.
+    var limits: Limits = .default
 }
 
 /// What DCT4-2S runs with (see ``MosaicNoiseReduction``).
@@ -66,7 +68,7 @@ final class RAWDevelopDecoder: ImageDecoder {
         guard mosaic.blackLevel.count == 4, mosaic.blackLevel.allSatisfy(\.isFinite) else {
             throw .invalidArgument(what: "RAW black levels \(mosaic.blackLevel)", problem: "give 4 finite values, one per 2×2 position")
         }
-        try Limits.default.check(width: c.width, height: c.height, bytesPerPixel: 12, what: "developed RAW image")
+        try settings.limits.check(width: c.width, height: c.height, bytesPerPixel: 12, what: "developed RAW image")
         self.mosaic = mosaic; self.settings = settings
         let half = settings.demosaic == .halfSize
         let (w, h) = half ? (c.width / 2, c.height / 2) : (c.width, c.height)
@@ -239,7 +241,7 @@ final class RAWDevelopDecoder: ImageDecoder {
                     // fragmenting around them (about 16 MB less peak RSS at 24 MP).
                     if denoised == nil {
                         denoised = DenoisedMosaic(mosaic: mosaic, settings: settings.noiseReduction, gainMaps: settings.gainMaps,
-                                                  activeArea: settings.activeArea)
+                                                  activeArea: settings.activeArea, limits: settings.limits)
                     }
                     try denoised?.reserve(rows: rows.count, columns: columns.count)
                 }

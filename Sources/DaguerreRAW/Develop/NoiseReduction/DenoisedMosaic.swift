@@ -33,6 +33,7 @@ final class DenoisedMosaic {
     /// before noise reduction, in the coordinates of `activeArea` (the stage-2 image).
     let gainMaps: [DNGGainMap]
     let activeArea: IntRect
+    let limits: Limits
     /// The window's samples, row stride `layout.width`.
     private(set) var samples: [Float] = []
     /// Where the samples lie in the mosaic, and the rows of them that are final.
@@ -43,8 +44,8 @@ final class DenoisedMosaic {
     /// The window size allocated so far.
     private var reserved = (width: 0, height: 0)
 
-    init(mosaic: BayerImage, settings: NoiseReductionSettings?, gainMaps: [DNGGainMap] = [], activeArea: IntRect? = nil) {
-        self.mosaic = mosaic; self.settings = settings; self.gainMaps = gainMaps
+    init(mosaic: BayerImage, settings: NoiseReductionSettings?, gainMaps: [DNGGainMap] = [], activeArea: IntRect? = nil, limits: Limits = .default) {
+        self.mosaic = mosaic; self.settings = settings; self.gainMaps = gainMaps; self.limits = limits
         self.activeArea = activeArea ?? IntRect(x: 0, y: 0, width: mosaic.width, height: mosaic.height)
     }
 
@@ -65,7 +66,7 @@ final class DenoisedMosaic {
         let width = min(mosaic.width, max(minimumWidth, columns + 2 * reach + 16))
         let height = min(mosaic.height, max(minimumHeight, rows + 2 * reach + 2))
         guard reserved.width < width || reserved.height < height else { return }
-        try Limits.default.check(width: width, height: height, bytesPerPixel: 4, what: "noise reduction window")
+        try limits.check(width: width, height: height, bytesPerPixel: 4, what: "noise reduction window")
         reducer = nil; samples = []; layout = nil
         if settings != nil {
             reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: ProcessInfo.processInfo.activeProcessorCount)
