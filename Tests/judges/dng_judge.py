@@ -10,9 +10,10 @@
                                      linear gamma, no auto-bright, 16-bit) and compares the
                                      patches listed in SPEC.json with their XYZ truth by
                                      CIEDE2000 (colour-science); prints mean and max
-  dng_judge.py strips OUT.dng         writes an uncompressed 16-bit RGGB DNG of 60×45 in strips
+  dng_judge.py strips OUT.dng [TOP,LEFT]
+                                     writes an uncompressed 16-bit RGGB DNG of 60×45 in strips
                                      of 7 rows (the last one short), with tifffile, as other
-                                     tools write them
+                                     tools write them; with TOP,LEFT an ActiveArea from there
   dng_judge.py compare FILE OURS.tif
                                      develops FILE as above and compares it with OURS.tif
                                      (16-bit, linear sRGB, same size) after matching exposure
@@ -43,6 +44,9 @@ def raw(path, out):
             "black_level_per_channel": [int(v) for v in r.black_level_per_channel],
             "white_level": int(r.white_level),
             "camera_whitebalance": [float(v) for v in r.camera_whitebalance],
+            "top_margin": int(r.sizes.top_margin), "left_margin": int(r.sizes.left_margin),
+            # The colour of the first 2×2 visible photosites: 0 red, 1 green, 2 blue, 3 second green.
+            "visible_colors": r.raw_colors_visible[:2, :2].tolist() if not stacked else None,
         }))
 
 
@@ -67,7 +71,7 @@ def develop(path, spec_path):
     print(json.dumps({"mean": float(np.mean(des)), "max": float(np.max(des)), "per_patch": des}))
 
 
-def strips(out):
+def strips(out, active_area=None):
     import tifffile
     h, w = 45, 60
     y, x = np.mgrid[0:h, 0:w]
@@ -77,6 +81,9 @@ def strips(out):
         (50708, 2, 0, "Daguerre strip test", True), (50714, 4, 1, 512, True), (50717, 4, 1, 16383, True),
         (50721, 10, 9, (1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1), True), (50778, 3, 1, 21, True),
     ]
+    if active_area:   # "top,left": an ActiveArea from there to the end (CFAPattern counts from it)
+        top, left = (int(v) for v in active_area.split(","))
+        tags.append((50829, 4, 4, (top, left, h, w), True))
     tifffile.imwrite(out, dn, photometric=32803, compression=None, subfiletype=0, rowsperstrip=7, extratags=tags, metadata=None)
     with tifffile.TiffFile(out) as tf:
         page = tf.pages[0]

@@ -49,6 +49,14 @@ public enum DNGReader {
         if let a = rawIFD.uints(.activeArea, in: r), a.count == 4, a[2] > a[0], a[3] > a[1],
            Int(a[2]) <= dng.rawSize.height, Int(a[3]) <= dng.rawSize.width {
             dng.activeArea = IntRect(x: Int(a[1]), y: Int(a[0]), width: Int(a[3] - a[1]), height: Int(a[2] - a[0]))
+            // CFAPattern and BlackLevel count from the ActiveArea's top-left (DNG 1.4, ActiveArea);
+            // BayerImage counts from the stored image's.
+            if case var .mosaic(m) = dng.rawData, (a[0] | a[1]) & 1 != 0 {
+                let (dx, dy) = (-Int(a[1]), -Int(a[0]))
+                m.pattern = m.pattern.shifted(x: dx, y: dy)
+                m.blackLevel = BayerPattern.shift(m.blackLevel, x: dx, y: dy)
+                dng.rawData = .mosaic(m)
+            }
         }
         if let o = rawIFD.doubles(.defaultCropOrigin, in: r), let s = rawIFD.doubles(.defaultCropSize, in: r), o.count == 2, s.count == 2 {
             dng.defaultCrop = DNGCrop(x: o[0], y: o[1], width: s[0], height: s[1])

@@ -63,14 +63,16 @@ public enum DNGWriter {
         let tile = tileShape(width: raw.width, height: raw.height)
         rawIFD[.tileWidth] = .longs([UInt32(tile.width)])
         rawIFD[.tileLength] = .longs([UInt32(tile.height)])
+        let area = image.activeArea ?? IntRect(width: raw.width, height: raw.height)
+        // DNG counts CFAPattern and BlackLevel from the ActiveArea's top-left; BayerImage from
+        // the stored image's (they differ when the ActiveArea starts on an odd row or column).
         rawIFD[.cfaRepeatPatternDim] = .shorts([2, 2])
-        rawIFD[.cfaPattern] = .bytes(raw.pattern.cfaPattern)
+        rawIFD[.cfaPattern] = .bytes(raw.pattern.shifted(x: area.x, y: area.y).cfaPattern)
         rawIFD[.cfaPlaneColor] = .bytes([0, 1, 2])
         rawIFD[.cfaLayout] = .shorts([1])
         rawIFD[.blackLevelRepeatDim] = .shorts([2, 2])
-        rawIFD[.blackLevel] = .rationals(raw.blackLevel.map { TIFFRational($0, denominator: 100) })
+        rawIFD[.blackLevel] = .rationals(BayerPattern.shift(raw.blackLevel, x: area.x, y: area.y).map { TIFFRational($0, denominator: 100) })
         rawIFD[.whiteLevel] = .longs([UInt32(raw.whiteLevel)])
-        let area = image.activeArea ?? IntRect(width: raw.width, height: raw.height)
         guard area.x >= 0, area.y >= 0, area.width > 0, area.height > 0, area.x + area.width <= raw.width, area.y + area.height <= raw.height else {
             throw .invalidArgument(what: "active area \(area)", problem: "must lie inside the \(raw.width)×\(raw.height) mosaic")
         }
