@@ -311,42 +311,59 @@ final class RAWDevelopDecoder: ImageDecoder {
                 guard r0 < r1 else { return }
                 let cx = s.crop.x, cy = s.crop.y
                 let rows = (cy + r0)..<(cy + r1)
-                let write = { (x: Int, yy: Int, rgb: SIMD3<Float>) in
-                    let row = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self)
-                    let o = row + 3 * (x - cx - cols.lowerBound)
-                    var r = SRGBCurve.decodeFast(rgb.x, dtab.value), g = SRGBCurve.decodeFast(rgb.y, dtab.value)
-                    var b = SRGBCurve.decodeFast(rgb.z, dtab.value)
-                    if let hl = s.highlight, hl.mayBeClipped(SIMD3(r, g, b)) {
-                        let clipped = HighlightRecovery.clippedColours(x: x, y: yy, samples: src.value, width: w, height: h,
-                                                                       threshold: threshold, colors: colors)
-                        let v = hl.apply(SIMD3(r, g, b), clipped: clipped); (r, g, b) = (v.x, v.y, v.z)
+                let (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8])
+                let highlight = s.highlight, decodeTable = dtab.value
+                let write = { (yy: Int, x0: Int, count: Int, rp: UnsafePointer<Float>, gp: UnsafePointer<Float>, bp: UnsafePointer<Float>) in
+                    let o = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self) + 3 * (x0 - cx - cols.lowerBound)
+                    for i in 0..<count {
+                        var r = SRGBCurve.decodeFast(rp[i], decodeTable), g = SRGBCurve.decodeFast(gp[i], decodeTable)
+                        var b = SRGBCurve.decodeFast(bp[i], decodeTable)
+                        if let hl = highlight, hl.mayBeClipped(SIMD3(r, g, b)) {
+                            let clipped = HighlightRecovery.clippedColours(x: x0 + i, y: yy, samples: src.value, width: w, height: h,
+                                                                           threshold: threshold, colors: colors)
+                            let v = hl.apply(SIMD3(r, g, b), clipped: clipped); (r, g, b) = (v.x, v.y, v.z)
+                        }
+                        o[3 * i] = k0 * r + k1 * g + k2 * b
+                        o[3 * i + 1] = k3 * r + k4 * g + k5 * b
+                        o[3 * i + 2] = k6 * r + k7 * g + k8 * b
                     }
-                    o[0] = k[0] * r + k[1] * g + k[2] * b
-                    o[1] = k[3] * r + k[4] * g + k[5] * b
-                    o[2] = k[6] * r + k[7] * g + k[8] * b
                 }
                 // Mirrors at the mosaic's edges (whole-sample, which keeps the CFA colour).
-                @inline(__always) func mirrored(_ x: Int, _ yy: Int) -> (Int, Int) {
-                    var mx = x < 0 ? -x : x, my = yy < 0 ? -yy : yy
-                    if mx >= w { mx = 2 * (w - 1) - mx }
-                    if my >= h { my = 2 * (h - 1) - my }
-                    return (min(max(mx, 0), w - 1), min(max(my, 0), h - 1))
+                @inline(__always) func mirrored(_ v: Int, _ size: Int) -> Int {
+                    var m = v < 0 ? -v : v
+                    if m >= size { m = 2 * (size - 1) - m }
+                    return min(max(m, 0), size - 1)
                 }
                 for start in stride(from: cx + cols.lowerBound, to: cx + cols.upperBound, by: block) {
                     let columns = start..<min(start + block, cx + cols.upperBound)
                     if let window, let base = nrw.value {
                         LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
-                                               encoded: { x, yy in
-                                                   let (mx, my) = mirrored(x, yy)
-                                                   let wx = min(max(mx - window.x, 0), window.width - 1), wy = min(max(my - window.y, 0), window.height - 1)
-                                                   return SRGBCurve.encodeFast(base[wy * window.width + wx] * gains[(my & 1) << 1 | (mx & 1)], etab.value)
+                                               fill: { yy, x0, count, dst in
+                                                   let my = mirrored(yy, h)
+                                                   let line = base + min(max(my - window.y, 0), window.height - 1) * window.width
+                                                   let gy = (my & 1) << 1, encode = etab.value
+                                                   for i in 0..<count {
+                                                       let mx = mirrored(x0 + i, w)
+                                                       let wx = min(max(mx - window.x, 0), window.width - 1)
+                                                       dst[i] = SRGBCurve.encodeFast(line[wx] * gains[gy | (mx & 1)], encode)
+                                                   }
                                                }, write: write)
                     } else {
                         LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
-                                               encoded: { x, yy in
-                                                   let (mx, my) = mirrored(x, yy)
-                                                   let p = (my & 1) << 1 | (mx & 1)
-                                                   return enc.value[p << 16 | Int(src.value[my * w + mx])]
+                                               fill: { yy, x0, count, dst in
+                                                   let my = mirrored(yy, h)
+                                                   let line = src.value + my * w, table = enc.value, py = (my & 1) << 1
+                                                   if x0 >= 0, x0 + count <= w {
+                                                       for i in 0..<count {
+                                                           let mx = x0 + i
+                                                           dst[i] = table[(py | (mx & 1)) << 16 | Int(line[mx])]
+                                                       }
+                                                   } else {
+                                                       for i in 0..<count {
+                                                           let mx = mirrored(x0 + i, w)
+                                                           dst[i] = table[(py | (mx & 1)) << 16 | Int(line[mx])]
+                                                       }
+                                                   }
                                                }, write: write)
                     }
                 }

@@ -10,15 +10,17 @@ import DaguerreCore
 import Foundation
 
 /// Demosaics stripes of a white-balanced Bayer mosaic whose samples are already encoded with
-/// the sRGB curve (`encoded(x, y)` in image coordinates, any integers: the caller mirrors).
+/// the sRGB curve (`fill(y, x0, count, into)` writes a row segment of them, in image
+/// coordinates, any integers: the caller mirrors).
 ///
 /// Every stage runs on a padded stripe with a 20-sample halo (the receptive field is 17), so
 /// stripes are independent: a streaming source develops band by band, workers stripe by stripe.
 ///
 /// ```swift
 /// let workspace = LMMSEGWDemosaic.Workspace(rows: 64, columns: 6000)
-/// LMMSEGWDemosaic.stripe(rows: 0..<64, columns: 0..<6000, pattern: .rggb, workspace: workspace,
-///                        encoded: { x, y in lut[Int(mosaic[y * w + x])] }) { x, y, rgb in out[...] = rgb }
+/// LMMSEGWDemosaic.stripe(rows: 0..<64, columns: 0..<6000, pattern: colors, workspace: workspace,
+///                        fill: { y, x0, n, row in for i in 0..<n { row[i] = lut[Int(mosaic[y * w + x0 + i])] } },
+///                        write: { y, x0, n, r, g, b in for i in 0..<n { out[...] = (r[i], g[i], b[i]) } })
 /// ```
 enum LMMSEGWDemosaic {
     static let halo = 20
@@ -48,10 +50,12 @@ enum LMMSEGWDemosaic {
         var bytes: Int { 14 * count * 4 }
     }
 
-    /// Demosaics output `rows` × `columns` (image coordinates); `write(x, y, rgb)` receives the
-    /// sRGB-encoded R, G, B of each pixel (sampled values kept exactly).
+    /// Demosaics output `rows` × `columns` (image coordinates); `write(y, x0, count, r, g, b)`
+    /// receives a row segment of sRGB-encoded R, G and B planes (sampled values kept exactly).
+    /// Rows go in and out whole, so the caller's per-sample work runs in tight loops.
     static func stripe(rows: Range<Int>, columns: Range<Int>, pattern: BayerPatternColors, workspace ws: Workspace,
-                       encoded: (Int, Int) -> Float, write: (Int, Int, SIMD3<Float>) -> Void) {
+                       fill: (_ y: Int, _ x0: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) -> Void,
+                       write: (_ y: Int, _ x0: Int, _ count: Int, _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> Void) {
         let h = halo
         let nr = rows.count + 2 * h, nc = columns.count + 2 * h, n = ws.stride
         precondition(rows.count <= ws.rows && columns.count <= ws.columns, "workspace too small")
@@ -63,7 +67,7 @@ enum LMMSEGWDemosaic {
         @inline(__always) func colour(_ r: Int, _ c: Int) -> Int { pattern.color(x: col0 + c, y: row0 + r) }
 
         // 0. The encoded mosaic with its halo.
-        for r in 0..<nr { for c in 0..<nc { y[r * n + c] = encoded(col0 + c, row0 + r) } }
+        for r in 0..<nr { fill(row0 + r, col0, nc, y + r * n) }
         // 1. Hamilton–Adams: d estimates G − X along each direction.
         for r in 2..<(nr - 2) {
             for c in 2..<(nc - 2) {
@@ -159,7 +163,9 @@ enum LMMSEGWDemosaic {
                 p[i] = (10 * near - far) / 32
             }
         }
-        // 6. Green sites from their four neighbours, then R and B.
+        // 6. Green sites from their four neighbours, then R and B, a row at a time into the
+        // planes steps 3 and 5 no longer need (t1, t2, dh: R, G, B).
+        let outR = t1, outG = t2, outB = dh
         for r in h..<(nr - h) {
             for c in h..<(nc - h) {
                 let i = r * n + c, k = colour(r, c)
@@ -169,9 +175,10 @@ enum LMMSEGWDemosaic {
                     dr = (wN[i] * cr[i - n] + wS[i] * cr[i + n] + wW[i] * cr[i - 1] + wE[i] * cr[i + 1]) * inv
                     db = (wN[i] * cb[i - n] + wS[i] * cb[i + n] + wW[i] * cb[i - 1] + wE[i] * cb[i + 1]) * inv
                 }
-                let g = green[i]
-                write(col0 + c, row0 + r, SIMD3(k == 0 ? y[i] : g - dr, g, k == 2 ? y[i] : g - db))
+                let g = green[i], o = c - h
+                outR[o] = k == 0 ? y[i] : g - dr; outG[o] = g; outB[o] = k == 2 ? y[i] : g - db
             }
+            write(row0 + r, col0 + h, nc - 2 * h, outR, outG, outB)
         }
     }
 }
