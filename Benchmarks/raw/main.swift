@@ -55,14 +55,11 @@ func draft(dng path: String, longEdge: Double, reps: Int) throws {
         exposure.append(try render())
     }
     let temperature = raw.neutralTemperature
-    for i in 0..<(ProcessInfo.processInfo.environment["RAW_BENCH_SKIP_WB"] == nil ? reps : 0) {
+    for i in 0..<reps {
         raw.neutralTemperature = temperature + Double(i + 1) * 50
         balance.append(try render())
     }
-    let t0 = Date()
     let image = try raw.outputImage()
-    let recipe = Date().timeIntervalSince(t0)
-    print(String(format: "building the recipe: %.1f ms", recipe * 1000))
     print(String(format: "draft %@ at %.0f px (%.0f×%.0f): first render %.0f ms; after an exposure change median %.1f ms (min %.1f); after a white-balance change median %.1f ms (min %.1f); %d reps",
                  path, longEdge, image.extent.width, image.extent.height, first * 1000, median(exposure) * 1000, (exposure.min() ?? 0) * 1000,
                  median(balance) * 1000, (balance.min() ?? 0) * 1000, reps))

@@ -44,9 +44,7 @@ extension RAWFilter {
         let v3 = versionNumber >= 3
         let halfSize = v3 && dng.mosaic != nil && scaleFactor <= 0.5 && crop.width >= 4 && crop.height >= 4
         let demosaic: DemosaicMethod = halfSize ? .halfSize : (decoderVersion == "1" || isDraftModeEnabled ? .bilinear : .lmmseGW)
-        let n = neutral / max(neutral.max(), 1e-12)
-        let highlight = v3 ? HighlightRecovery(saturation: SIMD3(Float(1 / max(n.x, 1e-6)), Float(1 / max(n.y, 1e-6)), Float(1 / max(n.z, 1e-6))),
-                                               amount: Float(min(max(highlightRecoveryAmount, 0), 1))) : nil
+        let highlight = v3 ? HighlightRecovery(neutral: neutral, amount: highlightRecoveryAmount) : nil
         var settings = DevelopSettings(matrix: colorModel.cameraToWorking(white: white, working: workingSpace), neutral: neutral,
                                        crop: crop, workingSpace: workingSpace, demosaic: demosaic, highlight: highlight, limits: limits)
         var key = "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"

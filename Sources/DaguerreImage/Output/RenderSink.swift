@@ -10,28 +10,26 @@ protocol RenderSink: AnyObject, Sendable {
     /// Work left from the previous band (encoding it), run beside the current band's tiles.
     func backgroundTask() -> (@Sendable () -> Void)?
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>)
-    /// Whether ``put(y:x:planes:scratch:)`` may be called: the output converter packs planes
-    /// (see ``OutputConverter/packsPlanes``), so a planar run at the top of the pass hands its
-    /// planes over with no transpose out.
-    var acceptsPlanes: Bool { get }
-    /// `planes.count` pixels from planes (unpremultiplied colour and alpha, as a planar run
-    /// leaves them); the planes may be overwritten. `scratch` holds `3 × planes.count` values.
-    func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>)
     func endBand(_ band: IntRect) throws(DaguerreError)
     func finish() throws(DaguerreError)
     func abort()
 }
 
-extension RenderSink {
-    var acceptsPlanes: Bool { false }
-    func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>) {
-        preconditionFailure("put(y:x:planes:scratch:) on a sink that does not accept planes")
-    }
+/// A sink that can also take rows as planes, so a planar run at the top of the pass hands its
+/// planes over with no transpose out. Only sinks that can pack planes conform, so there is no
+/// entry point that a sink could not honour.
+protocol PlanarRenderSink: RenderSink {
+    /// Whether ``put(y:x:planes:scratch:)`` may be called for this render: the output converter
+    /// packs planes (see ``OutputConverter/packsPlanes``).
+    var acceptsPlanes: Bool { get }
+    /// `planes.count` pixels from planes (unpremultiplied colour and alpha, as a planar run
+    /// leaves them); the planes may be overwritten. `scratch` holds `3 × planes.count` values.
+    func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>)
 }
 
 /// Renders straight into memory the caller owns (`render(_:toBitmap:...)`), or into a
 /// ``PixelBuffer``. No band buffer: tiles write their pixels in place.
-final class BufferSink: RenderSink, @unchecked Sendable {
+final class BufferSink: PlanarRenderSink, @unchecked Sendable {
     // Safety: workers write disjoint rectangles of `base`, which the caller keeps alive for the
     // duration of the render call.
     let base: UnsafeMutableRawPointer
@@ -63,7 +61,7 @@ final class BufferSink: RenderSink, @unchecked Sendable {
 /// Two band buffers alternate: while the workers fill one, the previous band is encoded from
 /// the other by a task the renderer runs beside the tiles, so encoding overlaps computing.
 /// Bands reach the encoder in order; an encoder error surfaces at the next band or at `finish`.
-final class EncoderSink: RenderSink, @unchecked Sendable {
+final class EncoderSink: PlanarRenderSink, @unchecked Sendable {
     // Safety: workers write disjoint parts of `buffers[current]` during a band; the background
     // task reads only `buffers[current ^ 1]`; `endBand`, `finish` and `abort` run alone between
     // bands, after every task of the band has returned.

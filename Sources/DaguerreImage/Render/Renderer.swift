@@ -152,11 +152,11 @@ struct Renderer {
             let ctx = TileContext(env: env, pass: pass, arena: arena)
             let producer = try ctx.producer(of: root, rect: rect)
             let row = ctx.rowBuffer(rect.width)
-            if let chain = producer as? PlanarChainProducer, chain.dod == rect, sink.acceptsPlanes {
+            if let chain = producer as? PlanarChainProducer, chain.dod == rect, let planar = sink as? PlanarRenderSink, planar.acceptsPlanes {
                 // A planar run on top and an output that packs planes: no transpose out.
                 let scratch = arena.allocate(UInt16.self, count: 3 * rect.width)
                 for y in rect.y..<rect.maxY {
-                    sink.put(y: y, x: rect.x, planes: chain.planes(y, scratch: row), scratch: scratch)
+                    planar.put(y: y, x: rect.x, planes: chain.planes(y, scratch: row), scratch: scratch)
                 }
                 chain.rowsPackedFromPlanes += rect.height
             } else {

@@ -30,6 +30,16 @@ struct HighlightRecovery: Sendable, Hashable {
     /// How far (in photosites) a clipped photosite marks its colour as clipped.
     static let reach = 2
 
+    /// For a develop whose white balance is the camera neutral `neutral`: each channel saturates
+    /// at its white-balance gain.
+    init(neutral: SIMD3<Double>, amount: Double) {
+        let n = DevelopSettings.normalized(neutral)
+        saturation = SIMD3(Float(1 / max(n.x, 1e-6)), Float(1 / max(n.y, 1e-6)), Float(1 / max(n.z, 1e-6)))
+        self.amount = Float(min(max(amount, 0), 1))
+    }
+
+    init(saturation: SIMD3<Float>, amount: Float) { self.saturation = saturation; self.amount = amount }
+
     /// True when the pixel is bright enough that the mosaic must be consulted.
     @inline(__always) func mayBeClipped(_ v: SIMD3<Float>) -> Bool {
         v.x > Self.knee * saturation.x || v.y > Self.knee * saturation.y || v.z > Self.knee * saturation.z

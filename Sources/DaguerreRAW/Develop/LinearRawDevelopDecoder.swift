@@ -14,14 +14,14 @@ import Foundation
 /// let d = try LinearRawDevelopDecoder(linear: dng.linearRaw!, opcodes: [], activeArea: nil, settings: settings)
 /// try d.readRows(y: 0, count: 16, into: rows, bytesPerRow: d.info.width * 12)
 /// ```
-final class LinearRawDevelopDecoder: ImageDecoder {
+final class LinearRawDevelopDecoder: DevelopSource {
     let info: ImageFileInfo
     private let linear: LinearRawImage
     private let settings: DevelopSettings
     /// OpcodeList2 (applied to the linearized image, in the active area's coordinates).
     private let opcodes: [DNGOpcode]
     private let active: IntRect
-    private var columns: Range<Int>
+    var columns: Range<Int>
 
     init(linear: LinearRawImage, opcodes: [DNGOpcode], activeArea: IntRect?, settings: DevelopSettings) throws(DaguerreError) {
         guard linear.samplesPerPixel == 1 || linear.samplesPerPixel == 3 else {
@@ -46,15 +46,8 @@ final class LinearRawDevelopDecoder: ImageDecoder {
                              iccProfile: nil, colorSpace: settings.workingSpace, randomAccess: true)
     }
 
-    func setColumns(_ requested: Range<Int>) throws(DaguerreError) -> Range<Int> {
-        columns = max(0, requested.lowerBound)..<min(info.width, max(requested.upperBound, requested.lowerBound))
-        return columns
-    }
-
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
-        guard y >= 0, count >= 0, y + count <= info.height else {
-            throw .invalidArgument(what: "RAW rows \(y)..<\(y + count)", problem: "the image has \(info.height) rows")
-        }
+        try checkRows(y: y, count: count)
         guard count > 0 else { return }
         let l = linear, s = settings, spp = l.samplesPerPixel, aw = active.width
         // The band, linearized over the active area's full width (opcodes address it whole).

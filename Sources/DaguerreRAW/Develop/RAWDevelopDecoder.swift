@@ -29,6 +29,10 @@ struct DevelopSettings: Sendable {
     var activeArea: IntRect? = nil
     /// The caller's size limits (RAWFilter's), checked before anything is allocated.
     var limits: Limits = .default
+
+    /// A camera neutral scaled so its largest channel is 1 (the white-balance gains are its reciprocals).
+    static func normalized(_ neutral: SIMD3<Double>) -> SIMD3<Double> { neutral / max(neutral.max(), 1e-12) }
+    var balance: SIMD3<Double> { Self.normalized(neutral) }
 }
 
 /// What DCT4-2S runs with (see ``MosaicNoiseReduction``).
@@ -53,11 +57,11 @@ public enum DemosaicMethod: String, Sendable, CaseIterable {
 }
 
 /// Develops rows of a Bayer mosaic into linear RGB float rows (`.rgbf`) in the working space.
-final class RAWDevelopDecoder: ImageDecoder {
+final class RAWDevelopDecoder: DevelopSource {
     let info: ImageFileInfo
     private let mosaic: BayerImage
     private let settings: DevelopSettings
-    private var columns: Range<Int>
+    var columns: Range<Int>
 
     init(mosaic: BayerImage, settings: DevelopSettings) throws(DaguerreError) {
         let c = settings.crop
@@ -80,15 +84,8 @@ final class RAWDevelopDecoder: ImageDecoder {
                              iccProfile: nil, colorSpace: settings.workingSpace, randomAccess: true)
     }
 
-    func setColumns(_ requested: Range<Int>) throws(DaguerreError) -> Range<Int> {
-        columns = max(0, requested.lowerBound)..<min(info.width, max(requested.upperBound, requested.lowerBound))
-        return columns
-    }
-
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
-        guard y >= 0, count >= 0, y + count <= info.height else {
-            throw .invalidArgument(what: "RAW rows \(y)..<\(y + count)", problem: "the image has \(info.height) rows")
-        }
+        try checkRows(y: y, count: count)
         switch settings.demosaic {
         case .lmmseGW:
             try readRowsChunked(y: y, count: count, into: destination, bytesPerRow: bytesPerRow)
@@ -149,7 +146,7 @@ final class RAWDevelopDecoder: ImageDecoder {
     /// The camera's neutral normalized to a largest channel of 1, and its reciprocal: the white
     /// balance gains, which take camera RGB to white-balanced RGB with white at 1.
     static func whiteBalance(_ s: DevelopSettings) -> (neutral: SIMD3<Float>, gain: SIMD3<Float>) {
-        let n = s.neutral / max(s.neutral.max(), 1e-12)
+        let n = s.balance
         let f = SIMD3<Float>(Float(max(n.x, 1e-6)), Float(max(n.y, 1e-6)), Float(max(n.z, 1e-6)))
         return (f, 1 / f)
     }
@@ -208,7 +205,7 @@ final class RAWDevelopDecoder: ImageDecoder {
     /// Per CFA position, raw code → white-balanced, normalized, sRGB-encoded value (built once).
     private lazy var encodeTables: [Float] = {
         let m = mosaic, cfa = m.pattern.cfaPattern.map(Int.init)
-        let n = settings.neutral / max(settings.neutral.max(), 1e-12)
+        let n = settings.balance
         var table = [Float](repeating: 0, count: 4 * 65536)
         for p in 0..<4 {
             let black = m.blackLevel[p], range = max(Double(m.whiteLevel) - black, 1)
@@ -282,7 +279,7 @@ final class RAWDevelopDecoder: ImageDecoder {
             workspaces = (0..<workers).map { _ in LMMSEGWDemosaic.Workspace(rows: per, columns: block) }
         }
         let m = mosaic, s = settings, w = m.width, h = m.height
-        let n = s.neutral / max(s.neutral.max(), 1e-12)
+        let n = s.balance
         // Working = matrix × camera; camera = neutral × white-balanced.
         let k = (s.matrix * Matrix3.diagonal(n.x, n.y, n.z)).m.map(Float.init)
         let colors = BayerPatternColors(m.pattern.cfaPattern)
