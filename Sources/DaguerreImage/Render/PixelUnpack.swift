@@ -67,12 +67,29 @@ enum PixelPack {
                 let v = pointwiseMin(pointwiseMax(s * 255, .zero), SIMD4(repeating: 255)).rounded(.toNearestOrEven)
                 d[i] = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(v))
             }
+        case .rgb16, .rgba16:
+            // 16-bit TIFF and PNG output: as `generic` lane for lane (rounding half away from
+            // zero, NaN to 65535 by Swift's min/max), four channels at a time.
+            let top = SIMD4<Float>(repeating: 65535), channels = format.channels
+            var d = dst
+            for i in 0..<count {
+                let r = (src[i] * 65535).rounded(.toNearestOrAwayFromZero)
+                let m = top.replacing(with: r, where: r .< top)
+                let v = SIMD4<Float>.zero.replacing(with: m, where: m .>= .zero)
+                // Lane by lane: the generic SIMD conversion is not lowered to one instruction.
+                d.storeBytes(of: UInt16(truncatingIfNeeded: Int32(v.x)), as: UInt16.self)
+                d.storeBytes(of: UInt16(truncatingIfNeeded: Int32(v.y)), toByteOffset: 2, as: UInt16.self)
+                d.storeBytes(of: UInt16(truncatingIfNeeded: Int32(v.z)), toByteOffset: 4, as: UInt16.self)
+                if channels == 4 { d.storeBytes(of: UInt16(truncatingIfNeeded: Int32(v.w)), toByteOffset: 6, as: UInt16.self) }
+                d += 2 * channels
+            }
         default:
             generic(src, count: count, format: format, into: dst)
         }
     }
 
-    private static func generic(_ src: UnsafePointer<SIMD4<Float>>, count: Int, format: PixelFormat, into dst: UnsafeMutableRawPointer) {
+    /// Every format, one channel at a time: the reference the fast paths above must match.
+    static func generic(_ src: UnsafePointer<SIMD4<Float>>, count: Int, format: PixelFormat, into dst: UnsafeMutableRawPointer) {
         let n = format.channels
         for i in 0..<count {
             let v = src[i]

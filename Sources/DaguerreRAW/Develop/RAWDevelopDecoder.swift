@@ -222,7 +222,7 @@ final class RAWDevelopDecoder: DevelopSource {
     /// Developed rows kept between calls: the engine asks for short bands in order, and each
     /// stripe recomputes a 20-row halo, so rows are developed `chunkRows` at a time.
     private var chunk: (rows: Range<Int>, columns: Range<Int>, pixels: [Float]) = (0..<0, 0..<0, [])
-    static let chunkRows = 256
+    static let chunkRows = 512
     /// Columns demosaicked at a time by one worker (plus the 20-photosite halo each side).
     static let blockColumns = 1024
 
@@ -310,8 +310,10 @@ final class RAWDevelopDecoder: DevelopSource {
                 let rows = (cy + r0)..<(cy + r1)
                 let (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8])
                 let highlight = s.highlight, decodeTable = dtab.value
+                let (g0, g1, g2, g3) = (gains[0], gains[1], gains[2], gains[3])
+                @inline(__always) func gain(_ k: Int) -> Float { switch k { case 0: g0; case 1: g1; case 2: g2; default: g3 } }
                 let write = { (yy: Int, x0: Int, count: Int, rp: UnsafePointer<Float>, gp: UnsafePointer<Float>, bp: UnsafePointer<Float>) in
-                    let o = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self) + 3 * (x0 - cx - cols.lowerBound)
+                    var o = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self) + 3 * (x0 - cx - cols.lowerBound)
                     for i in 0..<count {
                         var r = SRGBCurve.decodeFast(rp[i], decodeTable), g = SRGBCurve.decodeFast(gp[i], decodeTable)
                         var b = SRGBCurve.decodeFast(bp[i], decodeTable)
@@ -320,9 +322,10 @@ final class RAWDevelopDecoder: DevelopSource {
                                                                            threshold: threshold, colors: colors)
                             let v = hl.apply(SIMD3(r, g, b), clipped: clipped); (r, g, b) = (v.x, v.y, v.z)
                         }
-                        o[3 * i] = k0 * r + k1 * g + k2 * b
-                        o[3 * i + 1] = k3 * r + k4 * g + k5 * b
-                        o[3 * i + 2] = k6 * r + k7 * g + k8 * b
+                        o[0] = k0 * r + k1 * g + k2 * b
+                        o[1] = k3 * r + k4 * g + k5 * b
+                        o[2] = k6 * r + k7 * g + k8 * b
+                        o += 3
                     }
                 }
                 // Mirrors at the mosaic's edges (whole-sample, which keeps the CFA colour).
@@ -339,6 +342,19 @@ final class RAWDevelopDecoder: DevelopSource {
                                                    let my = mirrored(yy, h)
                                                    let line = base + min(max(my - window.y, 0), window.height - 1) * window.width
                                                    let gy = (my & 1) << 1, encode = etab.value
+                                                   if x0 >= max(0, window.x), x0 + count <= min(w, window.x + window.width) {
+                                                       // Inside the mosaic and the window: no mirroring, gains alternate.
+                                                       let row = line + (x0 - window.x)
+                                                       let first = gain(gy | (x0 & 1)), second = gain(gy | ((x0 + 1) & 1))
+                                                       var i = 0
+                                                       while i + 1 < count {
+                                                           dst[i] = SRGBCurve.encodeFast(row[i] * first, encode)
+                                                           dst[i + 1] = SRGBCurve.encodeFast(row[i + 1] * second, encode)
+                                                           i += 2
+                                                       }
+                                                       if i < count { dst[i] = SRGBCurve.encodeFast(row[i] * first, encode) }
+                                                       return
+                                                   }
                                                    for i in 0..<count {
                                                        let mx = mirrored(x0 + i, w)
                                                        let wx = min(max(mx - window.x, 0), window.width - 1)
