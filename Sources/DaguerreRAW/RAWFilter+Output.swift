@@ -49,7 +49,7 @@ extension RAWFilter {
                                        crop: crop, workingSpace: workingSpace, demosaic: demosaic, highlight: highlight, limits: limits)
         var key = "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"
         if let highlight { key += " highlights \(highlight.amount)" }
-        if v3, isLensCorrectionEnabled, demosaic == .lmmseGW, dng.mosaic != nil {
+        if v3, isLensCorrectionEnabled, dng.mosaic != nil {
             settings.gainMaps = dng.gainMaps
             settings.activeArea = dng.activeArea
             if !settings.gainMaps.isEmpty { key += " gain maps \(settings.gainMaps.count)" }

@@ -266,6 +266,16 @@ import Testing
         print("gain map: right/left \(right.y / left.y) corrected, \(rightOff.y / leftOff.y) without")
         #expect(abs(right.y / left.y - 1) < 0.01)
         #expect(rightOff.y / leftOff.y < 0.6)
+        // The draft paths apply the map too (X7): bilinear at full size, and the half-size develop.
+        raw.isLensCorrectionEnabled = true
+        raw.isDraftModeEnabled = true
+        let draftLeft = try Self.mean(raw.outputImage(), x: 4..<12, y: 20..<40), draftRight = try Self.mean(raw.outputImage(), x: 116..<124, y: 20..<40)
+        raw.isDraftModeEnabled = false
+        raw.scaleFactor = 0.5
+        let halfLeft = try Self.mean(raw.outputImage(), x: 2..<6, y: 10..<20), halfRight = try Self.mean(raw.outputImage(), x: 58..<62, y: 10..<20)
+        print("gain map: right/left \(draftRight.y / draftLeft.y) draft, \(halfRight.y / halfLeft.y) half size")
+        #expect(abs(draftRight.y / draftLeft.y - 1) < 0.01)
+        #expect(abs(halfRight.y / halfLeft.y - 1) < 0.01)
     }
 
     @Test("The caller's size limits reach the develop: a develop larger than they allow is refused before it allocates")

@@ -73,6 +73,33 @@ public struct DNGGainMap: Sendable, Equatable {
         return a + (b - a) * ty
     }
 
+    /// Multiplies `factors[i]` by the map's gain at row `y`, column `columns.lowerBound + i` of a
+    /// `width` × `height` single-plane image (a CFA mosaic), where the area covers that sample;
+    /// other entries are left alone. For streaming develops that read photosites a row at a
+    /// time (the draft paths, X7): the map is interpolated down the grid once per row, then
+    /// along it per sample. Equal to ``apply(to:width:height:channels:rows:columns:)`` up to
+    /// rounding (the two bilinear steps run in the other order).
+    public func multiplyRow(_ y: Int, columns: Range<Int>, width: Int, height: Int, into factors: UnsafeMutablePointer<Float>) {
+        let a = area
+        guard width > 0, height > 0, pointsV > 0, pointsH > 0, mapPlanes > 0, gains.count >= pointsV * pointsH * mapPlanes,
+              spacingV > 0, spacingH > 0, spacingV.isFinite, spacingH.isFinite, originV.isFinite, originH.isFinite,
+              a.rowPitch > 0, a.colPitch > 0, a.plane == 0, a.planes > 0, y >= max(0, a.top), y < min(a.bottom, height), (y - max(0, a.top)) % a.rowPitch == 0 else { return }
+        let fy = min(max(((Double(y) + 0.5) / Double(height) - originV) / spacingV, 0), Double(pointsV - 1))
+        let y0 = Int(fy), y1 = min(y0 + 1, pointsV - 1), ty = Float(fy - Double(y0))
+        let row = (0..<pointsH).map { x -> Float in
+            let g0 = gains[(y0 * pointsH + x) * mapPlanes], g1 = gains[(y1 * pointsH + x) * mapPlanes]
+            return g0 + (g1 - g0) * ty
+        }
+        let firstX = max(0, a.left), endX = min(a.right, width, columns.upperBound)
+        var x = firstX >= columns.lowerBound ? firstX : firstX + (columns.lowerBound - firstX + a.colPitch - 1) / a.colPitch * a.colPitch
+        while x < endX {
+            let fx = min(max(((Double(x) + 0.5) / Double(width) - originH) / spacingH, 0), Double(pointsH - 1))
+            let x0 = Int(fx), x1 = min(x0 + 1, pointsH - 1), tx = Float(fx - Double(x0))
+            factors[x - columns.lowerBound] *= row[x0] + (row[x1] - row[x0]) * tx
+            x += a.colPitch
+        }
+    }
+
     /// Multiplies the map into `pixels` (`width` × `height`, `channels` interleaved floats),
     /// over the opcode's area, pitch and planes.
     public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil) {

@@ -24,7 +24,8 @@ struct DevelopSettings: Sendable {
     /// Raw noise reduction before white balance and demosaic (X3, pipeline version 3; LMMSE-GW
     /// path only), or nil for none.
     var noiseReduction: NoiseReductionSettings? = nil
-    /// OpcodeList2's gain maps (lens correction on, version 3), in `activeArea`'s coordinates.
+    /// OpcodeList2's gain maps (lens correction on, version 3), in `activeArea`'s coordinates;
+    /// every demosaic applies them to the linearized photosites.
     var gainMaps: [DNGGainMap] = []
     var activeArea: IntRect? = nil
     /// The caller's size limits (RAWFilter's), checked before anything is allocated.
@@ -103,17 +104,25 @@ final class RAWDevelopDecoder: DevelopSource {
         let k = s.matrix.m.map(Float.init)
         let (neutral, wbGain) = Self.whiteBalance(s)
         let threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel), colors = BayerPatternColors(m.pattern.cfaPattern)
+        let area = gainMapArea, shaded = !s.gainMaps.isEmpty
+        // The photosites a row reads: its columns and one more each side (mirrored inside).
+        let shadingColumns = max(0, s.crop.x + cols.lowerBound - 1)..<min(w, s.crop.x + cols.upperBound + 1)
         let out = UnsafeTransfer(destination.assumingMemoryBound(to: UInt8.self))
         m.samples.withUnsafeBufferPointer { samples in
             let src = UnsafeTransfer(UnsafeMutablePointer(mutating: samples.baseAddress!))
             SharedWork.run(iterations: count) { r in
                 let sy = s.crop.y + y + r
                 let row = UnsafeMutableRawPointer(out.value + r * bytesPerRow).assumingMemoryBound(to: Float.self)
+                // Lens shading (GainMap) per photosite: factors of the (mirrored) rows sy − 1…sy + 1.
+                let shadingRows = [sy - 1, sy, sy + 1].map { $0 < 0 ? $0 + 2 : $0 >= h ? $0 - 2 : $0 }
+                let shading = shadingRows.map { Self.gainFactors(s.gainMaps, area: area, row: $0, columns: shadingColumns) }
                 // Mirrors by two photosites at the edges, which keeps the CFA colour.
                 @inline(__always) func at(_ xx: Int, _ yy: Int) -> Float {
                     let cx = xx < 0 ? xx + 2 : xx >= w ? xx - 2 : xx, cy = yy < 0 ? yy + 2 : yy >= h ? yy - 2 : yy
                     let p = (cy & 1) * 2 + (cx & 1)
-                    return (Float(src.value[cy * w + cx]) - black[p]) * scale[p]
+                    let v = (Float(src.value[cy * w + cx]) - black[p]) * scale[p]
+                    guard shaded, let f = shading[yy - sy + 1] else { return v }
+                    return v * f[cx - shadingColumns.lowerBound]
                 }
                 for (i, x) in cols.enumerated() {
                     let sx = s.crop.x + x
@@ -142,6 +151,24 @@ final class RAWDevelopDecoder: DevelopSource {
             }
         }
     }
+
+    /// The gain maps' factors for sensor row `y`, columns `columns` of a mosaic whose active
+    /// area is `area` (1 where no map applies), or nil without maps: the draft paths multiply
+    /// each photosite they read by them.
+    static func gainFactors(_ maps: [DNGGainMap], area: IntRect, row y: Int, columns: Range<Int>) -> [Float]? {
+        guard !maps.isEmpty else { return nil }
+        var factors = [Float](repeating: 1, count: columns.count)
+        factors.withUnsafeMutableBufferPointer { f in
+            for map in maps {
+                map.multiplyRow(y - area.y, columns: (columns.lowerBound - area.x)..<(columns.upperBound - area.x),
+                                width: area.width, height: area.height, into: f.baseAddress!)
+            }
+        }
+        return factors
+    }
+
+    /// The active area the gain maps count from.
+    private var gainMapArea: IntRect { settings.activeArea ?? IntRect(width: mosaic.width, height: mosaic.height) }
 
     /// The camera's neutral normalized to a largest channel of 1, and its reciprocal: the white
     /// balance gains, which take camera RGB to white-balanced RGB with white at 1.
@@ -172,7 +199,8 @@ final class RAWDevelopDecoder: DevelopSource {
         }
         let (r, g0, g1, b) = (parameters(ri), parameters(gi0), parameters(gi1), parameters(bi))
         let (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8])
-        let highlight = s.highlight, cropX = s.crop.x, cropY = s.crop.y
+        let highlight = s.highlight, cropX = s.crop.x, cropY = s.crop.y, maps = s.gainMaps, area = gainMapArea
+        let shaded = !maps.isEmpty
         // Below this level in every white-balanced channel no photosite can be clipped.
         let knee = (highlight?.saturation ?? SIMD3(repeating: .infinity)) * HighlightRecovery.knee / wbGain
         let out = UnsafeTransfer(destination)
@@ -182,12 +210,22 @@ final class RAWDevelopDecoder: DevelopSource {
                 let sy = cropY + 2 * (y + row)
                 let o = (out.value + row * bytesPerRow).assumingMemoryBound(to: Float.self)
                 let line = src.value + sy * w
+                // Lens shading (GainMap) per photosite: factors of the block's two sensor rows.
+                let sensorColumns = (cropX + 2 * cols.lowerBound)..<(cropX + 2 * cols.upperBound)
+                let shading = [Self.gainFactors(maps, area: area, row: sy, columns: sensorColumns),
+                               Self.gainFactors(maps, area: area, row: sy + 1, columns: sensorColumns)]
+                @inline(__always) func factor(_ role: Int, _ block: Int) -> Float {
+                    guard shaded, let f = shading[offsets[role].dy] else { return 1 }
+                    return f[2 * block + offsets[role].dx]
+                }
                 var i = 0
-                for x in cols {
+                for (block, x) in cols.enumerated() {
                     let sx = cropX + 2 * x
                     let q = line + sx
-                    var red = (Float(q[r.offset]) - r.black) * r.scale, blue = (Float(q[b.offset]) - b.black) * b.scale
-                    var green = ((Float(q[g0.offset]) - g0.black) * g0.scale + (Float(q[g1.offset]) - g1.black) * g1.scale) * 0.5
+                    var red = (Float(q[r.offset]) - r.black) * r.scale * factor(ri, block)
+                    var blue = (Float(q[b.offset]) - b.black) * b.scale * factor(bi, block)
+                    var green = ((Float(q[g0.offset]) - g0.black) * g0.scale * factor(gi0, block)
+                                 + (Float(q[g1.offset]) - g1.black) * g1.scale * factor(gi1, block)) * 0.5
                     if red > knee.x || green > knee.y || blue > knee.z, let hl = highlight {
                         let clipped = HighlightRecovery.clippedColours(x: sx, y: sy, samples: src.value, width: w, height: h, threshold: threshold, colors: colors)
                         let v = hl.apply(SIMD3(red, green, blue) * wbGain, clipped: clipped) * neutral
