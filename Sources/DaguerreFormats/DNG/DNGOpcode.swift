@@ -24,6 +24,10 @@ public enum DNGOpcodeStage: Int, Sendable, Equatable {
 public struct DNGOpcodeList: Sendable, Equatable {
     public var stage: DNGOpcodeStage
     public var opcodes: [DNGOpcode]
+    /// Each opcode's flags word as read (bit 0 optional, bit 1 skippable for previews), so a
+    /// list read from a file is written back with them; opcodes past its end (added by the
+    /// caller) get 0, or `.other`'s own optional flag.
+    public var flags: [UInt32] = []
     public init(stage: DNGOpcodeStage, opcodes: [DNGOpcode]) { self.stage = stage; self.opcodes = opcodes }
 
     /// Opcode lists are always big-endian, whatever the file's byte order (DNG 1.4 §7).
@@ -37,6 +41,7 @@ public struct DNGOpcodeList: Sendable, Equatable {
             let id = try r.u32(), version = try r.u32(), flags = try r.u32(), size = Int(try r.u32())
             let params = try r.read(size)
             let optional = flags & 1 != 0
+            self.flags.append(flags)
             switch id {
             case 9: ops.append(.gainMap(try DNGGainMap(parsing: params)))
             case 1: ops.append(.warpRectilinear(try DNGWarpRectilinear(parsing: params)))
@@ -52,17 +57,30 @@ public struct DNGOpcodeList: Sendable, Equatable {
     public func encoded() -> [UInt8] {
         var w = ByteWriter()
         w.u32(UInt32(opcodes.count))
-        for op in opcodes {
-            let (id, params, optional): (UInt32, [UInt8], Bool) = switch op {
-            case let .gainMap(g): (9, g.encoded(), false)
-            case let .warpRectilinear(wr): (1, wr.encoded(), false)
-            case let .mapTable(t): (7, t.encoded(), false)
-            case let .mapPolynomial(p): (8, p.encoded(), false)
-            case let .other(id, _, opt, p): (id, p, opt)
+        for (i, op) in opcodes.enumerated() {
+            // The typed opcodes all date from DNG 1.3 (Table 7-1); others keep the version read.
+            let (id, params, version): (UInt32, [UInt8], UInt32) = switch op {
+            case let .gainMap(g): (9, g.encoded(), 0x0103_0000)
+            case let .warpRectilinear(wr): (1, wr.encoded(), 0x0103_0000)
+            case let .mapTable(t): (7, t.encoded(), 0x0103_0000)
+            case let .mapPolynomial(p): (8, p.encoded(), 0x0103_0000)
+            case let .other(id, v, _, p): (id, p, v)
             }
-            w.u32(id); w.u32(0x0103_0000); w.u32(optional ? 1 : 0); w.u32(UInt32(params.count)); w.append(params)
+            w.u32(id); w.u32(version); w.u32(flags(at: i)); w.u32(UInt32(params.count)); w.append(params)
         }
         return w.bytes
+    }
+
+    /// The flags word written for opcode `i`.
+    public func flags(at i: Int) -> UInt32 {
+        if i < flags.count { return flags[i] }
+        if i < opcodes.count, case let .other(_, _, optional, _) = opcodes[i] { return optional ? 1 : 0 }
+        return 0
+    }
+
+    /// Lists are equal when they write the same opcodes with the same flags.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.stage == b.stage && a.opcodes == b.opcodes && a.opcodes.indices.allSatisfy { a.flags(at: $0) == b.flags(at: $0) }
     }
 }
 

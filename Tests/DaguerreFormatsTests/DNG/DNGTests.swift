@@ -164,6 +164,27 @@ import Testing
         }
     }
 
+    @Test("An opcode list read from a file is written back byte for byte: each opcode's flags (optional, preview-skippable) and an unknown opcode's DNG version survive (R6)")
+    func opcodeListRoundTrip() throws {
+        var original = DNGOpcodeList(stage: .linearized, opcodes: [
+            .gainMap(DNGGainMap(top: 0, left: 0, bottom: 8, right: 8, pointsV: 2, pointsH: 2, gains: [1, 1.1, 1.2, 1.3])),
+            .other(id: 4, dngVersion: 0x0104_0000, optional: true, parameters: [0, 0, 0, 7, 0, 0, 0, 1]),
+        ])
+        original.flags = [3, 1]                  // the gain map optional and preview-skippable
+        let bytes = original.encoded()
+        let back = try DNGOpcodeList(stage: .linearized, parsing: bytes)
+        #expect(back.flags == [3, 1])
+        #expect(back.encoded() == bytes)
+        #expect(back == original)
+        // Version of the unknown opcode (bytes 4…7 of its header) as read.
+        let second = 4 + 16 + (bytes.count - 4 - 2 * 16 - 8)
+        #expect(Array(bytes[(second + 4)..<(second + 8)]) == [1, 4, 0, 0])
+        // Flags of an opcode the caller adds: 0, or `.other`'s optional bit.
+        var added = back
+        added.opcodes.append(.other(id: 6, dngVersion: 0x0103_0000, optional: true, parameters: []))
+        #expect(added.flags(at: 2) == 1)
+    }
+
     @Test("Truncated and corrupted DNGs are typed errors, never crashes")
     func hostile() throws {
         var dng = DNGImage(raw: try SyntheticRaw.mosaic(.rggb, width: 300, height: 260), uniqueCameraModel: "Hostile")
