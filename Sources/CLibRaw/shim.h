@@ -9,16 +9,11 @@ static inline void dag_libraw_color(const libraw_data_t *d, float camMul[4], flo
     *maximum = (float)d->color.maximum;
 }
 
-/// The colour (0 R, 1 G, 2 B, 3 G2) of visible-area photosite (row, col).
-static inline int dag_libraw_fc(const libraw_data_t *d, int row, int col) {
-    return (int)((d->idata.filters >> ((((row) << 1 & 14) + ((col) & 1)) << 1)) & 3);
-}
-
 /// The black level of visible-area photosite (row, col): the common level, the per-colour one,
 /// and the repeat pattern (cblack[4] × cblack[5] values from cblack[6]) that DNGs use.
 static inline float dag_libraw_black_at(const libraw_data_t *d, int row, int col) {
     const unsigned *cb = d->color.cblack;
-    float b = (float)(d->color.black + cb[dag_libraw_fc(d, row, col)]);
+    float b = (float)(d->color.black + cb[libraw_COLOR((libraw_data_t *)d, row, col)]);
     if (cb[4] > 0 && cb[5] > 0 && 6 + cb[4] * cb[5] <= LIBRAW_CBLACK_SIZE)
         b += (float)cb[6 + (unsigned)(row % (int)cb[4]) * cb[5] + (unsigned)(col % (int)cb[5])];
     return b;

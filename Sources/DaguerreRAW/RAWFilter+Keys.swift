@@ -78,7 +78,7 @@ extension RAWFilter {
         case .neutralChromaticityX, .neutralChromaticityY:
             var xy = ColorTemperature.xy(temperature: neutralTemperature, tint: neutralTint)
             if k == .neutralChromaticityX { xy.x = value } else { xy.y = value }
-            (neutralTemperature, neutralTint) = CameraColorModel.temperatureAndTint(of: xy)
+            (neutralTemperature, neutralTint) = ColorTemperature.temperatureAndTint(of: xy)
         case .boost: boostAmount = value
         case .boostShadowAmount: boostShadowAmount = value
         case .luminanceNoiseReductionAmount, .imageNoiseReductionAmount: luminanceNoiseReductionAmount = value

@@ -2,6 +2,7 @@
 // the camera's mean response around the point is taken as the neutral, and the temperature and
 // tint that make it neutral are found through the DNG colour model.
 import DaguerreCore
+import DaguerreImage
 import DaguerreFormats
 
 extension RAWFilter {
@@ -48,6 +49,6 @@ extension RAWFilter {
             throw .invalidArgument(what: "neutral location (\(x), \(y))", problem: "pick a grey area that is neither black nor clipped")
         }
         let white = colorModel.whiteXY(forNeutral: [neutral.x, neutral.y, neutral.z])
-        (neutralTemperature, neutralTint) = CameraColorModel.temperatureAndTint(of: white)
+        (neutralTemperature, neutralTint) = ColorTemperature.temperatureAndTint(of: white)
     }
 }

@@ -138,7 +138,7 @@ public struct RAWFilter: Sendable {
         colorModel = CameraColorModel(dng.color)
         baselineExposure = dng.color.baselineExposure
         let white = colorModel.asShotWhite
-        (neutralTemperature, neutralTint) = CameraColorModel.temperatureAndTint(of: white)
+        (neutralTemperature, neutralTint) = ColorTemperature.temperatureAndTint(of: white)
         orientation = (1...8).contains(dng.metadata.orientation) ? dng.metadata.orientation : 1
         isLensCorrectionEnabled = dng.lensWarp != nil || !dng.gainMaps.isEmpty
     }

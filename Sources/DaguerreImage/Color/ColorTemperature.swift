@@ -4,7 +4,7 @@ import Foundation
 /// Correlated colour temperature and tint ↔ CIE xy, by Robertson's method: interpolation
 /// between isotherms of the Planckian locus in CIE 1960 uv, with tint as a distance along the
 /// isotherm (one unit = 1/3000 uv, the convention raw converters use). Used by
-/// TemperatureAndTint now and by RAW white balance later.
+/// TemperatureAndTint and by RAW white balance (RAWFilter's neutral temperature and tint).
 ///
 /// ```swift
 /// let d65ish = ColorTemperature.xy(temperature: 6504, tint: 0)   // ≈ (0.3135, 0.3237) on the locus
@@ -52,5 +52,26 @@ public enum ColorTemperature {
         let m = Primaries.srgb.rgbToXYZ
         let adapt = Matrix3.bradfordAdaptation(from: Primaries.xyz(from), to: Primaries.xyz(to))
         return m.inverse! * adapt * m
+    }
+
+    /// Temperature and tint of a chromaticity: the inverse of ``xy(temperature:tint:)``,
+    /// by a coarse-to-fine search in reciprocal temperature and tint.
+    public static func temperatureAndTint(of xy: SIMD2<Double>) -> (temperature: Double, tint: Double) {
+        var best = (t: 5000.0, tint: 0.0), bestD = Double.infinity
+        var mired = (lo: 20.0, hi: 600.0), tint = (lo: -150.0, hi: 150.0)
+        for _ in 0..<6 {
+            let ms = stride(from: mired.lo, through: mired.hi, by: (mired.hi - mired.lo) / 24)
+            let ts = stride(from: tint.lo, through: tint.hi, by: (tint.hi - tint.lo) / 24)
+            for m in ms {
+                for k in ts {
+                    let p = Self.xy(temperature: 1e6 / m, tint: k) - xy
+                    let d = (p * p).sum()
+                    if d < bestD { bestD = d; best = (1e6 / m, k) }
+                }
+            }
+            let bm = 1e6 / best.t, dm = (mired.hi - mired.lo) / 12, dk = (tint.hi - tint.lo) / 12
+            mired = (max(1, bm - dm), bm + dm); tint = (best.tint - dk, best.tint + dk)
+        }
+        return (best.t, best.tint)
     }
 }

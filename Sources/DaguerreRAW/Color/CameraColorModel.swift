@@ -108,25 +108,4 @@ public struct CameraColorModel: Sendable {
         let t = 449 * n * n * n + 3525 * n * n + 6823.3 * n + 5520.33
         return min(max(t.isFinite ? t : 5000, 2000), 50_000)
     }
-
-    /// Temperature and tint of a chromaticity: the inverse of ``ColorTemperature/xy(temperature:tint:)``,
-    /// by a coarse-to-fine search in reciprocal temperature and tint.
-    public static func temperatureAndTint(of xy: SIMD2<Double>) -> (temperature: Double, tint: Double) {
-        var best = (t: 5000.0, tint: 0.0), bestD = Double.infinity
-        var mired = (lo: 20.0, hi: 600.0), tint = (lo: -150.0, hi: 150.0)
-        for _ in 0..<6 {
-            let ms = stride(from: mired.lo, through: mired.hi, by: (mired.hi - mired.lo) / 24)
-            let ts = stride(from: tint.lo, through: tint.hi, by: (tint.hi - tint.lo) / 24)
-            for m in ms {
-                for k in ts {
-                    let p = ColorTemperature.xy(temperature: 1e6 / m, tint: k) - xy
-                    let d = (p * p).sum()
-                    if d < bestD { bestD = d; best = (1e6 / m, k) }
-                }
-            }
-            let bm = 1e6 / best.t, dm = (mired.hi - mired.lo) / 12, dk = (tint.hi - tint.lo) / 12
-            mired = (max(1, bm - dm), bm + dm); tint = (best.tint - dk, best.tint + dk)
-        }
-        return (best.t, best.tint)
-    }
 }

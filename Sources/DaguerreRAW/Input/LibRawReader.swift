@@ -28,29 +28,30 @@ public enum LibRawReader {
             throw .corruptData(format: "RAW", detail: "LibRaw could not \(step): \(message)", path: path)
         }
         try check(libraw_open_file(handle, path), "open the file")
-        let d = handle.pointee
-        let width = Int(d.sizes.width), height = Int(d.sizes.height)
-        let rawWidth = Int(d.sizes.raw_width), rawHeight = Int(d.sizes.raw_height)
+        // Fields are read through the handle: libraw_data_t is hundreds of kilobytes, too big to copy.
+        let sizes = handle.pointee.sizes, idata = handle.pointee.idata
+        let width = Int(sizes.width), height = Int(sizes.height)
+        let rawWidth = Int(sizes.raw_width), rawHeight = Int(sizes.raw_height)
         try limits.check(width: rawWidth, height: rawHeight, bytesPerPixel: 2, what: "RAW mosaic")
-        guard d.idata.colors == 3, d.idata.filters != 0, d.idata.filters != 9, d.idata.is_foveon == 0 else {
+        guard idata.colors == 3, idata.filters != 0, idata.filters != 9, idata.is_foveon == 0 else {
             throw .unsupported(feature: "RAW files that are not 3-colour Bayer mosaics (X-Trans, Foveon, 4-colour or linear) (\(path))",
                                hint: "Only Bayer sensors are developed so far.")
         }
         try check(libraw_unpack(handle), "unpack the raw data")
-        let unpacked = handle.pointee
-        guard let raw = unpacked.rawdata.raw_image, width >= 2, height >= 2,
-              Int(unpacked.sizes.top_margin) + height <= rawHeight, Int(unpacked.sizes.left_margin) + width <= rawWidth else {
+        let unpackedSizes = handle.pointee.sizes   // after unpack: the margins are final
+        guard let raw = handle.pointee.rawdata.raw_image, width >= 2, height >= 2,
+              Int(unpackedSizes.top_margin) + height <= rawHeight, Int(unpackedSizes.left_margin) + width <= rawWidth else {
             throw .unsupported(feature: "this RAW layout (\(path))", hint: "LibRaw gave no single-plane mosaic for it.")
         }
         // Whole 2×2 blocks of the visible area.
         let w = width & ~1, h = height & ~1
-        let pitch = Int(unpacked.sizes.raw_pitch) / 2
-        let top = Int(unpacked.sizes.top_margin), left = Int(unpacked.sizes.left_margin)
+        let pitch = Int(unpackedSizes.raw_pitch) / 2
+        let top = Int(unpackedSizes.top_margin), left = Int(unpackedSizes.left_margin)
         var samples = [UInt16](repeating: 0, count: w * h)
         for y in 0..<h { for x in 0..<w { samples[y * w + x] = raw[(top + y) * pitch + left + x] } }
         var cfa: [UInt8] = []
         for (y, x) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-            let c = dag_libraw_fc(handle, Int32(y), Int32(x))
+            let c = libraw_COLOR(handle, Int32(y), Int32(x))
             cfa.append(UInt8(c == 3 ? 1 : c))
         }
         guard let pattern = BayerPattern(cfaPattern: cfa) else {
@@ -75,7 +76,7 @@ public enum LibRawReader {
         }
         dng.defaultCrop = DNGCrop(x: 0, y: 0, width: Double(w), height: Double(h))
         var m = PhotoMetadata(make: String(cString: dag_libraw_make(handle)), model: String(cString: dag_libraw_model(handle)))
-        let other = unpacked.other
+        let other = handle.pointee.other
         if other.iso_speed > 0 { m.iso = Int(other.iso_speed.rounded()) }
         if other.shutter > 0 { m.exposureTime = Double(other.shutter) }
         if other.aperture > 0 { m.fNumber = Double(other.aperture) }
