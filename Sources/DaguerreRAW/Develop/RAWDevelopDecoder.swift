@@ -280,9 +280,15 @@ final class RAWDevelopDecoder: DevelopSource {
                     }
                     try denoised?.reserve(rows: rows.count, columns: columns.count)
                 }
-                chunk = (0..<0, 0..<0, [])          // the old chunk's pixels go before the new ones come
+                // The previous chunk's storage is reused (every sample is rewritten): a fresh
+                // allocation per chunk cost page faults and zeroing (a tenth of the samples in perf).
+                var pixels = chunk.pixels
+                chunk = (0..<0, 0..<0, [])
                 let stride = columns.count * 3
-                var pixels = [Float](repeating: 0, count: rows.count * stride)
+                if pixels.count < rows.count * stride {
+                    pixels = []
+                    pixels = [Float](repeating: 0, count: max(rows.count, Self.chunkRows) * stride)
+                }
                 try pixels.withUnsafeMutableBufferPointer { (buffer) throws(DaguerreError) in
                     try readRowsLMMSEGW(y: rows.lowerBound, count: rows.count, into: UnsafeMutableRawPointer(buffer.baseAddress!), bytesPerRow: stride * 4)
                 }
