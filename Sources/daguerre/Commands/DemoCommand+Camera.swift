@@ -63,24 +63,10 @@ extension DemoCommand {
             try session.addOutput(movie)
             try session.commitConfiguration()
             try session.startRunning()
-            let done = DispatchSemaphore(value: 0)
-            let failure = CameraDemoFailure()
-            try movie.startRecording(to: out("camera-session.mov")) { result in
-                if case let .failure(e) = result { failure.error = e }
-                done.signal()
-            }
-            clock.advance(by: 1.99)
-            movie.stopRecording()
-            done.wait()
+            let recorded = Result { () throws(DaguerreError) in try recordMovie(movie, to: out("camera-session.mov")) { clock.advance(by: 1.99) } }
             session.stopRunning()
-            if let e = failure.error { throw e }
+            _ = try recorded.get()
             print(String(format: "    %d frames, %.2f s, %@", movie.recordedFrameCount, movie.recordedDuration, provider.backCamera.activeFormat.description))
         }
     }
-}
-
-/// The recording's failure, if any, handed from the output's callback to the demo.
-/// Safety: written before the semaphore is signalled and read after `wait()` returns.
-private final class CameraDemoFailure: @unchecked Sendable {
-    var error: DaguerreError?
 }

@@ -13,9 +13,7 @@ struct FramesCommand: ParsableCommand {
         abstract: "Stream frames from the virtual camera (studio scene) and write them as PNG.",
         discussion: "Example: daguerre frames --device back --lux 150 --illuminant A --seed 7 --count 30 -o frames/")
 
-    @Option(help: "back (1920×1080 stream) or front (1280×960).") var device = "back"
-    @Option(help: "The scene's light level in lux.") var lux = 400.0
-    @Option(help: "D65, A (tungsten) or FL2 (fluorescent).") var illuminant = "D65"
+    @OptionGroup var scene: VirtualSceneOptions
     @Option(help: "Seed for the sensor noise and the shake.") var seed: UInt64 = 0
     @Option(help: "How many frames.") var count: Int
     @Option(help: "sRGB or displayP3.") var colorspace = "sRGB"
@@ -27,17 +25,8 @@ struct FramesCommand: ParsableCommand {
     }
 
     func execute() throws {
-        let profile: VirtualCameraProfile
-        switch device.lowercased() {
-        case "back": profile = .back
-        case "front": profile = .front
-        default: throw DaguerreError.invalidArgument(what: "--device \(device)", problem: "use back or front")
-        }
-        guard let light = Illuminant(name: illuminant) else {
-            throw DaguerreError.invalidArgument(what: "--illuminant \(illuminant)", problem: "use D65, A (tungsten) or FL2 (fluorescent)")
-        }
+        let profile: VirtualCameraProfile = scene.isFront ? .front : .back
         guard (1...100_000).contains(count) else { throw DaguerreError.invalidArgument(what: "--count \(count)", problem: "give 1 to 100000 frames") }
-        guard lux.isFinite, lux >= 0, lux <= 200_000 else { throw DaguerreError.invalidArgument(what: "--lux \(lux)", problem: "give 0 to 200000 lux") }
         let space: ColorSpace
         switch colorspace.lowercased() {
         case "srgb": space = .sRGB
@@ -50,8 +39,8 @@ struct FramesCommand: ParsableCommand {
             throw DaguerreError.io(operation: "create the folder", path: output, reason: error.localizedDescription)
         }
         let camera = VirtualCamera(profile: profile, seed: seed)
-        camera.illuminant = light
-        camera.lux = lux
+        camera.illuminant = scene.light
+        camera.lux = scene.lux
         if handheld { camera.motion = .handheld }
         let isp = VideoISP(outputPrimaries: space == .displayP3 ? .displayP3 : .srgb)
         let icc = try space.iccProfileData()
