@@ -110,14 +110,19 @@ public struct RAWFilter: Sendable {
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let stamp = "\(path)|\((attrs?[.size] as? Int) ?? 0)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         let head = (FileHandle(forReadingAtPath: path)?.readData(ofLength: 4096)).map { [UInt8]($0) } ?? []
-        let tiff = head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
         var dng: DNGImage?
-        if tiff {
-            // TIFF-based camera formats (CR2, NEF, ARW…) are not DNGs: those go to LibRaw, but a
-            // .dng that our reader refuses keeps our reader's error.
+        switch DNGReader.isDNG(head: head) {
+        case true?:
+            dng = try DNGReader.read(path: path, limits: limits)
+        case nil:
+            // A TIFF whose IFD0 lies further in: try our reader, and go to LibRaw if it is no DNG.
             do throws(DaguerreError) { dng = try DNGReader.read(path: path, limits: limits) } catch {
                 if url.pathExtension.lowercased() == "dng" { throw error }
             }
+        case false?:
+            // TIFF-based camera formats (CR2, NEF, ARW…) and the rest go to LibRaw, read once;
+            // a .dng that is none keeps our reader's error.
+            if url.pathExtension.lowercased() == "dng" { dng = try DNGReader.read(path: path, limits: limits) }
         }
         if let dng {
             try self.init(dng: dng, identity: stamp, limits: limits)

@@ -33,6 +33,15 @@ public enum DNGReader {
         return ifd0.has(.dngVersion)
     }
 
+    /// Whether a file that begins with `head` is a DNG, from IFD0 alone: nil when IFD0's entries
+    /// lie past `head` (read more to tell). Lets a caller route TIFF-based camera RAWs (CR2,
+    /// NEF, ARW…) elsewhere without reading the whole file.
+    public static func isDNG(head: [UInt8]) -> Bool? {
+        guard head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) else { return false }
+        guard let r = try? TIFFStructureReader(bytes: head, format: "DNG"), let (ifd0, _) = try? r.directory(at: r.firstIFD) else { return nil }
+        return ifd0.has(.dngVersion)
+    }
+
     public static func read(bytes: [UInt8], limits: Limits = .default) throws(DaguerreError) -> DNGImage {
         let r = try TIFFStructureReader(bytes: bytes, format: "DNG")
         let tree = try r.tree()

@@ -164,6 +164,20 @@ import Testing
         }
     }
 
+    @Test("A file's first bytes tell a DNG from another TIFF when IFD0 lies inside them, and say so when it does not (X6 routing)")
+    func dngFromHead() throws {
+        let dng = DNGImage(raw: try SyntheticRaw.mosaic(.rggb, width: 64, height: 48), uniqueCameraModel: "Head")
+        let bytes = try DNGWriter.data(for: dng)
+        #expect(DNGReader.isDNG(head: Array(bytes.prefix(4096))) == true)
+        #expect(DNGReader.isDNG(head: Array(bytes.prefix(12))) == nil)           // IFD0 starts at 8 and runs on
+        var image = TIFFDirectory()
+        image[.imageWidth] = .longs([64]); image[.imageLength] = .longs([48])
+        var plainTIFF = TIFFSerializer.file([image], byteOrder: .bigEndian)
+        #expect(DNGReader.isDNG(head: plainTIFF) == false)
+        plainTIFF[0] = 0x89
+        #expect(DNGReader.isDNG(head: plainTIFF) == false)                       // not a TIFF at all
+    }
+
     @Test("An opcode list read from a file is written back byte for byte: each opcode's flags (optional, preview-skippable) and an unknown opcode's DNG version survive (R6)")
     func opcodeListRoundTrip() throws {
         var original = DNGOpcodeList(stage: .linearized, opcodes: [
