@@ -42,6 +42,8 @@ struct NoiseReductionSettings: Sendable, Equatable {
     var profile: CFANoiseProfile
     /// The amount a: the noise σ assumed, in units of the profile's (REPORT §3; 1 = as profiled).
     var amount: Float
+    /// Core Image's detail and contrast controls (X1; the defaults are DCT4-2S as specified).
+    var controls = NoiseReductionControls()
 }
 
 /// The demosaic methods (X2: a fast one for draft mode and small scales, a high-quality one).

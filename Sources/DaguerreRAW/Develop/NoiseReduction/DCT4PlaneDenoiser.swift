@@ -17,6 +17,15 @@ import Foundation
 /// extended by 3 samples of whole-sample mirroring on each side, so every sample is covered by
 /// 16 blocks. `a` is the amount (1: the noise profile as given).
 ///
+/// Core Image's detail and contrast controls (X1, X3; ``NoiseReductionControls``) reach it as a
+/// per-coefficient factor s on the assumed σ: threshold 2.5·a·s, Wiener noise power a²·s². They
+/// are per-pass constants that the loops read as memory operands, so the default (every s
+/// exactly 1) computes the same bits in no more instructions: stage 1 tests −|c| < −T (the sign
+/// bit set, one compare against the loaded constant) where it tested c > T or c < −T (two
+/// compares and an or against registers), and stage 2 adds a loaded noise power instead of a
+/// register (checked in the optimized assembly: 7 instead of 8 vector instructions per stage-1
+/// coefficient, the same count in stage 2).
+///
 /// Evaluation (REPORT §4): row DCTs of each extended row are computed once into a 4-row ring, a
 /// block's column DCT combines 4 ring rows, and 8 adjacent block columns go through together as
 /// `SIMD8<Float>` lanes; inverse transforms are scattered into numerator and denominator planes.
@@ -27,7 +36,7 @@ import Foundation
 /// ```swift
 /// let d = try DCT4PlaneDenoiser(maxRows: 160, maxColumns: 3000)
 /// for r in 0..<rows { let row = d.inputRow(r); for c in 0..<columns { row[c] = stabilized(r, c) } }
-/// d.denoise(rows: rows, columns: columns, amount: 1)
+/// d.denoise(rows: rows, columns: columns, amount: 1)     // or noiseScales: controls.coefficientNoiseScales
 /// for r in 0..<rows { let z = d.outputRow(r) /* z[c] for c in 0..<columns */ }
 /// ```
 final class DCT4PlaneDenoiser {
@@ -51,8 +60,11 @@ final class DCT4PlaneDenoiser {
     private let num: UnsafeMutablePointer<Float>, den: UnsafeMutablePointer<Float>
     /// Row DCTs of the last four extended rows of y and of p: 4 slots × 4 frequencies × stride.
     private let ringY: UnsafeMutablePointer<Float>, ringP: UnsafeMutablePointer<Float>
-    /// One block group's coefficients (16), their inverse by columns (16) and a pilot column (4).
+    /// One block group's coefficients (16), their inverse by columns (16), a pilot column (4),
+    /// then the pass's per-coefficient constants: negated thresholds (16) and Wiener noise
+    /// powers (16).
     private let block: UnsafeMutablePointer<V>
+    private static let blockSlots = 36 + 32
 
     /// Allocates a workspace; throws if the size is over `limits` (checked before allocating).
     init(maxRows: Int, maxColumns: Int, limits: Limits = .default) throws(DaguerreError) {
@@ -72,7 +84,7 @@ final class DCT4PlaneDenoiser {
         den = .allocate(capacity: planeCount); den.initialize(repeating: 0, count: planeCount)
         ringY = .allocate(capacity: 16 * stride); ringY.initialize(repeating: 0, count: 16 * stride)
         ringP = .allocate(capacity: 16 * stride); ringP.initialize(repeating: 0, count: 16 * stride)
-        block = .allocate(capacity: 36); block.initialize(repeating: .zero, count: 36)
+        block = .allocate(capacity: Self.blockSlots); block.initialize(repeating: .zero, count: Self.blockSlots)
     }
 
     deinit {
@@ -81,25 +93,26 @@ final class DCT4PlaneDenoiser {
     }
 
     /// Bytes held (for memory budgets).
-    var bytes: Int { (4 * extendedRows * stride + 32 * stride) * 4 + 36 * 32 }
+    var bytes: Int { (4 * extendedRows * stride + 32 * stride) * 4 + Self.blockSlots * 32 }
 
     /// Where row `r` (0..<rows) of the stabilized input goes: `columns` floats.
     func inputRow(_ r: Int) -> UnsafeMutablePointer<Float> { y + (r + Self.pad) * stride + Self.pad }
 
-    /// Row `r` of the denoised result (still stabilized), valid after ``denoise(rows:columns:amount:)``.
+    /// Row `r` of the denoised result (still stabilized), valid after ``denoise(rows:columns:amount:noiseScales:)``.
     func outputRow(_ r: Int) -> UnsafePointer<Float> { UnsafePointer(p + (r + Self.pad) * stride + Self.pad) }
 
     /// Denoises the `rows` × `columns` plane written through ``inputRow(_:)``; both at least 4 and
     /// at most the workspace's size (smaller planes are left as they are, the result then equals
-    /// the input), `amount` > 0.
-    func denoise(rows: Int, columns: Int, amount: Float) {
+    /// the input), `amount` > 0. `noiseScales` (index 4u + v) scales the noise σ assumed for
+    /// each coefficient (``NoiseReductionControls/coefficientNoiseScales``; all 1 by default).
+    func denoise(rows: Int, columns: Int, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1)) {
         guard rows >= 4, columns >= 4, rows <= maxRows, columns <= maxColumns, amount > 0, amount.isFinite else {
             for r in 0..<min(rows, maxRows) { (p + (r + Self.pad) * stride + Self.pad).update(from: inputRow(r), count: min(columns, maxColumns)) }
             return
         }
         extend(y, rows: rows, columns: columns)
         clearAccumulators(rows: rows)
-        pass(rows: rows, columns: columns, amount: amount, pilot: false)
+        pass(rows: rows, columns: columns, amount: amount, noiseScales: noiseScales, pilot: false)
         // p = num/den over the plane, then extended like y.
         for r in 0..<rows {
             let o = (r + Self.pad) * stride + Self.pad
@@ -108,7 +121,7 @@ final class DCT4PlaneDenoiser {
         }
         extend(p, rows: rows, columns: columns)
         clearAccumulators(rows: rows)
-        pass(rows: rows, columns: columns, amount: amount, pilot: true)
+        pass(rows: rows, columns: columns, amount: amount, noiseScales: noiseScales, pilot: true)
         for r in 0..<rows {
             let o = (r + Self.pad) * stride + Self.pad
             let pr = p + o, nr = num + o, dr = den + o
@@ -161,6 +174,12 @@ final class DCT4PlaneDenoiser {
         return (e0 + o0, e1 + o1, e1 - o1, e0 - o0)
     }
 
+    /// −|v|: the sign bit set. `−|c| < −T` is `|c| > T` exactly (negation is exact), and NaN
+    /// compares false either way.
+    @inline(__always) private static func negativeMagnitude(_ v: V) -> V {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) | SIMD8(repeating: 0x8000_0000), to: V.self)
+    }
+
     @inline(__always) private static func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
     @inline(__always) private static func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
     @inline(__always) private static func add(_ v: V, _ p: UnsafeMutablePointer<Float>) {
@@ -181,12 +200,19 @@ final class DCT4PlaneDenoiser {
 
     /// One stage over the extended plane: hard threshold (pilot false) or Wiener with the pilot
     /// in `p` (pilot true), accumulated into `num` and `den`.
-    private func pass(rows: Int, columns: Int, amount: Float, pilot: Bool) {
+    private func pass(rows: Int, columns: Int, amount: Float, noiseScales: SIMD16<Float>, pilot: Bool) {
         let s = stride, origins = columns + Self.pad, blockRows = rows + Self.pad
         // Locals, so that the stores through the accumulators cannot make LLVM reload them.
         let yb = UnsafePointer(y), pb = UnsafePointer(p), ry = ringY, rp = ringP, num = num, den = den
         let c = block, a = block + 16, q = block + 32
-        let threshold = V(repeating: Self.threshold * amount), noisePower = V(repeating: amount * amount)
+        // Per coefficient: the negated threshold −2.5·a·s and the noise power a²·s², in this order
+        // of operations so that s = 1 gives the bits of 2.5·a and a·a.
+        let negativeThreshold = block + 36, noisePower = block + 52
+        for t in 0..<16 {
+            let scale = noiseScales[t]
+            negativeThreshold[t] = V(repeating: -(Self.threshold * amount * scale))
+            noisePower[t] = V(repeating: amount * amount * (scale * scale))
+        }
         let one = V(repeating: 1), zero = V.zero, floor = V(repeating: 1e-6)
         for r in 0..<3 {
             rowTransform(yb + r * s, into: ry + r * 4 * s, origins: origins)
@@ -212,7 +238,7 @@ final class DCT4PlaneDenoiser {
                 if !pilot {
                     var kept = one                                    // the DC is always kept
                     for t in 1..<16 {
-                        let keep = (c[t] .> threshold) .| (c[t] .< -threshold)
+                        let keep = Self.negativeMagnitude(c[t]) .< negativeThreshold[t]      // |c| > T
                         c[t] = zero.replacing(with: c[t], where: keep)
                         kept = kept.replacing(with: kept + one, where: keep)
                     }
@@ -225,7 +251,7 @@ final class DCT4PlaneDenoiser {
                         q[0] = q0; q[1] = q1; q[2] = q2; q[3] = q3
                         for u in 0..<4 {
                             let power = q[u] * q[u]
-                            let gain = power / (power + noisePower)
+                            let gain = power / (power + noisePower[4 * u + v])
                             c[4 * u + v] = c[4 * u + v] * gain
                             energy = energy.addingProduct(gain, gain)
                         }

@@ -101,7 +101,7 @@ final class DenoisedMosaic {
             let window = MosaicWindow(x: x0, y: from, width: ww, height: y0 + wh - from, stride: ww, samples: buffer.baseAddress! + (from - y0) * ww)
             Self.linearize(m, into: window)
             applyGainMaps(window)
-            if let nr { reducer?.denoise(window, profile: nr.profile, amount: nr.amount) }
+            if let nr { reducer?.denoise(window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales) }
             if !keep.isEmpty {
                 carried.withUnsafeBufferPointer { src in
                     (buffer.baseAddress! + (keep.lowerBound - y0) * ww).update(from: src.baseAddress!, count: keep.count * ww)

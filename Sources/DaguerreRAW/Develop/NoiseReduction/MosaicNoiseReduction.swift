@@ -74,9 +74,10 @@ final class MosaicNoiseReduction {
 
     /// Denoises `window` in place with each Bayer position's noise model from `profile` and the
     /// amount `amount` (the noise σ the method assumes, in units of the profile's; 0 leaves the
-    /// window untouched). Planes without noise, and planes under 4×4 samples, are left as they
-    /// are; so are windows larger than the workspaces.
-    func denoise(_ window: MosaicWindow, profile: CFANoiseProfile, amount: Float) {
+    /// window untouched), scaled per DCT coefficient by `noiseScales` (the detail and contrast
+    /// controls, ``NoiseReductionControls``; all 1 by default). Planes without noise, and planes
+    /// under 4×4 samples, are left as they are; so are windows larger than the workspaces.
+    func denoise(_ window: MosaicWindow, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1)) {
         guard amount > 0, amount.isFinite, profile.hasNoise, window.x >= 0, window.y >= 0,
               window.width >= 1, window.height >= 1, window.width <= maxWidth, window.height <= maxHeight,
               window.stride >= window.width else { return }
@@ -89,7 +90,7 @@ final class MosaicNoiseReduction {
         SharedWork.run(iterations: workers) { worker in
             var position = worker
             while position < 4 {
-                Self.denoisePlane(position, of: w.value, model: models[position], amount: amount,
+                Self.denoisePlane(position, of: w.value, model: models[position], amount: amount, noiseScales: noiseScales,
                                   workspace: spaces.value[worker], carry: carry.value[worker])
                 position += workers
             }
@@ -97,7 +98,7 @@ final class MosaicNoiseReduction {
     }
 
     /// Stabilizes, denoises and writes back the samples of one Bayer position, strip by strip.
-    private static func denoisePlane(_ position: Int, of window: MosaicWindow, model: NoiseModel, amount: Float,
+    private static func denoisePlane(_ position: Int, of window: MosaicWindow, model: NoiseModel, amount: Float, noiseScales: SIMD16<Float>,
                                      workspace: DCT4PlaneDenoiser, carry: UnsafeMutablePointer<Float>) {
         guard model.hasNoise else { return }
         let py = position >> 1, px = position & 1
@@ -119,7 +120,7 @@ final class MosaicNoiseReduction {
                 for c in 0..<carried { dst[c] = carry[r * halo + c] }
                 for c in (in0 + carried)..<in1 { dst[c - in0] = vst.forward(src[2 * c]) }
             }
-            workspace.denoise(rows: rows, columns: in1 - in0, amount: amount)
+            workspace.denoise(rows: rows, columns: in1 - in0, amount: amount, noiseScales: noiseScales)
             if end < columns {
                 for r in 0..<rows {
                     let y = workspace.inputRow(r) + (end - halo - in0)
