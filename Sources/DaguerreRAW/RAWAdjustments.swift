@@ -7,7 +7,8 @@ import Foundation
 /// The adjustments a photographer saved for one RAW; nil fields keep the file's defaults.
 ///
 /// ```swift
-/// // IMG_0001.dng.daguerre.json: {"exposure": 0.7, "temperature": 5200, "tint": 4, "contrast": 0.2}
+/// // IMG_0001.dng.daguerre.json: {"exposure": 0.7, "temperature": 5200, "tint": 4, "contrast": 0.2,
+/// //                               "noiseReductionDetail": 0.4}
 /// var raw = try RAWFilter(url: url)
 /// try RAWAdjustments.sidecar(for: url.path)?.apply(to: &raw)
 /// ```
@@ -18,6 +19,11 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
     /// The look and detail stages (RAWFilter's amounts of the same names).
     public var noiseReduction: Double?
     public var colorNoiseReduction: Double?
+    /// Core Image's fine noise-reduction controls (RAWFilter's `noiseReductionSharpnessAmount`,
+    /// `noiseReductionContrastAmount`, `noiseReductionDetailAmount`; X1, X3).
+    public var noiseReductionSharpness: Double?
+    public var noiseReductionContrast: Double?
+    public var noiseReductionDetail: Double?
     public var boost: Double?
     public var boostShadows: Double?
     public var highlightRecovery: Double?
@@ -28,10 +34,13 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
     public var sharpness: Double?
 
     public init(exposure: Double? = nil, temperature: Double? = nil, tint: Double? = nil, noiseReduction: Double? = nil,
-                colorNoiseReduction: Double? = nil, boost: Double? = nil, boostShadows: Double? = nil, highlightRecovery: Double? = nil, contrast: Double? = nil,
+                colorNoiseReduction: Double? = nil, noiseReductionSharpness: Double? = nil, noiseReductionContrast: Double? = nil,
+                noiseReductionDetail: Double? = nil, boost: Double? = nil, boostShadows: Double? = nil, highlightRecovery: Double? = nil, contrast: Double? = nil,
                 localToneMap: Double? = nil, vibrance: Double? = nil, saturation: Double? = nil, sharpness: Double? = nil) {
         self.exposure = exposure; self.temperature = temperature; self.tint = tint; self.noiseReduction = noiseReduction
         self.colorNoiseReduction = colorNoiseReduction
+        self.noiseReductionSharpness = noiseReductionSharpness; self.noiseReductionContrast = noiseReductionContrast
+        self.noiseReductionDetail = noiseReductionDetail
         self.boost = boost; self.boostShadows = boostShadows; self.highlightRecovery = highlightRecovery; self.contrast = contrast
         self.localToneMap = localToneMap; self.vibrance = vibrance; self.saturation = saturation; self.sharpness = sharpness
     }
@@ -69,6 +78,9 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
         if let tint { filter.neutralTint = tint }
         if let noiseReduction { filter.luminanceNoiseReductionAmount = noiseReduction }
         if let colorNoiseReduction { filter.colorNoiseReductionAmount = colorNoiseReduction }
+        if let noiseReductionSharpness { filter.noiseReductionSharpnessAmount = noiseReductionSharpness }
+        if let noiseReductionContrast { filter.noiseReductionContrastAmount = noiseReductionContrast }
+        if let noiseReductionDetail { filter.noiseReductionDetailAmount = noiseReductionDetail }
         if let boost { filter.boostAmount = boost }
         if let boostShadows { filter.boostShadowAmount = boostShadows }
         if let highlightRecovery { filter.highlightRecoveryAmount = highlightRecovery }

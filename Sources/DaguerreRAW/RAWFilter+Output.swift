@@ -12,7 +12,7 @@ extension RAWFilter {
     /// The developed image: linear light in ``workingSpace``, extended range, with the look
     /// stages applied when asked for.
     public func outputImage() throws(DaguerreError) -> Image {
-        try checkUnbuiltOptions()
+        try checkNoiseReductionOptions()
         guard Self.supportedDecoderVersions.contains(decoderVersion) else {
             throw .invalidArgument(what: "decoderVersion \(decoderVersion)", problem: "this build reproduces \(Self.supportedDecoderVersions.joined(separator: ", "))")
         }
@@ -54,11 +54,18 @@ extension RAWFilter {
             settings.activeArea = dng.activeArea
             if !settings.gainMaps.isEmpty { key += " gain maps \(settings.gainMaps.count)" }
         }
+        var sharpening: NoiseReductionSharpening?
         if v3, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, let mosaic = dng.mosaic {
             let profile = noiseProfile(mosaic).profile
             if profile.hasNoise {
-                settings.noiseReduction = NoiseReductionSettings(profile: profile, amount: Float(2 * luminanceNoiseReductionAmount))
-                key += " nr \(luminanceNoiseReductionAmount) \(profile.planes.map { "\($0.scale),\($0.offset)" })"
+                let controls = try noiseReductionControls
+                settings.noiseReduction = NoiseReductionSettings(profile: profile, amount: Float(2 * luminanceNoiseReductionAmount), controls: controls)
+                key += " nr \(luminanceNoiseReductionAmount) \(profile.planes.map { "\($0.scale),\($0.offset)" })" + controls.sourceKey
+                if controls.sharpness > 0 {
+                    let noise = NoiseReductionSharpening.luminanceNoise(profile: profile, cfaPattern: mosaic.pattern.cfaPattern,
+                                                                        matrix: settings.matrix, neutral: settings.neutral)
+                    sharpening = NoiseReductionSharpening(amount: controls.sharpness, luminanceNoise: noise)
+                }
             }
         }
         let dng = self.dng, develop = settings
@@ -70,7 +77,9 @@ extension RAWFilter {
                 return try LinearRawDevelopDecoder(linear: linear, opcodes: opcodes, activeArea: dng.activeArea, settings: develop)
             }
         }
-        var image = source
+        // Noise reduction's sharpness on the develop itself, before any resampling: its noise
+        // model is the photosites' (X3).
+        var image = try sharpening?.apply(to: source) ?? source
         if v3, isLensCorrectionEnabled, let warp = dng.lensWarp {
             let size = dng.rawSize
             let active = dng.activeArea ?? IntRect(x: 0, y: 0, width: size.width, height: size.height)
@@ -86,8 +95,17 @@ extension RAWFilter {
         return isDraftModeEnabled ? image.insertingIntermediate(cache: true) : image
     }
 
-    /// Options whose stages are not built yet must stay at their defaults.
-    func checkUnbuiltOptions() throws(DaguerreError) {
+    /// Core Image's fine noise-reduction controls, validated (each finite, 0…1).
+    var noiseReductionControls: NoiseReductionControls {
+        get throws(DaguerreError) {
+            try NoiseReductionControls(sharpness: noiseReductionSharpnessAmount, contrast: noiseReductionContrastAmount,
+                                       detail: noiseReductionDetailAmount)
+        }
+    }
+
+    /// The noise-reduction amounts must be in range, and pipeline versions 1 and 2, which have
+    /// no noise reduction, accept only the amounts that leave it out.
+    func checkNoiseReductionOptions() throws(DaguerreError) {
         guard luminanceNoiseReductionAmount.isFinite, (0...1).contains(luminanceNoiseReductionAmount) else {
             throw .invalidArgument(what: "RAWFilter.luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount)", problem: "must be between 0 and 1")
         }
@@ -99,12 +117,10 @@ extension RAWFilter {
         guard (0...1).contains(colorNoiseReductionAmount) else {
             throw .invalidArgument(what: "RAWFilter.colorNoiseReductionAmount \(colorNoiseReductionAmount)", problem: "must be between 0 and 1")
         }
-        let unbuilt: [(String, Bool)] = [
-            ("noiseReductionSharpnessAmount", noiseReductionSharpnessAmount != 0), ("noiseReductionContrastAmount", noiseReductionContrastAmount != 0),
-            ("noiseReductionDetailAmount", noiseReductionDetailAmount != 0),
-        ]
-        if let (name, _) = unbuilt.first(where: { $0.1 }) {
-            throw .unsupported(feature: "RAWFilter.\(name) (its stage is not built yet)", hint: "Leave it at its default; it arrives with the RAW issue's later stages (SPEC X3).")
+        let controls = try noiseReductionControls
+        if decoderVersion == "1" || decoderVersion == "2", !controls.isNeutral {
+            throw .unsupported(feature: "RAWFilter's noise-reduction sharpness, contrast and detail in pipeline version \(decoderVersion)",
+                               hint: "Versions 1 and 2 have no noise reduction; leave them at 0 or use decoderVersion \"3\".")
         }
     }
 }

@@ -2,9 +2,9 @@
 // wide-gamut, extended-range linear image in the engine, with Core Image's RAW options. It reads
 // Bayer DNGs (and other RAWs through LibRaw) and develops them through linearization, raw noise
 // reduction (pipeline version 3), white balance (as shot, or by temperature and tint), a
-// demosaic, the DNG colour model (matrices interpolated by temperature) and exposure. Options
-// whose stages are not built yet keep their defaults; setting them throws `.unsupported` when
-// the image is asked for, saying so.
+// demosaic, the DNG colour model (matrices interpolated by temperature) and exposure. Options a
+// pipeline version does not have (noise reduction in versions 1 and 2) keep their defaults there;
+// setting them throws `.unsupported` when the image is asked for, saying so.
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
@@ -58,11 +58,28 @@ public struct RAWFilter: Sendable {
     /// Colour noise reduction, 0…1 (``ChromaNoiseReduction``: chroma blurred with σ = 1 + 5·amount
     /// px, luminance kept). 0 by default: the demosaic already cleans colour differences.
     public var colorNoiseReductionAmount = 0.0
-    /// Core Image's noise-reduction sharpness, contrast and detail controls. DCT4-2S has no such
-    /// knobs yet (its constants come from the noise model), so setting them throws `.unsupported`.
-    public var noiseReductionSharpnessAmount = 0.0
-    public var noiseReductionContrastAmount = 0.0
+    /// Core Image's fine controls of raw noise reduction (X1, X3), each 0…1, default 0: DCT4-2S
+    /// exactly as the noise research specified it (the develop is bit for bit the same). They
+    /// act only where noise reduction runs (pipeline version 3, ``luminanceNoiseReductionAmount``
+    /// above 0, a noisy file, not draft mode); versions 1 and 2 accept only 0. Out of range or
+    /// not finite: ``outputImage()`` throws `.invalidArgument`.
+    ///
+    /// Detail keeps fine texture: DCT4-2S assumes less noise (down to half the σ at 1) in the
+    /// finest DCT coefficients of each CFA plane, so it removes less there, noise included.
+    ///
+    /// ```swift
+    /// raw.noiseReductionDetailAmount = 0.5      // foliage, fabric: keep more texture, and more grain
+    /// ```
     public var noiseReductionDetailAmount = 0.0
+    /// Contrast keeps local contrast: the same for the coarse DCT coefficients (not the local
+    /// mean), so faint shading and soft gradients are not flattened; low-frequency noise stays too.
+    public var noiseReductionContrastAmount = 0.0
+    /// Sharpness gives back edge sharpness that noise reduction softened: an unsharp mask of the
+    /// develop's luminance whose detail is measured in units of the file's noise and softly cored
+    /// at one σ, so edges are steepened and the remaining noise is not. About 0.5 restores a
+    /// faint edge's noise-free sharpness at ISO 1600 (Benchmarks/NOISE_RESULTS.md); like any
+    /// sharpening it moves the image away from the scene.
+    public var noiseReductionSharpnessAmount = 0.0
     /// Luminance sharpening after the look stages (SharpenLuminance's sharpness), 0 off.
     public var sharpnessAmount = 0.0
     /// Global contrast, −1…1 (``ContrastCurve``), 0 off.

@@ -21,6 +21,9 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "White balance tint (default: as shot).") var tint: Double?
     @Option(help: "Noise reduction amount, 0...1 (default 0.5: as much as the file's noise profile, or an estimate, calls for; 0 shows the raw noise).") var noiseReduction: Double?
     @Option(help: "Colour noise reduction, 0...1 (default 0): chroma smoothing, luminance kept.") var colorNoiseReduction: Double?
+    @Option(help: "Noise reduction detail, 0...1 (default 0): keep more fine texture (and fine grain).") var noiseReductionDetail: Double?
+    @Option(help: "Noise reduction contrast, 0...1 (default 0): keep more faint shading and local contrast.") var noiseReductionContrast: Double?
+    @Option(help: "Noise reduction sharpness, 0...1 (default 0): give back edge sharpness, not the noise.") var noiseReductionSharpness: Double?
     @Option(help: "Output colour space: displayP3, sRGB, adobeRGB, bt2020, linearSRGB...") var colorspace = "displayP3"
     @Option(help: "jpeg, tiff16 or png (default: from the output file's extension, else jpeg).") var format: String?
     @Option(help: "Scale factor, 0 < s ≤ 1 (½ or less develops at half size first).") var scale: Double?
@@ -44,7 +47,9 @@ struct DevelopCommand: ParsableCommand {
         guard let compression = EncoderOptions.TIFFCompression(rawValue: tiffCompression.lowercased()) else {
             throw ValidationError("--tiff-compression: use none, lzw or deflate.")
         }
-        let numbers = [("exposure", exposure), ("temperature", temperature), ("tint", tint), ("noise-reduction", noiseReduction), ("color-noise-reduction", colorNoiseReduction), ("scale", scale),
+        let numbers = [("exposure", exposure), ("temperature", temperature), ("tint", tint), ("noise-reduction", noiseReduction), ("color-noise-reduction", colorNoiseReduction),
+                       ("noise-reduction-detail", noiseReductionDetail), ("noise-reduction-contrast", noiseReductionContrast),
+                       ("noise-reduction-sharpness", noiseReductionSharpness), ("scale", scale),
                        ("boost", boost), ("contrast", contrast), ("local-tone-map", localToneMap), ("sharpness", sharpness), ("highlights", highlights)]
         for (name, value) in numbers {
             if let value, !value.isFinite { throw ValidationError("--\(name) must be a finite number.") }
@@ -79,7 +84,9 @@ struct DevelopCommand: ParsableCommand {
             do {
                 var raw = try RAWFilter(url: URL(fileURLWithPath: input))
                 try RAWAdjustments.sidecar(for: input)?.apply(to: &raw)
-                RAWAdjustments(exposure: exposure, temperature: temperature, tint: tint, noiseReduction: noiseReduction, colorNoiseReduction: colorNoiseReduction, boost: boost,
+                RAWAdjustments(exposure: exposure, temperature: temperature, tint: tint, noiseReduction: noiseReduction, colorNoiseReduction: colorNoiseReduction,
+                               noiseReductionSharpness: noiseReductionSharpness, noiseReductionContrast: noiseReductionContrast,
+                               noiseReductionDetail: noiseReductionDetail, boost: boost,
                                highlightRecovery: highlights, contrast: contrast, localToneMap: localToneMap, sharpness: sharpness).apply(to: &raw)
                 if let scale { raw.scaleFactor = scale }
                 raw.isDraftModeEnabled = draft
