@@ -35,9 +35,12 @@ import Testing
         #expect(half.format == .png && half.width == (320 - 16) / 2, "the extension decides the format; half size: \(half)")
         let clash = try CLITests.run(["develop", a, "-o", dir.path("c.png"), "--format", "jpeg"])
         #expect(clash.status != 0 && clash.err.contains("agree"), "\(clash.err)")
-        let tiff = try CLITests.run(["develop", a, "-o", dir.path("a.tif"), "--format", "tiff16", "--exposure", "0.5"])
+        let tiff = try CLITests.run(["develop", a, "-o", dir.path("a.tif"), "--format", "tiff16", "--exposure", "0.5",
+                                     "--noise-reduction-detail", "0.5", "--noise-reduction-contrast", "0.2", "--noise-reduction-sharpness", "0.5"])
         #expect(tiff.status == 0, "\(tiff.err)")
         let info = try ImageReader.open(path: dir.path("a.tif")).info
         #expect(info.pixelFormat == .rgb16 && info.colorSpace.name == "Display P3")
+        let outOfRange = try CLITests.run(["develop", a, "-o", dir.path("d.jpg"), "--noise-reduction-detail", "2"])
+        #expect(outOfRange.status != 0 && outOfRange.err.contains("noiseReductionDetailAmount"), "\(outOfRange.err)")
     }
 }

@@ -19,15 +19,19 @@ import Testing
 /// there against 39.26 / 36.57 on the frame) and the 4:1 edge with 8 noise seeds per ISO.
 /// `DAGUERRE_NOISE_PROTOCOL=full` runs the whole protocol (the frame; the 4:1 edge with 16 seeds
 /// and the low-contrast edge with 64; LibRaw's 72-setting grid per ISO) and prints the figures
-/// (Benchmarks/NOISE_RESULTS.md records them).
+/// (Benchmarks/NOISE_RESULTS.md records them). `DAGUERRE_NOISE_PROTOCOL=controls` runs the CI
+/// subset with Core Image's fine controls set one by one instead (figures in the same file).
 @Suite(.timeLimit(.minutes(60))) struct NoiseQualityTests {
     static var full: Bool { ProcessInfo.processInfo.environment["DAGUERRE_NOISE_PROTOCOL"] == "full" }
+    static var controls: Bool { ProcessInfo.processInfo.environment["DAGUERRE_NOISE_PROTOCOL"] == "controls" }
 
-    /// Develops `dng` with RAWFilter (defaults, or `amount`) and writes linear sRGB floats:
-    /// int32 width, int32 height, then RGB rows.
-    static func develop(_ dng: DNGImage, amount: Double? = nil, to path: String, context: Context) throws {
+    /// Develops `dng` with RAWFilter (defaults, or `amount`, then `configure`) and writes linear
+    /// sRGB floats: int32 width, int32 height, then RGB rows.
+    static func develop(_ dng: DNGImage, amount: Double? = nil, configure: (inout RAWFilter) -> Void = { _ in },
+                        to path: String, context: Context) throws {
         var raw = try RAWFilter(dng: dng)
         if let amount { raw.luminanceNoiseReductionAmount = amount }
+        configure(&raw)
         let buffer = try context.createBuffer(try raw.outputImage(), format: .rgbf, colorSpace: .extendedLinearSRGB)
         var data = Data()
         for v in [Int32(buffer.width), Int32(buffer.height)] { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
@@ -102,6 +106,72 @@ import Testing
         for iso in [1600, 3200] {
             let on = try #require(mtf["4:1 \(iso) ours, NR"]?["mtf50"]), off = try #require(mtf["4:1 \(iso) ours, no NR"]?["mtf50"])
             #expect(on >= 0.95 * noiseFree && on >= off - 0.01, "4:1 edge, ISO \(iso): MTF50 \(on) with NR, \(off) without, \(noiseFree) noise-free")
+        }
+    }
+
+    /// The fine controls on the CI subset (opt-in: about 10 minutes on 2 cores).
+    static var controlSettings: [(name: String, control: WritableKeyPath<RAWFilter, Double>, value: Double)] { [
+        ("detail 0.5", \.noiseReductionDetailAmount, 0.5), ("detail 1", \.noiseReductionDetailAmount, 1),
+        ("contrast 0.5", \.noiseReductionContrastAmount, 0.5), ("contrast 1", \.noiseReductionContrastAmount, 1),
+        ("sharpness 0.5", \.noiseReductionSharpnessAmount, 0.5), ("sharpness 1", \.noiseReductionSharpnessAmount, 1),
+    ] }
+
+    @Test("N protocol with the fine controls (opt-in): detail and contrast cost under 1.5 dB at 1; sharpness raises both edges' MTF50 (PSNR falls by design: sharpening departs from the scene)",
+          .enabled(if: NoiseQualityTests.controls))
+    func nProtocolControls() throws {
+        let dir = try TemporaryDirectory("noise-controls")
+        var spec = try Judge.python("noise_judge.py", ["make", dir.path("data"), "--crop", "0", "500", "0", "1000", "--edges", "4:1,low",
+                                                       "--seeds", "8", "--low-seeds", "16"])
+        var options = Context.Options()
+        options.workingFormat = .rgbaf
+        let context = try Context(options: options)
+        var ours: [String: String] = [:]
+        for (name, path) in try #require(spec["scene"] as? [String: String]) {
+            let dng = try DNGReader.read(path: path)
+            try Self.develop(dng, to: dir.path("\(name).f32"), context: context)
+            ours[name] = dir.path("\(name).f32")
+            guard name.hasSuffix("noisy") else { continue }
+            for (setting, control, value) in Self.controlSettings {
+                let out = dir.path("\(name)_\(setting.replacingOccurrences(of: " ", with: "_")).f32")
+                try Self.develop(dng, configure: { $0[keyPath: control] = value }, to: out, context: context)
+                ours["\(name)_\(setting)"] = out
+            }
+        }
+        var charts: [String: [String: String]] = [:]
+        for chart in try #require(spec["charts"] as? [[String: Any]]) {
+            let path = try #require(chart["dng"] as? String)
+            let dng = try DNGReader.read(path: path)
+            let stem = (path as NSString).lastPathComponent
+            var renders: [String: String] = [:]
+            for (setting, control, value) in [("NR", \RAWFilter.noiseReductionDetailAmount, 0)] + Self.controlSettings {
+                let out = dir.path("\(stem).\(setting.replacingOccurrences(of: " ", with: "_")).f32")
+                try Self.develop(dng, configure: { $0[keyPath: control] = value }, to: out, context: context)
+                renders["ours, \(setting)"] = out
+            }
+            charts[path] = renders
+        }
+        spec["ours"] = ours
+        spec["ours_charts"] = charts
+        spec["libraw"] = "issue"
+        let specPath = dir.path("spec.json")
+        try JSONSerialization.data(withJSONObject: spec, options: [.sortedKeys]).write(to: URL(fileURLWithPath: specPath))
+        let result = try Judge.python("noise_judge.py", ["score", specPath])
+        let psnr = try #require(result["psnr"] as? [String: [String: Double]])
+        let mtf = try #require(result["mtf50"] as? [String: [String: Double]])
+        for key in psnr.keys.sorted() where key.hasPrefix("ours") { print("PSNR \(key): \(psnr[key] ?? [:])") }
+        for key in mtf.keys.sorted() where key.contains("ours") { print("MTF50 \(key): \(mtf[key] ?? [:])") }
+        for iso in [1600, 3200] {
+            let plain = try #require(psnr["ours \(iso)"]?["vs_truth"])
+            for setting in ["detail 1", "contrast 1"] {
+                let value = try #require(psnr["ours \(iso) \(setting)"]?["vs_truth"])
+                #expect(value > plain - 1.5, "ISO \(iso), \(setting): \(value) dB vs truth, defaults \(plain)")
+            }
+            for edge in ["4:1", "low"] {
+                let base = try #require(mtf["\(edge) \(iso) ours, NR"]?["mtf50"])
+                let half = try #require(mtf["\(edge) \(iso) ours, sharpness 0.5"]?["mtf50"])
+                let full = try #require(mtf["\(edge) \(iso) ours, sharpness 1"]?["mtf50"])
+                #expect(base < half && half < full, "\(edge) edge, ISO \(iso): MTF50 \(base) → \(half) → \(full)")
+            }
         }
     }
 }
