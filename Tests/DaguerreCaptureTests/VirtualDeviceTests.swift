@@ -75,6 +75,46 @@ struct VirtualDeviceTests {
         #expect(mean > 40 && mean < 200, "auto-exposure gives a usable picture (mean luma \(mean))")
     }
 
+    @Test("A virtual camera streams to one session at a time: a second session's startRunning throws (saying so) and the first keeps its stream; once it stops, the second starts")
+    func cameraStreamsToOneSession() throws {
+        let camera = try VirtualDeviceProvider(seed: 9).frontCamera
+        let clock = VirtualClock()
+        func session() throws -> (CaptureSession, FrameLog) {
+            let session = CaptureSession(clock: clock)
+            let output = VideoDataOutput()
+            let frames = FrameLog(output)
+            try session.addInput(input(camera))
+            try session.addOutput(output)
+            return (session, frames)
+        }
+        let (first, firstFrames) = try session(), (second, secondFrames) = try session()
+        try first.startRunning()
+        #expect(throws: DaguerreError.self) { try second.startRunning() }
+        do { try second.startRunning() } catch { #expect(problem(error).contains("already streaming"), "\(problem(error))") }
+        #expect(first.isRunning && !second.isRunning)
+        clock.advance(by: 0)
+        #expect(firstFrames.all.count == 1 && secondFrames.all.isEmpty, "the first session still gets the camera's frames")
+        first.stopRunning()
+        try second.startRunning()
+        clock.advance(by: 0)                     // the second stream's first tick, at the clock's time
+        second.stopRunning()
+        #expect(firstFrames.all.count == 1 && secondFrames.all.count == 1)
+    }
+
+    @Test("The virtual microphone refuses a second stream while one runs, and starts again after stopStreaming")
+    func microphoneStreamsOnce() throws {
+        let microphone = try VirtualMicrophoneDevice()
+        let clock = VirtualClock()
+        let buffers = Locked(0)
+        try microphone.startStreaming(clock: clock) { _ in buffers.mutate { $0 += 1 } }
+        #expect(throws: DaguerreError.self) { try microphone.startStreaming(clock: clock) { _ in } }
+        clock.advance(by: 0.05)
+        #expect(buffers.value == 3, "the first stream kept its handler (ticks at 0, 20 and 40 ms)")
+        microphone.stopStreaming()
+        try microphone.startStreaming(clock: clock) { _ in }
+        microphone.stopStreaming()
+    }
+
     /// The sample program built next to the tests.
     static var sample: String {
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

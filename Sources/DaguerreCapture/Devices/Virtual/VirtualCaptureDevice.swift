@@ -5,7 +5,6 @@
 import DaguerreCore
 import DaguerreFormats
 import DaguerreVirtualCamera
-import Synchronization
 
 /// A virtual back or front camera.
 ///
@@ -27,7 +26,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     /// The simulator: scene, illuminant, lux, motion and moving objects can be changed while streaming.
     public let camera: VirtualCamera
     public let controls: CaptureDeviceControls
-    private let ticker = Mutex<CaptureClockTicker?>(nil)
+    private let stream = ExclusiveStream()
 
     public init(profile: VirtualCameraProfile, position: CaptureDevicePosition, seed: UInt64 = 0,
                 uniqueID: String? = nil) throws(DaguerreError) {
@@ -74,6 +73,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
 
     /// Streams at the active format's frame rate on `clock`: each tick exposes one frame at the
     /// tick's time, so a virtual clock gives the same frames however fast it is advanced.
+    /// Throws while the camera already streams (to another session, say): one stream at a time.
     public func startStreaming(clock: any CaptureClock, handler: @escaping @Sendable (CaptureStreamEvent) -> Void) throws(DaguerreError) {
         let format = controls.activeFormat
         guard let mode = camera.profile.modes.first(where: { $0.width == format.dimensions.width && $0.height == format.dimensions.height }) else {
@@ -88,12 +88,11 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
                 handler(.failed(error))
             }
         }
-        ticker.withLock { $0?.stop(); $0 = next }
-        next.start()
+        try stream.start(next, deviceName: localizedName)
     }
 
     public func stopStreaming() {
-        ticker.withLock { t in t?.stop(); t = nil }
+        stream.stop()
     }
 
     /// The ISPs for the two colour spaces, built once (each inverts a matrix and tabulates a curve).
