@@ -58,19 +58,12 @@ public final class CaptureSession: Sendable {
         var committed = SessionConfiguration()
         var staged: SessionConfiguration?
         var depth = 0
-        /// Photo-output options as they were before the open transaction changed them.
-        var optionsBefore: [ObjectIdentifier: PhotoOptionsRecord] = [:]
         /// The options the running pipeline was built with.
         var builtOptions: [ObjectIdentifier: PhotoOutput.PipelineOptions] = [:]
         var running = false
         /// The camera and preset whose format was last made active.
         var appliedPreset: AppliedPreset?
         var connections: [CaptureConnection] = []
-    }
-
-    private struct PhotoOptionsRecord: Sendable {
-        let output: PhotoOutput
-        let options: PhotoOutput.PipelineOptions
     }
 
     private struct AppliedPreset: Sendable {
@@ -151,16 +144,12 @@ public final class CaptureSession: Sendable {
     public func beginConfiguration() {
         control.withLock { c in
             c.depth += 1
-            if c.depth == 1 {
-                c.staged = c.committed
-                c.optionsBefore = [:]
-            }
+            if c.depth == 1 { c.staged = c.committed }
         }
     }
 
     /// Closes a transaction; the outermost commit validates and applies every staged change at
-    /// once. On error nothing changes (photo-output options set during the transaction are
-    /// restored) and the error says what to fix.
+    /// once, photo-output options included. On error nothing changes and the error says what to fix.
     public func commitConfiguration() throws(DaguerreError) {
         try control.withLock { (c) throws(DaguerreError) in
             guard c.depth > 0, let staged = c.staged else {
@@ -170,14 +159,7 @@ public final class CaptureSession: Sendable {
             c.depth -= 1
             guard c.depth == 0 else { return }
             c.staged = nil
-            let before = c.optionsBefore
-            c.optionsBefore = [:]
-            do throws(DaguerreError) {
-                try commit(staged, control: &c)
-            } catch {
-                for record in before.values { record.output.setOptionsUnchecked(record.options) }
-                throw error
-            }
+            try commit(staged, control: &c)
         }
     }
 
@@ -242,7 +224,7 @@ public final class CaptureSession: Sendable {
                 let space = WideColorPolicy.resolve(WideColorPolicy.situation(outputs: config.outputs, preset: config.preset, format: camera.activeFormat))
                 if space != camera.activeColorSpace { try camera.setActiveColorSpace(space) }
             }
-            c.builtOptions = Self.photoOptions(config.outputs)
+            c.builtOptions = config.photoPipelineOptions
             try startStreams(config.inputs)
             c.running = true
             for output in config.outputs { output.sessionDidStartRunning() }
@@ -283,26 +265,14 @@ public final class CaptureSession: Sendable {
 
     // MARK: Internals
 
-    /// Changes a photo output's pipeline options (C6): staged inside a transaction; otherwise
-    /// validated and applied at once, rebuilding the pipeline when running.
-    func changePipelineOptions(of output: PhotoOutput, _ mutate: (inout PhotoOutput.PipelineOptions) -> Void) throws(DaguerreError) {
-        try control.withLock { (c) throws(DaguerreError) in
-            let before = output.pipelineOptions
-            var options = before
-            mutate(&options)
-            if c.staged != nil {
-                let id = ObjectIdentifier(output)
-                if c.optionsBefore[id] == nil { c.optionsBefore[id] = PhotoOptionsRecord(output: output, options: before) }
-                output.setOptionsUnchecked(options)
-                return
-            }
-            output.setOptionsUnchecked(options)
-            do throws(DaguerreError) {
-                try commit(c.committed, control: &c)
-            } catch {
-                output.setOptionsUnchecked(before)
-                throw error
-            }
+    /// Changes a photo output's pipeline options (C6) like any other configuration change:
+    /// staged inside a transaction (the output keeps its committed options until the commit);
+    /// otherwise validated and applied at once, rebuilding the pipeline when running.
+    func changePipelineOptions(of output: PhotoOutput, _ change: (inout PhotoOutput.PipelineOptions) -> Void) throws(DaguerreError) {
+        try mutate { config in
+            var options = config.pipelineOptions(of: output)
+            change(&options)
+            config.stage(options, for: output)
         }
     }
 
@@ -374,7 +344,7 @@ public final class CaptureSession: Sendable {
                 colorSpace = .sRGB
             }
         }
-        return Plan(camera: camera, format: format, colorSpace: colorSpace, options: Self.photoOptions(next.outputs))
+        return Plan(camera: camera, format: format, colorSpace: colorSpace, options: next.photoPipelineOptions)
     }
 
     /// Validates and applies `next` (the caller holds the control mutex).
@@ -418,7 +388,10 @@ public final class CaptureSession: Sendable {
             c.appliedPreset = nil
         }
 
-        // Ownership, then connections: existing ones are kept with their settings.
+        // Photo-output options, ownership, then connections: existing ones are kept with their settings.
+        for staged in next.stagedPhotoOptions.values { staged.output.setOptionsUnchecked(staged.options) }
+        var next = next
+        next.stagedPhotoOptions = [:]
         for input in previous.inputs where !next.inputs.contains(where: { $0 === input }) {
             input.owner.withLock { $0 = WeakSession(nil) }
         }
@@ -546,11 +519,5 @@ public final class CaptureSession: Sendable {
         let (streams, handler) = observers.withLock { (Array($0.streams.values), $0.handler) }
         for stream in streams { stream.yield(event) }
         if let handler { handler.queue.async { handler.handler(event) } }
-    }
-
-    private static func photoOptions(_ outputs: [CaptureOutput]) -> [ObjectIdentifier: PhotoOutput.PipelineOptions] {
-        var options: [ObjectIdentifier: PhotoOutput.PipelineOptions] = [:]
-        for case let photo as PhotoOutput in outputs { options[ObjectIdentifier(photo)] = photo.pipelineOptions }
-        return options
     }
 }

@@ -3,19 +3,6 @@
 // nothing.
 import DaguerreCore
 
-/// A session's topology and settings as a value: what `beginConfiguration()` stages and
-/// `commitConfiguration()` validates and applies.
-struct SessionConfiguration: Sendable {
-    var inputs: [CaptureDeviceInput] = []
-    var outputs: [CaptureOutput] = []
-    var preset: CaptureSession.Preset = .high
-    var automaticallyConfiguresWideColor = true
-
-    /// The camera input, if any (the rules allow one).
-    var videoInput: CaptureDeviceInput? { inputs.first { $0.device.mediaType == .video } }
-    var mediaTypes: Set<CaptureMediaType> { Set(inputs.map(\.device.mediaType)) }
-}
-
 /// The commit-time rules, in the order they are checked:
 ///
 /// 1. Inputs and outputs belong to no other session.
@@ -69,7 +56,7 @@ enum ConfigurationRules {
             }
         }
         let hasMovieOutput = config.outputs.contains { $0.role == .movieFile }
-        for case let photo as PhotoOutput in config.outputs where photo.isLivePhotoCaptureEnabled {
+        for case let photo as PhotoOutput in config.outputs where config.pipelineOptions(of: photo).isLivePhotoCaptureEnabled {
             if hasMovieOutput {
                 throw .captureConfiguration(problem: "the PhotoOutput has Live Photo capture enabled and the session has a MovieFileOutput, which cannot be used together (SPEC L5)",
                                             fix: "Remove the MovieFileOutput, or call setLivePhotoCaptureEnabled(false) on the PhotoOutput first.")
