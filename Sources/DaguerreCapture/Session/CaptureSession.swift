@@ -63,7 +63,6 @@ public final class CaptureSession: Sendable {
         var running = false
         /// The camera and preset whose format was last made active.
         var appliedPreset: AppliedPreset?
-        var connections: [CaptureConnection] = []
     }
 
     private struct AppliedPreset: Sendable {
@@ -71,6 +70,8 @@ public final class CaptureSession: Sendable {
         let preset: Preset
     }
 
+    /// The delivery path's state. It owns the committed connections: configuration changes
+    /// them under both mutexes, delivery reads them under this one alone.
     private struct Routing: Sendable {
         var running = false
         var generation: UInt64 = 0
@@ -215,13 +216,14 @@ public final class CaptureSession: Sendable {
         try control.withLock { (c) throws(DaguerreError) in
             guard !c.running else { return }
             let config = c.committed
-            for output in config.outputs where !c.connections.contains(where: { $0.output === output }) {
+            let connections = routing.withLock { $0.connections }
+            for output in config.outputs where !connections.contains(where: { $0.output === output }) {
                 throw .captureConfiguration(problem: "the session's \(output.displayName) has no connection (no input of a media type it takes)",
                                             fix: "Add a camera input (a microphone for audio) before starting, or remove the output.")
             }
             // The app may have changed the camera's format since the last commit.
-            if config.automaticallyConfiguresWideColor, let camera = config.videoInput?.device {
-                let space = WideColorPolicy.resolve(WideColorPolicy.situation(outputs: config.outputs, preset: config.preset, format: camera.activeFormat))
+            if let camera = config.videoInput?.device {
+                let space = WideColorPolicy.colorSpace(for: config, format: camera.activeFormat, current: camera.activeColorSpace)
                 if space != camera.activeColorSpace { try camera.setActiveColorSpace(space) }
             }
             c.builtOptions = config.photoPipelineOptions
@@ -309,10 +311,7 @@ public final class CaptureSession: Sendable {
         guard !config.inputs.contains(where: { $0 === input }) else {
             throw .captureConfiguration(problem: "the input for \(input.device.localizedName) is already in this session", fix: "Add each input once.")
         }
-        if let owner = input.session, owner !== self {
-            throw .captureConfiguration(problem: "the input for \(input.device.localizedName) already belongs to another session",
-                                        fix: "Remove it from the other session first, or make a new CaptureDeviceInput.")
-        }
+        try ConfigurationRules.checkOwner(of: input, session: self)
         config.inputs.append(input)
     }
 
@@ -320,10 +319,7 @@ public final class CaptureSession: Sendable {
         guard !config.outputs.contains(where: { $0 === output }) else {
             throw .captureConfiguration(problem: "this \(output.displayName) is already in this session", fix: "Add each output once.")
         }
-        if let owner = output.session, owner !== self {
-            throw .captureConfiguration(problem: "this \(output.displayName) already belongs to another session",
-                                        fix: "Remove it from the other session first, or make a new output.")
-        }
+        try ConfigurationRules.checkOwner(of: output, session: self)
         config.outputs.append(output)
     }
 
@@ -337,12 +333,8 @@ public final class CaptureSession: Sendable {
         }
         try ConfigurationRules.validate(next, cameraFormat: format, session: self)
         var colorSpace = camera?.activeColorSpace
-        if let format {
-            if next.automaticallyConfiguresWideColor {
-                colorSpace = WideColorPolicy.resolve(WideColorPolicy.situation(outputs: next.outputs, preset: next.preset, format: format))
-            } else if let current = colorSpace, !format.supportedColorSpaces.contains(current) {
-                colorSpace = .sRGB
-            }
+        if let format, let current = colorSpace {
+            colorSpace = WideColorPolicy.colorSpace(for: next, format: format, current: current)
         }
         return Plan(camera: camera, format: format, colorSpace: colorSpace, options: next.photoPipelineOptions)
     }
@@ -400,17 +392,17 @@ public final class CaptureSession: Sendable {
         }
         for input in next.inputs { input.owner.withLock { $0 = WeakSession(self) } }
         for output in next.outputs { output.owner.withLock { $0 = WeakSession(self) } }
+        let existingConnections = routing.withLock { $0.connections }
         var connections: [CaptureConnection] = []
         for output in next.outputs {
             for input in next.inputs where output.acceptedMediaTypes.contains(input.device.mediaType) {
-                if let existing = c.connections.first(where: { $0.output === output && $0.inputPort.input === input }) {
+                if let existing = existingConnections.first(where: { $0.output === output && $0.inputPort.input === input }) {
                     connections.append(existing)
                 } else {
                     connections.append(CaptureConnection(inputPort: CaptureInputPort(input: input, mediaType: input.device.mediaType), output: output))
                 }
             }
         }
-        c.connections = connections
         c.committed = next
         routing.withLock { $0.connections = connections }
 

@@ -18,18 +18,8 @@ import DaguerreCore
 /// to run an output that has no connection.
 enum ConfigurationRules {
     static func validate(_ config: SessionConfiguration, cameraFormat: CaptureDeviceFormat?, session: CaptureSession) throws(DaguerreError) {
-        for input in config.inputs {
-            if let owner = input.session, owner !== session {
-                throw .captureConfiguration(problem: "the input for \(input.device.localizedName) already belongs to another session",
-                                            fix: "Remove it from the other session first, or make a new CaptureDeviceInput.")
-            }
-        }
-        for output in config.outputs {
-            if let owner = output.session, owner !== session {
-                throw .captureConfiguration(problem: "this \(output.displayName) already belongs to another session",
-                                            fix: "Remove it from the other session first, or make a new output.")
-            }
-        }
+        for input in config.inputs { try checkOwner(of: input, session: session) }
+        for output in config.outputs { try checkOwner(of: output, session: session) }
         for mediaType in CaptureMediaType.allCases {
             let devices = config.inputs.filter { $0.device.mediaType == mediaType }
             guard devices.count > 1 else { continue }
@@ -66,6 +56,24 @@ enum ConfigurationRules {
                                             fix: "Set the photo preset (in the same configuration), or turn Live Photo capture off.")
             }
         }
+    }
+
+    /// Rule 1 for one input. The session also checks it when the input is staged, so that
+    /// `canAddInput` says no at once; the commit checks again, since another session may have
+    /// taken the input in between.
+    static func checkOwner(of input: CaptureDeviceInput, session: CaptureSession) throws(DaguerreError) {
+        try checkOwner(input.session, of: "the input for \(input.device.localizedName)", session: session, replacement: "CaptureDeviceInput")
+    }
+
+    /// Rule 1 for one output (see the input's).
+    static func checkOwner(of output: CaptureOutput, session: CaptureSession) throws(DaguerreError) {
+        try checkOwner(output.session, of: "this \(output.displayName)", session: session, replacement: "output")
+    }
+
+    private static func checkOwner(_ owner: CaptureSession?, of what: String, session: CaptureSession, replacement: String) throws(DaguerreError) {
+        guard let owner, owner !== session else { return }
+        throw .captureConfiguration(problem: "\(what) already belongs to another session",
+                                    fix: "Remove it from the other session first, or make a new \(replacement).")
     }
 
     private static func list(_ types: Set<CaptureMediaType>) -> String {
