@@ -115,6 +115,47 @@ struct VirtualDeviceTests {
         microphone.stopStreaming()
     }
 
+    @Test("BGRA frames: the device's bytes are the ISP's full-range Y'CbCr converted to RGB with B and R swapped, alpha 255, tagged with the frame's colour space (the reference path made by hand)")
+    func bgraFramesMatchTheReference() throws {
+        let device = try VirtualCaptureDevice(profile: .front, position: .front, seed: 11)
+        let bgraFormat = try #require(device.formats.first { $0.pixelFormat == .bgra })
+        let clock = VirtualClock()
+        let session = CaptureSession(clock: clock)
+        let output = VideoDataOutput()
+        let frames = FrameLog(output)
+        session.beginConfiguration()
+        try session.setSessionPreset(.inputPriority)
+        try session.addInput(input(device))
+        try session.addOutput(output)
+        try session.commitConfiguration()
+        try device.setActiveFormat(bgraFormat)
+        try session.startRunning()
+        clock.advance(by: 0)
+        session.stopRunning()
+        let frame = try #require(frames.all.first)
+        let got = try #require(frame.pixelBuffer)
+        #expect(frame.colorSpace == .sRGB && got.format == .bgra8 && got.colorSpace == ColorSpace.sRGB && got.alpha == .premultiplied)
+
+        // The reference: the same camera's first exposure through the ISP, to RGBA, then swapped.
+        let camera = VirtualCamera(profile: .front, seed: 11)
+        let mode = try #require(camera.profile.modes.first { $0.width == bgraFormat.dimensions.width && $0.height == bgraFormat.dimensions.height })
+        let raw = try camera.captureRAW(mode: mode, at: 0)
+        let yuv = try VideoISP(outputPrimaries: .srgb).process(raw.mosaic, whiteBalance: raw.metadata.whiteBalanceGains, fullRange: true)
+        let rgba = try YCbCrConversion.makeRGBA(from: yuv)
+        var mismatches = 0
+        got.withUnsafeBytes { g in
+            rgba.withUnsafeBytes { r in
+                for y in 0..<rgba.height {
+                    for x in 0..<rgba.width {
+                        let i = y * rgba.bytesPerRow + 4 * x, o = y * got.bytesPerRow + 4 * x
+                        if g[o] != r[i + 2] || g[o + 1] != r[i + 1] || g[o + 2] != r[i] || g[o + 3] != 255 { mismatches += 1 }
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) of \(rgba.width * rgba.height) pixels differ")
+    }
+
     /// The sample program built next to the tests.
     static var sample: String {
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

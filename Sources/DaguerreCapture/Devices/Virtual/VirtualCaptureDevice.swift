@@ -128,19 +128,10 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         case .yuv420FullRange?, .yuv420VideoRange?:
             content = .yCbCr420(try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: format.pixelFormat == .yuv420FullRange))
         case .bgra?:
-            let rgba = try YCbCrConversion.makeRGBA(from: try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: true))
-            var bgra = try PixelBuffer(width: rgba.width, height: rgba.height, format: .bgra8, colorSpace: colorSpace.colorSpace)
-            let (src, dstStride) = (rgba, bgra.bytesPerRow)
-            bgra.withUnsafeMutableBytes { out in
-                src.withUnsafeBytes { inp in
-                    for y in 0..<src.height {
-                        for x in 0..<src.width {
-                            let i = y * src.bytesPerRow + 4 * x, o = y * dstStride + 4 * x
-                            out[o] = inp[i + 2]; out[o + 1] = inp[i + 1]; out[o + 2] = inp[i]; out[o + 3] = 255
-                        }
-                    }
-                }
-            }
+            // Two passes: the ISP to full-range Y'CbCr, then straight into BGRA (no RGBA copy to swap).
+            let yuv = try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: true)
+            var bgra = try PixelBuffer(width: yuv.width, height: yuv.height, format: .bgra8, colorSpace: colorSpace.colorSpace)
+            try YCbCrConversion.convert(yuv, into: &bgra)
             content = .bgra(bgra)
         case .bayer?:
             content = .bayer(raw.mosaic)
