@@ -123,6 +123,30 @@ struct QuickTimeWriterTests {
         SampleFiles.keep(path, as: "live-photo-p3.mov")
     }
 
+    @Test("A full-range (420f) planar frame is converted to the movie's video range before encoding: it decodes to the grey it shows, not a stretched one")
+    func fullRangePlanarFrames() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("full-range.mov")
+        let (w, h) = (64, 48)
+        let recorder = try MovieRecorder(destination: path, settings: MovieSettings(width: w, height: h, frameRate: 15))
+        for (i, level) in [UInt8(200), 40].enumerated() {
+            // Full-range grey: luma `level` is RGB `level`; read as video range it would be (level − 16) × 255/219.
+            let frame = try PlanarYCbCr420Buffer(width: w, height: h, luma: [UInt8](repeating: level, count: w * h),
+                                                 cb: [UInt8](repeating: 128, count: w * h / 4), cr: [UInt8](repeating: 128, count: w * h / 4),
+                                                 fullRange: true)
+            for k in 0..<4 { try recorder.append(frame: frame, at: MediaTime(value: Int64(4 * i + k) * 40, timescale: 600)) }
+        }
+        try recorder.finish()
+        let movie = try MovieReader(path: path)
+        let track = try #require(movie.tracks.first)
+        #expect(track.colorProperties?.fullRange == false, "tagged video range")
+        let frames = try movie.decodeFrames(track: track.id, range: 0..<8)
+        for (i, level) in [200.0, 40.0].enumerated() {
+            let mean = meanRGB(frames[4 * i + 3])
+            #expect(abs(mean.x - level) < 2 && abs(mean.y - level) < 2 && abs(mean.z - level) < 2, "grey \(level) decoded as \(mean)")
+        }
+    }
+
     @Test("Settings and misuse are refused with typed errors; nothing is left at the destination")
     func misuse() throws {
         let dir = try TemporaryDirectory()
