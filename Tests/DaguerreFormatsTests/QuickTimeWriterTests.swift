@@ -30,7 +30,7 @@ struct QuickTimeWriterTests {
         #expect(info.contentIdentifier == Self.uuid && info.stillImageTime == MediaTime(seconds: 1.5))
         #expect(dir.contents() == ["live.mov"], "no temporary file left behind")
 
-        let probe = try MovieFixture.ffprobe(path)
+        let probe = try MovieProbe(path)
         for s in probe.streams {
             print("ffprobe stream:", ["codec_type", "codec_name", "codec_tag_string", "profile", "width", "height", "r_frame_rate", "nb_frames",
                                       "duration", "start_time", "sample_rate", "channels", "bit_rate", "color_primaries", "color_transfer", "color_space"]
@@ -38,18 +38,18 @@ struct QuickTimeWriterTests {
         }
         print("ffprobe format:", ["format_name", "duration", "size"].compactMap { k in probe.format[k].map { "\(k)=\($0)" } })
         #expect(probe.streams.count == 3)
-        let video = probe.streams.first { $0["codec_type"] as? String == "video" }
+        let video = probe.stream(ofType: "video")
         #expect(video?["codec_name"] as? String == "h264")
         #expect(video?["width"] as? Int == 1440 && video?["height"] as? Int == 1080)
         #expect(video?["r_frame_rate"] as? String == "15/1" && video?["avg_frame_rate"] as? String == "15/1")
         #expect(video?["nb_frames"] as? String == "45")
         #expect(video?["duration"] as? String == "3.000000")
         #expect(video?["color_primaries"] as? String == "bt709")
-        let audio = probe.streams.first { $0["codec_type"] as? String == "audio" }
+        let audio = probe.stream(ofType: "audio")
         #expect(audio?["codec_name"] as? String == "pcm_s16le")
         #expect(audio?["sample_rate"] as? String == "44100" && audio?["channels"] as? Int == 1)
         #expect(audio?["duration"] as? String == "3.000000")
-        let data = probe.streams.first { $0["codec_type"] as? String == "data" }
+        let data = probe.stream(ofType: "data")
         #expect(data?["codec_tag_string"] as? String == "mebx")
         #expect(data?["nb_frames"] as? String == "2", "an empty filler sample, then the still-image-time item")
         #expect(data?["duration"] as? String == "1.501667", "the item's one-tick sample starts at the still's time")
@@ -105,8 +105,8 @@ struct QuickTimeWriterTests {
         let path = dir.path("p3.mov")
         let source = try MovieFixture.Source(width: 1440, height: 1080, frames: 15, colorSpace: .displayP3)
         try MovieFixture.record(path, source: source, frames: 15, settings: Self.liveSettings(colorSpace: .displayP3))
-        let probe = try MovieFixture.ffprobe(path)
-        let video = probe.streams.first { $0["codec_type"] as? String == "video" }
+        let probe = try MovieProbe(path)
+        let video = probe.stream(ofType: "video")
         print("ffprobe P3:", ["color_primaries", "color_transfer", "color_space", "color_range"].compactMap { k in video?[k].map { "\(k)=\($0)" } })
         #expect(video?["color_primaries"] as? String == "smpte432")
         #expect(video?["color_transfer"] as? String == "bt709")
