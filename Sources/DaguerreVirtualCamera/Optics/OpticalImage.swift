@@ -36,8 +36,12 @@ public struct OpticalImage: Sendable {
         defer { storage.deallocate() }
         // Radii are measured on the full 4:3 field, so a point vignettes and distorts alike in every mode.
         let halfDiagonal = ((Double(width) / uSpan) * (Double(width) / uSpan) + (Double(height) / vSpan) * (Double(height) / vSpan)).squareRoot() / 2
-        let rows = PlanePointers(r: storage, g: storage + count, b: storage + 2 * count, d: storage + 3 * count)
+        // Safety: each worker writes only its own row of each plane, and the storage outlives the
+        // `concurrentPerform` call that uses it.
+        let shared = UnsafeTransfer((r: storage, g: storage + count, b: storage + 2 * count, d: storage + 3 * count))
+        let rows = shared.value
         DispatchQueue.concurrentPerform(iterations: height) { y in
+            let rows = shared.value
             for x in 0..<width {
                 var sum = SIMD3<Float>.zero, dist: Float = 0
                 for sy in 0..<2 {
@@ -63,11 +67,4 @@ public struct OpticalImage: Sendable {
         func array(_ p: UnsafeMutablePointer<Float>) -> [Float] { Array(UnsafeBufferPointer(start: p, count: count)) }
         return OpticalImage(width: width, height: height, planes: [array(rows.r), array(rows.g), array(rows.b)], distance: array(rows.d))
     }
-}
-
-/// Plane pointers handed to the render workers.
-/// Safety: each worker writes only its own row of each plane, and the storage outlives the
-/// `concurrentPerform` call that uses it.
-struct PlanePointers: @unchecked Sendable {
-    let r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, d: UnsafeMutablePointer<Float>
 }
