@@ -86,6 +86,27 @@ struct SessionRunningTests {
         #expect(events.all == [.didStartRunning, .pipelineRebuilt(.photoOutputOptionChanged("isHighResolutionCaptureEnabled")), .didStopRunning])
     }
 
+    @Test("C3, C6: options set inside an open transaction are staged: the outputs show the committed ones, a session started before the commit runs without them, and the commit applies them with a rebuild")
+    func stagedOptionsReachThePipelineAtTheCommit() throws {
+        let clock = VirtualClock()
+        let session = CaptureSession(clock: clock)
+        let events = EventLog(session)
+        let camera = try FakeCamera.small()
+        let photo = PhotoOutput()
+        try session.addInput(input(camera))
+        try session.addOutput(photo)
+        session.beginConfiguration()
+        try photo.setHighResolutionCaptureEnabled(true)
+        #expect(!photo.isHighResolutionCaptureEnabled, "staged until the commit")
+        try session.startRunning()               // runs the committed configuration
+        #expect(camera.startCount == 1)
+        try session.commitConfiguration()
+        #expect(photo.isHighResolutionCaptureEnabled)
+        #expect(camera.startCount == 2, "the commit changed a pipeline option of a running session: rebuilt")
+        session.stopRunning()
+        #expect(events.all == [.didStartRunning, .pipelineRebuilt(.photoOutputOptionChanged("isHighResolutionCaptureEnabled")), .didStopRunning])
+    }
+
     @Test("Changing the preset while running rebuilds with the new format")
     func presetWhileRunning() throws {
         let (session, camera, clock, _, frames, events) = try running()

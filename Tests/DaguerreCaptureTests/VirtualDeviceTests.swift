@@ -75,6 +75,87 @@ struct VirtualDeviceTests {
         #expect(mean > 40 && mean < 200, "auto-exposure gives a usable picture (mean luma \(mean))")
     }
 
+    @Test("A virtual camera streams to one session at a time: a second session's startRunning throws (saying so) and the first keeps its stream; once it stops, the second starts")
+    func cameraStreamsToOneSession() throws {
+        let camera = try VirtualDeviceProvider(seed: 9).frontCamera
+        let clock = VirtualClock()
+        func session() throws -> (CaptureSession, FrameLog) {
+            let session = CaptureSession(clock: clock)
+            let output = VideoDataOutput()
+            let frames = FrameLog(output)
+            try session.addInput(input(camera))
+            try session.addOutput(output)
+            return (session, frames)
+        }
+        let (first, firstFrames) = try session(), (second, secondFrames) = try session()
+        try first.startRunning()
+        #expect(throws: DaguerreError.self) { try second.startRunning() }
+        do { try second.startRunning() } catch { #expect(problem(error).contains("already streaming"), "\(problem(error))") }
+        #expect(first.isRunning && !second.isRunning)
+        clock.advance(by: 0)
+        #expect(firstFrames.all.count == 1 && secondFrames.all.isEmpty, "the first session still gets the camera's frames")
+        first.stopRunning()
+        try second.startRunning()
+        clock.advance(by: 0)                     // the second stream's first tick, at the clock's time
+        second.stopRunning()
+        #expect(firstFrames.all.count == 1 && secondFrames.all.count == 1)
+    }
+
+    @Test("The virtual microphone refuses a second stream while one runs, and starts again after stopStreaming")
+    func microphoneStreamsOnce() throws {
+        let microphone = try VirtualMicrophoneDevice()
+        let clock = VirtualClock()
+        let buffers = Locked(0)
+        try microphone.startStreaming(clock: clock) { _ in buffers.mutate { $0 += 1 } }
+        #expect(throws: DaguerreError.self) { try microphone.startStreaming(clock: clock) { _ in } }
+        clock.advance(by: 0.05)
+        #expect(buffers.value == 3, "the first stream kept its handler (ticks at 0, 20 and 40 ms)")
+        microphone.stopStreaming()
+        try microphone.startStreaming(clock: clock) { _ in }
+        microphone.stopStreaming()
+    }
+
+    @Test("BGRA frames: the device's bytes are the ISP's full-range Y'CbCr converted to RGB with B and R swapped, alpha 255, tagged with the frame's colour space (the reference path made by hand)")
+    func bgraFramesMatchTheReference() throws {
+        let device = try VirtualCaptureDevice(profile: .front, position: .front, seed: 11)
+        let bgraFormat = try #require(device.formats.first { $0.pixelFormat == .bgra })
+        let clock = VirtualClock()
+        let session = CaptureSession(clock: clock)
+        let output = VideoDataOutput()
+        let frames = FrameLog(output)
+        session.beginConfiguration()
+        try session.setSessionPreset(.inputPriority)
+        try session.addInput(input(device))
+        try session.addOutput(output)
+        try session.commitConfiguration()
+        try device.setActiveFormat(bgraFormat)
+        try session.startRunning()
+        clock.advance(by: 0)
+        session.stopRunning()
+        let frame = try #require(frames.all.first)
+        let got = try #require(frame.pixelBuffer)
+        #expect(frame.colorSpace == .sRGB && got.format == .bgra8 && got.colorSpace == ColorSpace.sRGB && got.alpha == .premultiplied)
+
+        // The reference: the same camera's first exposure through the ISP, to RGBA, then swapped.
+        let camera = VirtualCamera(profile: .front, seed: 11)
+        let mode = try #require(camera.profile.modes.first { $0.width == bgraFormat.dimensions.width && $0.height == bgraFormat.dimensions.height })
+        let raw = try camera.captureRAW(mode: mode, at: 0)
+        let yuv = try VideoISP(outputPrimaries: .srgb).process(raw.mosaic, whiteBalance: raw.metadata.whiteBalanceGains, fullRange: true)
+        let rgba = try YCbCrConversion.makeRGBA(from: yuv)
+        var mismatches = 0
+        got.withUnsafeBytes { g in
+            rgba.withUnsafeBytes { r in
+                for y in 0..<rgba.height {
+                    for x in 0..<rgba.width {
+                        let i = y * rgba.bytesPerRow + 4 * x, o = y * got.bytesPerRow + 4 * x
+                        if g[o] != r[i + 2] || g[o + 1] != r[i + 1] || g[o + 2] != r[i] || g[o + 3] != 255 { mismatches += 1 }
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) of \(rgba.width * rgba.height) pixels differ")
+    }
+
     /// The sample program built next to the tests.
     static var sample: String {
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -16,7 +16,7 @@ struct QuickTimeMotionPhotoTests {
         try Data(bytes).write(to: URL(fileURLWithPath: mp4))
         #expect(Array(bytes[4..<12]) == Array("ftypmp42".utf8))
 
-        let probe = try MovieFixture.ffprobe(mp4)
+        let probe = try MovieProbe(mp4)
         for s in probe.streams {
             print("ffprobe MP4 stream:", ["codec_type", "codec_name", "profile", "width", "height", "r_frame_rate", "nb_frames", "duration",
                                           "sample_rate", "channels", "color_primaries"].compactMap { k in s[k].map { "\(k)=\($0)" } }.joined(separator: " "))
@@ -25,10 +25,10 @@ struct QuickTimeMotionPhotoTests {
               (probe.format["tags"] as? [String: Any])?["major_brand"] ?? "")
         #expect((probe.format["format_name"] as? String)?.contains("mp4") == true)
         #expect(probe.streams.count == 2)
-        let video = probe.streams.first { $0["codec_type"] as? String == "video" }
+        let video = probe.stream(ofType: "video")
         #expect(video?["codec_name"] as? String == "h264" && video?["width"] as? Int == 1440 && video?["nb_frames"] as? String == "45")
         #expect(video?["color_primaries"] as? String == "smpte432")
-        let audio = probe.streams.first { $0["codec_type"] as? String == "audio" }
+        let audio = probe.stream(ofType: "audio")
         #expect(audio?["codec_name"] as? String == "aac" && audio?["sample_rate"] as? String == "44100" && audio?["channels"] as? Int == 2)
         if let d = (audio?["duration"] as? String).flatMap(Double.init) { #expect(abs(d - 3.0) < 0.001) }
         #expect(!probe.streams.contains { $0["codec_type"] as? String == "data" })
@@ -47,6 +47,6 @@ struct QuickTimeMotionPhotoTests {
         // Without audio, and written as a file.
         let info = try MotionPhotoVideo.writeMP4(fromLivePhotoMovie: mov, to: dir.path("silent.mp4"), includeAudio: false)
         #expect(info.tracks.map(\.codec) == ["avc1"])
-        #expect(try MovieFixture.ffprobe(dir.path("silent.mp4")).streams.count == 1)
+        #expect(try MovieProbe(dir.path("silent.mp4")).streams.count == 1)
     }
 }

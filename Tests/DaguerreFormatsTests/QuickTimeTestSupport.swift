@@ -4,8 +4,8 @@ import Foundation
 import Testing
 @testable import DaguerreFormats
 
-/// Helpers for the QuickTime tests: synthetic frames and audio, the ffprobe/ffmpeg/exiftool
-/// judges, and keeping judged files (DAGUERRE_SAMPLES_DIR).
+/// Helpers for the QuickTime tests: synthetic frames and audio, the exiftool judge (ffprobe's
+/// is DaguerreTestSupport's MovieProbe), and keeping judged files (DAGUERRE_SAMPLES_DIR).
 enum MovieFixture {
     /// A tall RGBA8 picture (gradients and colour bars); frame `i` is the window starting `8·i` rows
     /// down, so consecutive frames show motion. Built once per size: rows are copied per frame.
@@ -80,13 +80,6 @@ enum MovieFixture {
             }
         }
         return try recorder.finish()
-    }
-
-    /// ffprobe's JSON for streams and format.
-    static func ffprobe(_ path: String) throws -> (streams: [[String: Any]], format: [String: Any]) {
-        let out = try Judge.run("ffprobe", ["-v", "error", "-show_streams", "-show_format", "-of", "json", path])
-        let obj = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any] ?? [:]
-        return (obj["streams"] as? [[String: Any]] ?? [], obj["format"] as? [String: Any] ?? [:])
     }
 
     /// `exiftool -a -G1 -s [extra]` as "[Group] Tag : value" lines.

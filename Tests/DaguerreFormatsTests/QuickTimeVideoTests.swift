@@ -60,6 +60,40 @@ struct QuickTimeVideoTests {
         back.withUnsafeBytes { raw in #expect(raw[0] == 255 && raw[1] == 255 && raw[2] == 255) }
     }
 
+    @Test("Y'CbCr into a BGRA8 buffer: makeRGBA's bytes with red and blue swapped, alpha 255, the buffer's tags kept (video and full range, BT.709 and BT.601)",
+          arguments: [false, true])
+    func intoBGRA(fullRange: Bool) throws {
+        let w = 34, h = 6
+        var rng = SeededRandom(seed: 420)
+        for matrix: UInt16 in [1, 6] {
+            let props = VideoColorProperties(primaries: 1, transfer: 1, matrix: matrix)
+            let frame = try PlanarYCbCr420Buffer(width: w, height: h, luma: (0..<(w * h)).map { _ in UInt8.random(in: 0...255, using: &rng) },
+                                                 cb: (0..<(w * h / 4)).map { _ in UInt8.random(in: 0...255, using: &rng) },
+                                                 cr: (0..<(w * h / 4)).map { _ in UInt8.random(in: 0...255, using: &rng) },
+                                                 colorProperties: props, fullRange: fullRange)
+            let rgba = try YCbCrConversion.makeRGBA(from: frame)
+            var bgra = try PixelBuffer(width: w, height: h, format: .bgra8, colorSpace: .displayP3)
+            try YCbCrConversion.convert(frame, into: &bgra)
+            #expect(bgra.colorSpace == .displayP3 && bgra.alpha == .premultiplied, "tags are the buffer's own")
+            var same = true
+            rgba.withUnsafeBytes { r in
+                bgra.withUnsafeBytes { b in
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let i = y * rgba.bytesPerRow + 4 * x, o = y * bgra.bytesPerRow + 4 * x
+                            same = same && b[o] == r[i + 2] && b[o + 1] == r[i + 1] && b[o + 2] == r[i] && b[o + 3] == 255 && r[i + 3] == 255
+                        }
+                    }
+                }
+            }
+            #expect(same, "matrix \(matrix)")
+        }
+        var rgb = try PixelBuffer(width: w, height: h, format: .rgb8)
+        #expect(throws: DaguerreError.self) {
+            try YCbCrConversion.convert(try PlanarYCbCr420Buffer(width: w, height: h), into: &rgb)
+        }
+    }
+
     @Test("Annex B to length-prefixed and back; avcC serialises and parses")
     func annexBAndAvcC() throws {
         let stream: [UInt8] = [0, 0, 0, 1, 0x67, 0x64, 0, 0x1F, 0xAC, 0, 0, 1, 0x68, 0xEE, 0x3C, 0x80, 0, 0, 0, 1, 0x65, 0x88, 0x84, 0x00]

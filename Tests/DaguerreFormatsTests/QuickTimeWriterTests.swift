@@ -30,7 +30,7 @@ struct QuickTimeWriterTests {
         #expect(info.contentIdentifier == Self.uuid && info.stillImageTime == MediaTime(seconds: 1.5))
         #expect(dir.contents() == ["live.mov"], "no temporary file left behind")
 
-        let probe = try MovieFixture.ffprobe(path)
+        let probe = try MovieProbe(path)
         for s in probe.streams {
             print("ffprobe stream:", ["codec_type", "codec_name", "codec_tag_string", "profile", "width", "height", "r_frame_rate", "nb_frames",
                                       "duration", "start_time", "sample_rate", "channels", "bit_rate", "color_primaries", "color_transfer", "color_space"]
@@ -38,18 +38,18 @@ struct QuickTimeWriterTests {
         }
         print("ffprobe format:", ["format_name", "duration", "size"].compactMap { k in probe.format[k].map { "\(k)=\($0)" } })
         #expect(probe.streams.count == 3)
-        let video = probe.streams.first { $0["codec_type"] as? String == "video" }
+        let video = probe.stream(ofType: "video")
         #expect(video?["codec_name"] as? String == "h264")
         #expect(video?["width"] as? Int == 1440 && video?["height"] as? Int == 1080)
         #expect(video?["r_frame_rate"] as? String == "15/1" && video?["avg_frame_rate"] as? String == "15/1")
         #expect(video?["nb_frames"] as? String == "45")
         #expect(video?["duration"] as? String == "3.000000")
         #expect(video?["color_primaries"] as? String == "bt709")
-        let audio = probe.streams.first { $0["codec_type"] as? String == "audio" }
+        let audio = probe.stream(ofType: "audio")
         #expect(audio?["codec_name"] as? String == "pcm_s16le")
         #expect(audio?["sample_rate"] as? String == "44100" && audio?["channels"] as? Int == 1)
         #expect(audio?["duration"] as? String == "3.000000")
-        let data = probe.streams.first { $0["codec_type"] as? String == "data" }
+        let data = probe.stream(ofType: "data")
         #expect(data?["codec_tag_string"] as? String == "mebx")
         #expect(data?["nb_frames"] as? String == "2", "an empty filler sample, then the still-image-time item")
         #expect(data?["duration"] as? String == "1.501667", "the item's one-tick sample starts at the still's time")
@@ -105,8 +105,8 @@ struct QuickTimeWriterTests {
         let path = dir.path("p3.mov")
         let source = try MovieFixture.Source(width: 1440, height: 1080, frames: 15, colorSpace: .displayP3)
         try MovieFixture.record(path, source: source, frames: 15, settings: Self.liveSettings(colorSpace: .displayP3))
-        let probe = try MovieFixture.ffprobe(path)
-        let video = probe.streams.first { $0["codec_type"] as? String == "video" }
+        let probe = try MovieProbe(path)
+        let video = probe.stream(ofType: "video")
         print("ffprobe P3:", ["color_primaries", "color_transfer", "color_space", "color_range"].compactMap { k in video?[k].map { "\(k)=\($0)" } })
         #expect(video?["color_primaries"] as? String == "smpte432")
         #expect(video?["color_transfer"] as? String == "bt709")
@@ -121,6 +121,30 @@ struct QuickTimeWriterTests {
         let frame = try #require(try movie.decodeFrames(track: track.id, range: 7..<8).first)
         #expect(frame.colorSpace == .displayP3)
         SampleFiles.keep(path, as: "live-photo-p3.mov")
+    }
+
+    @Test("A full-range (420f) planar frame is converted to the movie's video range before encoding: it decodes to the grey it shows, not a stretched one")
+    func fullRangePlanarFrames() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("full-range.mov")
+        let (w, h) = (64, 48)
+        let recorder = try MovieRecorder(destination: path, settings: MovieSettings(width: w, height: h, frameRate: 15))
+        for (i, level) in [UInt8(200), 40].enumerated() {
+            // Full-range grey: luma `level` is RGB `level`; read as video range it would be (level − 16) × 255/219.
+            let frame = try PlanarYCbCr420Buffer(width: w, height: h, luma: [UInt8](repeating: level, count: w * h),
+                                                 cb: [UInt8](repeating: 128, count: w * h / 4), cr: [UInt8](repeating: 128, count: w * h / 4),
+                                                 fullRange: true)
+            for k in 0..<4 { try recorder.append(frame: frame, at: MediaTime(value: Int64(4 * i + k) * 40, timescale: 600)) }
+        }
+        try recorder.finish()
+        let movie = try MovieReader(path: path)
+        let track = try #require(movie.tracks.first)
+        #expect(track.colorProperties?.fullRange == false, "tagged video range")
+        let frames = try movie.decodeFrames(track: track.id, range: 0..<8)
+        for (i, level) in [200.0, 40.0].enumerated() {
+            let mean = meanRGB(frames[4 * i + 3])
+            #expect(abs(mean.x - level) < 2 && abs(mean.y - level) < 2 && abs(mean.z - level) < 2, "grey \(level) decoded as \(mean)")
+        }
     }
 
     @Test("Settings and misuse are refused with typed errors; nothing is left at the destination")

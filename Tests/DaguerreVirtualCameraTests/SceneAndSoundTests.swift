@@ -8,6 +8,15 @@ import Testing
 /// Image-file scenes and the microphone (issue #4: "any image file as a scene", "44.1 kHz from
 /// the scene's sound").
 @Suite struct SceneAndSoundTests {
+    @Test("SceneLighting.under(_:) is the lighting a fresh SceneLighting(illuminant:) computes, for every illuminant")
+    func sharedLighting() {
+        for illuminant in Illuminant.allCases {
+            let shared = SceneLighting.under(illuminant), fresh = SceneLighting(illuminant: illuminant)
+            #expect(shared.illuminant == illuminant && shared.neutralResponse == fresh.neutralResponse)
+            #expect(shared.chartResponses == fresh.chartResponses && shared.srgbToCamera.m == fresh.srgbToCamera.m)
+        }
+    }
+
     @Test("An image file as a scene: a half-white, half-18%-grey PNG gives raw levels in that ratio, neutral in every channel")
     func imageScene() throws {
         let dir = try TemporaryDirectory()

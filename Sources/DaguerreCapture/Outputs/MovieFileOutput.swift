@@ -34,9 +34,9 @@ extension MovieFileOutputRecordingDelegate {
 ///
 /// - The movie takes the camera's active format size and frame rate when recording starts, and
 ///   its colour space: sRGB movies are tagged BT.709, Display P3 movies P3 (W4; the automatic
-///   rule W3 keeps cameras sRGB while a movie output is present). Full-range (420f) frames are
-///   converted to video range; BGRA frames are converted by `MovieRecorder`; Bayer formats
-///   cannot be recorded.
+///   rule W3 keeps cameras sRGB while a movie output is present). `MovieRecorder` converts
+///   full-range (420f) and BGRA frames to the movie's video-range Y'CbCr; Bayer formats cannot
+///   be recorded.
 /// - Time zero is the first video frame after ``startRecording(to:recordingDelegate:)``; audio
 ///   is aligned to it (earlier samples trimmed, gaps filled with silence).
 /// - Frames wait for the encoder on the output's queue; beyond ``maximumPendingSampleCount``

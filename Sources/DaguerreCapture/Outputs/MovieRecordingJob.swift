@@ -48,7 +48,7 @@ final class MovieRecordingJob: @unchecked Sendable {
         guard ticks > lastTicks else { return nil }
         let time = MediaTime(value: ticks, timescale: 600)
         switch frame.content {
-        case let .yCbCr420(buffer): try recorder.append(frame: try YCbCrRange.videoRange(buffer), at: time)
+        case let .yCbCr420(buffer): try recorder.append(frame: buffer, at: time)   // 420f becomes video range there
         case let .bgra(buffer): try recorder.append(frame: buffer, at: time)
         case .bayer:
             throw .captureConfiguration(problem: "the camera switched to a Bayer format during the recording",

@@ -12,8 +12,9 @@ import Synchronization
 /// runs makes it tear down and rebuild its pipeline, reported as
 /// ``CaptureSessionEvent/pipelineRebuilt(_:)``. Setters throw where the seeds' API raised:
 /// Live Photo capture with a ``MovieFileOutput`` in the session or without the `photo` preset
-/// (L5). Inside `beginConfiguration()`/`commitConfiguration()` the checks wait for the commit,
-/// and a failed commit restores the options.
+/// (L5). Inside `beginConfiguration()`/`commitConfiguration()` a change is staged with the rest
+/// of the configuration (C3): the output shows its committed options until the commit checks
+/// and applies them all at once, and a failed commit leaves them as they were.
 ///
 /// Capturing photos is not built yet: ``capturePhoto()`` throws `.unsupported`.
 ///
@@ -84,7 +85,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         }
     }
 
-    /// Sets the options without asking the session (the session calls this once it agrees).
+    /// Sets the options without asking the session (the session calls this when it commits them).
     func setOptionsUnchecked(_ new: PipelineOptions) {
         options.withLock { $0 = new }
     }

@@ -58,19 +58,11 @@ public final class CaptureSession: Sendable {
         var committed = SessionConfiguration()
         var staged: SessionConfiguration?
         var depth = 0
-        /// Photo-output options as they were before the open transaction changed them.
-        var optionsBefore: [ObjectIdentifier: PhotoOptionsRecord] = [:]
         /// The options the running pipeline was built with.
         var builtOptions: [ObjectIdentifier: PhotoOutput.PipelineOptions] = [:]
         var running = false
         /// The camera and preset whose format was last made active.
         var appliedPreset: AppliedPreset?
-        var connections: [CaptureConnection] = []
-    }
-
-    private struct PhotoOptionsRecord: Sendable {
-        let output: PhotoOutput
-        let options: PhotoOutput.PipelineOptions
     }
 
     private struct AppliedPreset: Sendable {
@@ -78,6 +70,8 @@ public final class CaptureSession: Sendable {
         let preset: Preset
     }
 
+    /// The delivery path's state. It owns the committed connections: configuration changes
+    /// them under both mutexes, delivery reads them under this one alone.
     private struct Routing: Sendable {
         var running = false
         var generation: UInt64 = 0
@@ -151,16 +145,12 @@ public final class CaptureSession: Sendable {
     public func beginConfiguration() {
         control.withLock { c in
             c.depth += 1
-            if c.depth == 1 {
-                c.staged = c.committed
-                c.optionsBefore = [:]
-            }
+            if c.depth == 1 { c.staged = c.committed }
         }
     }
 
     /// Closes a transaction; the outermost commit validates and applies every staged change at
-    /// once. On error nothing changes (photo-output options set during the transaction are
-    /// restored) and the error says what to fix.
+    /// once, photo-output options included. On error nothing changes and the error says what to fix.
     public func commitConfiguration() throws(DaguerreError) {
         try control.withLock { (c) throws(DaguerreError) in
             guard c.depth > 0, let staged = c.staged else {
@@ -170,14 +160,7 @@ public final class CaptureSession: Sendable {
             c.depth -= 1
             guard c.depth == 0 else { return }
             c.staged = nil
-            let before = c.optionsBefore
-            c.optionsBefore = [:]
-            do throws(DaguerreError) {
-                try commit(staged, control: &c)
-            } catch {
-                for record in before.values { record.output.setOptionsUnchecked(record.options) }
-                throw error
-            }
+            try commit(staged, control: &c)
         }
     }
 
@@ -233,16 +216,17 @@ public final class CaptureSession: Sendable {
         try control.withLock { (c) throws(DaguerreError) in
             guard !c.running else { return }
             let config = c.committed
-            for output in config.outputs where !c.connections.contains(where: { $0.output === output }) {
+            let connections = routing.withLock { $0.connections }
+            for output in config.outputs where !connections.contains(where: { $0.output === output }) {
                 throw .captureConfiguration(problem: "the session's \(output.displayName) has no connection (no input of a media type it takes)",
                                             fix: "Add a camera input (a microphone for audio) before starting, or remove the output.")
             }
             // The app may have changed the camera's format since the last commit.
-            if config.automaticallyConfiguresWideColor, let camera = config.videoInput?.device {
-                let space = WideColorPolicy.resolve(WideColorPolicy.situation(outputs: config.outputs, preset: config.preset, format: camera.activeFormat))
+            if let camera = config.videoInput?.device {
+                let space = WideColorPolicy.colorSpace(for: config, format: camera.activeFormat, current: camera.activeColorSpace)
                 if space != camera.activeColorSpace { try camera.setActiveColorSpace(space) }
             }
-            c.builtOptions = Self.photoOptions(config.outputs)
+            c.builtOptions = config.photoPipelineOptions
             try startStreams(config.inputs)
             c.running = true
             for output in config.outputs { output.sessionDidStartRunning() }
@@ -283,26 +267,14 @@ public final class CaptureSession: Sendable {
 
     // MARK: Internals
 
-    /// Changes a photo output's pipeline options (C6): staged inside a transaction; otherwise
-    /// validated and applied at once, rebuilding the pipeline when running.
-    func changePipelineOptions(of output: PhotoOutput, _ mutate: (inout PhotoOutput.PipelineOptions) -> Void) throws(DaguerreError) {
-        try control.withLock { (c) throws(DaguerreError) in
-            let before = output.pipelineOptions
-            var options = before
-            mutate(&options)
-            if c.staged != nil {
-                let id = ObjectIdentifier(output)
-                if c.optionsBefore[id] == nil { c.optionsBefore[id] = PhotoOptionsRecord(output: output, options: before) }
-                output.setOptionsUnchecked(options)
-                return
-            }
-            output.setOptionsUnchecked(options)
-            do throws(DaguerreError) {
-                try commit(c.committed, control: &c)
-            } catch {
-                output.setOptionsUnchecked(before)
-                throw error
-            }
+    /// Changes a photo output's pipeline options (C6) like any other configuration change:
+    /// staged inside a transaction (the output keeps its committed options until the commit);
+    /// otherwise validated and applied at once, rebuilding the pipeline when running.
+    func changePipelineOptions(of output: PhotoOutput, _ change: (inout PhotoOutput.PipelineOptions) -> Void) throws(DaguerreError) {
+        try mutate { config in
+            var options = config.pipelineOptions(of: output)
+            change(&options)
+            config.stage(options, for: output)
         }
     }
 
@@ -339,10 +311,7 @@ public final class CaptureSession: Sendable {
         guard !config.inputs.contains(where: { $0 === input }) else {
             throw .captureConfiguration(problem: "the input for \(input.device.localizedName) is already in this session", fix: "Add each input once.")
         }
-        if let owner = input.session, owner !== self {
-            throw .captureConfiguration(problem: "the input for \(input.device.localizedName) already belongs to another session",
-                                        fix: "Remove it from the other session first, or make a new CaptureDeviceInput.")
-        }
+        try ConfigurationRules.checkOwner(of: input, session: self)
         config.inputs.append(input)
     }
 
@@ -350,10 +319,7 @@ public final class CaptureSession: Sendable {
         guard !config.outputs.contains(where: { $0 === output }) else {
             throw .captureConfiguration(problem: "this \(output.displayName) is already in this session", fix: "Add each output once.")
         }
-        if let owner = output.session, owner !== self {
-            throw .captureConfiguration(problem: "this \(output.displayName) already belongs to another session",
-                                        fix: "Remove it from the other session first, or make a new output.")
-        }
+        try ConfigurationRules.checkOwner(of: output, session: self)
         config.outputs.append(output)
     }
 
@@ -367,14 +333,10 @@ public final class CaptureSession: Sendable {
         }
         try ConfigurationRules.validate(next, cameraFormat: format, session: self)
         var colorSpace = camera?.activeColorSpace
-        if let format {
-            if next.automaticallyConfiguresWideColor {
-                colorSpace = WideColorPolicy.resolve(WideColorPolicy.situation(outputs: next.outputs, preset: next.preset, format: format))
-            } else if let current = colorSpace, !format.supportedColorSpaces.contains(current) {
-                colorSpace = .sRGB
-            }
+        if let format, let current = colorSpace {
+            colorSpace = WideColorPolicy.colorSpace(for: next, format: format, current: current)
         }
-        return Plan(camera: camera, format: format, colorSpace: colorSpace, options: Self.photoOptions(next.outputs))
+        return Plan(camera: camera, format: format, colorSpace: colorSpace, options: next.photoPipelineOptions)
     }
 
     /// Validates and applies `next` (the caller holds the control mutex).
@@ -418,7 +380,10 @@ public final class CaptureSession: Sendable {
             c.appliedPreset = nil
         }
 
-        // Ownership, then connections: existing ones are kept with their settings.
+        // Photo-output options, ownership, then connections: existing ones are kept with their settings.
+        for staged in next.stagedPhotoOptions.values { staged.output.setOptionsUnchecked(staged.options) }
+        var next = next
+        next.stagedPhotoOptions = [:]
         for input in previous.inputs where !next.inputs.contains(where: { $0 === input }) {
             input.owner.withLock { $0 = WeakSession(nil) }
         }
@@ -427,17 +392,17 @@ public final class CaptureSession: Sendable {
         }
         for input in next.inputs { input.owner.withLock { $0 = WeakSession(self) } }
         for output in next.outputs { output.owner.withLock { $0 = WeakSession(self) } }
+        let existingConnections = routing.withLock { $0.connections }
         var connections: [CaptureConnection] = []
         for output in next.outputs {
             for input in next.inputs where output.acceptedMediaTypes.contains(input.device.mediaType) {
-                if let existing = c.connections.first(where: { $0.output === output && $0.inputPort.input === input }) {
+                if let existing = existingConnections.first(where: { $0.output === output && $0.inputPort.input === input }) {
                     connections.append(existing)
                 } else {
                     connections.append(CaptureConnection(inputPort: CaptureInputPort(input: input, mediaType: input.device.mediaType), output: output))
                 }
             }
         }
-        c.connections = connections
         c.committed = next
         routing.withLock { $0.connections = connections }
 
@@ -546,11 +511,5 @@ public final class CaptureSession: Sendable {
         let (streams, handler) = observers.withLock { (Array($0.streams.values), $0.handler) }
         for stream in streams { stream.yield(event) }
         if let handler { handler.queue.async { handler.handler(event) } }
-    }
-
-    private static func photoOptions(_ outputs: [CaptureOutput]) -> [ObjectIdentifier: PhotoOutput.PipelineOptions] {
-        var options: [ObjectIdentifier: PhotoOutput.PipelineOptions] = [:]
-        for case let photo as PhotoOutput in outputs { options[ObjectIdentifier(photo)] = photo.pipelineOptions }
-        return options
     }
 }

@@ -3,19 +3,6 @@
 // nothing.
 import DaguerreCore
 
-/// A session's topology and settings as a value: what `beginConfiguration()` stages and
-/// `commitConfiguration()` validates and applies.
-struct SessionConfiguration: Sendable {
-    var inputs: [CaptureDeviceInput] = []
-    var outputs: [CaptureOutput] = []
-    var preset: CaptureSession.Preset = .high
-    var automaticallyConfiguresWideColor = true
-
-    /// The camera input, if any (the rules allow one).
-    var videoInput: CaptureDeviceInput? { inputs.first { $0.device.mediaType == .video } }
-    var mediaTypes: Set<CaptureMediaType> { Set(inputs.map(\.device.mediaType)) }
-}
-
 /// The commit-time rules, in the order they are checked:
 ///
 /// 1. Inputs and outputs belong to no other session.
@@ -31,18 +18,8 @@ struct SessionConfiguration: Sendable {
 /// to run an output that has no connection.
 enum ConfigurationRules {
     static func validate(_ config: SessionConfiguration, cameraFormat: CaptureDeviceFormat?, session: CaptureSession) throws(DaguerreError) {
-        for input in config.inputs {
-            if let owner = input.session, owner !== session {
-                throw .captureConfiguration(problem: "the input for \(input.device.localizedName) already belongs to another session",
-                                            fix: "Remove it from the other session first, or make a new CaptureDeviceInput.")
-            }
-        }
-        for output in config.outputs {
-            if let owner = output.session, owner !== session {
-                throw .captureConfiguration(problem: "this \(output.displayName) already belongs to another session",
-                                            fix: "Remove it from the other session first, or make a new output.")
-            }
-        }
+        for input in config.inputs { try checkOwner(of: input, session: session) }
+        for output in config.outputs { try checkOwner(of: output, session: session) }
         for mediaType in CaptureMediaType.allCases {
             let devices = config.inputs.filter { $0.device.mediaType == mediaType }
             guard devices.count > 1 else { continue }
@@ -69,7 +46,7 @@ enum ConfigurationRules {
             }
         }
         let hasMovieOutput = config.outputs.contains { $0.role == .movieFile }
-        for case let photo as PhotoOutput in config.outputs where photo.isLivePhotoCaptureEnabled {
+        for case let photo as PhotoOutput in config.outputs where config.pipelineOptions(of: photo).isLivePhotoCaptureEnabled {
             if hasMovieOutput {
                 throw .captureConfiguration(problem: "the PhotoOutput has Live Photo capture enabled and the session has a MovieFileOutput, which cannot be used together (SPEC L5)",
                                             fix: "Remove the MovieFileOutput, or call setLivePhotoCaptureEnabled(false) on the PhotoOutput first.")
@@ -79,6 +56,24 @@ enum ConfigurationRules {
                                             fix: "Set the photo preset (in the same configuration), or turn Live Photo capture off.")
             }
         }
+    }
+
+    /// Rule 1 for one input. The session also checks it when the input is staged, so that
+    /// `canAddInput` says no at once; the commit checks again, since another session may have
+    /// taken the input in between.
+    static func checkOwner(of input: CaptureDeviceInput, session: CaptureSession) throws(DaguerreError) {
+        try checkOwner(input.session, of: "the input for \(input.device.localizedName)", session: session, replacement: "CaptureDeviceInput")
+    }
+
+    /// Rule 1 for one output (see the input's).
+    static func checkOwner(of output: CaptureOutput, session: CaptureSession) throws(DaguerreError) {
+        try checkOwner(output.session, of: "this \(output.displayName)", session: session, replacement: "output")
+    }
+
+    private static func checkOwner(_ owner: CaptureSession?, of what: String, session: CaptureSession, replacement: String) throws(DaguerreError) {
+        guard let owner, owner !== session else { return }
+        throw .captureConfiguration(problem: "\(what) already belongs to another session",
+                                    fix: "Remove it from the other session first, or make a new \(replacement).")
     }
 
     private static func list(_ types: Set<CaptureMediaType>) -> String {

@@ -57,8 +57,18 @@ public enum WideColorPolicy {
         return .p3D65
     }
 
+    /// The colour space a session's configuration gives its camera, streaming `format` in
+    /// `current`: W3's choice with the automatic switch on; otherwise the app's (W4), or sRGB
+    /// when `format` lacks it. The one place a commit and startRunning() decide it.
+    static func colorSpace(for config: SessionConfiguration, format: CaptureDeviceFormat, current: CaptureColorSpace) -> CaptureColorSpace {
+        if config.automaticallyConfiguresWideColor {
+            return resolve(situation(outputs: config.outputs, preset: config.preset, format: format))
+        }
+        return format.supportedColorSpaces.contains(current) ? current : .sRGB
+    }
+
     /// The situation of a set of outputs, a preset and a format.
-    static func situation(outputs: [CaptureOutput], preset: CaptureSession.Preset, format: CaptureDeviceFormat?) -> Situation {
+    private static func situation(outputs: [CaptureOutput], preset: CaptureSession.Preset, format: CaptureDeviceFormat?) -> Situation {
         Situation(hasPhotoOutput: outputs.contains { $0.role == .photo },
                   hasPreviewSink: outputs.contains { $0.role == .preview },
                   hasMovieFileOutput: outputs.contains { $0.role == .movieFile },

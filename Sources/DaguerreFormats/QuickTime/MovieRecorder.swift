@@ -94,11 +94,18 @@ public final class MovieRecorder {
         try submit(try encoder.encode(scratch, presentationTime: ticks))
     }
 
-    /// Encodes a planar 4:2:0 frame shown at `time` (video range, the movie's colour tags).
+    /// Encodes a planar 4:2:0 frame shown at `time`, under the movie's colour tags. The movie is
+    /// video range (what H.264 players expect), so a full-range (420f) frame is converted first,
+    /// in one pass into the recorder's scratch frame; a video-range frame goes to the encoder as is.
     public func append(frame: PlanarYCbCr420Buffer, at time: MediaTime) throws(DaguerreError) {
         try checkOpen()
         let ticks = try frameTicks(time)
-        try submit(try encoder.encode(frame, presentationTime: ticks))
+        guard frame.fullRange else {
+            try submit(try encoder.encode(frame, presentationTime: ticks))
+            return
+        }
+        try YCbCrRange.convertToVideoRange(frame, into: &scratch)
+        try submit(try encoder.encode(scratch, presentationTime: ticks))
     }
 
     /// Appends interleaved 16-bit PCM samples (a multiple of the channel count), contiguous with

@@ -10,8 +10,8 @@ import DaguerreCore
 /// pointer walk, no allocation. The transfer curve is left alone (see ``VideoColorProperties``).
 /// Alpha is ignored: video frames are opaque.
 ///
-/// Backward (decoding, for tests and thumbnails): float per pixel with the matrix and range the
-/// stream declares.
+/// Backward (decoding, for tests and thumbnails, and a camera's BGRA frames): float per pixel
+/// with the matrix and range the stream declares, into RGBA8 or BGRA8.
 ///
 /// ```swift
 /// let yuv = try YCbCrConversion.makeYCbCr420(from: rgbaFrame)
@@ -136,15 +136,37 @@ public enum YCbCrConversion {
 
     /// An RGBA8 buffer (opaque) from a 4:2:0 frame, tagged with the frame's RGB colour space.
     public static func makeRGBA(from frame: PlanarYCbCr420Buffer) throws(DaguerreError) -> PixelBuffer {
-        try frame.luma.withUnsafeBufferPointer { (yp) throws(DaguerreError) -> PixelBuffer in
-            try frame.cb.withUnsafeBufferPointer { (cbp) throws(DaguerreError) -> PixelBuffer in
-                try frame.cr.withUnsafeBufferPointer { (crp) throws(DaguerreError) -> PixelBuffer in
+        var out = try PixelBuffer(width: frame.width, height: frame.height, format: .rgba8,
+                                  colorSpace: frame.colorProperties.rgbColorSpace, alpha: .straight)
+        try convert(frame, into: &out)
+        return out
+    }
+
+    /// Fills an RGBA8 or BGRA8 buffer of the frame's size from a 4:2:0 frame (opaque: alpha
+    /// 255), keeping the buffer's tags. One pass: a BGRA consumer (a camera's BGRA format, SPEC
+    /// C4) gets exactly ``makeRGBA(from:)``'s pixels with red and blue swapped, without a
+    /// second pass over an RGBA copy.
+    public static func convert(_ frame: PlanarYCbCr420Buffer, into buffer: inout PixelBuffer) throws(DaguerreError) {
+        guard buffer.width == frame.width, buffer.height == frame.height else {
+            throw .invalidArgument(what: "Buffer of \(buffer.width)×\(buffer.height)", problem: "the Y'CbCr frame is \(frame.width)×\(frame.height)")
+        }
+        let layout = try channelLayout(of: buffer.format)
+        guard layout.size == 4 else {
+            throw .unsupported(feature: "Y'CbCr to \(buffer.format)", hint: "Convert into an RGBA8 or BGRA8 buffer.")
+        }
+        let rowBytes = buffer.bytesPerRow
+        try frame.luma.withUnsafeBufferPointer { (yp) throws(DaguerreError) in
+            try frame.cb.withUnsafeBufferPointer { (cbp) throws(DaguerreError) in
+                try frame.cr.withUnsafeBufferPointer { (crp) throws(DaguerreError) in
                     guard let y = yp.baseAddress, let cb = cbp.baseAddress, let cr = crp.baseAddress else {
                         throw .invalidArgument(what: "Y'CbCr frame", problem: "empty planes")
                     }
-                    return try makeRGBA(y: y, yStride: frame.width, cb: cb, cbStride: frame.width / 2, cr: cr, crStride: frame.width / 2,
-                                        width: frame.width, height: frame.height, matrix: frame.colorProperties.matrix,
-                                        fullRange: frame.fullRange, colorSpace: frame.colorProperties.rgbColorSpace)
+                    buffer.withUnsafeMutableBytes { raw in
+                        guard let base = raw.baseAddress else { return }
+                        convertYCbCr(y: y, yStride: frame.width, cb: cb, cbStride: frame.width / 2, cr: cr, crStride: frame.width / 2,
+                                     width: frame.width, height: frame.height, matrix: frame.colorProperties.matrix,
+                                     fullRange: frame.fullRange, into: base, bytesPerRow: rowBytes, layout: layout)
+                    }
                 }
             }
         }
@@ -155,6 +177,21 @@ public enum YCbCrConversion {
                          cr: UnsafePointer<UInt8>, crStride: Int, width: Int, height: Int,
                          matrix: UInt16, fullRange: Bool, colorSpace: ColorSpace?) throws(DaguerreError) -> PixelBuffer {
         var out = try PixelBuffer(width: width, height: height, format: .rgba8, colorSpace: colorSpace, alpha: .straight)
+        let rowBytes = out.bytesPerRow
+        out.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            convertYCbCr(y: y, yStride: yStride, cb: cb, cbStride: cbStride, cr: cr, crStride: crStride, width: width, height: height,
+                         matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes,
+                         layout: ChannelLayout(r: 0, g: 1, b: 2, size: 4))
+        }
+        return out
+    }
+
+    /// Writes `height` rows of `width` opaque four-byte pixels with R, G, B at `layout`'s
+    /// offsets and alpha at byte 3.
+    static func convertYCbCr(y: UnsafePointer<UInt8>, yStride: Int, cb: UnsafePointer<UInt8>, cbStride: Int,
+                             cr: UnsafePointer<UInt8>, crStride: Int, width: Int, height: Int, matrix: UInt16, fullRange: Bool,
+                             into base: UnsafeMutableRawPointer, bytesPerRow rowBytes: Int, layout: ChannelLayout) {
         // Kr, Kb of the matrix: BT.601 (5, 6), BT.2020 (9, 10), otherwise BT.709.
         let (kr, kb): (Float, Float) = [5, 6].contains(matrix) ? (0.299, 0.114) : [9, 10].contains(matrix) ? (0.2627, 0.0593) : (0.2126, 0.0722)
         let kg = 1 - kr - kb
@@ -162,23 +199,19 @@ public enum YCbCrConversion {
         let cbToG = -cbToB * kb / kg, crToG = -crToR * kr / kg
         let yScale: Float = fullRange ? 1 : 255 / 219, yOffset: Float = fullRange ? 0 : 16
         let cScale: Float = fullRange ? 1 : 255 / 224
-        let rowBytes = out.bytesPerRow
-        out.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            for row in 0..<height {
-                let d = (base + row * rowBytes).assumingMemoryBound(to: UInt8.self)
-                let yr = y + row * yStride, cbr = cb + (row / 2) * cbStride, crr = cr + (row / 2) * crStride
-                for x in 0..<width {
-                    let l = (Float(yr[x]) - yOffset) * yScale
-                    let u = (Float(cbr[x / 2]) - 128) * cScale, v = (Float(crr[x / 2]) - 128) * cScale
-                    d[4 * x] = clamp8(l + crToR * v)
-                    d[4 * x + 1] = clamp8(l + cbToG * u + crToG * v)
-                    d[4 * x + 2] = clamp8(l + cbToB * u)
-                    d[4 * x + 3] = 255
-                }
+        let ro = layout.r, go = layout.g, bo = layout.b
+        for row in 0..<height {
+            let d = (base + row * rowBytes).assumingMemoryBound(to: UInt8.self)
+            let yr = y + row * yStride, cbr = cb + (row / 2) * cbStride, crr = cr + (row / 2) * crStride
+            for x in 0..<width {
+                let l = (Float(yr[x]) - yOffset) * yScale
+                let u = (Float(cbr[x / 2]) - 128) * cScale, v = (Float(crr[x / 2]) - 128) * cScale
+                d[4 * x + ro] = clamp8(l + crToR * v)
+                d[4 * x + go] = clamp8(l + cbToG * u + crToG * v)
+                d[4 * x + bo] = clamp8(l + cbToB * u)
+                d[4 * x + 3] = 255
             }
         }
-        return out
     }
 
     @inline(__always) static func clamp8(_ v: Float) -> UInt8 {

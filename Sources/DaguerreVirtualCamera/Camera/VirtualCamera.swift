@@ -132,7 +132,7 @@ public final class VirtualCamera: @unchecked Sendable {
     func opticalImage(for mode: SensorReadoutMode, scene: any Scene, illuminant: Illuminant) -> OpticalImage {
         let key = "\(scene.cacheKey)|\(illuminant.rawValue)|\(mode.width)x\(mode.height)"
         if let hit = (withState { _ in opticalCache[key] }) { return hit }
-        let image = OpticalImage.render(scene: scene, lighting: SceneLighting(illuminant: illuminant), lens: profile.lens,
+        let image = OpticalImage.render(scene: scene, lighting: .under(illuminant), lens: profile.lens,
                                         width: mode.width, height: mode.height,
                                         fullWidth: profile.sensor.width, fullHeight: profile.sensor.height)
         withState { _ in
@@ -179,6 +179,8 @@ public final class VirtualCamera: @unchecked Sendable {
         let sensor = sensor(for: mode)
         let optical = opticalImage(for: mode, scene: snapshot.scene, illuminant: snapshot.illuminant)
         let stabilized = snapshot.isStabilizationEnabled && profile.lens.hasStabilization
+        // The moving objects' colours under this frame's light, from the illuminant's one lighting.
+        let lighting = SceneLighting.under(snapshot.illuminant)
         var exposure = snapshot.exposure
         exposure.duration = min(exposure.duration, 1 / mode.maxFrameRate)
         let request = ReadoutRequest(
@@ -187,7 +189,7 @@ public final class VirtualCamera: @unchecked Sendable {
             stabilizationReduction: profile.lens.stabilizationReduction, seed: seed, frameIndex: snapshot.frameIndex,
             flash: flash ? FlashPulse(optical: opticalImage(for: mode, scene: snapshot.scene, illuminant: .d65),
                                       luxSecondsAtOneMetre: profile.flashLuxSecondsAtOneMetre * (flashPower ?? 0)) : nil,
-            objects: snapshot.movingObjects.map { ($0, SceneLighting(illuminant: snapshot.illuminant).srgb($0.reflectance)) },
+            objects: snapshot.movingObjects.map { ($0, lighting.srgb($0.reflectance)) },
             fieldSpan: fieldSpan(for: mode))
         let mosaic = try SensorReadout.read(request)
         let stats = FrameStatistics(mosaic)

@@ -55,8 +55,11 @@ public struct VideoISP: Sendable {
             frame.cb.withUnsafeMutableBufferPointer { cbp in
             frame.cr.withUnsafeMutableBufferPointer { crp in
             lut.withUnsafeBufferPointer { lutp in
-                let io = ISPPointers(src: src.baseAddress!, y: yp.baseAddress!, cb: cbp.baseAddress!, cr: crp.baseAddress!, lut: lutp.baseAddress!)
+                // Safety: workers read the shared mosaic and table and write disjoint row pairs of
+                // the planes, all of which outlive the `concurrentPerform` call.
+                let shared = UnsafeTransfer((src: src.baseAddress!, y: yp.baseAddress!, cb: cbp.baseAddress!, cr: crp.baseAddress!, lut: lutp.baseAddress!))
                 DispatchQueue.concurrentPerform(iterations: h / 2) { pair in
+                    let io = shared.value
                     // Rows y-1 ... y+2 as floats above black, one sample of edge padding each side.
                     let stride = w + 2
                     let rows = UnsafeMutablePointer<Float>.allocate(capacity: 4 * stride)
@@ -129,12 +132,4 @@ public struct VideoISP: Sendable {
         }
         return frame
     }
-}
-
-/// Safety: workers read the shared mosaic and table and write disjoint row pairs of the planes,
-/// all of which outlive the `concurrentPerform` call.
-private struct ISPPointers: @unchecked Sendable {
-    let src: UnsafePointer<UInt16>
-    let y: UnsafeMutablePointer<UInt8>, cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>
-    let lut: UnsafePointer<UInt8>
 }

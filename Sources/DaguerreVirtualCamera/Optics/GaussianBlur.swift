@@ -1,5 +1,6 @@
 // The lens point-spread function as a separable Gaussian, applied once when an optical image is
 // rendered (not per frame). Plain scalar code: it runs once per scene and mode, and is cached.
+import DaguerreCore
 import Dispatch
 import Foundation
 
@@ -13,10 +14,12 @@ enum GaussianBlur {
         let total = w.reduce(0, +)
         w = w.map { $0 / total }
         let weights = w
-        let p = PlanePointer(base: plane)
+        // Safety: the workers write disjoint rows (first pass) or disjoint column bands (second
+        // pass) of a plane that outlives the `concurrentPerform` calls.
+        let p = UnsafeTransfer(plane)
         // Rows.
         DispatchQueue.concurrentPerform(iterations: height) { y in
-            let row = p.base + y * width
+            let row = p.value + y * width
             var line = [Float](repeating: 0, count: width)
             for x in 0..<width {
                 var acc: Float = 0
@@ -30,18 +33,14 @@ enum GaussianBlur {
         DispatchQueue.concurrentPerform(iterations: bands) { band in
             let x0 = band * 64, x1 = min(width, x0 + 64), n = x1 - x0
             var column = [Float](repeating: 0, count: height * n)
-            for y in 0..<height { for x in 0..<n { column[y * n + x] = p.base[y * width + x0 + x] } }
+            for y in 0..<height { for x in 0..<n { column[y * n + x] = p.value[y * width + x0 + x] } }
             for y in 0..<height {
                 for x in 0..<n {
                     var acc: Float = 0
                     for k in -radius...radius { acc += weights[k + radius] * column[min(max(y + k, 0), height - 1) * n + x] }
-                    p.base[y * width + x0 + x] = acc
+                    p.value[y * width + x0 + x] = acc
                 }
             }
         }
     }
 }
-
-/// Safety: the blur's workers write disjoint rows (first pass) or disjoint column bands
-/// (second pass) of a plane that outlives the `concurrentPerform` calls.
-struct PlanePointer: @unchecked Sendable { let base: UnsafeMutablePointer<Float> }

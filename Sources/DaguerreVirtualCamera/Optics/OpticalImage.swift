@@ -32,42 +32,46 @@ public struct OpticalImage: Sendable {
         let uSpan = modeAspect >= fieldAspect ? 1.0 : modeAspect / fieldAspect
         let vSpan = modeAspect >= fieldAspect ? fieldAspect / modeAspect : 1.0
         let count = width * height
-        let storage = UnsafeMutablePointer<Float>.allocate(capacity: 4 * count)
-        defer { storage.deallocate() }
+        // The result's own arrays are the render target and the blur works in place in them, so
+        // a render holds 4 floats per pixel (plus the blur's row and column-band scratch), not a
+        // full-size scratch copy besides.
+        var red = [Float](repeating: 0, count: count), green = [Float](repeating: 0, count: count)
+        var blue = [Float](repeating: 0, count: count), distance = [Float](repeating: 0, count: count)
         // Radii are measured on the full 4:3 field, so a point vignettes and distorts alike in every mode.
         let halfDiagonal = ((Double(width) / uSpan) * (Double(width) / uSpan) + (Double(height) / vSpan) * (Double(height) / vSpan)).squareRoot() / 2
-        let rows = PlanePointers(r: storage, g: storage + count, b: storage + 2 * count, d: storage + 3 * count)
-        DispatchQueue.concurrentPerform(iterations: height) { y in
-            for x in 0..<width {
-                var sum = SIMD3<Float>.zero, dist: Float = 0
-                for sy in 0..<2 {
-                    for sx in 0..<2 {
-                        let px = Double(x) + 0.25 + 0.5 * Double(sx), py = Double(y) + 0.25 + 0.5 * Double(sy)
-                        let p = SIMD2((px - Double(width) / 2) / halfDiagonal, (py - Double(height) / 2) / halfDiagonal)
-                        let q = lens.distort(p) * halfDiagonal
-                        let u = 0.5 + (q.x / Double(width) - 0) * uSpan
-                        let v = 0.5 + (q.y / Double(height)) * vSpan
-                        let s = scene.sample(u: u, v: v, lighting: lighting)
-                        sum += s.response; dist += s.distance
-                    }
-                }
-                let p = SIMD2((Double(x) + 0.5 - Double(width) / 2) / halfDiagonal, (Double(y) + 0.5 - Double(height) / 2) / halfDiagonal)
-                let gain = Float(lens.illumination(r2: (p * p).sum())) / 4
-                let i = y * width + x
-                rows.r[i] = sum.x * gain; rows.g[i] = sum.y * gain; rows.b[i] = sum.z * gain; rows.d[i] = dist / 4
-            }
-        }
         // The lens PSF, scaled from full-resolution pixels to this mode's.
         let sigma = lens.blurSigmaPixels * Double(width) / Double(fullWidth) / uSpan
-        for plane in [rows.r, rows.g, rows.b] { GaussianBlur.apply(plane, width: width, height: height, sigma: sigma) }
-        func array(_ p: UnsafeMutablePointer<Float>) -> [Float] { Array(UnsafeBufferPointer(start: p, count: count)) }
-        return OpticalImage(width: width, height: height, planes: [array(rows.r), array(rows.g), array(rows.b)], distance: array(rows.d))
+        red.withUnsafeMutableBufferPointer { rp in
+        green.withUnsafeMutableBufferPointer { gp in
+        blue.withUnsafeMutableBufferPointer { bp in
+        distance.withUnsafeMutableBufferPointer { dp in
+            guard let r = rp.baseAddress, let g = gp.baseAddress, let b = bp.baseAddress, let d = dp.baseAddress else { return }
+            // Safety: each worker writes only its own row of each plane, and the arrays outlive
+            // the `concurrentPerform` call that uses them.
+            let shared = UnsafeTransfer((r: r, g: g, b: b, d: d))
+            DispatchQueue.concurrentPerform(iterations: height) { y in
+                let rows = shared.value
+                for x in 0..<width {
+                    var sum = SIMD3<Float>.zero, dist: Float = 0
+                    for sy in 0..<2 {
+                        for sx in 0..<2 {
+                            let px = Double(x) + 0.25 + 0.5 * Double(sx), py = Double(y) + 0.25 + 0.5 * Double(sy)
+                            let p = SIMD2((px - Double(width) / 2) / halfDiagonal, (py - Double(height) / 2) / halfDiagonal)
+                            let q = lens.distort(p) * halfDiagonal
+                            let u = 0.5 + (q.x / Double(width) - 0) * uSpan
+                            let v = 0.5 + (q.y / Double(height)) * vSpan
+                            let s = scene.sample(u: u, v: v, lighting: lighting)
+                            sum += s.response; dist += s.distance
+                        }
+                    }
+                    let p = SIMD2((Double(x) + 0.5 - Double(width) / 2) / halfDiagonal, (Double(y) + 0.5 - Double(height) / 2) / halfDiagonal)
+                    let gain = Float(lens.illumination(r2: (p * p).sum())) / 4
+                    let i = y * width + x
+                    rows.r[i] = sum.x * gain; rows.g[i] = sum.y * gain; rows.b[i] = sum.z * gain; rows.d[i] = dist / 4
+                }
+            }
+            for plane in [r, g, b] { GaussianBlur.apply(plane, width: width, height: height, sigma: sigma) }
+        }}}}
+        return OpticalImage(width: width, height: height, planes: [red, green, blue], distance: distance)
     }
-}
-
-/// Plane pointers handed to the render workers.
-/// Safety: each worker writes only its own row of each plane, and the storage outlives the
-/// `concurrentPerform` call that uses it.
-struct PlanePointers: @unchecked Sendable {
-    let r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, d: UnsafeMutablePointer<Float>
 }

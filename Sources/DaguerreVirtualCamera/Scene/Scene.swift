@@ -48,6 +48,18 @@ public struct SceneLighting: Sendable {
         srgbToCamera = Colorimetry.cameraMatrix(forLinearSRGBUnder: illuminant)
     }
 
+    /// The lighting of `illuminant`, computed once per illuminant for the process: it depends
+    /// on nothing else, so every frame's moving objects and every optical render share it.
+    ///
+    /// ```swift
+    /// let red = SceneLighting.under(.tungsten).srgb([0.8, 0.1, 0.1])
+    /// ```
+    public static func under(_ illuminant: Illuminant) -> SceneLighting {
+        computed[illuminant] ?? SceneLighting(illuminant: illuminant)
+    }
+
+    private static let computed = Dictionary(uniqueKeysWithValues: Illuminant.allCases.map { ($0, SceneLighting(illuminant: $0)) })
+
     /// A spectrally flat surface of reflectance `r`.
     @inline(__always)
     public func neutral(_ r: Float) -> SIMD3<Float> { neutralResponse * r }

@@ -54,8 +54,10 @@ enum SensorReadout {
                 q.optical.planes[0].withUnsafeBufferPointer { p0 in
                 q.optical.planes[1].withUnsafeBufferPointer { p1 in
                 q.optical.planes[2].withUnsafeBufferPointer { p2 in
-                    let planes = PlaneSet(p: [p0.baseAddress!, p1.baseAddress!, p2.baseAddress!])
+                    // Safety: read-only pointers into arrays that outlive the `concurrentPerform` using them.
+                    let shared = UnsafeTransfer([p0.baseAddress!, p1.baseAddress!, p2.baseAddress!])
                     DispatchQueue.concurrentPerform(iterations: h) { y in
+                        let planes = shared.value
                         let rowStart = q.startTime + Double(y) / Double(h) * s.readoutTime
                         let taps = motionTaps(q, rowStart: rowStart)
                         var noise = SplitMix64(seed: q.seed, q.frameIndex, UInt64(y))
@@ -146,7 +148,7 @@ enum SensorReadout {
 
     /// Replaces one tap's scene light with a moving disc's where the disc covers row `y`.
     static func overlay(_ o: MovingObject, response: SIMD3<Float>, tap: SIMD2<Double>, time: Double, y: Int,
-                        into light: UnsafeMutablePointer<Float>, planes: PlaneSet, cfa: [Int], w: Int, h: Int, span: SIMD2<Double>) {
+                        into light: UnsafeMutablePointer<Float>, planes: [UnsafePointer<Float>], cfa: [Int], w: Int, h: Int, span: SIMD2<Double>) {
         let p = o.position(at: time)
         // Field → mode pixels (centred crop), then the camera's shift (the image moves against it).
         let cx = (p.x - 0.5) / span.x * Double(w) + Double(w) / 2 - 0.5 - tap.x
@@ -162,7 +164,7 @@ enum SensorReadout {
         let fx0 = tap.x.rounded(.down), ix = Int(fx0), fx = Float(tap.x - fx0)
         for x in x0...x1 {
             let c = cfa[(y & 1) * 2 + (x & 1)]
-            let plane = planes.p[c]
+            let plane = planes[c]
             let a = min(max(x + ix, 0), w - 1), b = min(a + 1, w - 1)
             let top = plane[y0 * w + a] + (plane[y0 * w + b] - plane[y0 * w + a]) * fx
             let bottom = plane[y1 * w + a] + (plane[y1 * w + b] - plane[y1 * w + a]) * fx
@@ -172,7 +174,7 @@ enum SensorReadout {
 
     /// Adds one tap's light to `light`: the planes of the row's two CFA colours, shifted by
     /// `tap` (mode pixels) with bilinear weights, edges clamped.
-    static func accumulate(_ tap: SIMD2<Double>, y: Int, into light: UnsafeMutablePointer<Float>, planes: PlaneSet, cfa: [Int], w: Int, h: Int) {
+    static func accumulate(_ tap: SIMD2<Double>, y: Int, into light: UnsafeMutablePointer<Float>, planes: [UnsafePointer<Float>], cfa: [Int], w: Int, h: Int) {
         let sy = min(max(Double(y) + tap.y, 0), Double(h - 1))
         let y0 = Int(sy), y1 = min(y0 + 1, h - 1), fy = Float(sy - Double(y0))
         let fx0 = tap.x.rounded(.down), ix = Int(fx0), fx = Float(tap.x - fx0)
@@ -180,14 +182,14 @@ enum SensorReadout {
         if fx == 0, fy == 0 {
             // A whole-pixel shift (always, on a tripod): one load per photosite.
             for parity in 0..<2 {
-                let r0 = planes.p[cfa[(y & 1) * 2 + parity]] + y0 * w
+                let r0 = planes[cfa[(y & 1) * 2 + parity]] + y0 * w
                 var x = parity
                 while x < w { light[x] += r0[min(max(x + ix, 0), w - 1)]; x += 2 }
             }
             return
         }
         for parity in 0..<2 {
-            let plane = planes.p[cfa[(y & 1) * 2 + parity]]
+            let plane = planes[cfa[(y & 1) * 2 + parity]]
             let r0 = plane + y0 * w, r1 = plane + y1 * w
             // Columns whose source pair lies inside the row need no clamping.
             let lo = max(0, -ix), hi = min(w, w - 1 - ix)
@@ -224,7 +226,3 @@ struct FlashPulse: Sendable {
     var optical: OpticalImage
     var luxSecondsAtOneMetre: Double
 }
-
-/// The optical image's three planes for the readout workers.
-/// Safety: read-only pointers into arrays that outlive the `concurrentPerform` using them.
-struct PlaneSet: @unchecked Sendable { let p: [UnsafePointer<Float>] }

@@ -70,7 +70,7 @@ import Testing
         let embedded = [UInt8](try Data(contentsOf: URL(fileURLWithPath: extracted)))
         let identical = embedded == mp4
         #expect(identical, "exiftool extracted \(embedded.count) bytes; \(mp4.count) were appended")
-        let probe = try MovieFixture.ffprobe(extracted)
+        let probe = try MovieProbe(extracted)
         #expect(probe.streams.contains { $0["codec_name"] as? String == "h264" })
         #expect(try Judge.run("ffmpeg", ["-v", "error", "-i", extracted, "-f", "null", "-"]).isEmpty)
 

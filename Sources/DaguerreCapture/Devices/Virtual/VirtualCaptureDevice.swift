@@ -5,7 +5,6 @@
 import DaguerreCore
 import DaguerreFormats
 import DaguerreVirtualCamera
-import Synchronization
 
 /// A virtual back or front camera.
 ///
@@ -27,7 +26,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     /// The simulator: scene, illuminant, lux, motion and moving objects can be changed while streaming.
     public let camera: VirtualCamera
     public let controls: CaptureDeviceControls
-    private let ticker = Mutex<CaptureClockTicker?>(nil)
+    private let stream = ExclusiveStream()
 
     public init(profile: VirtualCameraProfile, position: CaptureDevicePosition, seed: UInt64 = 0,
                 uniqueID: String? = nil) throws(DaguerreError) {
@@ -74,6 +73,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
 
     /// Streams at the active format's frame rate on `clock`: each tick exposes one frame at the
     /// tick's time, so a virtual clock gives the same frames however fast it is advanced.
+    /// Throws while the camera already streams (to another session, say): one stream at a time.
     public func startStreaming(clock: any CaptureClock, handler: @escaping @Sendable (CaptureStreamEvent) -> Void) throws(DaguerreError) {
         let format = controls.activeFormat
         guard let mode = camera.profile.modes.first(where: { $0.width == format.dimensions.width && $0.height == format.dimensions.height }) else {
@@ -88,12 +88,11 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
                 handler(.failed(error))
             }
         }
-        ticker.withLock { $0?.stop(); $0 = next }
-        next.start()
+        try stream.start(next, deviceName: localizedName)
     }
 
     public func stopStreaming() {
-        ticker.withLock { t in t?.stop(); t = nil }
+        stream.stop()
     }
 
     /// The ISPs for the two colour spaces, built once (each inverts a matrix and tabulates a curve).
@@ -129,19 +128,10 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         case .yuv420FullRange?, .yuv420VideoRange?:
             content = .yCbCr420(try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: format.pixelFormat == .yuv420FullRange))
         case .bgra?:
-            let rgba = try YCbCrConversion.makeRGBA(from: try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: true))
-            var bgra = try PixelBuffer(width: rgba.width, height: rgba.height, format: .bgra8, colorSpace: colorSpace.colorSpace)
-            let (src, dstStride) = (rgba, bgra.bytesPerRow)
-            bgra.withUnsafeMutableBytes { out in
-                src.withUnsafeBytes { inp in
-                    for y in 0..<src.height {
-                        for x in 0..<src.width {
-                            let i = y * src.bytesPerRow + 4 * x, o = y * dstStride + 4 * x
-                            out[o] = inp[i + 2]; out[o + 1] = inp[i + 1]; out[o + 2] = inp[i]; out[o + 3] = 255
-                        }
-                    }
-                }
-            }
+            // Two passes: the ISP to full-range Y'CbCr, then straight into BGRA (no RGBA copy to swap).
+            let yuv = try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: true)
+            var bgra = try PixelBuffer(width: yuv.width, height: yuv.height, format: .bgra8, colorSpace: colorSpace.colorSpace)
+            try YCbCrConversion.convert(yuv, into: &bgra)
             content = .bgra(bgra)
         case .bayer?:
             content = .bayer(raw.mosaic)

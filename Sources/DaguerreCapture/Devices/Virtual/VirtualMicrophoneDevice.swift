@@ -19,7 +19,8 @@ public final class VirtualMicrophoneDevice: ControlledCaptureDevice {
     public let hasFlash = false
     public let isLensStabilizationSupported = false
     public let controls: CaptureDeviceControls
-    private let state: Mutex<(microphone: VirtualMicrophone, ticker: CaptureClockTicker?, nextSample: Int?)>
+    private let state: Mutex<(microphone: VirtualMicrophone, nextSample: Int?)>
+    private let stream = ExclusiveStream()
 
     public init(sound: SceneSound = .tone(frequency: 440, amplitude: 0.2), seed: UInt64 = 0, channels: Int = 1,
                 uniqueID: String = "daguerre.virtual.microphone") throws(DaguerreError) {
@@ -29,7 +30,7 @@ public final class VirtualMicrophoneDevice: ControlledCaptureDevice {
         }
         let format = CaptureDeviceFormat(audio: try CaptureAudioFormat(sampleRate: VirtualMicrophone.sampleRate, channels: channels))
         controls = try CaptureDeviceControls(formats: [format], deviceName: localizedName)
-        state = Mutex((VirtualMicrophone(sound: sound, seed: seed, channels: channels), nil, nil))
+        state = Mutex((VirtualMicrophone(sound: sound, seed: seed, channels: channels), nil))
     }
 
     /// What the scene sounds like (changeable while streaming).
@@ -41,6 +42,7 @@ public final class VirtualMicrophoneDevice: ControlledCaptureDevice {
     /// Delivers about 20 ms per buffer. Each buffer continues exactly where the last ended, up
     /// to 20 ms past its tick, so audio has no gaps even when a busy machine makes ticks late
     /// (a late tick delivers the longer stretch it missed); sample `n` is the sound at `n / 44100` s.
+    /// Throws while the microphone already streams (to another session, say).
     public func startStreaming(clock: any CaptureClock, handler: @escaping @Sendable (CaptureStreamEvent) -> Void) throws(DaguerreError) {
         let rate = Double(VirtualMicrophone.sampleRate)
         let next = try CaptureClockTicker(clock: clock, interval: 0.02) { [weak self] _, time in
@@ -60,14 +62,12 @@ public final class VirtualMicrophoneDevice: ControlledCaptureDevice {
                 handler(.failed(error))
             }
         }
-        // The old ticker is stopped outside the lock: stop() waits for a running tick, which takes it.
-        let old = state.withLock { s -> CaptureClockTicker? in defer { s.ticker = next; s.nextSample = nil }; return s.ticker }
-        old?.stop()
-        next.start()
+        try stream.start(next, deviceName: localizedName)
     }
 
     public func stopStreaming() {
-        let old = state.withLock { s -> CaptureClockTicker? in defer { s.ticker = nil }; return s.ticker }
-        old?.stop()
+        stream.stop()
+        // The next stream starts at its own first tick's time.
+        state.withLock { $0.nextSample = nil }
     }
 }
