@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "FuzzDNG", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
         .executableTarget(name: "FuzzJPEGMetadata", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
         .executableTarget(name: "FuzzQuickTime", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
+        .executableTarget(name: "FuzzRAWDevelop", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,6 +55,37 @@ public enum FuzzTargets {
         return plane
     }
 
+    /// The RAW develop (SPEC X1–X7) on whatever DNG the bytes hold: the default pipeline (noise
+    /// reduction with the file's NoiseProfile or an estimate, highlights, gain maps and warps
+    /// from its opcode lists), draft mode, the half-size path, versions 1 and 2, and the look,
+    /// each rendered into a small buffer. Hostile levels, profiles, opcode areas and sizes must
+    /// end in a DaguerreError. Returns how many of the five renders succeeded (nil when the
+    /// bytes are not a readable DNG).
+    @discardableResult
+    public static func rawDevelop(_ bytes: [UInt8]) -> Int? {
+        var limits = Self.limits
+        limits.maxPixels = 1 << 18
+        guard let dng = try? DNGReader.read(bytes: bytes, limits: limits) else { return nil }
+        func render(_ configure: (inout RAWFilter) -> Void) -> Int {
+            do {
+                var raw = try RAWFilter(dng: dng, limits: limits)
+                configure(&raw)
+                let image = try raw.outputImage()
+                let crop = image.cropped(to: Rect(x: image.extent.minX, y: image.extent.minY,
+                                                  width: min(image.extent.width, 48), height: min(image.extent.height, 48)))
+                _ = try Context(options: .init(limits: limits)).createBuffer(crop, format: .rgba8, colorSpace: .sRGB)
+                return 1
+            } catch {
+                return 0   // typed errors are the expected outcome for damaged input
+            }
+        }
+        return render { _ in }
+            + render { $0.isDraftModeEnabled = true; $0.exposure = 1 }
+            + render { $0.scaleFactor = 0.5; $0.noiseReductionDetailAmount = 1; $0.noiseReductionSharpnessAmount = 1 }
+            + render { $0.decoderVersion = "1" }
+            + render { $0.decoderVersion = "2"; $0.boostAmount = 1; $0.localToneMapAmount = 1; $0.colorNoiseReductionAmount = 1 }
+    }
+
     /// The JPEG metadata reader (markers, EXIF IFDs, Apple MakerNote, XMP, ICC chunks,
     /// thumbnail, Motion Photo trailer) and the metadata splicer.
     public static func jpegMetadata(_ bytes: [UInt8]) {

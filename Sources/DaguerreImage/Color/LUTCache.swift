@@ -10,7 +10,10 @@ final class LUTCache: Sendable {
 
     private enum Kind: Hashable { case decode8, decode16, encodeHalfToFloat, decodeHalfToFloat, encodeHalfTo8 }
     private struct Key: Hashable { let curve: TransferFunction; let kind: Kind }
-    private enum Table: Sendable { case floats([Float]), bytes([UInt8]) }
+    /// One of the two is filled. A struct, not an enum with two array payloads: Swift tags such
+    /// an enum's case in the pointer's spare bits, and LeakSanitizer then reports the cached
+    /// tables as leaked (fuzz runs stop on it).
+    private struct Table: Sendable { var floats: [Float] = [], bytes: [UInt8] = [] }
     private let tables = Mutex<[Key: Table]>([:])
 
     func decode8(_ t: TransferFunction) -> [Float] { floats(t, .decode8) { TransferLUTs.decode8(t) } }
@@ -18,13 +21,11 @@ final class LUTCache: Sendable {
     func encodeHalfToFloat(_ t: TransferFunction) -> [Float] { floats(t, .encodeHalfToFloat) { TransferLUTs.encodeHalfToFloat(t) } }
     func decodeHalfToFloat(_ t: TransferFunction) -> [Float] { floats(t, .decodeHalfToFloat) { TransferLUTs.decodeHalfToFloat(t) } }
     func encodeHalfTo8(_ t: TransferFunction) -> [UInt8] {
-        if case let .bytes(v) = table(Key(curve: t, kind: .encodeHalfTo8), { .bytes(TransferLUTs.encodeHalfTo8(t)) }) { return v }
-        return TransferLUTs.encodeHalfTo8(t)
+        table(Key(curve: t, kind: .encodeHalfTo8)) { Table(bytes: TransferLUTs.encodeHalfTo8(t)) }.bytes
     }
 
     private func floats(_ t: TransferFunction, _ kind: Kind, _ make: () -> [Float]) -> [Float] {
-        if case let .floats(v) = table(Key(curve: t, kind: kind), { .floats(make()) }) { return v }
-        return make()
+        table(Key(curve: t, kind: kind)) { Table(floats: make()) }.floats
     }
 
     private func table(_ key: Key, _ make: () -> Table) -> Table {
