@@ -76,18 +76,25 @@ import Testing
         #expect(try RAWDevelopTests.fingerprint(try raw.outputImage()) == RAWDevelopTests.golden3)
     }
 
-    @Test("Detail keeps fine texture: a fine pattern at 1.2 σ keeps more of its amplitude at detail 0.5 and more again at 1, and less is removed; the coarse pattern moves less")
-    func detail() throws {
-        let (mosaic, model, af, ac) = try Self.patterned()
+    /// Denoises the patterned scene with the controls at 0, 0.5 and 1: the share of the fine and
+    /// of the coarse pattern kept, and the σ removed, at each.
+    static func sweep(_ controls: (Double) throws -> NoiseReductionControls) throws -> (fine: [Double], coarse: [Double], removed: [Double]) {
+        let (mosaic, model, af, ac) = try patterned()
         let noisy = NoiseScenes.linear(mosaic)
         var fineKept: [Double] = [], coarseKept: [Double] = [], removed: [Double] = []
         for amount in [0.0, 0.5, 1] {
-            let x = try Self.denoised(mosaic, model, try NoiseReductionControls(sharpness: 0, contrast: 0, detail: amount))
-            fineKept.append(Self.kept(x, width: 256, Self.fine, amplitude: af))
-            coarseKept.append(Self.kept(x, width: 256, Self.coarse, amplitude: ac))
+            let x = try denoised(mosaic, model, try controls(amount))
+            fineKept.append(kept(x, width: 256, fine, amplitude: af))
+            coarseKept.append(kept(x, width: 256, coarse, amplitude: ac))
             removed.append(Self.removed(x, from: noisy))
         }
-        print("detail 0 / 0.5 / 1: fine pattern kept \(fineKept), coarse kept \(coarseKept), σ removed \(removed) (noise σ \(model.sigma(at: Self.grey)))")
+        return (fineKept, coarseKept, removed)
+    }
+
+    @Test("Detail keeps fine texture: a fine pattern at 1.2 σ keeps more of its amplitude at detail 0.5 and more again at 1, and less is removed; the coarse pattern moves less")
+    func detail() throws {
+        let (fineKept, coarseKept, removed) = try Self.sweep { try NoiseReductionControls(sharpness: 0, contrast: 0, detail: $0) }
+        print("detail 0 / 0.5 / 1: fine pattern kept \(fineKept), coarse kept \(coarseKept), σ removed \(removed)")
         #expect(fineKept[0] < fineKept[1] && fineKept[1] < fineKept[2], "fine pattern kept: \(fineKept)")
         #expect(fineKept[2] - fineKept[0] > 0.15, "detail 1 keeps \(fineKept[2] - fineKept[0]) more of the fine pattern")
         #expect(removed[0] > removed[1] && removed[1] > removed[2], "σ removed: \(removed)")
@@ -96,15 +103,7 @@ import Testing
 
     @Test("Contrast keeps faint coarse shading: a coarse pattern at 0.8 σ keeps more of its amplitude at contrast 0.5 and more again at 1, and less is removed; the fine pattern moves less")
     func contrast() throws {
-        let (mosaic, model, af, ac) = try Self.patterned()
-        let noisy = NoiseScenes.linear(mosaic)
-        var fineKept: [Double] = [], coarseKept: [Double] = [], removed: [Double] = []
-        for amount in [0.0, 0.5, 1] {
-            let x = try Self.denoised(mosaic, model, try NoiseReductionControls(sharpness: 0, contrast: amount, detail: 0))
-            fineKept.append(Self.kept(x, width: 256, Self.fine, amplitude: af))
-            coarseKept.append(Self.kept(x, width: 256, Self.coarse, amplitude: ac))
-            removed.append(Self.removed(x, from: noisy))
-        }
+        let (fineKept, coarseKept, removed) = try Self.sweep { try NoiseReductionControls(sharpness: 0, contrast: $0, detail: 0) }
         print("contrast 0 / 0.5 / 1: coarse pattern kept \(coarseKept), fine kept \(fineKept), σ removed \(removed)")
         #expect(coarseKept[0] < coarseKept[1] && coarseKept[1] < coarseKept[2], "coarse pattern kept: \(coarseKept)")
         #expect(coarseKept[2] - coarseKept[0] > 0.15, "contrast 1 keeps \(coarseKept[2] - coarseKept[0]) more of the coarse pattern")
