@@ -127,25 +127,55 @@ public struct RAWFilter: Sendable {
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let stamp = "\(path)|\((attrs?[.size] as? Int) ?? 0)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         let head = (FileHandle(forReadingAtPath: path)?.readData(ofLength: 4096)).map { [UInt8]($0) } ?? []
-        var dng: DNGImage?
+        let (dng, byLibRaw) = try Self.decode(head: head, namedDNG: url.pathExtension.lowercased() == "dng",
+                                              ours: { () throws(DaguerreError) in try DNGReader.read(path: path, limits: limits) },
+                                              libRaw: { () throws(DaguerreError) in try LibRawReader.read(path: path, limits: limits) })
+        try self.init(dng: dng, identity: (byLibRaw ? "libraw|" : "") + stamp, limits: limits)
+    }
+
+    /// Opens a RAW file's bytes (Core Image's `init(imageData:identifierHint:)`): a DNG through
+    /// our reader, any other camera format through LibRaw. `identifierHint` is a file name, an
+    /// extension or a type identifier; one that says DNG keeps our reader's error for bytes it
+    /// refuses.
+    ///
+    /// ```swift
+    /// let raw = try RAWFilter(data: try Data(contentsOf: url), identifierHint: "com.adobe.raw-image")
+    /// ```
+    public init(data: Data, identifierHint: String? = nil, limits: Limits = .default) throws(DaguerreError) {
+        let bytes = [UInt8](data), name = identifierHint ?? "RAW data"
+        let (dng, _) = try Self.decode(head: Array(bytes.prefix(4096)), namedDNG: name.lowercased().contains("dng") || name.lowercased().contains("adobe.raw"),
+                                       ours: { () throws(DaguerreError) in try DNGReader.read(bytes: bytes, limits: limits) },
+                                       libRaw: { () throws(DaguerreError) in try LibRawReader.read(bytes: bytes, name: name, limits: limits) })
+        try self.init(dng: dng, limits: limits)
+    }
+
+    /// Develops a Bayer mosaic with its calibration and capture facts (Core Image's
+    /// `init(cvPixelBuffer:properties:)`): a camera's frame that was never written to a file.
+    ///
+    /// ```swift
+    /// let raw = try RAWFilter(mosaic: frame.mosaic, color: frame.calibration, metadata: frame.metadata)
+    /// ```
+    public init(mosaic: BayerImage, color: RawColorCalibration, metadata: PhotoMetadata = PhotoMetadata(), limits: Limits = .default) throws(DaguerreError) {
+        var dng = DNGImage(raw: mosaic, uniqueCameraModel: [metadata.make, metadata.model].compactMap { $0 }.joined(separator: " "))
+        dng.color = color
+        dng.metadata = metadata
+        try self.init(dng: dng, limits: limits)
+    }
+
+    /// Which reader gets a RAW, from IFD0 in its first bytes: DNGs ours, the rest (TIFF-based
+    /// camera RAWs such as CR2, NEF and ARW included) LibRaw's, read once. A TIFF whose IFD0 lies
+    /// further in is tried as a DNG first. Input named as a DNG keeps our reader's error.
+    private static func decode(head: [UInt8], namedDNG: Bool, ours: () throws(DaguerreError) -> DNGImage,
+                               libRaw: () throws(DaguerreError) -> DNGImage) throws(DaguerreError) -> (DNGImage, byLibRaw: Bool) {
         switch DNGReader.isDNG(head: head) {
         case true?:
-            dng = try DNGReader.read(path: path, limits: limits)
+            return (try ours(), false)
         case nil:
-            // A TIFF whose IFD0 lies further in: try our reader, and go to LibRaw if it is no DNG.
-            do throws(DaguerreError) { dng = try DNGReader.read(path: path, limits: limits) } catch {
-                if url.pathExtension.lowercased() == "dng" { throw error }
-            }
+            do throws(DaguerreError) { return (try ours(), false) } catch { if namedDNG { throw error } }
         case false?:
-            // TIFF-based camera formats (CR2, NEF, ARW…) and the rest go to LibRaw, read once;
-            // a .dng that is none keeps our reader's error.
-            if url.pathExtension.lowercased() == "dng" { dng = try DNGReader.read(path: path, limits: limits) }
+            if namedDNG { return (try ours(), false) }
         }
-        if let dng {
-            try self.init(dng: dng, identity: stamp, limits: limits)
-        } else {
-            try self.init(dng: try LibRawReader.read(path: path, limits: limits), identity: "libraw|" + stamp, limits: limits)
-        }
+        return (try libRaw(), true)
     }
 
     /// Develops a DNG already in memory (from ``DNGReader`` or a camera).

@@ -36,4 +36,37 @@ import Testing
         #expect(throws: DaguerreError.self) { _ = try LibRawReader.read(path: png) }
         #expect(throws: DaguerreError.self) { _ = try RAWFilter(url: URL(fileURLWithPath: dir.path("missing.nef"))) }
     }
+
+    @Test("RAWFilter opens bytes (ours for a DNG, LibRaw's buffer reader otherwise) and a bare mosaic with its calibration, developing the same pixels as from the file (X1, X6)")
+    func bytesAndMosaics() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("chart.dng")
+        let written = try RAWColorTests.chartDNG(.d65, width: 128, height: 96)
+        try DNGWriter.write(written, to: path)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        func pixels(_ raw: RAWFilter, crop: DNGCrop? = nil) throws -> [UInt8] {
+            var image = try raw.outputImage()
+            if let crop { image = image.cropped(to: Rect(x: crop.x, y: crop.y, width: crop.width, height: crop.height)) }
+            let b = try Context().createBuffer(image, format: .rgba8, colorSpace: .sRGB)
+            return b.withUnsafeBytes { Array($0) }
+        }
+        let fromFile = try pixels(try RAWFilter(url: URL(fileURLWithPath: path)))
+        #expect(try pixels(try RAWFilter(data: data)) == fromFile)
+        // A bare mosaic has no DefaultCrop: it develops whole, and its crop is the file's pixels
+        // (the file's develop reads the same photosites beyond its crop).
+        let dng = try DNGReader.read(path: path)
+        let mosaic = try #require(dng.mosaic), crop = try #require(dng.defaultCrop)
+        let bare = try RAWFilter(mosaic: mosaic, color: dng.color, metadata: dng.metadata)
+        #expect(try bare.outputImage().extent.width == Double(mosaic.width))
+        #expect(try pixels(bare, crop: crop) == fromFile)
+        // LibRaw's buffer reader decodes what its file reader decodes.
+        let viaBuffer = try LibRawReader.read(bytes: [UInt8](data), name: "chart.dng")
+        let viaFile = try LibRawReader.read(path: path)
+        #expect(viaBuffer.mosaic?.samples == viaFile.mosaic?.samples && viaBuffer.mosaic?.blackLevel == viaFile.mosaic?.blackLevel)
+        // Bytes nobody can read: a typed error that names the hint.
+        let e = try #require(throws: DaguerreError.self) { _ = try RAWFilter(data: Data("not a raw".utf8), identifierHint: "upload.nef") }
+        #expect(e.message.contains("upload.nef"), "\(e)")
+        let damaged = try #require(throws: DaguerreError.self) { _ = try RAWFilter(data: data.prefix(3000), identifierHint: "public.dng") }
+        #expect(!damaged.message.isEmpty)
+    }
 }

@@ -15,6 +15,24 @@ import Foundation
 /// ```
 public enum LibRawReader {
     public static func read(path: String, limits: Limits = .default) throws(DaguerreError) -> DNGImage {
+        try read(path: path, limits: limits) { libraw_open_file($0, path) }
+    }
+
+    /// A RAW file's bytes (for instance from a network or a database); `name` goes into error
+    /// messages.
+    public static func read(bytes: [UInt8], name: String = "RAW data", limits: Limits = .default) throws(DaguerreError) -> DNGImage {
+        // LibRaw reads (never writes) the buffer until the handle is closed, which `read` does
+        // before returning; its C signature is merely not const.
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(DaguerreError) in
+                try read(path: name, limits: limits) { libraw_open_buffer($0, UnsafeMutableRawPointer(mutating: raw.baseAddress), raw.count) }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Decodes what `open` opened on a fresh handle; `path` names the input in errors.
+    private static func read(path: String, limits: Limits, open: (UnsafeMutablePointer<libraw_data_t>) -> Int32) throws(DaguerreError) -> DNGImage {
         guard let handle = libraw_init(0) else {
             throw .io(operation: "start LibRaw for", path: path, reason: "libraw_init returned nothing (out of memory)")
         }
@@ -27,7 +45,7 @@ public enum LibRawReader {
             }
             throw .corruptData(format: "RAW", detail: "LibRaw could not \(step): \(message)", path: path)
         }
-        try check(libraw_open_file(handle, path), "open the file")
+        try check(open(handle), "open the file")
         // Fields are read through the handle: libraw_data_t is hundreds of kilobytes, too big to copy.
         let sizes = handle.pointee.sizes, idata = handle.pointee.idata
         let width = Int(sizes.width), height = Int(sizes.height)
