@@ -91,7 +91,7 @@ public struct RAWFilter: Sendable {
     public var vibranceAmount = 0.0
     public var saturationAmount = 0.0
     /// Lens correction from the file's opcodes (pipeline version 3): OpcodeList2's gain maps
-    /// (shading, on the linearized mosaic; the high-quality demosaic path) and OpcodeList3's
+    /// (shading, on the linearized photosites, in every demosaic path) and OpcodeList3's
     /// WarpRectilinear (distortion). Defaults to on when the file carries either.
     public var isLensCorrectionEnabled: Bool
     /// Draft mode (X7): the bilinear demosaic, or the half-size one when the scale is ½ or less,

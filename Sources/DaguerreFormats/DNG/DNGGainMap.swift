@@ -59,59 +59,74 @@ public struct DNGGainMap: Sendable, Equatable {
         return w.bytes
     }
 
-    /// The gain at fractional image position (yN, xN) for map plane `p`.
+    /// The gain at fractional image position (yN, xN) for map plane `p` (1 for a map whose
+    /// origin or spacing is not a finite number).
     public func gain(yN: Double, xN: Double, mapPlane p: Int) -> Float {
-        let fy = min(max((yN - originV) / spacingV, 0), Double(pointsV - 1))
-        let fx = min(max((xN - originH) / spacingH, 0), Double(pointsH - 1))
-        let y0 = Int(fy), x0 = Int(fx)
-        let y1 = min(y0 + 1, pointsV - 1), x1 = min(x0 + 1, pointsH - 1)
-        let ty = Float(fy - Double(y0)), tx = Float(fx - Double(x0))
-        let mp = min(p, mapPlanes - 1)
+        guard isEvaluable else { return 1 }
+        let (y0, y1, ty) = gridPosition(yN, origin: originV, spacing: spacingV, points: pointsV)
+        let (x0, x1, tx) = gridPosition(xN, origin: originH, spacing: spacingH, points: pointsH)
+        return interpolated(y0, y1, ty, x0, x1, tx, mapPlane: min(p, mapPlanes - 1))
+    }
+
+    /// Multiplies the map into `pixels` (`width` × `height`, `channels` interleaved floats),
+    /// over the opcode's area, pitch and planes. With `rows` and `columns`, `pixels` holds only
+    /// that band and window of the image.
+    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil) {
+        let band = rows ?? 0..<height, span = columns ?? 0..<width
+        guard width > 0, height > 0, channels > 0, !span.isEmpty, pixels.count >= span.count * band.count * channels,
+              area.plane >= 0, area.planes > 0 else { return }
+        let planes = area.plane..<min(area.plane + area.planes, channels)
+        pixels.withUnsafeMutableBufferPointer { p in
+            for y in area.gridRows(in: band, height: height) {
+                for plane in planes {
+                    multiplyRow(y, columns: span, width: width, height: height, plane: plane,
+                                into: p.baseAddress! + (y - band.lowerBound) * span.count * channels + plane, stride: channels)
+                }
+            }
+        }
+    }
+
+    /// Multiplies `factors[i · stride]` by the map's gain at row `y`, column
+    /// `columns.lowerBound + i`, plane `plane` of a `width` × `height` image, where the area
+    /// (rows, columns, pitch, planes) covers that sample; other entries are left alone.
+    ///
+    /// The one evaluation behind ``apply(to:width:height:channels:rows:columns:)`` and the
+    /// streaming develops that read photosites a row at a time (SPEC X6, X7): the grid rows
+    /// and their weight are found once per row, the grid columns per sample, and the
+    /// arithmetic is ``gain(yN:xN:mapPlane:)``'s.
+    public func multiplyRow(_ y: Int, columns: Range<Int>, width: Int, height: Int, plane: Int = 0,
+                            into factors: UnsafeMutablePointer<Float>, stride: Int = 1) {
+        let a = area
+        guard width > 0, height > 0, isEvaluable, plane >= a.plane, plane < a.plane + a.planes,
+              a.gridRows(in: y..<(y + 1), height: height).contains(y) else { return }
+        let mapPlane = min(plane - a.plane, mapPlanes - 1)
+        let (y0, y1, ty) = gridPosition((Double(y) + 0.5) / Double(height), origin: originV, spacing: spacingV, points: pointsV)
+        for x in a.gridColumns(in: columns, width: width) {
+            let (x0, x1, tx) = gridPosition((Double(x) + 0.5) / Double(width), origin: originH, spacing: spacingH, points: pointsH)
+            factors[(x - columns.lowerBound) * stride] *= interpolated(y0, y1, ty, x0, x1, tx, mapPlane: mapPlane)
+        }
+    }
+
+    /// Whether the grid and its placement can be evaluated (the reader refuses other maps;
+    /// these guard maps built in code).
+    private var isEvaluable: Bool {
+        pointsV > 0 && pointsH > 0 && mapPlanes > 0 && gains.count >= pointsV * pointsH * mapPlanes && spacingV > 0 && spacingH > 0
+            && spacingV.isFinite && spacingH.isFinite && originV.isFinite && originH.isFinite
+    }
+
+    /// The two grid points around fractional position `n` along one axis, and the weight of
+    /// the second (clamped to the grid).
+    @inline(__always) private func gridPosition(_ n: Double, origin: Double, spacing: Double, points: Int) -> (Int, Int, Float) {
+        let f = min(max((n - origin) / spacing, 0), Double(points - 1))
+        let i = Int(f)
+        return (i, min(i + 1, points - 1), Float(f - Double(i)))
+    }
+
+    /// Bilinear interpolation between grid rows y0, y1 and columns x0, x1 of one map plane.
+    @inline(__always) private func interpolated(_ y0: Int, _ y1: Int, _ ty: Float, _ x0: Int, _ x1: Int, _ tx: Float, mapPlane mp: Int) -> Float {
         func at(_ y: Int, _ x: Int) -> Float { gains[(y * pointsH + x) * mapPlanes + mp] }
         let a = at(y0, x0) + (at(y0, x1) - at(y0, x0)) * tx
         let b = at(y1, x0) + (at(y1, x1) - at(y1, x0)) * tx
         return a + (b - a) * ty
-    }
-
-    /// Multiplies `factors[i]` by the map's gain at row `y`, column `columns.lowerBound + i` of a
-    /// `width` × `height` single-plane image (a CFA mosaic), where the area covers that sample;
-    /// other entries are left alone. For streaming develops that read photosites a row at a
-    /// time (the draft paths, X7): the map is interpolated down the grid once per row, then
-    /// along it per sample. Equal to ``apply(to:width:height:channels:rows:columns:)`` up to
-    /// rounding (the two bilinear steps run in the other order).
-    public func multiplyRow(_ y: Int, columns: Range<Int>, width: Int, height: Int, into factors: UnsafeMutablePointer<Float>) {
-        let a = area
-        guard width > 0, height > 0, pointsV > 0, pointsH > 0, mapPlanes > 0, gains.count >= pointsV * pointsH * mapPlanes,
-              spacingV > 0, spacingH > 0, spacingV.isFinite, spacingH.isFinite, originV.isFinite, originH.isFinite,
-              a.rowPitch > 0, a.colPitch > 0, a.plane == 0, a.planes > 0, y >= max(0, a.top), y < min(a.bottom, height), (y - max(0, a.top)) % a.rowPitch == 0 else { return }
-        let fy = min(max(((Double(y) + 0.5) / Double(height) - originV) / spacingV, 0), Double(pointsV - 1))
-        let y0 = Int(fy), y1 = min(y0 + 1, pointsV - 1), ty = Float(fy - Double(y0))
-        let row = (0..<pointsH).map { x -> Float in
-            let g0 = gains[(y0 * pointsH + x) * mapPlanes], g1 = gains[(y1 * pointsH + x) * mapPlanes]
-            return g0 + (g1 - g0) * ty
-        }
-        let firstX = max(0, a.left), endX = min(a.right, width, columns.upperBound)
-        var x = firstX >= columns.lowerBound ? firstX : firstX + (columns.lowerBound - firstX + a.colPitch - 1) / a.colPitch * a.colPitch
-        while x < endX {
-            let fx = min(max(((Double(x) + 0.5) / Double(width) - originH) / spacingH, 0), Double(pointsH - 1))
-            let x0 = Int(fx), x1 = min(x0 + 1, pointsH - 1), tx = Float(fx - Double(x0))
-            factors[x - columns.lowerBound] *= row[x0] + (row[x1] - row[x0]) * tx
-            x += a.colPitch
-        }
-    }
-
-    /// Multiplies the map into `pixels` (`width` × `height`, `channels` interleaved floats),
-    /// over the opcode's area, pitch and planes.
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil) {
-        let bufferWidth = columns?.count ?? width
-        guard width > 0, height > 0, bufferWidth > 0, pixels.count >= bufferWidth * (rows?.count ?? height) * channels, pointsV > 0, pointsH > 0,
-              mapPlanes > 0, gains.count >= pointsV * pointsH * mapPlanes, spacingV > 0, spacingH > 0 else { return }
-        let firstRow = rows?.lowerBound ?? 0, firstColumn = columns?.lowerBound ?? 0
-        area.forEachSample(width: width, height: height, channels: channels, rows: rows, columns: columns) { i, mapPlane in
-            let pixel = i / channels
-            let yN = (Double(firstRow + pixel / bufferWidth) + 0.5) / Double(height)
-            let xN = (Double(firstColumn + pixel % bufferWidth) + 0.5) / Double(width)
-            pixels[i] *= gain(yN: yN, xN: xN, mapPlane: mapPlane)
-        }
     }
 }

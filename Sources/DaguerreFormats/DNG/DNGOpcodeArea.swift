@@ -35,20 +35,34 @@ public struct DNGOpcodeArea: Sendable, Equatable {
     /// count from its first column. Rows and columns outside the image are never visited.
     public func forEachSample(width: Int, height: Int, channels: Int, rows: Range<Int>? = nil, columns: Range<Int>? = nil,
                               _ body: (Int, Int) -> Void) {
-        guard width > 0, height > 0, channels > 0, rowPitch > 0, colPitch > 0, plane >= 0, plane < channels, planes > 0 else { return }
+        guard width > 0, height > 0, channels > 0, plane >= 0, plane < channels, planes > 0 else { return }
         let lastPlane = min(plane + planes, channels)
         let band = rows ?? 0..<height, span = columns ?? 0..<width
-        // The first row (column) of the pitch grid at or after `low`.
-        func gridStart(_ first: Int, _ low: Int, _ pitch: Int) -> Int { low <= first ? first : first + (low - first + pitch - 1) / pitch * pitch }
-        let first = max(0, top), end = min(bottom, height, band.upperBound)
-        let firstX = max(0, left), endX = min(right, width, span.upperBound)
-        guard first < end, firstX < endX else { return }
-        let startX = gridStart(firstX, span.lowerBound, colPitch)
-        for y in stride(from: gridStart(first, band.lowerBound, rowPitch), to: end, by: rowPitch) {
-            for x in stride(from: startX, to: endX, by: colPitch) {
+        let xs = gridColumns(in: span, width: width)
+        for y in gridRows(in: band, height: height) {
+            for x in xs {
                 let base = ((y - band.lowerBound) * span.count + (x - span.lowerBound)) * channels
                 for p in plane..<lastPlane { body(base + p, p - plane) }
             }
         }
+    }
+
+    /// The rows of the area's pitch grid that lie in `band` and inside an image `height` rows
+    /// tall (none when the pitch is not positive).
+    public func gridRows(in band: Range<Int>, height: Int) -> StrideTo<Int> {
+        Self.grid(from: max(0, top), to: min(bottom, height, band.upperBound), at: band.lowerBound, pitch: rowPitch)
+    }
+
+    /// The columns of the area's pitch grid that lie in `span` and inside an image `width`
+    /// columns wide (none when the pitch is not positive).
+    public func gridColumns(in span: Range<Int>, width: Int) -> StrideTo<Int> {
+        Self.grid(from: max(0, left), to: min(right, width, span.upperBound), at: span.lowerBound, pitch: colPitch)
+    }
+
+    /// first, first + pitch, … below `end`, from the first of them at or after `low`.
+    private static func grid(from first: Int, to end: Int, at low: Int, pitch: Int) -> StrideTo<Int> {
+        guard pitch > 0, first < end else { return stride(from: 0, to: 0, by: 1) }
+        let start = low <= first ? first : first + (low - first + pitch - 1) / pitch * pitch
+        return stride(from: start, to: end, by: pitch)
     }
 }

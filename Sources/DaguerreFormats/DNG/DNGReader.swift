@@ -27,12 +27,6 @@ public enum DNGReader {
         do { return try read(bytes: bytes, limits: limits) } catch { throw error.at(path: path) }
     }
 
-    /// Whether `bytes` is a TIFF whose IFD0 has a DNGVersion tag.
-    public static func isDNG(_ bytes: [UInt8]) -> Bool {
-        guard let r = try? TIFFStructureReader(bytes: bytes, format: "DNG"), let (ifd0, _) = try? r.directory(at: r.firstIFD) else { return false }
-        return ifd0.has(.dngVersion)
-    }
-
     /// Whether a file that begins with `head` is a DNG, from IFD0 alone: nil when IFD0's entries
     /// lie past `head` (read more to tell). Lets a caller route TIFF-based camera RAWs (CR2,
     /// NEF, ARW…) elsewhere without reading the whole file.

@@ -19,7 +19,7 @@ enum FileInspection {
             out["format"] = "JPEG"
             out.merge(try jpeg(path: path)) { $1 }
         } else if ImageFileFormat.detect(header: header) == .tiff, case let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))),
-                  DNGReader.isDNG(bytes) {
+                  DNGReader.isDNG(head: bytes) == true {
             out["format"] = "DNG"
             do { out.merge(self.dng(try DNGReader.read(bytes: bytes))) { $1 } }
             catch { out["error"] = error.at(path: path).description }

@@ -355,6 +355,29 @@ import Testing
         #expect(p2[1] == 1 && p2[3] == 1 && p2[4] == 1 && p2[0] == 1.25)
     }
 
+    @Test("GainMap's row-wise evaluation (apply, multiplyRow) equals the per-sample gain(yN:xN:mapPlane:) over the area's samples bit for bit: planes, pitches, offsets, bands and windows")
+    func gainMapRowsMatchSamples() {
+        let (w, h, channels) = (13, 9, 3)
+        var map = DNGGainMap(top: 1, left: 2, bottom: 8, right: 12, rowPitch: 2, colPitch: 3, pointsV: 3, pointsH: 4,
+                             gains: (0..<24).map { 1 + Float($0 % 7) * 0.13 })
+        map.mapPlanes = 2; map.area.plane = 1; map.area.planes = 2; map.originH = 0.1; map.spacingH = 0.27
+        let image = (0..<(w * h * channels)).map { Float(($0 * 53) % 97) / 96 }
+        for (rows, columns) in [(0..<h, 0..<w), (3..<7, 4..<11)] {
+            // The band and window of the image, as a streaming develop holds it.
+            let window = rows.flatMap { r in columns.flatMap { c in image[((r * w + c) * channels)..<((r * w + c + 1) * channels)] } }
+            var reference = window, applied = window
+            map.area.forEachSample(width: w, height: h, channels: channels, rows: rows, columns: columns) { i, mapPlane in
+                let pixel = i / channels
+                let yN = (Double(rows.lowerBound + pixel / columns.count) + 0.5) / Double(h)
+                let xN = (Double(columns.lowerBound + pixel % columns.count) + 0.5) / Double(w)
+                reference[i] *= map.gain(yN: yN, xN: xN, mapPlane: mapPlane)
+            }
+            map.apply(to: &applied, width: w, height: h, channels: channels, rows: rows, columns: columns)
+            #expect(reference != window, "the map touches rows \(rows) columns \(columns)")
+            #expect(applied.map(\.bitPattern) == reference.map(\.bitPattern), "rows \(rows) columns \(columns)")
+        }
+    }
+
     @Test("MapPolynomial evaluates its coefficients and clamps to 0...1; MapTable interpolates its entries; both keep to their plane")
     func maps() {
         let area = DNGOpcodeArea(top: 0, left: 0, bottom: 1, right: 2, plane: 1, planes: 1)

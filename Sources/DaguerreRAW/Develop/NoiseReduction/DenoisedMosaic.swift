@@ -112,19 +112,15 @@ final class DenoisedMosaic {
         return (x0, y0, ww, wh)
     }
 
-    /// Multiplies the window's photosites by OpcodeList2's gain maps (copied out and back, as
-    /// the maps apply to a row-and-column window of the active area).
+    /// Multiplies the window's photosites by OpcodeList2's gain maps, a row at a time in place
+    /// (the maps count rows and columns from the active area's corner).
     private func applyGainMaps(_ window: MosaicWindow) {
         guard !gainMaps.isEmpty, window.width > 0, window.height > 0 else { return }
-        let a = activeArea
-        let rows = (window.y - a.y)..<(window.y - a.y + window.height), columns = (window.x - a.x)..<(window.x - a.x + window.width)
-        var band = [Float](repeating: 0, count: window.width * window.height)
+        let a = activeArea, columns = (window.x - a.x)..<(window.x - a.x + window.width)
         for r in 0..<window.height {
-            for c in 0..<window.width { band[r * window.width + c] = window.samples[r * window.stride + c] }
-        }
-        for map in gainMaps { map.apply(to: &band, width: a.width, height: a.height, channels: 1, rows: rows, columns: columns) }
-        for r in 0..<window.height {
-            for c in 0..<window.width { window.samples[r * window.stride + c] = band[r * window.width + c] }
+            for map in gainMaps {
+                map.multiplyRow(window.y - a.y + r, columns: columns, width: a.width, height: a.height, into: window.samples + r * window.stride)
+            }
         }
     }
 
