@@ -7,15 +7,15 @@ extension RAWFilter {
     /// The noise profile noise reduction uses: the DNG's NoiseProfile when it has a usable one,
     /// else an estimate from the developed photosites (``NoiseEstimator``), made once per filter;
     /// an estimate too small to see counts as noise-free.
-    func noiseProfile(_ mosaic: BayerImage) -> (profile: CFANoiseProfile, estimated: Bool) {
+    func noiseProfile(_ mosaic: BayerImage) -> CFANoiseProfile {
         noise.value.withLock { cached in
             if let cached { return cached }
-            var result: (CFANoiseProfile, Bool)
+            let result: CFANoiseProfile
             if let given = CFANoiseProfile(dng: dng.color.noiseProfile, cfaPattern: mosaic.pattern.cfaPattern) {
-                result = (given, false)
+                result = given
             } else {
                 let estimate = NoiseEstimator.estimate(mosaic, region: crop)
-                result = (estimate.isNegligible() ? .noiseFree : estimate, true)
+                result = estimate.isNegligible() ? .noiseFree : estimate
             }
             cached = result
             return result
@@ -26,5 +26,5 @@ extension RAWFilter {
 /// A noise profile computed at most once and shared by copies of a filter (the DNG they develop
 /// is the same and immutable).
 final class NoiseProfileCache: Sendable {
-    let value = Mutex<(profile: CFANoiseProfile, estimated: Bool)?>(nil)
+    let value = Mutex<CFANoiseProfile?>(nil)
 }

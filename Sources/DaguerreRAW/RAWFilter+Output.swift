@@ -56,7 +56,7 @@ extension RAWFilter {
         }
         var sharpening: NoiseReductionSharpening?
         if v3, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, let mosaic = dng.mosaic {
-            let profile = noiseProfile(mosaic).profile
+            let profile = noiseProfile(mosaic)
             if profile.hasNoise {
                 let controls = try noiseReductionControls
                 settings.noiseReduction = NoiseReductionSettings(profile: profile, amount: Float(2 * luminanceNoiseReductionAmount), controls: controls)

@@ -66,7 +66,7 @@ import Testing
             ours["\(name)_estimated"] = dir.path("\(name)_estimated.f32")
             try Self.develop(dng, amount: 0, to: dir.path("\(name)_off.f32"), context: context)
             ours["\(name)_off"] = dir.path("\(name)_off.f32")
-            let estimate = try RAWFilter(dng: unprofiled).noiseProfile(try #require(dng.mosaic)).profile
+            let estimate = try RAWFilter(dng: unprofiled).noiseProfile(try #require(dng.mosaic))
             let given = try #require(CFANoiseProfile(dng: dng.color.noiseProfile, cfaPattern: [0, 1, 1, 2]))
             print("\(name): estimated σ at 18 % grey / profile's: \(estimate.planes.map { ($0.sigma(at: 0.18) / given.planes[0].sigma(at: 0.18) * 1000).rounded() / 1000 })")
         }

@@ -98,7 +98,7 @@ import Testing
         // No NoiseProfile and no noise: the estimate is negligible, so version 3 is version 2.
         var clean = try RAWFilter(dng: try Self.fixedDNG())
         #expect(try Self.fingerprint(try clean.outputImage()) == Self.golden2)
-        #expect(!clean.noiseProfile(clean.dng.mosaic!).profile.hasNoise)
+        #expect(!clean.noiseProfile(clean.dng.mosaic!).hasNoise)
         clean.isDraftModeEnabled = true
         _ = try clean.outputImage()
     }

@@ -92,8 +92,6 @@ final class DCT4PlaneDenoiser {
         ringY.deallocate(); ringP.deallocate(); block.deallocate()
     }
 
-    /// Bytes held (for memory budgets).
-    var bytes: Int { (4 * extendedRows * stride + 32 * stride) * 4 + Self.blockSlots * 32 }
 
     /// Where row `r` (0..<rows) of the stabilized input goes: `columns` floats.
     func inputRow(_ r: Int) -> UnsafeMutablePointer<Float> { y + (r + Self.pad) * stride + Self.pad }
@@ -111,21 +109,16 @@ final class DCT4PlaneDenoiser {
             return
         }
         extend(y, rows: rows, columns: columns)
-        clearAccumulators(rows: rows)
-        pass(rows: rows, columns: columns, amount: amount, noiseScales: noiseScales, pilot: false)
-        // p = num/den over the plane, then extended like y.
-        for r in 0..<rows {
-            let o = (r + Self.pad) * stride + Self.pad
-            let pr = p + o, nr = num + o, dr = den + o
-            for c in 0..<columns { pr[c] = nr[c] / dr[c] }
-        }
-        extend(p, rows: rows, columns: columns)
-        clearAccumulators(rows: rows)
-        pass(rows: rows, columns: columns, amount: amount, noiseScales: noiseScales, pilot: true)
-        for r in 0..<rows {
-            let o = (r + Self.pad) * stride + Self.pad
-            let pr = p + o, nr = num + o, dr = den + o
-            for c in 0..<columns { pr[c] = nr[c] / dr[c] }
+        // Stage 1 makes the pilot p = num/den; stage 2 reads it (extended like y) and leaves z in p.
+        for pilot in [false, true] {
+            if pilot { extend(p, rows: rows, columns: columns) }
+            clearAccumulators(rows: rows)
+            pass(rows: rows, columns: columns, amount: amount, noiseScales: noiseScales, pilot: pilot)
+            for r in 0..<rows {
+                let o = (r + Self.pad) * stride + Self.pad
+                let pr = p + o, nr = num + o, dr = den + o
+                for c in 0..<columns { pr[c] = nr[c] / dr[c] }
+            }
         }
     }
 

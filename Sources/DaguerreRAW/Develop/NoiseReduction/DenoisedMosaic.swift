@@ -16,8 +16,8 @@ import Foundation
 /// full frame has them), and is clipped to the mosaic, where each plane is mirrored as in a
 /// full-frame run. When the rows come in order, the final rows the previous window shares with
 /// the next (2 × `halo`) are carried over and only the rest is denoised, with its own 12-row
-/// margin: at 256-row chunks and the demosaic's 20-row halo, about 9 % of rows are denoised
-/// twice instead of 25 %.
+/// margin: at the develop's 512-row chunks (`RAWDevelopDecoder.chunkRows`) and the demosaic's
+/// 20-row halo, about 5 % of rows are denoised twice instead of 12 %.
 ///
 /// ```swift
 /// let d = DenoisedMosaic(mosaic: mosaic, settings: nr)
@@ -61,7 +61,7 @@ final class DenoisedMosaic {
 
     /// Allocates the window and the workspaces for requests of up to `rows` × `columns` with a
     /// halo of up to 20, once (sizes checked before allocating).
-    func reserve(rows: Int, columns: Int, halo: Int = 20, minimumWidth: Int = 0, minimumHeight: Int = 0) throws(DaguerreError) {
+    func reserve(rows: Int, columns: Int, halo: Int = LMMSEGWDemosaic.halo, minimumWidth: Int = 0, minimumHeight: Int = 0) throws(DaguerreError) {
         let reach = halo + MosaicNoiseReduction.halo
         let width = min(mosaic.width, max(minimumWidth, columns + 2 * reach + 16))
         let height = min(mosaic.height, max(minimumHeight, rows + 2 * reach + 2))
@@ -69,7 +69,7 @@ final class DenoisedMosaic {
         try limits.check(width: width, height: height, bytesPerPixel: 4, what: "noise reduction window")
         reducer = nil; samples = []; layout = nil
         if settings != nil {
-            reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: ProcessInfo.processInfo.activeProcessorCount)
+            reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: ProcessInfo.processInfo.activeProcessorCount, limits: limits)
         }
         samples = [Float](repeating: 0, count: width * height)
         reserved = (width, height)

@@ -3,6 +3,7 @@
 // Bijaoui; Mäkitalo and Foi) maps Poisson–Gaussian data with variance S·x + O to data whose
 // noise has standard deviation ≈ 1 at every signal level, so one fixed threshold and one Wiener
 // noise power serve the whole image. Our own code (no Debian library has it).
+import DaguerreImage
 
 /// The forward transform and its asymptotically unbiased inverse for one noise model, in Float32.
 ///
@@ -29,6 +30,17 @@ struct GeneralizedAnscombe: Sendable {
         k = s > 0 ? Float(2 / s) : 0
         oOverS = s > 0 ? Float(o / s) : 0
         sigma = Float(max(o, 0).squareRoot())
+    }
+
+    /// The transform's Float constants (s, c, k, O/S, σ, Gaussian as 0 or 1), for a kernel that
+    /// receives them as arguments instead of rebuilding the transform per pixel.
+    var constants: [Float] { [s, c, k, oOverS, sigma, isGaussian ? 1 : 0] }
+
+    /// The same from kernel arguments `first`…`first + 5` (as ``constants`` passed them).
+    init(_ values: KernelValues, from first: Int) {
+        (s, c, k, oOverS, sigma) = (values.float(at: first), values.float(at: first + 1), values.float(at: first + 2),
+                                    values.float(at: first + 3), values.float(at: first + 4))
+        isGaussian = values.float(at: first + 5) != 0
     }
 
     @inline(__always) func forward(_ x: Float) -> Float {

@@ -69,8 +69,6 @@ final class MosaicNoiseReduction {
 
     deinit { for p in carries { p.deallocate() } }
 
-    /// Bytes of workspace held.
-    var bytes: Int { workspaces.reduce(0) { $0 + $1.bytes } + carries.count * (maxHeight + 1) / 2 * Self.stripHalo * 4 }
 
     /// Denoises `window` in place with each Bayer position's noise model from `profile` and the
     /// amount `amount` (the noise σ the method assumes, in units of the profile's; 0 leaves the

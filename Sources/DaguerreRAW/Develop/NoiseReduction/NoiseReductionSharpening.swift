@@ -76,11 +76,12 @@ struct NoiseReductionSharpening: Sendable, Equatable {
         return SIMD4(y, y, y, p.w)
     }
 
-    /// Arguments: the develop, its blurred luminance, S, O, gain, coring threshold.
+    /// Arguments: the develop, its blurred luminance, gain, coring threshold, then the noise
+    /// transform's constants (built once per render, not per pixel).
     static let sharpenKernel = ColorKernel(name: "rawNRSharpen") { ctx in
         let p = ctx.pixel(at: 0), blurred = ctx.pixel(at: 1).x
-        let vst = GeneralizedAnscombe(NoiseModel(scale: Double(ctx.values.float(at: 2)), offset: Double(ctx.values.float(at: 3))))
-        let gain = ctx.values.float(at: 4), t = ctx.values.float(at: 5)
+        let gain = ctx.values.float(at: 2), t = ctx.values.float(at: 3)
+        let vst = GeneralizedAnscombe(ctx.values, from: 4)
         let z = vst.forward((p * luma).sum())
         let d = z - vst.forward(blurred)
         let change = vst.inverse(z + gain * d * d * d / (d * d + t * t)) - vst.inverse(z)
@@ -94,9 +95,9 @@ struct NoiseReductionSharpening: Sendable, Equatable {
         let extent = image.extent
         let luminance = Self.luminanceKernel.apply(extent: extent, arguments: [.image(image)])
         let blurred = try luminance.clampedToExtent().applying(GaussianBlur(radius: Self.radius)).cropped(to: extent)
-        return Self.sharpenKernel.apply(extent: extent, arguments: [
-            .image(image), .image(blurred), .float(Float(luminanceNoise.scale)), .float(Float(luminanceNoise.offset)),
-            .float(Float(amount)), .float(Self.coring),
-        ])
+        // From the Float model, as the kernel built it per pixel before: the same constants.
+        let vst = GeneralizedAnscombe(NoiseModel(scale: Double(Float(luminanceNoise.scale)), offset: Double(Float(luminanceNoise.offset))))
+        return Self.sharpenKernel.apply(extent: extent, arguments: [.image(image), .image(blurred), .float(Float(amount)), .float(Self.coring)]
+                                        + vst.constants.map { .float($0) })
     }
 }
