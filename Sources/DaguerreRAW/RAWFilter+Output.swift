@@ -12,10 +12,10 @@ extension RAWFilter {
     /// The developed image: linear light in ``workingSpace``, extended range, with the look
     /// stages applied when asked for.
     public func outputImage() throws(DaguerreError) -> Image {
-        try checkNoiseReductionOptions()
         guard Self.supportedDecoderVersions.contains(decoderVersion) else {
             throw .invalidArgument(what: "decoderVersion \(decoderVersion)", problem: "this build reproduces \(Self.supportedDecoderVersions.joined(separator: ", "))")
         }
+        try checkNoiseReductionOptions()
         guard neutralTemperature.isFinite, neutralTemperature > 0, neutralTint.isFinite, exposure.isFinite, baselineExposure.isFinite else {
             throw .invalidArgument(what: "RAW white balance \(neutralTemperature) K / tint \(neutralTint), exposure \(exposure)", problem: "must be finite, temperature positive")
         }
@@ -109,7 +109,7 @@ extension RAWFilter {
         guard luminanceNoiseReductionAmount.isFinite, (0...1).contains(luminanceNoiseReductionAmount) else {
             throw .invalidArgument(what: "RAWFilter.luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount)", problem: "must be between 0 and 1")
         }
-        if decoderVersion == "1" || decoderVersion == "2",
+        if versionNumber < 3,
            luminanceNoiseReductionAmount != 0, luminanceNoiseReductionAmount != Self.defaultLuminanceNoiseReductionAmount {
             throw .unsupported(feature: "RAWFilter.luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount) in pipeline version \(decoderVersion)",
                                hint: "Versions 1 and 2 have no noise reduction; use decoderVersion \"3\".")
@@ -118,7 +118,7 @@ extension RAWFilter {
             throw .invalidArgument(what: "RAWFilter.colorNoiseReductionAmount \(colorNoiseReductionAmount)", problem: "must be between 0 and 1")
         }
         let controls = try noiseReductionControls
-        if decoderVersion == "1" || decoderVersion == "2", !controls.isNeutral {
+        if versionNumber < 3, !controls.isNeutral {
             throw .unsupported(feature: "RAWFilter's noise-reduction sharpness, contrast and detail in pipeline version \(decoderVersion)",
                                hint: "Versions 1 and 2 have no noise reduction; leave them at 0 or use decoderVersion \"3\".")
         }

@@ -3,7 +3,7 @@ import DaguerreCore
 /// Small pieces of pixel maths shared by the colour filters.
 enum SpanMath {
     /// Rec. 709 / sRGB luminance weights (linear light, sRGB primaries: the default working space).
-    static let luma = SIMD4<Float>(0.2126, 0.7152, 0.0722, 0)
+    static let luma = Luma.rec709
 
     @inline(__always) static func unpremultiply(_ v: SIMD4<Float>) -> SIMD4<Float> {
         let a = v.w

@@ -19,7 +19,8 @@ enum LocalToneMap {
 
     static let logLuminance = ColorKernel(name: "rawLogLuminance") { ctx in
         let p = ctx.pixel(at: 0)
-        let l = log2(max(0.2126 * p.x + 0.7152 * p.y + 0.0722 * p.z, 1e-4))
+        let w = Luma.rec709
+        let l = log2(max(w.x * p.x + w.y * p.y + w.z * p.z, 1e-4))
         return SIMD4(l, l, l, 1)
     }
     static let compress = ColorKernel(name: "rawLocalToneMap") { ctx in

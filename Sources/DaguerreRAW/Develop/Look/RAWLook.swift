@@ -31,6 +31,8 @@ struct RAWLook: Sendable, Hashable {
         image = try LocalToneMap.apply(to: image, amount: localToneMap)
         if contrast != 0 {
             let curve = ContrastCurve.table(amount: contrast)
+            // The amount is an argument though the body reads the captured curve: kernels are
+            // digested by name and arguments, so it is what tells curves apart in the cache.
             image = ColorKernel(name: "rawContrast") { ctx in curve.applyKeepingHue(ctx.pixel(at: 0)) }
                 .apply(extent: image.extent, arguments: [.image(image), .float(Float(contrast))])
         }

@@ -17,7 +17,7 @@ enum ChromaNoiseReduction {
 
     static let replaceChroma = ColorKernel(name: "rawChromaNoiseReduction") { ctx in
         let p = ctx.pixel(at: 0), b = ctx.pixel(at: 1)
-        let luma = SIMD4<Float>(0.2126, 0.7152, 0.0722, 0)
+        let luma = Luma.rec709
         let yp = (p * luma).sum(), yb = (b * luma).sum()
         // p − chroma(p) + chroma(b) = b + (Y(p) − Y(b)) on each colour channel.
         return SIMD4(b.x + yp - yb, b.y + yp - yb, b.z + yp - yb, p.w)

@@ -44,7 +44,7 @@ struct NoiseReductionSharpening: Sendable, Equatable {
     static let radius = 1.0, coring: Float = 1
 
     /// The luminance weights of the linear develop (Rec. 709, as ``ChromaNoiseReduction`` uses).
-    static let luma = SIMD4<Float>(0.2126, 0.7152, 0.0722, 0)
+    static let luma = Luma.rec709
 
     /// The luminance's noise model from the raw one. The develop's luminance is
     /// Y = Σ m_c·x_c, m = ℓᵀ·matrix (camera → working RGB, white balance included, ℓ the luma
