@@ -25,6 +25,29 @@ import Testing
         #expect(exposure > 1 && exposure < 1.3)
     }
 
+    @Test("A LinearRaw develop reads and linearizes only the columns a region needs: a region renders as the same region of the whole image (OpcodeList2 included)")
+    func linearRawRegions() throws {
+        let raw = try RAWFilter(url: URL(fileURLWithPath: Self.path("photoprism_canon_eos_6d.dng")))
+        let image = try raw.outputImage()
+        let region = Rect(x: 301, y: 77, width: 190, height: 60)
+        let context = try Context(options: .init(workingFormat: .rgbaf))
+        let whole = try context.createBuffer(image, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        let part = try context.createBuffer(image.cropped(to: region), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        var differing = 0
+        whole.withUnsafeBytes { w in
+            part.withUnsafeBytes { p in
+                for y in 0..<60 {
+                    for x in 0..<190 * 4 {
+                        let a = w.load(fromByteOffset: (77 + y) * whole.bytesPerRow + (301 * 4 + x) * 4, as: Float.self)
+                        let b = p.load(fromByteOffset: y * part.bytesPerRow + x * 4, as: Float.self)
+                        if a.bitPattern != b.bitPattern { differing += 1 }
+                    }
+                }
+            }
+        }
+        #expect(differing == 0)
+    }
+
     /// Adobe's DNG SDK renders the SDK's own fuzzer seed (a flat LinearRaw frame whose
     /// ColorMatrix1 is far from identity) to sRGB (63.0, 71.0, 205.0): measured with
     /// `dng_validate -16 -tif` (DNG SDK 1.4, built by hand outside the repo), means over all

@@ -45,8 +45,10 @@ public struct DNGMapPolynomial: Sendable, Equatable {
 
     /// Maps the area of `pixels` (normalized samples, `channels` interleaved); with `rows`,
     /// `pixels` holds only those rows of the `height`-row image.
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil) {
-        guard pixels.count >= width * (rows?.count ?? height) * channels else { return }
-        area.forEachSample(width: width, height: height, channels: channels, rows: rows) { i, _ in pixels[i] = Float(value(at: Double(pixels[i]))) }
+    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil) {
+        guard pixels.count >= (columns?.count ?? width) * (rows?.count ?? height) * channels else { return }
+        area.forEachSample(width: width, height: height, channels: channels, rows: rows, columns: columns) { i, _ in
+            pixels[i] = Float(value(at: Double(pixels[i])))
+        }
     }
 }

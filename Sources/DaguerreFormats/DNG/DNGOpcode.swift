@@ -95,17 +95,18 @@ public enum DNGOpcode: Sendable, Equatable {
 
     /// Applies the opcode to `pixels` (normalized samples, `channels` interleaved). Returns
     /// false, leaving them as they are, for opcodes handed over unapplied (`.other`).
-    /// With `rows`, `pixels` holds only those rows of the image (a streaming band); the warp,
-    /// which moves pixels between rows, is not applied to a band (false).
+    /// With `rows` and `columns`, `pixels` holds only that band and window of the image (a
+    /// streaming develop); the warp, which moves pixels between rows and columns, is not
+    /// applied to a part of the image (false).
     @discardableResult
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int, rows: Range<Int>? = nil) -> Bool {
+    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int, rows: Range<Int>? = nil, columns: Range<Int>? = nil) -> Bool {
         switch self {
-        case let .gainMap(g): g.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows)
+        case let .gainMap(g): g.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows, columns: columns)
         case let .warpRectilinear(w):
-            guard rows == nil || rows == 0..<height else { return false }
+            guard rows == nil || rows == 0..<height, columns == nil || columns == 0..<width else { return false }
             pixels = w.apply(to: pixels, width: width, height: height, channels: channels)
-        case let .mapTable(t): t.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows)
-        case let .mapPolynomial(m): m.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows)
+        case let .mapTable(t): t.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows, columns: columns)
+        case let .mapPolynomial(m): m.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows, columns: columns)
         case .other: return false
         }
         return true

@@ -49,24 +49,25 @@ final class LinearRawDevelopDecoder: DevelopSource {
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         try checkRows(y: y, count: count)
         guard count > 0 else { return }
-        let l = linear, s = settings, spp = l.samplesPerPixel, aw = active.width
-        // The band, linearized over the active area's full width (opcodes address it whole).
+        let l = linear, s = settings, spp = l.samplesPerPixel
+        // The band and the requested columns, in the active area's coordinates (which the
+        // opcodes address), linearized.
         let band = (s.crop.y - active.y + y)..<(s.crop.y - active.y + y + count)
-        var pixels = [Float](repeating: 0, count: count * aw * spp)
+        let span = (s.crop.x - active.x + columns.lowerBound)..<(s.crop.x - active.x + columns.upperBound), sw = span.count
+        var pixels = [Float](repeating: 0, count: count * sw * spp)
         let black = (0..<spp).map { Float(l.blackLevel[$0]) }
         let scale = (0..<spp).map { Float(1 / max(Double(l.whiteLevel[$0]) - l.blackLevel[$0], 1)) }
         for r in 0..<count {
-            let src = ((active.y + band.lowerBound + r) * l.width + active.x) * spp
-            for i in 0..<aw * spp { pixels[r * aw * spp + i] = (Float(l.samples[src + i]) - black[i % spp]) * scale[i % spp] }
+            let src = ((active.y + band.lowerBound + r) * l.width + active.x + span.lowerBound) * spp
+            for i in 0..<sw * spp { pixels[r * sw * spp + i] = (Float(l.samples[src + i]) - black[i % spp]) * scale[i % spp] }
         }
-        for op in opcodes { op.apply(to: &pixels, width: aw, height: active.height, channels: spp, rows: band) }
+        for op in opcodes { op.apply(to: &pixels, width: active.width, height: active.height, channels: spp, rows: band, columns: span) }
         let k = s.matrix.m.map(Float.init)
         let (neutral, wbGain) = RAWDevelopDecoder.whiteBalance(s)
-        let x0 = s.crop.x - active.x
         for r in 0..<count {
             let row = (destination + r * bytesPerRow).assumingMemoryBound(to: Float.self)
-            for (i, x) in columns.enumerated() {
-                let p = (r * aw + x0 + x) * spp
+            for i in 0..<sw {
+                let p = (r * sw + i) * spp
                 var rgb = spp == 3 ? SIMD3(pixels[p], pixels[p + 1], pixels[p + 2]) : SIMD3(repeating: pixels[p])
                 if let hl = s.highlight, hl.mayBeClipped(rgb * wbGain) {
                     // Each sample is its own photosite here: a plane at its white level is clipped.
