@@ -122,23 +122,19 @@ import Testing
     /// from the known edge line, rows 16..<240), its overshoot above the bright level (share of
     /// the step), and the luminance noise σ of the flat areas relative to their levels.
     static func edgeFigures(_ raw: RAWFilter) throws -> (rise: Double, overshoot: Double, noise: Double) {
-        let context = try Context(options: .init(workingFormat: .rgbaf))
-        let b = try context.createBuffer(try raw.outputImage(), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        let pixels = try LinearPixels(try raw.outputImage(), context: try LinearPixels.floatContext())
         var sums = [Double](repeating: 0, count: 4 * 24), counts = [Double](repeating: 0, count: 4 * 24)
         var flat: [(sum: Double, squares: Double, n: Double)] = [(0, 0, 0), (0, 0, 0)]
-        b.withUnsafeBytes { p in
-            for y in 16..<240 {
-                for x in 16..<240 {
-                    let q = p.baseAddress!.advanced(by: y * b.bytesPerRow + x * 16).assumingMemoryBound(to: Float.self)
-                    let luma = 0.2126 * Double(q[0]) + 0.7152 * Double(q[1]) + 0.0722 * Double(q[2])
-                    let d = (Double(x) + 0.5 - edgeX(Double(y) + 0.5)) * cos(slant)
-                    if abs(d) < 12 {
-                        let bin = Int(((d + 12) * 4).rounded(.down))
-                        sums[bin] += luma; counts[bin] += 1
-                    } else if abs(d) > 24 {
-                        let side = d < 0 ? 0 : 1
-                        flat[side].sum += luma; flat[side].squares += luma * luma; flat[side].n += 1
-                    }
+        for y in 16..<240 {
+            for x in 16..<240 {
+                let luma = pixels.luma(x: x, y: y)
+                let d = (Double(x) + 0.5 - edgeX(Double(y) + 0.5)) * cos(slant)
+                if abs(d) < 12 {
+                    let bin = Int(((d + 12) * 4).rounded(.down))
+                    sums[bin] += luma; counts[bin] += 1
+                } else if abs(d) > 24 {
+                    let side = d < 0 ? 0 : 1
+                    flat[side].sum += luma; flat[side].squares += luma * luma; flat[side].n += 1
                 }
             }
         }
@@ -189,15 +185,12 @@ import Testing
         dng.color.noiseProfile = [(model.scale, model.offset)]
         var raw = try RAWFilter(dng: dng)
         raw.luminanceNoiseReductionAmount = 0
-        let b = try Context(options: .init(workingFormat: .rgbaf)).createBuffer(try raw.outputImage(), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        let pixels = try LinearPixels(try raw.outputImage(), context: try LinearPixels.floatContext())
         var sum = 0.0, squares = 0.0, n = 0.0
-        b.withUnsafeBytes { p in
-            for y in 16..<112 {
-                for x in 16..<112 {
-                    let q = p.baseAddress!.advanced(by: y * b.bytesPerRow + x * 16).assumingMemoryBound(to: Float.self)
-                    let luma = 0.2126 * Double(q[0]) + 0.7152 * Double(q[1]) + 0.0722 * Double(q[2])
-                    sum += luma; squares += luma * luma; n += 1
-                }
+        for y in 16..<112 {
+            for x in 16..<112 {
+                let luma = pixels.luma(x: x, y: y)
+                sum += luma; squares += luma * luma; n += 1
             }
         }
         let mean = sum / n, variance = squares / n - mean * mean

@@ -31,7 +31,7 @@ import Testing
         let dng = try Self.chartDNG(light, width: w, height: h)
         let raw = try RAWFilter(dng: dng)
         let image = try raw.outputImage()
-        let buffer = try Context().createBuffer(image, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        let pixels = try LinearPixels(image)
         // The default crop leaves 8 photosites on each side.
         let origin = 8
         let toXYZ = Primaries.srgb.rgbToXYZ
@@ -43,16 +43,7 @@ import Testing
             let x0 = Int(box.u.lowerBound * Double(w)) - origin, x1 = Int(box.u.upperBound * Double(w)) - origin
             let y0 = Int(box.v.lowerBound * Double(h)) - origin, y1 = Int(box.v.upperBound * Double(h)) - origin
             let qx = (x1 - x0) / 4, qy = (y1 - y0) / 4
-            var sum = SIMD3<Double>.zero, n = 0.0
-            buffer.withUnsafeBytes { raw in
-                for y in y0 + qy..<y1 - qy {
-                    for x in x0 + qx..<x1 - qx {
-                        let p = raw.baseAddress!.advanced(by: y * buffer.bytesPerRow + x * 16).assumingMemoryBound(to: Float.self)
-                        sum += SIMD3(Double(p[0]), Double(p[1]), Double(p[2])); n += 1
-                    }
-                }
-            }
-            measured.append(toXYZ * (sum / n))
+            measured.append(toXYZ * pixels.mean(x: (x0 + qx)..<(x1 - qx), y: (y0 + qy)..<(y1 - qy)))
             truth.append(adapt * Colorimetry.xyz(ofReflectance: Colorimetry.colorChecker[i], under: light))
         }
         // Exposure is the photographer's choice: scale so neutral 5 has its true luminance.

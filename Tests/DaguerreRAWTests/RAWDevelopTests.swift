@@ -122,24 +122,10 @@ import Testing
         dng.color.noiseProfile = [(0.03 * 0.03 / 12, 1e-7)]
         dng.defaultCrop = DNGCrop(x: 6, y: 10, width: 226, height: 570)
         let image = try RAWFilter(dng: dng).outputImage()
-        var options = Context.Options()
-        options.workingFormat = .rgbaf
-        let context = try Context(options: options)
-        let whole = try context.createBuffer(image, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        let context = try LinearPixels.floatContext()
+        let whole = try LinearPixels(image, context: context)
         for rect in [Rect(x: 37, y: 301, width: 100, height: 150), Rect(x: 0, y: 0, width: 226, height: 40), Rect(x: 150, y: 500, width: 76, height: 70)] {
-            let part = try context.createBuffer(image, bounds: rect, format: .rgbaf, colorSpace: .extendedLinearSRGB)
-            var differ = 0
-            whole.withUnsafeBytes { a in
-                part.withUnsafeBytes { b in
-                    for y in 0..<Int(rect.height) {
-                        for x in 0..<Int(rect.width) * 4 {
-                            let va = a.load(fromByteOffset: (Int(rect.minY) + y) * whole.bytesPerRow + (Int(rect.minX) * 4 + x) * 4, as: Float.self)
-                            let vb = b.load(fromByteOffset: y * part.bytesPerRow + x * 4, as: Float.self)
-                            if va != vb { differ += 1 }
-                        }
-                    }
-                }
-            }
+            let differ = whole.differences(try LinearPixels(image, context: context, bounds: rect), atX: Int(rect.minX), y: Int(rect.minY))
             #expect(differ == 0, "\(rect): \(differ) values differ from the whole render")
         }
     }

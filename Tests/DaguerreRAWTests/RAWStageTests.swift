@@ -31,17 +31,7 @@ import Testing
 
     /// Mean linear RGB (extended sRGB) of a box of a rendered image.
     static func mean(_ image: Image, x: Range<Int>, y: Range<Int>) throws -> SIMD3<Double> {
-        let buffer = try Context().createBuffer(image, format: .rgbaf, colorSpace: .extendedLinearSRGB)
-        var sum = SIMD3<Double>.zero
-        buffer.withUnsafeBytes { raw in
-            for yy in y {
-                for xx in x {
-                    let p = raw.baseAddress!.advanced(by: yy * buffer.bytesPerRow + xx * 16).assumingMemoryBound(to: Float.self)
-                    sum += SIMD3(Double(p[0]), Double(p[1]), Double(p[2]))
-                }
-            }
-        }
-        return sum / Double(x.count * y.count)
+        try LinearPixels(image).mean(x: x, y: y)
     }
     static func maxDifference(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
         max(abs(a.x - b.x), max(abs(a.y - b.y), abs(a.z - b.z)))
@@ -168,12 +158,9 @@ import Testing
         raw.localToneMapAmount = 0
         raw.sharpnessAmount = 1
         func barContrast(_ r: RAWFilter) throws -> Double {
-            let b = try Context().createBuffer(try r.outputImage(), format: .rgbaf, colorSpace: .extendedLinearSRGB)
-            var values: [Double] = []
-            b.withUnsafeBytes { p in
-                for x in 84..<108 { values.append(Double(p.baseAddress!.advanced(by: 30 * b.bytesPerRow + x * 16).assumingMemoryBound(to: Float.self)[1])) }
-            }
-            return values.max()! - values.min()!
+            let pixels = try LinearPixels(try r.outputImage())
+            let values = (84..<108).map { pixels[x: $0, y: 30].y }
+            return (values.max() ?? 0) - (values.min() ?? 0)
         }
         let sharp = try barContrast(raw)
         raw.sharpnessAmount = 0
@@ -202,19 +189,11 @@ import Testing
             0.2 + 0.3 * Double((x * 7 + y * 13) % 17) / 17 * [1, 0.8, 0.6][c] + ((x / 3) % 2 == 0 ? 0.1 : 0)
         }
         let raw = try RAWFilter(dng: dng)
-        let context = try Context(options: .init(workingFormat: .rgbaf))
-        let full = try context.createBuffer(try raw.outputImage(), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        let context = try LinearPixels.floatContext()
+        let full = try LinearPixels(try raw.outputImage(), context: context)
         let band = Rect(x: 1000, y: 0, width: 60, height: Double(h))
-        let alone = try context.createBuffer(try raw.outputImage().cropped(to: band), bounds: band, format: .rgbaf, colorSpace: .extendedLinearSRGB)
-        var same = true
-        full.withUnsafeBytes { f in
-            alone.withUnsafeBytes { a in
-                for y in 0..<h where memcmp(f.baseAddress! + y * full.bytesPerRow + 1000 * 16, a.baseAddress! + y * alone.bytesPerRow, 60 * 16) != 0 {
-                    same = false
-                }
-            }
-        }
-        #expect(same)
+        let alone = try LinearPixels(try raw.outputImage().cropped(to: band), context: context, bounds: band)
+        #expect(full.differences(alone, atX: 1000, y: 0) == 0)
     }
 
     @Test("Colour noise reduction smooths chroma and keeps luminance")
@@ -229,15 +208,13 @@ import Testing
             var raw = try RAWFilter(dng: dng)
             raw.luminanceNoiseReductionAmount = 0
             raw.colorNoiseReductionAmount = amount
-            let b = try Context(options: .init(workingFormat: .rgbaf)).createBuffer(try raw.outputImage(), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+            let pixels = try LinearPixels(try raw.outputImage(), context: try LinearPixels.floatContext())
             var c2 = 0.0, l = 0.0, n = 0.0
-            b.withUnsafeBytes { p in
-                for y in 20..<76 {
-                    for x in 20..<76 {
-                        let q = p.baseAddress!.advanced(by: y * b.bytesPerRow + x * 16).assumingMemoryBound(to: Float.self)
-                        let (r, g, bl) = (Double(q[0]), Double(q[1]), Double(q[2]))
-                        c2 += (r - g) * (r - g) + (bl - g) * (bl - g); l += 0.2126 * r + 0.7152 * g + 0.0722 * bl; n += 1
-                    }
+            for y in 20..<76 {
+                for x in 20..<76 {
+                    let p = pixels[x: x, y: y]
+                    let (dr, db) = (p.x - p.y, p.z - p.y)
+                    c2 += dr * dr + db * db; l += pixels.luma(x: x, y: y); n += 1
                 }
             }
             return ((c2 / n).squareRoot(), l / n)
@@ -298,23 +275,11 @@ import Testing
         dng.opcodeLists = [DNGOpcodeList(stage: .demosaiced, opcodes: [.warpRectilinear(warp)])]
         var raw = try RAWFilter(dng: dng)
         #expect(raw.isLensCorrectionEnabled)
-        let corrected = try Context().createBuffer(try raw.outputImage(), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        let corrected = try LinearPixels(try raw.outputImage())
         raw.isLensCorrectionEnabled = false
-        let plain = try Context().createBuffer(try raw.outputImage(), format: .rgbaf, colorSpace: .extendedLinearSRGB)
-        func floats(_ b: PixelBuffer) -> [Float] {
-            var out: [Float] = []
-            b.withUnsafeBytes { p in
-                for y in 0..<b.height {
-                    for x in 0..<b.width {
-                        let q = p.baseAddress!.advanced(by: y * b.bytesPerRow + x * 16).assumingMemoryBound(to: Float.self)
-                        out += [q[0], q[1], q[2]]
-                    }
-                }
-            }
-            return out
-        }
-        let reference = warp.apply(to: floats(plain), width: plain.width, height: plain.height, channels: 3)
-        let ours = floats(corrected), before = floats(plain)
+        let plain = try LinearPixels(try raw.outputImage())
+        let reference = warp.apply(to: plain.rgb, width: plain.width, height: plain.height, channels: 3)
+        let ours = corrected.rgb, before = plain.rgb
         var worst: Float = 0, moved: Float = 0
         for i in ours.indices { worst = max(worst, abs(ours[i] - reference[i])); moved = max(moved, abs(reference[i] - before[i])) }
         print("lens warp: largest difference from the opcode's reference \(worst); largest change the warp makes \(moved)")

@@ -30,22 +30,9 @@ import Testing
         let raw = try RAWFilter(url: URL(fileURLWithPath: Self.path("photoprism_canon_eos_6d.dng")))
         let image = try raw.outputImage()
         let region = Rect(x: 301, y: 77, width: 190, height: 60)
-        let context = try Context(options: .init(workingFormat: .rgbaf))
-        let whole = try context.createBuffer(image, format: .rgbaf, colorSpace: .extendedLinearSRGB)
-        let part = try context.createBuffer(image.cropped(to: region), format: .rgbaf, colorSpace: .extendedLinearSRGB)
-        var differing = 0
-        whole.withUnsafeBytes { w in
-            part.withUnsafeBytes { p in
-                for y in 0..<60 {
-                    for x in 0..<190 * 4 {
-                        let a = w.load(fromByteOffset: (77 + y) * whole.bytesPerRow + (301 * 4 + x) * 4, as: Float.self)
-                        let b = p.load(fromByteOffset: y * part.bytesPerRow + x * 4, as: Float.self)
-                        if a.bitPattern != b.bitPattern { differing += 1 }
-                    }
-                }
-            }
-        }
-        #expect(differing == 0)
+        let context = try LinearPixels.floatContext()
+        let whole = try LinearPixels(image, context: context)
+        #expect(whole.differences(try LinearPixels(image.cropped(to: region), context: context), atX: 301, y: 77) == 0)
     }
 
     /// Adobe's DNG SDK renders the SDK's own fuzzer seed (a flat LinearRaw frame whose
