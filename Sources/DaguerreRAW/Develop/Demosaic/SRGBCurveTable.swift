@@ -18,18 +18,16 @@ enum SRGBCurve {
     /// floats (after noise reduction), where the per-code tables do not apply.
     static let encodeTable: [Float] = (0...65536).map { Float(encode(Double($0) / 65536 * 1.5)) }
 
-    @inline(__always) static func encodeFast(_ x: Float, _ table: UnsafePointer<Float>) -> Float {
-        guard x > 0 else { return 0 }
-        guard x < 1.5 else { return Float(encode(Double(x))) }
-        let t = x * (65536 / 1.5)
-        let i = Int(t), fr = t - Float(i)
-        return table[i] + fr * (table[i + 1] - table[i])
-    }
+    @inline(__always) static func encodeFast(_ x: Float, _ table: UnsafePointer<Float>) -> Float { lookup(x, table, beyond: encode) }
 
-    @inline(__always) static func decodeFast(_ y: Float, _ table: UnsafePointer<Float>) -> Float {
-        guard y > 0 else { return 0 }
-        guard y < 1.5 else { return Float(decode(Double(y))) }
-        let t = y * (65536 / 1.5)
+    @inline(__always) static func decodeFast(_ y: Float, _ table: UnsafePointer<Float>) -> Float { lookup(y, table, beyond: decode) }
+
+    /// Either table at `v`: 0 at or below 0 (and for NaN), linear interpolation up to 1.5, the
+    /// exact curve `beyond` above.
+    @inline(__always) private static func lookup(_ v: Float, _ table: UnsafePointer<Float>, beyond exact: (Double) -> Double) -> Float {
+        guard v > 0 else { return 0 }
+        guard v < 1.5 else { return Float(exact(Double(v))) }
+        let t = v * (65536 / 1.5)
         let i = Int(t), fr = t - Float(i)
         return table[i] + fr * (table[i + 1] - table[i])
     }
