@@ -16,22 +16,22 @@ struct DevelopCommand: ParsableCommand {
 
     @Argument(help: "DNG files.") var inputs: [String]
     @Option(name: .shortAndLong, help: "Output folder (or a file name when developing one input).") var output: String
-    @Option(help: "Exposure in EV, added to the file's baseline exposure.") var exposure: Double?
-    @Option(help: "White balance temperature in kelvin (default: as shot).") var temperature: Double?
-    @Option(help: "White balance tint (default: as shot).") var tint: Double?
-    @Option(help: "Noise reduction amount, 0...1 (default 0.5: as much as the file's noise profile, or an estimate, calls for; 0 shows the raw noise).") var noiseReduction: Double?
-    @Option(help: "Colour noise reduction, 0...1 (default 0): chroma smoothing, luminance kept.") var colorNoiseReduction: Double?
-    @Option(help: "Noise reduction detail, 0...1 (default 0): keep more fine texture (and fine grain).") var noiseReductionDetail: Double?
-    @Option(help: "Noise reduction contrast, 0...1 (default 0): keep more faint shading and local contrast.") var noiseReductionContrast: Double?
-    @Option(help: "Noise reduction sharpness, 0...1 (default 0): give back edge sharpness, not the noise.") var noiseReductionSharpness: Double?
+    @Option(help: "Exposure in EV, added to the file's baseline exposure.") var exposure: FiniteNumber?
+    @Option(help: "White balance temperature in kelvin (default: as shot).") var temperature: FiniteNumber?
+    @Option(help: "White balance tint (default: as shot).") var tint: FiniteNumber?
+    @Option(help: "Noise reduction amount, 0...1 (default 0.5: as much as the file's noise profile, or an estimate, calls for; 0 shows the raw noise).") var noiseReduction: FiniteNumber?
+    @Option(help: "Colour noise reduction, 0...1 (default 0): chroma smoothing, luminance kept.") var colorNoiseReduction: FiniteNumber?
+    @Option(help: "Noise reduction detail, 0...1 (default 0): keep more fine texture (and fine grain).") var noiseReductionDetail: FiniteNumber?
+    @Option(help: "Noise reduction contrast, 0...1 (default 0): keep more faint shading and local contrast.") var noiseReductionContrast: FiniteNumber?
+    @Option(help: "Noise reduction sharpness, 0...1 (default 0): give back edge sharpness, not the noise.") var noiseReductionSharpness: FiniteNumber?
     @Option(help: "Output colour space: displayP3, sRGB, adobeRGB, bt2020, linearSRGB...") var colorspace = "displayP3"
     @Option(help: "jpeg, tiff16 or png (default: from the output file's extension, else jpeg).") var format: String?
-    @Option(help: "Scale factor, 0 < s ≤ 1 (½ or less develops at half size first).") var scale: Double?
-    @Option(help: "Boost curve amount, 0 (linear, default) … 1 (filmic).") var boost: Double?
-    @Option(help: "Contrast, −1 … 1.") var contrast: Double?
-    @Option(help: "Local tone mapping, 0 … 1.") var localToneMap: Double?
-    @Option(help: "Sharpening amount, 0 … 1.") var sharpness: Double?
-    @Option(help: "Highlight recovery, 0 (clip to white) … 1 (default: rebuild).") var highlights: Double?
+    @Option(help: "Scale factor, 0 < s ≤ 1 (½ or less develops at half size first).") var scale: FiniteNumber?
+    @Option(help: "Boost curve amount, 0 (linear, default) … 1 (filmic).") var boost: FiniteNumber?
+    @Option(help: "Contrast, −1 … 1.") var contrast: FiniteNumber?
+    @Option(help: "Local tone mapping, 0 … 1.") var localToneMap: FiniteNumber?
+    @Option(help: "Sharpening amount, 0 … 1.") var sharpness: FiniteNumber?
+    @Option(help: "Highlight recovery, 0 (clip to white) … 1 (default: rebuild).") var highlights: FiniteNumber?
     @Option(help: "TIFF compression: none (default, as LibRaw and RawTherapee write), lzw or deflate.") var tiffCompression = "none"
     @Flag(help: "Draft mode (fast demosaic).") var draft = false
     @Option(help: "JPEG quality, 0...1.") var quality = 0.9
@@ -46,13 +46,6 @@ struct DevelopCommand: ParsableCommand {
         if let format, Self.extensions[format.lowercased()] == nil { throw ValidationError("--format: use jpeg, tiff16 or png.") }
         guard let compression = EncoderOptions.TIFFCompression(rawValue: tiffCompression.lowercased()) else {
             throw ValidationError("--tiff-compression: use none, lzw or deflate.")
-        }
-        let numbers = [("exposure", exposure), ("temperature", temperature), ("tint", tint), ("noise-reduction", noiseReduction), ("color-noise-reduction", colorNoiseReduction),
-                       ("noise-reduction-detail", noiseReductionDetail), ("noise-reduction-contrast", noiseReductionContrast),
-                       ("noise-reduction-sharpness", noiseReductionSharpness), ("scale", scale),
-                       ("boost", boost), ("contrast", contrast), ("local-tone-map", localToneMap), ("sharpness", sharpness), ("highlights", highlights)]
-        for (name, value) in numbers {
-            if let value, !value.isFinite { throw ValidationError("--\(name) must be a finite number.") }
         }
         var isDirectory: ObjCBool = false
         let toFolder = inputs.count > 1 || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
@@ -76,6 +69,11 @@ struct DevelopCommand: ParsableCommand {
             }
         }
         let context = try Context()
+        let overrides = RAWAdjustments(exposure: exposure?.value, temperature: temperature?.value, tint: tint?.value, noiseReduction: noiseReduction?.value,
+                                       colorNoiseReduction: colorNoiseReduction?.value, noiseReductionSharpness: noiseReductionSharpness?.value,
+                                       noiseReductionContrast: noiseReductionContrast?.value, noiseReductionDetail: noiseReductionDetail?.value,
+                                       boost: boost?.value, highlightRecovery: highlights?.value, contrast: contrast?.value,
+                                       localToneMap: localToneMap?.value, sharpness: sharpness?.value)
         var failures = 0
         for (i, input) in inputs.enumerated() {
             let started = Date()
@@ -84,11 +82,8 @@ struct DevelopCommand: ParsableCommand {
             do {
                 var raw = try RAWFilter(url: URL(fileURLWithPath: input))
                 try RAWAdjustments.sidecar(for: input)?.apply(to: &raw)
-                RAWAdjustments(exposure: exposure, temperature: temperature, tint: tint, noiseReduction: noiseReduction, colorNoiseReduction: colorNoiseReduction,
-                               noiseReductionSharpness: noiseReductionSharpness, noiseReductionContrast: noiseReductionContrast,
-                               noiseReductionDetail: noiseReductionDetail, boost: boost,
-                               highlightRecovery: highlights, contrast: contrast, localToneMap: localToneMap, sharpness: sharpness).apply(to: &raw)
-                if let scale { raw.scaleFactor = scale }
+                overrides.apply(to: &raw)
+                if let scale { raw.scaleFactor = scale.value }
                 raw.isDraftModeEnabled = draft
                 let image = try raw.outputImage()
                 // The orientation is applied to the pixels, so the file says upright.
