@@ -116,8 +116,9 @@ final class RAWDevelopDecoder: DevelopSource {
                 let sy = s.crop.y + y + r
                 let row = UnsafeMutableRawPointer(out.value + r * bytesPerRow).assumingMemoryBound(to: Float.self)
                 // Lens shading (GainMap) per photosite: factors of the (mirrored) rows sy − 1…sy + 1.
-                let shadingRows = [sy - 1, sy, sy + 1].map { $0 < 0 ? $0 + 2 : $0 >= h ? $0 - 2 : $0 }
-                let shading = shadingRows.map { Self.gainFactors(s.gainMaps, area: area, row: $0, columns: shadingColumns) }
+                let shading = shaded ? [sy - 1, sy, sy + 1].map {
+                    Self.gainFactors(s.gainMaps, area: area, row: $0 < 0 ? $0 + 2 : $0 >= h ? $0 - 2 : $0, columns: shadingColumns)
+                } : []
                 // Mirrors by two photosites at the edges, which keeps the CFA colour.
                 @inline(__always) func at(_ xx: Int, _ yy: Int) -> Float {
                     let cx = xx < 0 ? xx + 2 : xx >= w ? xx - 2 : xx, cy = yy < 0 ? yy + 2 : yy >= h ? yy - 2 : yy
@@ -214,8 +215,8 @@ final class RAWDevelopDecoder: DevelopSource {
                 let line = src.value + sy * w
                 // Lens shading (GainMap) per photosite: factors of the block's two sensor rows.
                 let sensorColumns = (cropX + 2 * cols.lowerBound)..<(cropX + 2 * cols.upperBound)
-                let shading = [Self.gainFactors(maps, area: area, row: sy, columns: sensorColumns),
-                               Self.gainFactors(maps, area: area, row: sy + 1, columns: sensorColumns)]
+                let shading = shaded ? [Self.gainFactors(maps, area: area, row: sy, columns: sensorColumns),
+                                        Self.gainFactors(maps, area: area, row: sy + 1, columns: sensorColumns)] : []
                 @inline(__always) func factor(_ role: Int, _ block: Int) -> Float {
                     guard shaded, let f = shading[offsets[role].dy] else { return 1 }
                     return f[2 * block + offsets[role].dx]
