@@ -8,12 +8,19 @@ import Testing
 
 /// RAW input through LibRaw (X6): LibRaw decodes, RAWFilter develops.
 @Suite struct LibRawInputTests {
-    @Test("LibRaw's decode of a virtual-camera DNG equals our own reader's mosaic, pattern and levels, and develops through RAWFilter")
-    func sameMosaic() throws {
+    /// A virtual-camera chart DNG written to a temporary folder (kept alive by the returned
+    /// folder) and its path.
+    static func chartFile(width: Int, height: Int) throws -> (TemporaryDirectory, String) {
         let dir = try TemporaryDirectory()
         let path = dir.path("chart.dng")
-        let written = try RAWColorTests.chartDNG(.d65, width: 256, height: 192)
-        try DNGWriter.write(written, to: path)
+        try DNGWriter.write(try RAWColorTests.chartDNG(.d65, width: width, height: height), to: path)
+        return (dir, path)
+    }
+
+    @Test("LibRaw's decode of a virtual-camera DNG equals our own reader's mosaic, pattern and levels, and develops through RAWFilter")
+    func sameMosaic() throws {
+        let (dir, path) = try Self.chartFile(width: 256, height: 192)
+        defer { withExtendedLifetime(dir) {} }
         let ours = try #require(try DNGReader.read(path: path).mosaic)
         let libraw = try LibRawReader.read(path: path)
         let mosaic = try #require(libraw.mosaic)
@@ -39,10 +46,8 @@ import Testing
 
     @Test("RAWFilter opens bytes (ours for a DNG, LibRaw's buffer reader otherwise) and a bare mosaic with its calibration, developing the same pixels as from the file (X1, X6)")
     func bytesAndMosaics() throws {
-        let dir = try TemporaryDirectory()
-        let path = dir.path("chart.dng")
-        let written = try RAWColorTests.chartDNG(.d65, width: 128, height: 96)
-        try DNGWriter.write(written, to: path)
+        let (dir, path) = try Self.chartFile(width: 128, height: 96)
+        defer { withExtendedLifetime(dir) {} }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         func pixels(_ raw: RAWFilter, crop: DNGCrop? = nil) throws -> [UInt8] {
             var image = try raw.outputImage()
