@@ -58,8 +58,6 @@ public final class CaptureSession: Sendable {
         var committed = SessionConfiguration()
         var staged: SessionConfiguration?
         var depth = 0
-        /// The options the running pipeline was built with.
-        var builtOptions: [ObjectIdentifier: PhotoOutput.PipelineOptions] = [:]
         var running = false
         /// The camera and preset whose format was last made active.
         var appliedPreset: AppliedPreset?
@@ -95,7 +93,6 @@ public final class CaptureSession: Sendable {
         var camera: (any CaptureDevice)?
         var format: CaptureDeviceFormat?
         var colorSpace: CaptureColorSpace?
-        var options: [ObjectIdentifier: PhotoOutput.PipelineOptions]
     }
 
     /// The clock devices stream against (``HostClock/shared`` unless given).
@@ -226,7 +223,6 @@ public final class CaptureSession: Sendable {
                 let space = WideColorPolicy.colorSpace(for: config, format: camera.activeFormat, current: camera.activeColorSpace)
                 if space != camera.activeColorSpace { try camera.setActiveColorSpace(space) }
             }
-            c.builtOptions = config.photoPipelineOptions
             try startStreams(config.inputs)
             c.running = true
             for output in config.outputs { output.sessionDidStartRunning() }
@@ -336,7 +332,7 @@ public final class CaptureSession: Sendable {
         if let format, let current = colorSpace {
             colorSpace = WideColorPolicy.colorSpace(for: next, format: format, current: current)
         }
-        return Plan(camera: camera, format: format, colorSpace: colorSpace, options: next.photoPipelineOptions)
+        return Plan(camera: camera, format: format, colorSpace: colorSpace)
     }
 
     /// Validates and applies `next` (the caller holds the control mutex).
@@ -349,8 +345,12 @@ public final class CaptureSession: Sendable {
 
         var reason: CapturePipelineRebuildReason?
         if c.running {
+            // A session output's options change only at a commit (C3, C6), so the running
+            // pipeline was built with the committed options of the outputs it has, and with none
+            // of an output this commit adds (which the app may have opted in before adding it).
             let changedOptions = next.outputs.compactMap { $0 as? PhotoOutput }.flatMap { photo in
-                (plan.options[ObjectIdentifier(photo)] ?? .init()).changedNames(from: c.builtOptions[ObjectIdentifier(photo)] ?? .init())
+                let built = previous.outputs.contains { $0 === photo } ? photo.pipelineOptions : PhotoOutput.PipelineOptions()
+                return next.pipelineOptions(of: photo).changedNames(from: built)
             }
             if let name = changedOptions.first {
                 reason = .photoOutputOptionChanged(name)
@@ -411,7 +411,6 @@ public final class CaptureSession: Sendable {
             for output in previous.outputs where !next.outputs.contains(where: { $0 === output }) { output.sessionDidStopRunning() }
         }
         if let reason {
-            c.builtOptions = plan.options
             restartAfterRebuild(next.inputs, control: &c)
             if c.running { emit(.pipelineRebuilt(reason)) }
         }
