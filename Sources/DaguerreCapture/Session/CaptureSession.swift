@@ -199,7 +199,8 @@ public final class CaptureSession: Sendable {
         try mutate { (config) throws(DaguerreError) in try self.stageAdd(output, to: &config) }
     }
 
-    /// Removes an output (a no-op for one not in the session).
+    /// Removes an output (a no-op for one not in the session). Inside a transaction, pipeline
+    /// options staged for it are dropped with it at the commit: it keeps its committed ones (C3).
     public func removeOutput(_ output: CaptureOutput) throws(DaguerreError) {
         try mutate { $0.outputs.removeAll { $0 === output } }
     }
@@ -381,7 +382,11 @@ public final class CaptureSession: Sendable {
         }
 
         // Photo-output options, ownership, then connections: existing ones are kept with their settings.
-        for staged in next.stagedPhotoOptions.values { staged.output.setOptionsUnchecked(staged.options) }
+        // Only outputs of `next` get their staged options: those are the ones the rules checked
+        // (L5), and an output this commit removes leaves with its committed options (C3).
+        for staged in next.stagedPhotoOptions.values where next.outputs.contains(where: { $0 === staged.output }) {
+            staged.output.setOptionsUnchecked(staged.options)
+        }
         var next = next
         next.stagedPhotoOptions = [:]
         for input in previous.inputs where !next.inputs.contains(where: { $0 === input }) {
