@@ -20,14 +20,15 @@ final class FakeCamera: ControlledCaptureDevice {
     let isLensStabilizationSupported = false
     let controls: CaptureDeviceControls
 
-    private struct Stream: Sendable {
-        var ticker: CaptureClockTicker?
+    /// What the tests observe of the stream; the one-stream rule itself is the devices' ExclusiveStream.
+    private struct State: Sendable {
         var handler: (@Sendable (CaptureStreamEvent) -> Void)?
         var starts = 0
         var stops = 0
         var refuseToStart = false
     }
-    private let stream = Mutex(Stream())
+    private let state = Mutex(State())
+    private let stream = ExclusiveStream()
 
     init(formats: [CaptureDeviceFormat], name: String = "Fake Back Camera", position: CaptureDevicePosition = .back,
          isVirtual: Bool = true, uniqueID: String? = nil) throws(DaguerreError) {
@@ -50,10 +51,10 @@ final class FakeCamera: ControlledCaptureDevice {
 
     static func luma(_ index: Int64) -> UInt8 { UInt8(40 + (index * 5) % 160) }
 
-    var startCount: Int { stream.withLock { $0.starts } }
-    var stopCount: Int { stream.withLock { $0.stops } }
-    var isStreaming: Bool { stream.withLock { $0.ticker != nil } }
-    func refuseToStart(_ refuse: Bool) { stream.withLock { $0.refuseToStart = refuse } }
+    var startCount: Int { state.withLock { $0.starts } }
+    var stopCount: Int { state.withLock { $0.stops } }
+    var isStreaming: Bool { state.withLock { $0.handler != nil } }
+    func refuseToStart(_ refuse: Bool) { state.withLock { $0.refuseToStart = refuse } }
 
     func startStreaming(clock: any CaptureClock, handler: @escaping @Sendable (CaptureStreamEvent) -> Void) throws(DaguerreError) {
         let format = controls.activeFormat
@@ -67,32 +68,27 @@ final class FakeCamera: ControlledCaptureDevice {
                 handler(.failed(error))
             }
         }
-        try stream.withLock { (s) throws(DaguerreError) in
-            guard !s.refuseToStart else {
-                throw .captureConfiguration(problem: "\(localizedName) is in use by another client", fix: "Try again later.")
-            }
-            guard s.ticker == nil else {
-                throw .captureConfiguration(problem: "\(localizedName) is already streaming", fix: "Stop the other stream first.")
-            }
-            s.ticker = ticker
+        guard !state.withLock({ $0.refuseToStart }) else {
+            throw .captureConfiguration(problem: "\(localizedName) is in use by another client", fix: "Try again later.")
+        }
+        try stream.start(ticker, deviceName: localizedName)
+        state.withLock { s in
             s.handler = handler
             s.starts += 1
         }
-        ticker.start()
     }
 
     func stopStreaming() {
-        let ticker: CaptureClockTicker? = stream.withLock { s in
-            defer { s.ticker = nil; s.handler = nil }
-            if s.ticker != nil { s.stops += 1 }
-            return s.ticker
+        let stopped = stream.stop()
+        state.withLock { s in
+            if stopped { s.stops += 1 }
+            s.handler = nil
         }
-        ticker?.stop()
     }
 
     /// Sends an event as if the hardware had (an interruption, a failure).
     func simulate(_ event: CaptureStreamEvent) {
-        stream.withLock { $0.handler }?(event)
+        state.withLock { $0.handler }?(event)
     }
 
     static func frame(format: CaptureDeviceFormat, colorSpace: CaptureColorSpace, index: Int64, time: Double,
@@ -135,7 +131,7 @@ final class FakeMicrophone: ControlledCaptureDevice {
     let hasFlash = false
     let isLensStabilizationSupported = false
     let controls: CaptureDeviceControls
-    private let ticker = Mutex<CaptureClockTicker?>(nil)
+    private let stream = ExclusiveStream()
 
     init(name: String = "Fake Microphone", sampleRate: Int = 44_100, channels: Int = 1) throws(DaguerreError) {
         controls = try CaptureDeviceControls(formats: [CaptureDeviceFormat(audio: try CaptureAudioFormat(sampleRate: sampleRate, channels: channels))],
@@ -159,15 +155,11 @@ final class FakeMicrophone: ControlledCaptureDevice {
                 handler(.failed(error))
             }
         }
-        self.ticker.withLock { $0?.stop(); $0 = ticker }
-        ticker.start()
+        try stream.start(ticker, deviceName: localizedName)
     }
 
     func stopStreaming() {
-        ticker.withLock { t in
-            t?.stop()
-            t = nil
-        }
+        stream.stop()
     }
 }
 

@@ -189,6 +189,18 @@ struct SessionConfigurationTests {
         }
     }
 
+    @Test("C3, L5: options staged for an output the same transaction removes leave with it, unapplied (the rules never checked them)")
+    func stagedOptionsOfRemovedOutput() throws {
+        let (session, _, photo) = try photoSession()
+        session.beginConfiguration()
+        try photo.setLivePhotoCaptureEnabled(true)
+        try session.setSessionPreset(.high)      // Live Photo capture would need the photo preset
+        try session.removeOutput(photo)
+        try session.commitConfiguration()
+        #expect(!session.outputs.contains { $0 === photo })
+        #expect(!photo.isLivePhotoCaptureEnabled, "the staged option was dropped with the output")
+    }
+
     @Test("An input or output belongs to one session")
     func oneSessionEach() throws {
         let (session, camera, photo) = try photoSession()

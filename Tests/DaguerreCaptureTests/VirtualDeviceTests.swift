@@ -174,9 +174,9 @@ struct VirtualDeviceTests {
         let png = try ImageReader.open(path: dir.path("frame.png")).info
         #expect(png.width == 1920 && png.height == 1080)
         let probe = try MovieProbe(dir.path("clip.mov"))
-        #expect(probe.video["codec_name"] as? String == "h264")
-        #expect(probe.video["width"] as? Int == 1920 && probe.video["height"] as? Int == 1080)
-        let duration = Double(probe.video["duration"] as? String ?? "") ?? 0
+        #expect(probe.video?["codec_name"] as? String == "h264")
+        #expect(probe.video?["width"] as? Int == 1920 && probe.video?["height"] as? Int == 1080)
+        let duration = Double(probe.video?["duration"] as? String ?? "") ?? 0
         #expect(duration > 1 && duration < 6, "video duration \(duration)")
         let audio = try #require(probe.audio)
         #expect(audio["codec_name"] as? String == "pcm_s16le" && audio["sample_rate"] as? String == "44100")

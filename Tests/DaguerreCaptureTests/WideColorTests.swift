@@ -146,8 +146,8 @@ struct WideColorTests {
         #expect(delivered.allSatisfy { $0.colorSpace == .p3D65 && $0.yCbCrBuffer?.colorProperties.primaries == 12 })
         #expect(preview.colorSpace == .p3D65)
         let probe = try MovieProbe(path)
-        #expect(probe.video["color_primaries"] as? String == "smpte432")
-        #expect(probe.video["width"] as? Int == 320 && probe.video["height"] as? Int == 240)
-        #expect(probe.video["nb_frames"] as? String == "15")
+        #expect(probe.video?["color_primaries"] as? String == "smpte432")
+        #expect(probe.video?["width"] as? Int == 320 && probe.video?["height"] as? Int == 240)
+        #expect(probe.video?["nb_frames"] as? String == "15")
     }
 }

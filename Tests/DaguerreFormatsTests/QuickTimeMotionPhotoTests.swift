@@ -25,13 +25,13 @@ struct QuickTimeMotionPhotoTests {
               (probe.format["tags"] as? [String: Any])?["major_brand"] ?? "")
         #expect((probe.format["format_name"] as? String)?.contains("mp4") == true)
         #expect(probe.streams.count == 2)
-        let video = probe.stream(ofType: "video")
+        let video = probe.video
         #expect(video?["codec_name"] as? String == "h264" && video?["width"] as? Int == 1440 && video?["nb_frames"] as? String == "45")
         #expect(video?["color_primaries"] as? String == "smpte432")
-        let audio = probe.stream(ofType: "audio")
+        let audio = probe.audio
         #expect(audio?["codec_name"] as? String == "aac" && audio?["sample_rate"] as? String == "44100" && audio?["channels"] as? Int == 2)
         if let d = (audio?["duration"] as? String).flatMap(Double.init) { #expect(abs(d - 3.0) < 0.001) }
-        #expect(!probe.streams.contains { $0["codec_type"] as? String == "data" })
+        #expect(probe.stream(ofType: "data") == nil)
         #expect(try Judge.run("ffmpeg", ["-v", "error", "-i", mp4, "-f", "null", "-"]).isEmpty)
 
         // The video samples are the movie's, byte for byte.

@@ -38,14 +38,14 @@ struct QuickTimeWriterTests {
         }
         print("ffprobe format:", ["format_name", "duration", "size"].compactMap { k in probe.format[k].map { "\(k)=\($0)" } })
         #expect(probe.streams.count == 3)
-        let video = probe.stream(ofType: "video")
+        let video = probe.video
         #expect(video?["codec_name"] as? String == "h264")
         #expect(video?["width"] as? Int == 1440 && video?["height"] as? Int == 1080)
         #expect(video?["r_frame_rate"] as? String == "15/1" && video?["avg_frame_rate"] as? String == "15/1")
         #expect(video?["nb_frames"] as? String == "45")
         #expect(video?["duration"] as? String == "3.000000")
         #expect(video?["color_primaries"] as? String == "bt709")
-        let audio = probe.stream(ofType: "audio")
+        let audio = probe.audio
         #expect(audio?["codec_name"] as? String == "pcm_s16le")
         #expect(audio?["sample_rate"] as? String == "44100" && audio?["channels"] as? Int == 1)
         #expect(audio?["duration"] as? String == "3.000000")
@@ -106,7 +106,7 @@ struct QuickTimeWriterTests {
         let source = try MovieFixture.Source(width: 1440, height: 1080, frames: 15, colorSpace: .displayP3)
         try MovieFixture.record(path, source: source, frames: 15, settings: Self.liveSettings(colorSpace: .displayP3))
         let probe = try MovieProbe(path)
-        let video = probe.stream(ofType: "video")
+        let video = probe.video
         print("ffprobe P3:", ["color_primaries", "color_transfer", "color_space", "color_range"].compactMap { k in video?[k].map { "\(k)=\($0)" } })
         #expect(video?["color_primaries"] as? String == "smpte432")
         #expect(video?["color_transfer"] as? String == "bt709")

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// ```swift
 /// let probe = try MovieProbe(path)
-/// #expect(probe.video["codec_name"] as? String == "h264")
+/// #expect(probe.video?["codec_name"] as? String == "h264")
+/// #expect(probe.stream(ofType: "data")?["codec_tag_string"] as? String == "mebx")
 /// ```
 public struct MovieProbe {
     /// `-show_streams`, in file order.
@@ -20,12 +21,14 @@ public struct MovieProbe {
         format = json["format"] as? [String: Any] ?? [:]
     }
 
-    /// The first stream whose codec_type is `type` ("video", "audio", "data").
+    /// The first video stream, if any.
+    public var video: [String: Any]? { stream(ofType: "video") }
+    /// The first audio stream, if any.
+    public var audio: [String: Any]? { stream(ofType: "audio") }
+
+    /// The first stream whose codec_type is `type`: for the types without their own accessor
+    /// ("data", a QuickTime metadata track).
     public func stream(ofType type: String) -> [String: Any]? {
         streams.first { $0["codec_type"] as? String == type }
     }
-
-    /// The first video stream (empty when there is none).
-    public var video: [String: Any] { stream(ofType: "video") ?? [:] }
-    public var audio: [String: Any]? { stream(ofType: "audio") }
 }

@@ -9,20 +9,14 @@ import Testing
 /// discs, and the ISP's Y'CbCr.
 @Suite("Virtual camera: fixed-seed outputs, byte for byte")
 struct GoldenBytesTests {
-    /// FNV-1a over bytes.
-    static func fnv(_ bytes: UnsafeRawBufferPointer, into hash: inout UInt64) {
-        for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
-    }
-
-    static func digest(_ floats: [[Float]]) -> UInt64 {
+    /// FNV-1a (64-bit) over the arrays' bytes, one array after another.
+    static func digest<T: BitwiseCopyable>(_ arrays: [[T]]) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for f in floats { f.withUnsafeBytes { fnv($0, into: &h) } }
-        return h
-    }
-
-    static func digest<T>(_ arrays: [T]...) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for a in arrays { a.withUnsafeBytes { fnv($0, into: &h) } }
+        for a in arrays {
+            a.withUnsafeBytes { bytes in
+                for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+            }
+        }
         return h
     }
 
@@ -52,7 +46,7 @@ struct GoldenBytesTests {
         }
         let raw = try #require(last)
         let yuv = try VideoISP(outputPrimaries: .displayP3).process(raw.mosaic, whiteBalance: raw.metadata.whiteBalanceGains, fullRange: true)
-        let m = Self.digest(mosaics[0], mosaics[1], mosaics[2]), y = Self.digest(yuv.luma, yuv.cb, yuv.cr)
+        let m = Self.digest(mosaics), y = Self.digest([yuv.luma, yuv.cb, yuv.cr])
         print("mosaic digest", String(m, radix: 16), "ISP digest", String(y, radix: 16))
         #expect(m == 0xed6b5c67805e97a5)
         #expect(y == 0x29b1fa7b7142736c)

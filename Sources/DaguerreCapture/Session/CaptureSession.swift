@@ -58,8 +58,6 @@ public final class CaptureSession: Sendable {
         var committed = SessionConfiguration()
         var staged: SessionConfiguration?
         var depth = 0
-        /// The options the running pipeline was built with.
-        var builtOptions: [ObjectIdentifier: PhotoOutput.PipelineOptions] = [:]
         var running = false
         /// The camera and preset whose format was last made active.
         var appliedPreset: AppliedPreset?
@@ -95,7 +93,6 @@ public final class CaptureSession: Sendable {
         var camera: (any CaptureDevice)?
         var format: CaptureDeviceFormat?
         var colorSpace: CaptureColorSpace?
-        var options: [ObjectIdentifier: PhotoOutput.PipelineOptions]
     }
 
     /// The clock devices stream against (``HostClock/shared`` unless given).
@@ -202,7 +199,8 @@ public final class CaptureSession: Sendable {
         try mutate { (config) throws(DaguerreError) in try self.stageAdd(output, to: &config) }
     }
 
-    /// Removes an output (a no-op for one not in the session).
+    /// Removes an output (a no-op for one not in the session). Inside a transaction, pipeline
+    /// options staged for it are dropped with it at the commit: it keeps its committed ones (C3).
     public func removeOutput(_ output: CaptureOutput) throws(DaguerreError) {
         try mutate { $0.outputs.removeAll { $0 === output } }
     }
@@ -226,7 +224,6 @@ public final class CaptureSession: Sendable {
                 let space = WideColorPolicy.colorSpace(for: config, format: camera.activeFormat, current: camera.activeColorSpace)
                 if space != camera.activeColorSpace { try camera.setActiveColorSpace(space) }
             }
-            c.builtOptions = config.photoPipelineOptions
             try startStreams(config.inputs)
             c.running = true
             for output in config.outputs { output.sessionDidStartRunning() }
@@ -336,7 +333,7 @@ public final class CaptureSession: Sendable {
         if let format, let current = colorSpace {
             colorSpace = WideColorPolicy.colorSpace(for: next, format: format, current: current)
         }
-        return Plan(camera: camera, format: format, colorSpace: colorSpace, options: next.photoPipelineOptions)
+        return Plan(camera: camera, format: format, colorSpace: colorSpace)
     }
 
     /// Validates and applies `next` (the caller holds the control mutex).
@@ -349,8 +346,12 @@ public final class CaptureSession: Sendable {
 
         var reason: CapturePipelineRebuildReason?
         if c.running {
+            // A session output's options change only at a commit (C3, C6), so the running
+            // pipeline was built with the committed options of the outputs it has, and with none
+            // of an output this commit adds (which the app may have opted in before adding it).
             let changedOptions = next.outputs.compactMap { $0 as? PhotoOutput }.flatMap { photo in
-                (plan.options[ObjectIdentifier(photo)] ?? .init()).changedNames(from: c.builtOptions[ObjectIdentifier(photo)] ?? .init())
+                let built = previous.outputs.contains { $0 === photo } ? photo.pipelineOptions : PhotoOutput.PipelineOptions()
+                return next.pipelineOptions(of: photo).changedNames(from: built)
             }
             if let name = changedOptions.first {
                 reason = .photoOutputOptionChanged(name)
@@ -381,7 +382,11 @@ public final class CaptureSession: Sendable {
         }
 
         // Photo-output options, ownership, then connections: existing ones are kept with their settings.
-        for staged in next.stagedPhotoOptions.values { staged.output.setOptionsUnchecked(staged.options) }
+        // Only outputs of `next` get their staged options: those are the ones the rules checked
+        // (L5), and an output this commit removes leaves with its committed options (C3).
+        for staged in next.stagedPhotoOptions.values where next.outputs.contains(where: { $0 === staged.output }) {
+            staged.output.setOptionsUnchecked(staged.options)
+        }
         var next = next
         next.stagedPhotoOptions = [:]
         for input in previous.inputs where !next.inputs.contains(where: { $0 === input }) {
@@ -411,7 +416,6 @@ public final class CaptureSession: Sendable {
             for output in previous.outputs where !next.outputs.contains(where: { $0 === output }) { output.sessionDidStopRunning() }
         }
         if let reason {
-            c.builtOptions = plan.options
             restartAfterRebuild(next.inputs, control: &c)
             if c.running { emit(.pipelineRebuilt(reason)) }
         }

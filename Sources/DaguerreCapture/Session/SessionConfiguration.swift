@@ -29,14 +29,6 @@ struct SessionConfiguration: Sendable {
         stagedPhotoOptions[ObjectIdentifier(photo)]?.options ?? photo.pipelineOptions
     }
 
-    /// Every photo output's options, by output: what a pipeline built from this configuration
-    /// has (C6 compares them to decide on a rebuild).
-    var photoPipelineOptions: [ObjectIdentifier: PhotoOutput.PipelineOptions] {
-        var options: [ObjectIdentifier: PhotoOutput.PipelineOptions] = [:]
-        for case let photo as PhotoOutput in outputs { options[ObjectIdentifier(photo)] = pipelineOptions(of: photo) }
-        return options
-    }
-
     /// Changes `photo`'s options in this configuration.
     mutating func stage(_ options: PhotoOutput.PipelineOptions, for photo: PhotoOutput) {
         stagedPhotoOptions[ObjectIdentifier(photo)] = StagedPhotoOptions(output: photo, options: options)

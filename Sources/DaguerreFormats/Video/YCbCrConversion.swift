@@ -48,11 +48,15 @@ public enum YCbCrConversion {
     }
 
     /// Byte offsets of R, G, B in a pixel and the pixel size.
-    struct ChannelLayout { var r: Int, g: Int, b: Int, size: Int }
+    struct ChannelLayout {
+        var r: Int, g: Int, b: Int, size: Int
+        /// RGBA8: what channelLayout(of:) gives for `.rgba8` and what makeRGBA writes.
+        static let rgba = ChannelLayout(r: 0, g: 1, b: 2, size: 4)
+    }
 
     static func channelLayout(of format: PixelFormat) throws(DaguerreError) -> ChannelLayout {
         switch format {
-        case .rgba8: return ChannelLayout(r: 0, g: 1, b: 2, size: 4)
+        case .rgba8: return .rgba
         case .bgra8: return ChannelLayout(r: 2, g: 1, b: 0, size: 4)
         case .rgb8: return ChannelLayout(r: 0, g: 1, b: 2, size: 3)
         default:
@@ -150,10 +154,12 @@ public enum YCbCrConversion {
         guard buffer.width == frame.width, buffer.height == frame.height else {
             throw .invalidArgument(what: "Buffer of \(buffer.width)×\(buffer.height)", problem: "the Y'CbCr frame is \(frame.width)×\(frame.height)")
         }
-        let layout = try channelLayout(of: buffer.format)
-        guard layout.size == 4 else {
+        // Checked before channelLayout(of:), whose message is for the forward direction (it
+        // offers RGB8, which this direction cannot write: its pixels are four bytes with alpha).
+        guard buffer.format == .rgba8 || buffer.format == .bgra8 else {
             throw .unsupported(feature: "Y'CbCr to \(buffer.format)", hint: "Convert into an RGBA8 or BGRA8 buffer.")
         }
+        let layout = try channelLayout(of: buffer.format)
         let rowBytes = buffer.bytesPerRow
         try frame.luma.withUnsafeBufferPointer { (yp) throws(DaguerreError) in
             try frame.cb.withUnsafeBufferPointer { (cbp) throws(DaguerreError) in
@@ -182,7 +188,7 @@ public enum YCbCrConversion {
             guard let base = raw.baseAddress else { return }
             convertYCbCr(y: y, yStride: yStride, cb: cb, cbStride: cbStride, cr: cr, crStride: crStride, width: width, height: height,
                          matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes,
-                         layout: ChannelLayout(r: 0, g: 1, b: 2, size: 4))
+                         layout: .rgba)
         }
         return out
     }

@@ -14,17 +14,18 @@ enum YCbCrRange {
     /// Chroma 0–255 around 128 → 16–240 around 128.
     private static let chroma: [UInt8] = (0...255).map { UInt8((128 + (Double($0) - 128) * 224 / 255).rounded()) }
 
-    /// Writes `frame`'s picture in video range into `out` (same size), keeping `out`'s colour
-    /// tags; a video-range frame is copied unchanged.
+    /// Writes full-range `frame`'s picture in video range into `out` (same size), keeping `out`'s
+    /// colour tags. The input is full range: MovieRecorder, the one caller, sends a video-range
+    /// (420v) frame to the encoder as it is, so this has no copy path; a video-range input
+    /// throws (rescaling it again would crush its range) rather than being copied.
     static func convertToVideoRange(_ frame: PlanarYCbCr420Buffer, into out: inout PlanarYCbCr420Buffer) throws(DaguerreError) {
+        guard frame.fullRange else {
+            throw .invalidArgument(what: "Video-range Y'CbCr frame", problem: "is already video range; only full-range (420f) frames are converted")
+        }
         guard out.width == frame.width, out.height == frame.height else {
             throw .invalidArgument(what: "Y'CbCr frame of \(frame.width)×\(frame.height)", problem: "the destination is \(out.width)×\(out.height)")
         }
         out.fullRange = false
-        guard frame.fullRange else {
-            out.luma = frame.luma; out.cb = frame.cb; out.cr = frame.cr
-            return
-        }
         map(frame.luma, into: &out.luma, table: luma)
         map(frame.cb, into: &out.cb, table: chroma)
         map(frame.cr, into: &out.cr, table: chroma)

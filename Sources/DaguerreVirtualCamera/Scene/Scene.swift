@@ -49,16 +49,20 @@ public struct SceneLighting: Sendable {
     }
 
     /// The lighting of `illuminant`, computed once per illuminant for the process: it depends
-    /// on nothing else, so every frame's moving objects and every optical render share it.
+    /// on nothing else, so every frame's moving objects and every optical render share it. One
+    /// lazy static per case (as ``Illuminant/spectrum``): the switch is exhaustive, so a new
+    /// illuminant cannot be missed and no lookup can fail.
     ///
     /// ```swift
     /// let red = SceneLighting.under(.tungsten).srgb([0.8, 0.1, 0.1])
     /// ```
     public static func under(_ illuminant: Illuminant) -> SceneLighting {
-        computed[illuminant] ?? SceneLighting(illuminant: illuminant)
+        switch illuminant { case .d65: d65; case .tungsten: tungsten; case .fluorescent: fluorescent }
     }
 
-    private static let computed = Dictionary(uniqueKeysWithValues: Illuminant.allCases.map { ($0, SceneLighting(illuminant: $0)) })
+    private static let d65 = SceneLighting(illuminant: .d65)
+    private static let tungsten = SceneLighting(illuminant: .tungsten)
+    private static let fluorescent = SceneLighting(illuminant: .fluorescent)
 
     /// A spectrally flat surface of reflectance `r`.
     @inline(__always)

@@ -1,7 +1,9 @@
-// A virtual device's one stream (SPEC C1, C4): the CaptureDevice contract says startStreaming
-// throws while the device already streams. A device has one handler; had a second start replaced
-// it, the session that started first would silently stop getting frames, and its stopRunning()
-// would then stop the other session's stream.
+// A device's one stream (SPEC C1, C4): the CaptureDevice contract says startStreaming throws
+// while the device already streams. A device has one handler; had a second start replaced it,
+// the session that started first would silently stop getting frames, and its stopRunning()
+// would then stop the other session's stream. Public, next to ControlledCaptureDevice, so that
+// every device (the virtual camera and microphone, a test fake, a real camera later) keeps the
+// rule with this one guard instead of its own copy.
 import DaguerreCore
 import Synchronization
 
@@ -12,11 +14,13 @@ import Synchronization
 /// try stream.start(ticker, deviceName: localizedName)   // throws while one is running
 /// stream.stop()                                         // idempotent
 /// ```
-final class ExclusiveStream: Sendable {
+public final class ExclusiveStream: Sendable {
     private let ticker = Mutex<CaptureClockTicker?>(nil)
 
+    public init() {}
+
     /// Starts `next`, or throws (and `next` never ticks) when a stream is already running.
-    func start(_ next: CaptureClockTicker, deviceName: String) throws(DaguerreError) {
+    public func start(_ next: CaptureClockTicker, deviceName: String) throws(DaguerreError) {
         try ticker.withLock { (running) throws(DaguerreError) in
             guard running == nil else {
                 throw .captureConfiguration(problem: "\(deviceName) is already streaming (another running session uses it, or its stream was started twice)",
@@ -29,13 +33,16 @@ final class ExclusiveStream: Sendable {
         }
     }
 
-    /// Stops the stream, if any. The ticker is stopped outside the lock: stop() waits for a
-    /// tick in progress on another thread, which must not hold up start() meanwhile.
-    func stop() {
+    /// Stops the stream, if any, and returns whether one was running (so a device can count
+    /// real stops). The ticker is stopped outside the lock: stop() waits for a tick in progress
+    /// on another thread, which must not hold up start() meanwhile.
+    @discardableResult
+    public func stop() -> Bool {
         let old = ticker.withLock { running -> CaptureClockTicker? in
             defer { running = nil }
             return running
         }
         old?.stop()
+        return old != nil
     }
 }
