@@ -47,6 +47,9 @@ extension RAWFilter {
         let highlight = v3 ? HighlightRecovery(neutral: neutral, amount: highlightRecoveryAmount) : nil
         var settings = DevelopSettings(matrix: colorModel.cameraToWorking(white: white, working: workingSpace), neutral: neutral,
                                        crop: crop, workingSpace: workingSpace, demosaic: demosaic, highlight: highlight, limits: limits)
+        // Version 4: the power-2.5 demosaic domain and noise reduction at block stride 2.
+        let v4 = versionNumber >= 4
+        if v4 { settings.domain = .power25 }
         var key = "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"
         if let highlight { key += " highlights \(highlight.amount)" }
         if v3, isLensCorrectionEnabled, dng.mosaic != nil {
@@ -59,7 +62,8 @@ extension RAWFilter {
             let profile = noiseProfile(mosaic)
             if profile.hasNoise {
                 let controls = try noiseReductionControls
-                settings.noiseReduction = NoiseReductionSettings(profile: profile, amount: Float(2 * luminanceNoiseReductionAmount), controls: controls)
+                settings.noiseReduction = NoiseReductionSettings(profile: profile, amount: Float(2 * luminanceNoiseReductionAmount), controls: controls,
+                                                                 blockStep: v4 ? .alternate : .every)
                 key += " nr \(luminanceNoiseReductionAmount) \(profile.planes.map { "\($0.scale),\($0.offset)" })" + controls.sourceKey
                 if controls.sharpness > 0 {
                     let noise = NoiseReductionSharpening.luminanceNoise(profile: profile, cfaPattern: mosaic.pattern.cfaPattern,

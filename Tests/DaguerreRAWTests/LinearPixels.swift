@@ -62,4 +62,14 @@ struct LinearPixels {
         }
         return n
     }
+
+    /// The mean of R, G and B over the whole render.
+    var mean: Double { rgb.reduce(0.0) { $0 + Double($1) } / Double(max(1, width * height * 3)) }
+
+    /// The mean absolute difference of R, G and B from a render of the same size.
+    func meanAbsoluteDifference(_ other: LinearPixels) -> Double {
+        precondition(other.width == width && other.height == height, "renders of different sizes")
+        let a = rgb, b = other.rgb
+        return zip(a, b).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / Double(max(1, a.count))
+    }
 }

@@ -69,9 +69,10 @@ enum NoiseScenes {
 
 /// DCT4-2S, the raw noise reduction of pipeline version 3 (SPEC X3; issue #5 "Noise").
 @Suite struct NoiseReductionTests {
-    /// REPORT §3 written out directly, in Double: whole-sample mirror by 3, every 4×4 block,
-    /// hard-threshold pilot, Wiener stage.
-    static func referenceDenoise(_ plane: [Double], rows: Int, columns: Int, amount: Double) -> [Double] {
+    /// REPORT §3 written out directly, in Double: whole-sample mirror by 3, every 4×4 block
+    /// (`step` 1) or the blocks at origins −3, −1, 1, … in each direction (`step` 2: pipeline
+    /// version 4, research/noise/scratch/s_stride.py), hard-threshold pilot, Wiener stage.
+    static func referenceDenoise(_ plane: [Double], rows: Int, columns: Int, amount: Double, step: Int = 1) -> [Double] {
         var d = [[Double]](repeating: [0, 0, 0, 0], count: 4)
         for u in 0..<4 {
             for k in 0..<4 {
@@ -81,7 +82,7 @@ enum NoiseScenes {
         }
         func mirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i }
         func blocks(_ src: [Double], _ body: (Int, Int, [[Double]]) -> Void) {
-            for i in -3..<rows { for j in -3..<columns {
+            for i in Swift.stride(from: -3, to: rows, by: step) { for j in Swift.stride(from: -3, to: columns, by: step) {
                 var b = [[Double]](repeating: [0, 0, 0, 0], count: 4)
                 for k in 0..<4 { for l in 0..<4 { b[k][l] = src[mirror(i + k, rows) * columns + mirror(j + l, columns)] } }
                 var c = [[Double]](repeating: [0, 0, 0, 0], count: 4)
@@ -118,15 +119,15 @@ enum NoiseScenes {
         return zip(num, den).map { $0 / $1 }
     }
 
-    @Test("The SIMD plane denoiser equals REPORT §3 written out in Double (up to Float32 rounding)")
-    func planeMatchesReference() throws {
-        let rows = 13, columns = 29
+    @Test("The SIMD plane denoiser equals REPORT §3 written out in Double (up to Float32 rounding), at block step 1 (version 3) and 2 (version 4), for odd and even sizes", arguments: [
+        (DCT4PlaneDenoiser.BlockStep.every, 13, 29), (.alternate, 13, 29), (.alternate, 14, 30), (.alternate, 4, 4), (.alternate, 17, 37)])
+    func planeMatchesReference(step: DCT4PlaneDenoiser.BlockStep, rows: Int, columns: Int) throws {
         var rng = SeededRandom(seed: 7)
         let plane = (0..<(rows * columns)).map { i in 20 + 6 * sin(Double(i % columns) / 3) + (i / columns > 6 ? 8 : 0) + NoiseScenes.gaussian(&rng) }
-        let reference = Self.referenceDenoise(plane, rows: rows, columns: columns, amount: 1)
+        let reference = Self.referenceDenoise(plane, rows: rows, columns: columns, amount: 1, step: step == .every ? 1 : 2)
         let denoiser = try DCT4PlaneDenoiser(maxRows: 20, maxColumns: 40)
         for r in 0..<rows { let row = denoiser.inputRow(r); for c in 0..<columns { row[c] = Float(plane[r * columns + c]) } }
-        denoiser.denoise(rows: rows, columns: columns, amount: 1)
+        denoiser.denoise(rows: rows, columns: columns, amount: 1, blockStep: step)
         var worst = 0.0
         for r in 0..<rows { let z = denoiser.outputRow(r); for c in 0..<columns { worst = max(worst, abs(Double(z[c]) - reference[r * columns + c])) } }
         #expect(worst < 1e-3, "largest difference \(worst) (noise σ is 1)")
@@ -136,8 +137,9 @@ enum NoiseScenes {
         #expect(after < 0.5 * before, "squared error \(before) → \(after)")
     }
 
-    @Test("A window of the mosaic denoises bit-identically to the full frame inside its valid part (12 photosites from cut edges)")
-    func windowsEqualFullFrame() throws {
+    @Test("A window of the mosaic denoises bit-identically to the full frame inside its valid part (12 photosites from cut edges); at block step 2 for windows on the grid (rows multiples of 4, columns of 32)",
+          arguments: [DCT4PlaneDenoiser.BlockStep.every, .alternate])
+    func windowsEqualFullFrame(step: DCT4PlaneDenoiser.BlockStep) throws {
         // 4400 photosites wide: a plane of 2200 samples runs in three column strips.
         let (w, h) = (4400, 150)
         let (mosaic, model) = try NoiseScenes.mosaic(width: w, height: h, electrons: 1667) { x, y, c in NoiseScenes.smooth(x % 200, y, c, width: 200, height: h) }
@@ -145,16 +147,19 @@ enum NoiseScenes {
         var full = NoiseScenes.linear(mosaic)
         let nr = try MosaicNoiseReduction(maxWidth: w, maxHeight: h, workers: 2)
         full.withUnsafeMutableBufferPointer { b in
-            nr.denoise(MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: 1)
+            nr.denoise(MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: 1, blockStep: step)
         }
         let original = NoiseScenes.linear(mosaic)
         #expect(zip(full, original).contains { $0 != $1 }, "noise reduction changed nothing")
         // Windows with cut edges on every side, at the image borders, odd and even rows.
-        for (x0, y0, x1, y1) in [(32, 20, 160, 90), (0, 0, 96, 64), (48, 57, 200, 150), (16, 1, 130, 149), (2032, 30, 4400, 150), (0, 60, 2090, 120)] {
+        let windows = step == .every ? [(32, 20, 160, 90), (0, 0, 96, 64), (48, 57, 200, 150), (16, 1, 130, 149), (2032, 30, 4400, 150), (0, 60, 2090, 120)]
+            : [(32, 20, 160, 90), (0, 0, 96, 64), (64, 56, 200, 150), (32, 4, 130, 149), (2016, 28, 4400, 150), (0, 60, 2091, 121)]
+        for (x0, y0, x1, y1) in windows {
             var part = [Float](repeating: 0, count: (x1 - x0) * (y1 - y0))
             for r in y0..<y1 { for c in x0..<x1 { part[(r - y0) * (x1 - x0) + c - x0] = original[r * w + c] } }
             part.withUnsafeMutableBufferPointer { b in
-                nr.denoise(MosaicWindow(x: x0, y: y0, width: x1 - x0, height: y1 - y0, stride: x1 - x0, samples: b.baseAddress!), profile: profile, amount: 1)
+                nr.denoise(MosaicWindow(x: x0, y: y0, width: x1 - x0, height: y1 - y0, stride: x1 - x0, samples: b.baseAddress!), profile: profile, amount: 1,
+                           blockStep: step)
             }
             let m = MosaicNoiseReduction.halo
             var mismatches = 0

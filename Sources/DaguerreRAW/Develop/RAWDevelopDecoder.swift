@@ -19,6 +19,8 @@ struct DevelopSettings: Sendable {
     var crop: IntRect
     var workingSpace: ColorSpace
     var demosaic: DemosaicMethod
+    /// The curve LMMSE-GW works in: the sRGB curve's tables (versions 2, 3) or the power 2.5 (4).
+    var domain: DemosaicDomain = .sRGB
     /// Highlight handling on the white-balanced camera RGB (pipeline version 3); nil before.
     var highlight: HighlightRecovery?
     /// Raw noise reduction before white balance and demosaic (X3, pipeline version 3; LMMSE-GW
@@ -44,6 +46,8 @@ struct NoiseReductionSettings: Sendable, Equatable {
     var amount: Float
     /// Core Image's detail and contrast controls (X1; the defaults are DCT4-2S as specified).
     var controls = NoiseReductionControls()
+    /// Every block (pipeline version 3) or every other block in each direction (version 4).
+    var blockStep: DCT4PlaneDenoiser.BlockStep = .every
 }
 
 /// The demosaic methods (X2: a fast one for draft mode and small scales, a high-quality one).
@@ -243,16 +247,17 @@ final class RAWDevelopDecoder: DevelopSource {
         }
     }
 
-    /// Per CFA position, raw code → white-balanced, normalized, sRGB-encoded value (built once).
+    /// Per CFA position, raw code → white-balanced, normalized value in the demosaic's domain
+    /// (built once).
     private lazy var encodeTables: [Float] = {
         let m = mosaic, cfa = m.pattern.cfaPattern.map(Int.init)
-        let n = settings.balance
+        let n = settings.balance, domain = settings.domain
         var table = [Float](repeating: 0, count: 4 * 65536)
         for p in 0..<4 {
             let black = m.blackLevel[p], range = max(Double(m.whiteLevel) - black, 1)
             let gain = 1 / max(n[cfa[p]], 1e-6)
             for code in 0..<65536 {
-                table[p * 65536 + code] = Float(SRGBCurve.encode(max(0, (Double(code) - black) / range * gain)))
+                table[p * 65536 + code] = Float(domain.encode(max(0, (Double(code) - black) / range * gain)))
             }
         }
         return table
@@ -359,22 +364,43 @@ final class RAWDevelopDecoder: DevelopSource {
                 let highlight = s.highlight, decodeTable = dtab.value
                 let (g0, g1, g2, g3) = (gains[0], gains[1], gains[2], gains[3])
                 @inline(__always) func gain(_ k: Int) -> Float { switch k { case 0: g0; case 1: g1; case 2: g2; default: g3 } }
-                let write = { (yy: Int, x0: Int, count: Int, rp: UnsafePointer<Float>, gp: UnsafePointer<Float>, bp: UnsafePointer<Float>) in
+                // Pixels near clipping, through the highlight stage (the mosaic says which colours
+                // clipped) and the matrix: every pixel in the sRGB domain's path, and in the power
+                // domain's the ones its vector loop flagged.
+                @inline(__always) func highlightPixel(_ r: Float, _ g: Float, _ b: Float, x: Int, y yy: Int, into o: UnsafeMutablePointer<Float>) -> Bool {
+                    guard let hl = highlight, hl.mayBeClipped(SIMD3(r, g, b)) else { return false }
+                    let clipped = HighlightRecovery.clippedColours(x: x, y: yy, samples: src.value, width: w, height: h,
+                                                                   threshold: threshold, colors: colors)
+                    let v = hl.apply(SIMD3(r, g, b), clipped: clipped)
+                    o[0] = k0 * v.x + k1 * v.y + k2 * v.z
+                    o[1] = k3 * v.x + k4 * v.y + k5 * v.z
+                    o[2] = k6 * v.x + k7 * v.y + k8 * v.z
+                    return true
+                }
+                let matrixLanes = SIMD16<Float>(k0, k1, k2, k3, k4, k5, k6, k7, k8, 0, 0, 0, 0, 0, 0, 0)
+                let knee = highlight.map { $0.saturation * HighlightRecovery.knee } ?? SIMD3(repeating: .infinity)
+                let writePower = { (yy: Int, x0: Int, count: Int, rp: UnsafePointer<Float>, gp: UnsafePointer<Float>, bp: UnsafePointer<Float>) in
+                    let o = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self) + 3 * (x0 - cx - cols.lowerBound)
+                    guard PowerDomain.developRow(rp, gp, bp, count: count, matrix: matrixLanes, knee: knee, into: o) else { return }
+                    for i in 0..<count {
+                        _ = highlightPixel(PowerDomain.decode(rp[i]), PowerDomain.decode(gp[i]), PowerDomain.decode(bp[i]), x: x0 + i, y: yy, into: o + 3 * i)
+                    }
+                }
+                let writeSRGB = { (yy: Int, x0: Int, count: Int, rp: UnsafePointer<Float>, gp: UnsafePointer<Float>, bp: UnsafePointer<Float>) in
                     var o = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self) + 3 * (x0 - cx - cols.lowerBound)
                     for i in 0..<count {
-                        var r = SRGBCurve.decodeFast(rp[i], decodeTable), g = SRGBCurve.decodeFast(gp[i], decodeTable)
-                        var b = SRGBCurve.decodeFast(bp[i], decodeTable)
-                        if let hl = highlight, hl.mayBeClipped(SIMD3(r, g, b)) {
-                            let clipped = HighlightRecovery.clippedColours(x: x0 + i, y: yy, samples: src.value, width: w, height: h,
-                                                                           threshold: threshold, colors: colors)
-                            let v = hl.apply(SIMD3(r, g, b), clipped: clipped); (r, g, b) = (v.x, v.y, v.z)
+                        let r = SRGBCurve.decodeFast(rp[i], decodeTable), g = SRGBCurve.decodeFast(gp[i], decodeTable)
+                        let b = SRGBCurve.decodeFast(bp[i], decodeTable)
+                        if !highlightPixel(r, g, b, x: x0 + i, y: yy, into: o) {
+                            o[0] = k0 * r + k1 * g + k2 * b
+                            o[1] = k3 * r + k4 * g + k5 * b
+                            o[2] = k6 * r + k7 * g + k8 * b
                         }
-                        o[0] = k0 * r + k1 * g + k2 * b
-                        o[1] = k3 * r + k4 * g + k5 * b
-                        o[2] = k6 * r + k7 * g + k8 * b
                         o += 3
                     }
                 }
+                let power = s.domain == .power25
+                let write = power ? writePower : writeSRGB
                 // Mirrors at the mosaic's edges (whole-sample, which keeps the CFA colour).
                 @inline(__always) func mirrored(_ v: Int, _ size: Int) -> Int {
                     var m = v < 0 ? -v : v
@@ -393,6 +419,10 @@ final class RAWDevelopDecoder: DevelopSource {
                                                        // Inside the mosaic and the window: no mirroring, gains alternate.
                                                        let row = line + (x0 - window.x)
                                                        let first = gain(gy | (x0 & 1)), second = gain(gy | ((x0 + 1) & 1))
+                                                       if power {
+                                                           PowerDomain.encodeRow(row, count: count, first: first, second: second, into: dst)
+                                                           return
+                                                       }
                                                        var i = 0
                                                        while i + 1 < count {
                                                            dst[i] = SRGBCurve.encodeFast(row[i] * first, encode)
@@ -405,7 +435,8 @@ final class RAWDevelopDecoder: DevelopSource {
                                                    for i in 0..<count {
                                                        let mx = mirrored(x0 + i, w)
                                                        let wx = min(max(mx - window.x, 0), window.width - 1)
-                                                       dst[i] = SRGBCurve.encodeFast(line[wx] * gains[gy | (mx & 1)], encode)
+                                                       let v = line[wx] * gains[gy | (mx & 1)]
+                                                       dst[i] = power ? PowerDomain.encode(v) : SRGBCurve.encodeFast(v, encode)
                                                    }
                                                }, write: write)
                     } else {

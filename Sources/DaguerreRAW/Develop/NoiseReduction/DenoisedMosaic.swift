@@ -12,7 +12,7 @@ import Foundation
 /// ``update(rows:columns:halo:)`` makes the photosites of `rows` × `columns` plus `halo` on each
 /// side (clipped to the mosaic) final: they equal a full-frame run of DCT4-2S, bit for bit. The
 /// window read from the mosaic reaches a further ``MosaicNoiseReduction/halo`` (12) beyond them,
-/// starts on an even row and on a column that is a multiple of 16 (SIMD lane groups where the
+/// starts on a row that is a multiple of 4 and a column that is a multiple of 32 (block grid and SIMD lane groups where the
 /// full frame has them), and is clipped to the mosaic, where each plane is mirrored as in a
 /// full-frame run. When the rows come in order, the final rows the previous window shares with
 /// the next (2 × `halo`) are carried over and only the rest is denoised, with its own 12-row
@@ -54,8 +54,11 @@ final class DenoisedMosaic {
     static func window(rows: Range<Int>, columns: Range<Int>, mosaicWidth w: Int, mosaicHeight h: Int)
         -> (x: Int, y: Int, width: Int, height: Int) {
         let reach = MosaicNoiseReduction.halo
-        let y0 = max(0, rows.lowerBound - reach) & ~1, y1 = min(h, rows.upperBound + reach)
-        let x0 = max(0, columns.lowerBound - reach) & ~15, x1 = min(w, columns.upperBound + reach)
+        // Rows start on a multiple of 4 (a plane's even row: version 4's block grid; any even
+        // row would do for version 3, whose every block is visited).
+        let y0 = max(0, rows.lowerBound - reach) & ~3, y1 = min(h, rows.upperBound + reach)
+        // Columns start on a multiple of 32: 16 plane samples, version 4's SIMD lane group.
+        let x0 = max(0, columns.lowerBound - reach) & ~31, x1 = min(w, columns.upperBound + reach)
         return (x0, y0, max(0, x1 - x0), max(0, y1 - y0))
     }
 
@@ -63,8 +66,8 @@ final class DenoisedMosaic {
     /// halo of up to 20, once (sizes checked before allocating).
     func reserve(rows: Int, columns: Int, halo: Int = LMMSEGWDemosaic.halo, minimumWidth: Int = 0, minimumHeight: Int = 0) throws(DaguerreError) {
         let reach = halo + MosaicNoiseReduction.halo
-        let width = min(mosaic.width, max(minimumWidth, columns + 2 * reach + 16))
-        let height = min(mosaic.height, max(minimumHeight, rows + 2 * reach + 2))
+        let width = min(mosaic.width, max(minimumWidth, columns + 2 * reach + 32))
+        let height = min(mosaic.height, max(minimumHeight, rows + 2 * reach + 4))
         guard reserved.width < width || reserved.height < height else { return }
         try limits.check(width: width, height: height, bytesPerPixel: 4, what: "noise reduction window")
         reducer = nil; samples = []; layout = nil
@@ -88,7 +91,7 @@ final class DenoisedMosaic {
         if let old = layout, old.x == x0, old.width == ww, old.valid.contains(needed.lowerBound),
            old.valid.upperBound < valid.upperBound, old.valid.upperBound - margin >= y0 {
             keep = needed.lowerBound..<old.valid.upperBound
-            from = old.valid.upperBound - margin
+            from = max(y0, (old.valid.upperBound - margin) & ~3)
             if carried.count < keep.count * ww { carried = [Float](repeating: 0, count: keep.count * ww) }
             samples.withUnsafeBufferPointer { src in
                 carried.withUnsafeMutableBufferPointer { dst in
@@ -101,7 +104,9 @@ final class DenoisedMosaic {
             let window = MosaicWindow(x: x0, y: from, width: ww, height: y0 + wh - from, stride: ww, samples: buffer.baseAddress! + (from - y0) * ww)
             Self.linearize(m, into: window)
             applyGainMaps(window)
-            if let nr { reducer?.denoise(window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales) }
+            if let nr {
+                reducer?.denoise(window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep)
+            }
             if !keep.isEmpty {
                 carried.withUnsafeBufferPointer { src in
                     (buffer.baseAddress! + (keep.lowerBound - y0) * ww).update(from: src.baseAddress!, count: keep.count * ww)

@@ -26,8 +26,9 @@ struct MosaicWindow {
 ///
 /// The samples of the window at least ``halo`` photosites away from each edge that is not an
 /// image border come out as a full-frame run gives them (bit for bit when the window's
-/// `x` is a multiple of 16, which keeps the SIMD lane groups where the full frame has them; else
-/// up to the order of float additions); the rest are approximations of them.
+/// `x` is a multiple of 16 at block step 1 and 32 at step 2, which keeps the SIMD lane groups
+/// where the full frame has them; else up to the order of float additions); the rest are
+/// approximations of them.
 ///
 /// ```swift
 /// let nr = try MosaicNoiseReduction(maxWidth: 6064, maxHeight: 320, workers: 2)
@@ -38,9 +39,10 @@ final class MosaicNoiseReduction {
     /// samples, 12 photosites (even, so Bayer positions are kept).
     static let halo = 2 * DCT4PlaneDenoiser.reach
 
-    /// Plane samples per column strip (a multiple of 8: strips keep the SIMD lane groups where a
-    /// full-frame run has them) and the neighbours read on each side (≥ DCT4-2S's reach of 6).
-    static let stripColumns = 1024, stripHalo = 8
+    /// Plane samples per column strip and the neighbours read on each side (≥ DCT4-2S's reach
+    /// of 6). Both are multiples of 16, so strips keep the SIMD lane groups where a full-frame
+    /// run has them: 8 block columns are 8 samples at block step 1 and 16 at step 2.
+    static let stripColumns = 1024, stripHalo = 16
 
     private let workspaces: [DCT4PlaneDenoiser]
     /// Per worker: the stabilized samples of a strip's last `stripHalo` columns, kept for the
@@ -75,7 +77,13 @@ final class MosaicNoiseReduction {
     /// window untouched), scaled per DCT coefficient by `noiseScales` (the detail and contrast
     /// controls, ``NoiseReductionControls``; all 1 by default). Planes without noise, and planes
     /// under 4×4 samples, are left as they are; so are windows larger than the workspaces.
-    func denoise(_ window: MosaicWindow, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1)) {
+    ///
+    /// With `blockStep` `.alternate` (pipeline version 4) the block grid is anchored at the
+    /// image's corner, so a window must start on a row that is a multiple of 4 (a plane's even
+    /// row) and, for the SIMD lane groups, on a column that is a multiple of 32 (16 plane
+    /// samples) for its valid part to equal a full-frame run bit for bit.
+    func denoise(_ window: MosaicWindow, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1),
+                 blockStep: DCT4PlaneDenoiser.BlockStep = .every) {
         guard amount > 0, amount.isFinite, profile.hasNoise, window.x >= 0, window.y >= 0,
               window.width >= 1, window.height >= 1, window.width <= maxWidth, window.height <= maxHeight,
               window.stride >= window.width else { return }
@@ -88,7 +96,7 @@ final class MosaicNoiseReduction {
         SharedWork.run(iterations: workers) { worker in
             var position = worker
             while position < 4 {
-                Self.denoisePlane(position, of: w.value, model: models[position], amount: amount, noiseScales: noiseScales,
+                Self.denoisePlane(position, of: w.value, model: models[position], amount: amount, noiseScales: noiseScales, blockStep: blockStep,
                                   workspace: spaces.value[worker], carry: carry.value[worker])
                 position += workers
             }
@@ -97,6 +105,7 @@ final class MosaicNoiseReduction {
 
     /// Stabilizes, denoises and writes back the samples of one Bayer position, strip by strip.
     private static func denoisePlane(_ position: Int, of window: MosaicWindow, model: NoiseModel, amount: Float, noiseScales: SIMD16<Float>,
+                                     blockStep: DCT4PlaneDenoiser.BlockStep,
                                      workspace: DCT4PlaneDenoiser, carry: UnsafeMutablePointer<Float>) {
         guard model.hasNoise else { return }
         let py = position >> 1, px = position & 1
@@ -115,10 +124,10 @@ final class MosaicNoiseReduction {
             for r in 0..<rows {
                 let src = window.samples + (r0 + 2 * r) * window.stride + c0
                 let dst = workspace.inputRow(r)
-                for c in 0..<carried { dst[c] = carry[r * halo + c] }
-                for c in (in0 + carried)..<in1 { dst[c - in0] = vst.forward(src[2 * c]) }
+                dst.update(from: carry + r * halo, count: carried)
+                vst.forward(everyOther: src + 2 * (in0 + carried), count: in1 - in0 - carried, into: dst + carried)
             }
-            workspace.denoise(rows: rows, columns: in1 - in0, amount: amount, noiseScales: noiseScales)
+            workspace.denoise(rows: rows, columns: in1 - in0, amount: amount, noiseScales: noiseScales, blockStep: blockStep)
             if end < columns {
                 for r in 0..<rows {
                     let y = workspace.inputRow(r) + (end - halo - in0)
@@ -128,7 +137,7 @@ final class MosaicNoiseReduction {
             for r in 0..<rows {
                 let z = workspace.outputRow(r)
                 let dst = window.samples + (r0 + 2 * r) * window.stride + c0
-                for c in start..<end { dst[2 * c] = vst.inverse(z[c - in0]) }
+                vst.inverse(z + (start - in0), count: end - start, everyOther: dst + 2 * start)
             }
             start = end
         }
