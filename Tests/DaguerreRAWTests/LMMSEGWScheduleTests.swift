@@ -53,10 +53,11 @@ import Testing
 
     @Test(arguments: [[0, 1, 1, 2], [2, 1, 1, 0], [1, 0, 2, 1], [1, 2, 0, 1]] as [[UInt8]])
     func vectorizedStripeMatchesScalarReferenceBitForBit(pattern: [UInt8]) {
-        let mosaic = Mosaic(width: 75, height: 53, seed: 7)
-        // Whole image, odd offsets and sizes, a part-vector width and sub-vector widths.
-        let stripes: [(Range<Int>, Range<Int>)] = [(0..<53, 0..<75), (3..<40, 5..<74), (10..<11, 1..<20), (0..<53, 30..<33),
-                                                  (17..<29, 0..<8), (2..<9, 61..<62)]
+        let mosaic = Mosaic(width: 75, height: 153, seed: 7)
+        // Whole image, odd offsets and sizes, a part-vector width and sub-vector widths, and tall
+        // stripes.
+        let stripes: [(Range<Int>, Range<Int>)] = [(0..<153, 0..<75), (3..<40, 5..<74), (10..<11, 1..<20), (0..<53, 30..<33),
+                                                  (17..<29, 0..<8), (2..<9, 61..<62), (5..<150, 9..<70)]
         for (rows, columns) in stripes {
             let fast = Self.render(mosaic, rows: rows, columns: columns, pattern: pattern, reference: false)
             let slow = Self.render(mosaic, rows: rows, columns: columns, pattern: pattern, reference: true)

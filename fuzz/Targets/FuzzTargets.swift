@@ -57,9 +57,9 @@ public enum FuzzTargets {
 
     /// The RAW develop (SPEC X1–X7) on whatever DNG the bytes hold: the default pipeline (noise
     /// reduction with the file's NoiseProfile or an estimate, highlights, gain maps and warps
-    /// from its opcode lists), draft mode, the half-size path, versions 1 and 2, and the look,
-    /// each rendered into a small buffer. Hostile levels, profiles, opcode areas and sizes must
-    /// end in a DaguerreError. Returns how many of the five renders succeeded (nil when the
+    /// from its opcode lists), draft mode, the half-size path, versions 1, 2 and 3, and the
+    /// look, each rendered into a small buffer. Hostile levels, profiles, opcode areas and sizes
+    /// must end in a DaguerreError. Returns how many of the six renders succeeded (nil when the
     /// bytes are not a readable DNG).
     @discardableResult
     public static func rawDevelop(_ bytes: [UInt8]) -> Int? {
@@ -84,6 +84,7 @@ public enum FuzzTargets {
             + render { $0.scaleFactor = 0.5; $0.noiseReductionDetailAmount = 1; $0.noiseReductionSharpnessAmount = 1 }
             + render { $0.decoderVersion = "1" }
             + render { $0.decoderVersion = "2"; $0.boostAmount = 1; $0.localToneMapAmount = 1; $0.colorNoiseReductionAmount = 1 }
+            + render { $0.decoderVersion = "3" }
     }
 
     /// The JPEG metadata reader (markers, EXIF IFDs, Apple MakerNote, XMP, ICC chunks,

@@ -329,8 +329,8 @@ final class DCT4PlaneDenoiser {
         // The row DCT of extended row `row` at the block origins, into ring slot `slot`.
         @inline(__always) func transform(_ row: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>) {
             let even = split, odd = split + half
-            for m in 0..<evens { even[m] = row[2 * m] }
-            for m in 0..<odds { odd[m] = row[2 * m + 1] }
+            for m in 0..<evens { even[m] = row[2 &* m] }
+            for m in 0..<odds { odd[m] = row[2 &* m &+ 1] }
             var m = 0
             while m < origins {
                 let (x0, x1, x2, x3) = Self.forward(Self.load(even + m), Self.load(odd + m), Self.load(even + m + 1), Self.load(odd + m + 1))
