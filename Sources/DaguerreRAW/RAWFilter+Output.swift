@@ -116,7 +116,7 @@ extension RAWFilter {
         if versionNumber < 3,
            luminanceNoiseReductionAmount != 0, luminanceNoiseReductionAmount != Self.defaultLuminanceNoiseReductionAmount {
             throw .unsupported(feature: "RAWFilter.luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount) in pipeline version \(decoderVersion)",
-                               hint: "Versions 1 and 2 have no noise reduction; use decoderVersion \"3\".")
+                               hint: "Versions 1 and 2 have no noise reduction; use decoderVersion \"4\" (the default) or \"3\".")
         }
         guard (0...1).contains(colorNoiseReductionAmount) else {
             throw .invalidArgument(what: "RAWFilter.colorNoiseReductionAmount \(colorNoiseReductionAmount)", problem: "must be between 0 and 1")
@@ -124,7 +124,7 @@ extension RAWFilter {
         let controls = try noiseReductionControls
         if versionNumber < 3, !controls.isNeutral {
             throw .unsupported(feature: "RAWFilter's noise-reduction sharpness, contrast and detail in pipeline version \(decoderVersion)",
-                               hint: "Versions 1 and 2 have no noise reduction; leave them at 0 or use decoderVersion \"3\".")
+                               hint: "Versions 1 and 2 have no noise reduction; leave them at 0 or use decoderVersion \"4\" (the default) or \"3\".")
         }
     }
 }
