@@ -5,14 +5,18 @@ import DaguerreFormats
 import Foundation
 
 /// The adjustments a photographer saved for one RAW; nil fields keep the file's defaults.
+/// `decoderVersion` is the pipeline version the edit was made with (X5): a sidecar that names
+/// one keeps rendering with it, pixel for pixel, after the default moves on.
 ///
 /// ```swift
-/// // IMG_0001.dng.daguerre.json: {"exposure": 0.7, "temperature": 5200, "tint": 4, "contrast": 0.2,
-/// //                               "noiseReductionDetail": 0.4}
+/// // IMG_0001.dng.daguerre.json: {"decoderVersion": "4", "exposure": 0.7, "temperature": 5200,
+/// //                               "tint": 4, "contrast": 0.2, "noiseReductionDetail": 0.4}
 /// var raw = try RAWFilter(url: url)
 /// try RAWAdjustments.sidecar(for: url.path)?.apply(to: &raw)
 /// ```
 public struct RAWAdjustments: Codable, Sendable, Equatable {
+    /// RAWFilter's `decoderVersion` ("1" … "4"); nil keeps the default (the newest).
+    public var decoderVersion: String?
     public var exposure: Double?
     public var temperature: Double?
     public var tint: Double?
@@ -33,10 +37,11 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
     public var saturation: Double?
     public var sharpness: Double?
 
-    public init(exposure: Double? = nil, temperature: Double? = nil, tint: Double? = nil, noiseReduction: Double? = nil,
+    public init(decoderVersion: String? = nil, exposure: Double? = nil, temperature: Double? = nil, tint: Double? = nil, noiseReduction: Double? = nil,
                 colorNoiseReduction: Double? = nil, noiseReductionSharpness: Double? = nil, noiseReductionContrast: Double? = nil,
                 noiseReductionDetail: Double? = nil, boost: Double? = nil, boostShadows: Double? = nil, highlightRecovery: Double? = nil, contrast: Double? = nil,
                 localToneMap: Double? = nil, vibrance: Double? = nil, saturation: Double? = nil, sharpness: Double? = nil) {
+        self.decoderVersion = decoderVersion
         self.exposure = exposure; self.temperature = temperature; self.tint = tint; self.noiseReduction = noiseReduction
         self.colorNoiseReduction = colorNoiseReduction
         self.noiseReductionSharpness = noiseReductionSharpness; self.noiseReductionContrast = noiseReductionContrast
@@ -73,6 +78,7 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
 
     /// Sets the filter's options that this holds.
     public func apply(to filter: inout RAWFilter) {
+        if let decoderVersion { filter.decoderVersion = decoderVersion }
         if let exposure { filter.exposure = exposure }
         if let temperature { filter.neutralTemperature = temperature }
         if let tint { filter.neutralTint = tint }

@@ -42,5 +42,10 @@ import Testing
         #expect(info.pixelFormat == .rgb16 && info.colorSpace.name == "Display P3")
         let outOfRange = try CLITests.run(["develop", a, "-o", dir.path("d.jpg"), "--noise-reduction-detail", "2"])
         #expect(outOfRange.status != 0 && outOfRange.err.contains("noiseReductionDetailAmount"), "\(outOfRange.err)")
+        // An older pipeline version on the command line (X5), and an unknown one refused by name.
+        let v3 = try CLITests.run(["develop", a, "-o", dir.path("v3.png"), "--decoder-version", "3"])
+        #expect(v3.status == 0, "\(v3.err)")
+        let unknown = try CLITests.run(["develop", a, "-o", dir.path("v9.png"), "--decoder-version", "9"])
+        #expect(unknown.status != 0 && unknown.err.contains("decoderVersion 9"), "\(unknown.err)")
     }
 }

@@ -163,17 +163,22 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.path("chart.dng")
         try DNGWriter.write(try RAWColorTests.chartDNG(.d65, width: 128, height: 96), to: path)
-        let saved = RAWAdjustments(exposure: 0.7, temperature: 5200, tint: 4, noiseReductionSharpness: 0.1, noiseReductionContrast: 0.2,
-                                   noiseReductionDetail: 0.3, contrast: 0.3, sharpness: 0.5)
+        let saved = RAWAdjustments(decoderVersion: "3", exposure: 0.7, temperature: 5200, tint: 4, noiseReductionSharpness: 0.1,
+                                   noiseReductionContrast: 0.2, noiseReductionDetail: 0.3, contrast: 0.3, sharpness: 0.5)
         try saved.writeSidecar(for: path)
         #expect(try RAWAdjustments.sidecar(for: path) == saved)
         var raw = try RAWFilter(url: URL(fileURLWithPath: path))
         try RAWAdjustments.sidecar(for: path)?.apply(to: &raw)
+        // The edit keeps the pipeline version it was made with (X5).
+        #expect(raw.decoderVersion == "3")
         #expect(raw.exposure == 0.7 && raw.neutralTemperature == 5200 && raw.neutralTint == 4)
         #expect(raw.contrastAmount == 0.3 && raw.sharpnessAmount == 0.5 && raw.boostAmount == 0)
         #expect(raw.noiseReductionSharpnessAmount == 0.1 && raw.noiseReductionContrastAmount == 0.2 && raw.noiseReductionDetailAmount == 0.3)
         RAWAdjustments(exposure: -1).apply(to: &raw)
-        #expect(raw.exposure == -1 && raw.neutralTemperature == 5200)
+        #expect(raw.exposure == -1 && raw.neutralTemperature == 5200 && raw.decoderVersion == "3")
+        // A sidecar written before the field existed still reads (the default version then).
+        try Data(#"{"exposure": 0.25}"#.utf8).write(to: URL(fileURLWithPath: RAWAdjustments.sidecarPath(for: path)))
+        #expect(try RAWAdjustments.sidecar(for: path) == RAWAdjustments(exposure: 0.25))
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: RAWAdjustments.sidecarPath(for: path)))
         #expect(throws: DaguerreError.self) { _ = try RAWAdjustments.sidecar(for: path) }
     }

@@ -34,6 +34,8 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "Highlight recovery, 0 (clip to white) … 1 (default: rebuild).") var highlights: FiniteNumber?
     @Option(help: "TIFF compression: none (default, as LibRaw and RawTherapee write), lzw or deflate.") var tiffCompression = "none"
     @Flag(help: "Draft mode (fast demosaic).") var draft = false
+    @Option(help: "Pipeline version, 1…4 (default: the sidecar's, else 4, the newest; 3 is the slower one with 0.6 dB more noise reduction quality).")
+    var decoderVersion: String?
     @Option(help: "JPEG quality, 0...1.") var quality = 0.9
 
     /// The extensions of the formats the command writes, by `--format` name.
@@ -69,7 +71,7 @@ struct DevelopCommand: ParsableCommand {
             }
         }
         let context = try Context()
-        let overrides = RAWAdjustments(exposure: exposure?.value, temperature: temperature?.value, tint: tint?.value, noiseReduction: noiseReduction?.value,
+        let overrides = RAWAdjustments(decoderVersion: decoderVersion, exposure: exposure?.value, temperature: temperature?.value, tint: tint?.value, noiseReduction: noiseReduction?.value,
                                        colorNoiseReduction: colorNoiseReduction?.value, noiseReductionSharpness: noiseReductionSharpness?.value,
                                        noiseReductionContrast: noiseReductionContrast?.value, noiseReductionDetail: noiseReductionDetail?.value,
                                        boost: boost?.value, highlightRecovery: highlights?.value, contrast: contrast?.value,
