@@ -364,39 +364,35 @@ final class RAWDevelopDecoder: DevelopSource {
                 let highlight = s.highlight, decodeTable = dtab.value
                 let (g0, g1, g2, g3) = (gains[0], gains[1], gains[2], gains[3])
                 @inline(__always) func gain(_ k: Int) -> Float { switch k { case 0: g0; case 1: g1; case 2: g2; default: g3 } }
-                // Pixels near clipping, through the highlight stage (the mosaic says which colours
-                // clipped) and the matrix: every pixel in the sRGB domain's path, and in the power
-                // domain's the ones its vector loop flagged.
-                @inline(__always) func highlightPixel(_ r: Float, _ g: Float, _ b: Float, x: Int, y yy: Int, into o: UnsafeMutablePointer<Float>) -> Bool {
-                    guard let hl = highlight, hl.mayBeClipped(SIMD3(r, g, b)) else { return false }
-                    let clipped = HighlightRecovery.clippedColours(x: x, y: yy, samples: src.value, width: w, height: h,
-                                                                   threshold: threshold, colors: colors)
-                    let v = hl.apply(SIMD3(r, g, b), clipped: clipped)
+                // One pixel, decoded to linear light: through the highlight stage when it is near
+                // clipping (the mosaic says which colours clipped), then the matrix.
+                @inline(__always) func developPixel(_ r: Float, _ g: Float, _ b: Float, x: Int, y yy: Int, into o: UnsafeMutablePointer<Float>) {
+                    var v = SIMD3(r, g, b)
+                    if let hl = highlight, hl.mayBeClipped(v) {
+                        let clipped = HighlightRecovery.clippedColours(x: x, y: yy, samples: src.value, width: w, height: h,
+                                                                       threshold: threshold, colors: colors)
+                        v = hl.apply(v, clipped: clipped)
+                    }
                     o[0] = k0 * v.x + k1 * v.y + k2 * v.z
                     o[1] = k3 * v.x + k4 * v.y + k5 * v.z
                     o[2] = k6 * v.x + k7 * v.y + k8 * v.z
-                    return true
                 }
                 let matrixLanes = SIMD16<Float>(k0, k1, k2, k3, k4, k5, k6, k7, k8, 0, 0, 0, 0, 0, 0, 0)
                 let knee = highlight.map { $0.saturation * HighlightRecovery.knee } ?? SIMD3(repeating: .infinity)
+                // The power domain: a vectorized row, and the scalar pixel path (the same
+                // arithmetic) only over rows that have a pixel near clipping.
                 let writePower = { (yy: Int, x0: Int, count: Int, rp: UnsafePointer<Float>, gp: UnsafePointer<Float>, bp: UnsafePointer<Float>) in
                     let o = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self) + 3 * (x0 - cx - cols.lowerBound)
                     guard PowerDomain.developRow(rp, gp, bp, count: count, matrix: matrixLanes, knee: knee, into: o) else { return }
                     for i in 0..<count {
-                        _ = highlightPixel(PowerDomain.decode(rp[i]), PowerDomain.decode(gp[i]), PowerDomain.decode(bp[i]), x: x0 + i, y: yy, into: o + 3 * i)
+                        developPixel(PowerDomain.decode(rp[i]), PowerDomain.decode(gp[i]), PowerDomain.decode(bp[i]), x: x0 + i, y: yy, into: o + 3 * i)
                     }
                 }
                 let writeSRGB = { (yy: Int, x0: Int, count: Int, rp: UnsafePointer<Float>, gp: UnsafePointer<Float>, bp: UnsafePointer<Float>) in
-                    var o = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self) + 3 * (x0 - cx - cols.lowerBound)
+                    let o = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self) + 3 * (x0 - cx - cols.lowerBound)
                     for i in 0..<count {
-                        let r = SRGBCurve.decodeFast(rp[i], decodeTable), g = SRGBCurve.decodeFast(gp[i], decodeTable)
-                        let b = SRGBCurve.decodeFast(bp[i], decodeTable)
-                        if !highlightPixel(r, g, b, x: x0 + i, y: yy, into: o) {
-                            o[0] = k0 * r + k1 * g + k2 * b
-                            o[1] = k3 * r + k4 * g + k5 * b
-                            o[2] = k6 * r + k7 * g + k8 * b
-                        }
-                        o += 3
+                        developPixel(SRGBCurve.decodeFast(rp[i], decodeTable), SRGBCurve.decodeFast(gp[i], decodeTable),
+                                     SRGBCurve.decodeFast(bp[i], decodeTable), x: x0 + i, y: yy, into: o + 3 * i)
                     }
                 }
                 let power = s.domain == .power25

@@ -123,16 +123,15 @@ final class DCT4PlaneDenoiser {
         for pilot in [false, true] {
             if pilot { extend(p, rows: rows, columns: columns) }
             clearAccumulators(rows: rows)
+            pass(rows: rows, columns: columns, amount: amount, noiseScales: noiseScales, pilot: pilot, step: blockStep)
             switch blockStep {
             case .every:
-                pass(rows: rows, columns: columns, amount: amount, noiseScales: noiseScales, pilot: pilot)
                 for r in 0..<rows {
                     let o = (r + Self.pad) * stride + Self.pad
                     let pr = p + o, nr = num + o, dr = den + o
                     for c in 0..<columns { pr[c] = nr[c] / dr[c] }
                 }
             case .alternate:
-                passAlternate(rows: rows, columns: columns, amount: amount, noiseScales: noiseScales, pilot: pilot)
                 // The accumulators hold even extended columns in the first half of each row and
                 // odd ones in the second: interleave them back while dividing.
                 // Pairs of extended columns 2m, 2m + 1 from m = 1 (columns 2 and 3) until the
@@ -219,24 +218,26 @@ final class DCT4PlaneDenoiser {
         UnsafeMutableRawPointer(p).storeBytes(of: UnsafeRawPointer(p).loadUnaligned(as: V.self) + v, as: V.self)
     }
 
-    /// The 4-point DCT of every 4-sample window of an extended row, for `origins` block columns:
-    /// `out[v·stride + j]` = Σ_l D[v][l]·row[j + l].
-    @inline(__always) private func rowTransform(_ row: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, origins: Int) {
-        let s = stride
-        var j = 0
-        while j < origins {
-            let (x0, x1, x2, x3) = Self.forward(Self.load(row + j), Self.load(row + j + 1), Self.load(row + j + 2), Self.load(row + j + 3))
-            Self.store(x0, out + j); Self.store(x1, out + s + j); Self.store(x2, out + 2 * s + j); Self.store(x3, out + 3 * s + j)
-            j += 8
-        }
-    }
-
     /// One stage over the extended plane: hard threshold (pilot false) or Wiener with the pilot
-    /// in `p` (pilot true), accumulated into `num` and `den`.
-    private func pass(rows: Int, columns: Int, amount: Float, noiseScales: SIMD16<Float>, pilot: Bool) {
-        let s = stride, origins = columns + Self.pad, blockRows = rows + Self.pad
+    /// in `p` (pilot true), accumulated into `num` and `den`, at either block step.
+    ///
+    /// Eight adjacent block origins go through together as vector lanes. At step 1 they are 8
+    /// consecutive columns, so a block's 4 columns are 4 consecutive loads. At step 2 each row is
+    /// first split by column parity (`split`: even extended columns, then odd ones at
+    /// `stride / 2`), so that origins 0, 2, …, 14 are one vector: block m covers columns
+    /// 2m…2m + 3, which are even[m], odd[m], even[m + 1], odd[m + 1]. The accumulators keep the
+    /// same split (column offsets 0, half, 1, half + 1); `denoise` interleaves them back.
+    private func pass(rows: Int, columns: Int, amount: Float, noiseScales: SIMD16<Float>, pilot: Bool, step: BlockStep) {
+        let s = stride, half = s / 2, alternate = step == .alternate
+        let extendedColumns = columns + 2 * Self.pad
+        // Block origins in extended coordinates: every one up to columns + 2, or the even ones.
+        let origins = alternate ? (columns + 2) / 2 + 1 : columns + Self.pad
+        let blockRows = alternate ? (rows + 2) / 2 + 1 : rows + Self.pad, rowStep = alternate ? 2 : 1
+        // Where a block's 4 columns are, from its origin's lane: in the row being transformed,
+        // and in the accumulators.
+        let (l1, l2, l3) = alternate ? (half, 1, half + 1) : (1, 2, 3)
         // Locals, so that the stores through the accumulators cannot make LLVM reload them.
-        let yb = UnsafePointer(y), pb = UnsafePointer(p), ry = ringY, rp = ringP, num = num, den = den
+        let yb = UnsafePointer(y), pb = UnsafePointer(p), ry = ringY, rp = ringP, num = num, den = den, split = split
         let c = block, a = block + 16, q = block + 32
         // Per coefficient: the negated threshold −2.5·a·s and the noise power a²·s², in this order
         // of operations so that s = 1 gives the bits of 2.5·a and a·a.
@@ -246,19 +247,39 @@ final class DCT4PlaneDenoiser {
             negativeThreshold[t] = V(repeating: -(Self.threshold * amount * scale))
             noisePower[t] = V(repeating: amount * amount * (scale * scale))
         }
-        let one = V(repeating: 1), zero = V.zero, floor = V(repeating: 1e-6)
-        for r in 0..<3 {
-            rowTransform(yb + r * s, into: ry + r * 4 * s, origins: origins)
-            if pilot { rowTransform(pb + r * s, into: rp + r * 4 * s, origins: origins) }
+        if alternate { split.update(repeating: 0, count: s) }
+        // The row DCT of extended row `r` at the block origins, into ring slot r mod 4:
+        // `out[v·stride + j]` = Σ_l D[v][l]·column l of block j.
+        @inline(__always) func transform(_ plane: UnsafePointer<Float>, _ ring: UnsafeMutablePointer<Float>, _ r: Int) {
+            var row = plane + r * s
+            if alternate {
+                let even = split, odd = split + half
+                for m in 0..<((extendedColumns + 1) / 2) { even[m] = row[2 &* m] }
+                for m in 0..<(extendedColumns / 2) { odd[m] = row[2 &* m &+ 1] }
+                row = UnsafePointer(split)
+            }
+            let out = ring + (r & 3) * 4 * s
+            var j = 0
+            while j < origins {
+                let (x0, x1, x2, x3) = Self.forward(Self.load(row + j), Self.load(row + j + l1), Self.load(row + j + l2), Self.load(row + j + l3))
+                Self.store(x0, out + j); Self.store(x1, out + s + j); Self.store(x2, out + 2 * s + j); Self.store(x3, out + 3 * s + j)
+                j += 8
+            }
         }
-        for i in 0..<blockRows {
-            let newest = (i + 3) & 3
-            rowTransform(yb + (i + 3) * s, into: ry + newest * 4 * s, origins: origins)
-            if pilot { rowTransform(pb + (i + 3) * s, into: rp + newest * 4 * s, origins: origins) }
+        let one = V(repeating: 1), zero = V.zero, floor = V(repeating: 1e-6)
+        var transformed = 0
+        for bi in 0..<blockRows {
+            let i = rowStep * bi
+            // The block row needs extended rows i…i + 3 in the ring.
+            while transformed < i + 4 {
+                transform(yb, ry, transformed)
+                if pilot { transform(pb, rp, transformed) }
+                transformed += 1
+            }
             let y0 = UnsafePointer(ry + (i & 3) * 4 * s), y1 = UnsafePointer(ry + ((i + 1) & 3) * 4 * s)
-            let y2 = UnsafePointer(ry + ((i + 2) & 3) * 4 * s), y3 = UnsafePointer(ry + newest * 4 * s)
+            let y2 = UnsafePointer(ry + ((i + 2) & 3) * 4 * s), y3 = UnsafePointer(ry + ((i + 3) & 3) * 4 * s)
             let p0 = UnsafePointer(rp + (i & 3) * 4 * s), p1 = UnsafePointer(rp + ((i + 1) & 3) * 4 * s)
-            let p2 = UnsafePointer(rp + ((i + 2) & 3) * 4 * s), p3 = UnsafePointer(rp + newest * 4 * s)
+            let p2 = UnsafePointer(rp + ((i + 2) & 3) * 4 * s), p3 = UnsafePointer(rp + ((i + 3) & 3) * 4 * s)
             var j = 0
             while j < origins {
                 // Column DCTs: c[4u + v] = C[u][v].
@@ -299,103 +320,10 @@ final class DCT4PlaneDenoiser {
                 for k in 0..<4 {
                     let (e0, e1, e2, e3) = Self.inverse(a[4 * k], a[4 * k + 1], a[4 * k + 2], a[4 * k + 3])
                     let nr = num + (i + k) * s + j, dr = den + (i + k) * s + j
-                    Self.add(e0, nr); Self.add(e1, nr + 1); Self.add(e2, nr + 2); Self.add(e3, nr + 3)
-                    Self.add(weight, dr); Self.add(weight, dr + 1); Self.add(weight, dr + 2); Self.add(weight, dr + 3)
+                    Self.add(e0, nr); Self.add(e1, nr + l1); Self.add(e2, nr + l2); Self.add(e3, nr + l3)
+                    Self.add(weight, dr); Self.add(weight, dr + l1); Self.add(weight, dr + l2); Self.add(weight, dr + l3)
                 }
                 j += 8
-            }
-        }
-    }
-
-    /// `pass` at block stride 2. A row is split by column parity (`split`: even extended
-    /// columns, then odd ones at `stride / 2`), so that eight block origins 0, 2, …, 14 go
-    /// through as one vector: block m covers columns 2m…2m + 3, which are even[m], odd[m],
-    /// even[m + 1], odd[m + 1]. The accumulators keep the same split; `denoise` interleaves.
-    private func passAlternate(rows: Int, columns: Int, amount: Float, noiseScales: SIMD16<Float>, pilot: Bool) {
-        let s = stride, half = s / 2
-        let extendedColumns = columns + 2 * Self.pad
-        // Origins 0, 2, … up to the last block inside the extended plane (origin ≤ columns + 2).
-        let origins = (columns + 2) / 2 + 1, blockRows = (rows + 2) / 2 + 1
-        let evens = (extendedColumns + 1) / 2, odds = extendedColumns / 2
-        let yb = UnsafePointer(y), pb = UnsafePointer(p), ry = ringY, rp = ringP, num = num, den = den, split = split
-        let c = block, a = block + 16, q = block + 32
-        let negativeThreshold = block + 36, noisePower = block + 52
-        for t in 0..<16 {
-            let scale = noiseScales[t]
-            negativeThreshold[t] = V(repeating: -(Self.threshold * amount * scale))
-            noisePower[t] = V(repeating: amount * amount * (scale * scale))
-        }
-        split.update(repeating: 0, count: s)
-        // The row DCT of extended row `row` at the block origins, into ring slot `slot`.
-        @inline(__always) func transform(_ row: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>) {
-            let even = split, odd = split + half
-            for m in 0..<evens { even[m] = row[2 &* m] }
-            for m in 0..<odds { odd[m] = row[2 &* m &+ 1] }
-            var m = 0
-            while m < origins {
-                let (x0, x1, x2, x3) = Self.forward(Self.load(even + m), Self.load(odd + m), Self.load(even + m + 1), Self.load(odd + m + 1))
-                Self.store(x0, out + m); Self.store(x1, out + s + m); Self.store(x2, out + 2 * s + m); Self.store(x3, out + 3 * s + m)
-                m += 8
-            }
-        }
-        let one = V(repeating: 1), zero = V.zero, floor = V(repeating: 1e-6)
-        for r in 0..<2 {
-            transform(yb + r * s, into: ry + r * 4 * s)
-            if pilot { transform(pb + r * s, into: rp + r * 4 * s) }
-        }
-        for bi in 0..<blockRows {
-            let i = 2 * bi
-            // Rows i + 2 and i + 3 are new; i and i + 1 came with the previous block row.
-            for r in (i + 2)...(i + 3) {
-                transform(yb + r * s, into: ry + (r & 3) * 4 * s)
-                if pilot { transform(pb + r * s, into: rp + (r & 3) * 4 * s) }
-            }
-            let y0 = UnsafePointer(ry + (i & 3) * 4 * s), y1 = UnsafePointer(ry + ((i + 1) & 3) * 4 * s)
-            let y2 = UnsafePointer(ry + ((i + 2) & 3) * 4 * s), y3 = UnsafePointer(ry + ((i + 3) & 3) * 4 * s)
-            let p0 = UnsafePointer(rp + (i & 3) * 4 * s), p1 = UnsafePointer(rp + ((i + 1) & 3) * 4 * s)
-            let p2 = UnsafePointer(rp + ((i + 2) & 3) * 4 * s), p3 = UnsafePointer(rp + ((i + 3) & 3) * 4 * s)
-            var m = 0
-            while m < origins {
-                for v in 0..<4 {
-                    let o = v * s + m
-                    let (c0, c1, c2, c3) = Self.forward(Self.load(y0 + o), Self.load(y1 + o), Self.load(y2 + o), Self.load(y3 + o))
-                    c[v] = c0; c[4 + v] = c1; c[8 + v] = c2; c[12 + v] = c3
-                }
-                var weight: V
-                if !pilot {
-                    var kept = one
-                    for t in 1..<16 {
-                        let keep = Self.negativeMagnitude(c[t]) .< negativeThreshold[t]
-                        c[t] = zero.replacing(with: c[t], where: keep)
-                        kept = kept.replacing(with: kept + one, where: keep)
-                    }
-                    weight = one / kept
-                } else {
-                    var energy = zero
-                    for v in 0..<4 {
-                        let o = v * s + m
-                        let (q0, q1, q2, q3) = Self.forward(Self.load(p0 + o), Self.load(p1 + o), Self.load(p2 + o), Self.load(p3 + o))
-                        q[0] = q0; q[1] = q1; q[2] = q2; q[3] = q3
-                        for u in 0..<4 {
-                            let power = q[u] * q[u]
-                            let gain = power / (power + noisePower[4 * u + v])
-                            c[4 * u + v] = c[4 * u + v] * gain
-                            energy = energy.addingProduct(gain, gain)
-                        }
-                    }
-                    weight = one / energy.replacing(with: floor, where: energy .< floor)
-                }
-                for v in 0..<4 {
-                    let (x0, x1, x2, x3) = Self.inverse(c[v] * weight, c[4 + v] * weight, c[8 + v] * weight, c[12 + v] * weight)
-                    a[v] = x0; a[4 + v] = x1; a[8 + v] = x2; a[12 + v] = x3
-                }
-                for k in 0..<4 {
-                    let (e0, e1, e2, e3) = Self.inverse(a[4 * k], a[4 * k + 1], a[4 * k + 2], a[4 * k + 3])
-                    let nr = num + (i + k) * s + m, dr = den + (i + k) * s + m
-                    Self.add(e0, nr); Self.add(e1, nr + half); Self.add(e2, nr + 1); Self.add(e3, nr + half + 1)
-                    Self.add(weight, dr); Self.add(weight, dr + half); Self.add(weight, dr + 1); Self.add(weight, dr + half + 1)
-                }
-                m += 8
             }
         }
     }
