@@ -47,19 +47,25 @@ let package = Package(
         // No pkgConfig for x264: its .pc file adds -DX264_API_IMPORTS (a Windows DLL flag), which
         // SwiftPM refuses with a warning on every build. x264.h and libx264 are on the default
         // paths of Debian's libx264-dev (scripts/setup installs it).
+        // Neither is linked: CDaguerreVideo loads them on first use (a process that never
+        // touches video does not bind libavcodec's 95 libraries at start-up), so these modules
+        // give the headers only; libavcodec-dev, libavutil-dev and libx264-dev put them on the
+        // default paths (scripts/setup installs them).
         .systemLibrary(name: "CX264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavcodec",
-                       providers: [.apt(["libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
+        .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
         // LibRaw decodes the RAW formats DNG does not cover (X6); development stays ours. No
         // pkgConfig: libraw_r's .pc adds -fopenmp, which SwiftPM refuses with a warning on every
         // build; Debian installs the header and library on the default paths.
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"]), .brew(["libraw"])]),
         // C glue that Swift cannot express: setjmp/longjmp error recovery and va_list messages.
         .target(name: "CDaguerreCodecs", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
+        // The video libraries' functions, forwarded to libavcodec, libavutil and libx264 once
+        // dlopen has loaded them on first use.
+        .target(name: "CDaguerreVideo", dependencies: ["CFFmpeg", "CX264"]),
 
         .target(name: "DaguerreCore",
                 dependencies: ["CLCMS2", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs", "CX264", "CFFmpeg"]),
+        .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs", "CDaguerreVideo", "CX264", "CFFmpeg"]),
         .target(name: "DaguerreImage",
                 dependencies: ["DaguerreCore", "DaguerreFormats",
                                .product(name: "Collections", package: "swift-collections")]),

@@ -38,6 +38,7 @@ public final class AACEncoder {
         guard (8000...96_000).contains(sampleRate), (1...2).contains(channels) else {
             throw .invalidArgument(what: "AAC \(sampleRate) Hz, \(channels) channels", problem: "the rate must be 8–96 kHz, mono or stereo")
         }
+        try FFmpegError.requireLibraries(for: "AAC encoding")
         dag_av_log_quiet()
         guard let codec = avcodec_find_encoder_by_name("aac") else {
             throw .unsupported(feature: "AAC encoding", hint: "Install libavcodec with its native aac encoder (apt-get install libavcodec-dev).")

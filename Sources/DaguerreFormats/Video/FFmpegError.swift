@@ -1,5 +1,8 @@
-// FFmpeg error codes as text (av_strerror through the CFFmpeg shim).
+// FFmpeg error codes as text (av_strerror through the CFFmpeg shim), and the check that the video
+// libraries, loaded on first use (CDaguerreVideo), are there.
+import CDaguerreVideo
 import CFFmpeg
+import DaguerreCore
 
 /// Helpers for libavcodec's negative error codes.
 ///
@@ -12,6 +15,16 @@ enum FFmpegError {
         return buffer.withUnsafeMutableBufferPointer { b in
             String(cString: dag_av_strerror(code, b.baseAddress, b.count))
         }
+    }
+
+    /// Throws `.unsupported` for `feature` when libavcodec and libavutil cannot be loaded.
+    static func requireLibraries(for feature: String) throws(DaguerreError) {
+        if let reason = dag_ffmpeg_load_error() { throw .unsupported(feature: feature, hint: String(cString: reason)) }
+    }
+
+    /// Throws `.unsupported` for `feature` when libx264 cannot be loaded.
+    static func requireX264(for feature: String) throws(DaguerreError) {
+        if let reason = dag_x264_load_error() { throw .unsupported(feature: feature, hint: String(cString: reason)) }
     }
 
     static let again = dag_averror_eagain()

@@ -29,6 +29,7 @@ public final class H264Decoder {
     public init(configuration: AVCDecoderConfiguration, colorProperties: VideoColorProperties? = nil, limits: Limits = .default) throws(DaguerreError) {
         self.colorProperties = colorProperties
         self.limits = limits
+        try FFmpegError.requireLibraries(for: "H.264 decoding")
         dag_av_log_quiet()
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_H264) else {
             throw .unsupported(feature: "H.264 decoding", hint: "Install libavcodec with its h264 decoder (apt-get install libavcodec-dev).")

@@ -74,6 +74,7 @@ public final class H264Encoder {
         guard (0...64).contains(settings.threads), settings.timescale > 0 else {
             throw .invalidArgument(what: "H.264 encoder threads \(settings.threads) / timescale \(settings.timescale)", problem: "threads must be 0–64, timescale positive")
         }
+        try FFmpegError.requireX264(for: "H.264 encoding")
         self.settings = settings
         var p = x264_param_t()
         guard x264_param_default_preset(&p, settings.preset, nil) == 0 else {
