@@ -1,4 +1,5 @@
 // Temp-then-rename file creation for every encoder (POSIX: mkstemp, fsync, rename; no codec).
+import CDaguerreCodecs
 import DaguerreCore
 import Foundation
 #if canImport(Glibc)
@@ -66,6 +67,23 @@ public final class AtomicFile {
         }
         file = f
         return f
+    }
+
+    /// Bytes written since the last writeback was started.
+    private var unsynced = 0
+    /// How much is written between writebacks.
+    static let writebackInterval = 8 << 20
+
+    /// Tells the file that `byteCount` more bytes went into it; every ``writebackInterval``
+    /// bytes it starts writing them to disk in the background (`sync_file_range`), so that the
+    /// fsync in ``finish()`` waits only for the tail. A 144 MB TIFF's fsync took 0.12 s when it
+    /// all waited for the end. Only a hint: errors are left for `finish()` to report.
+    public func wrote(byteCount: Int) {
+        unsynced += byteCount
+        guard unsynced >= Self.writebackInterval, descriptor >= 0 else { return }
+        unsynced = 0
+        if let file { fflush(file) }
+        _ = dag_start_writeback(descriptor)
     }
 
     /// Flushes, fsyncs and closes the temporary file, then renames it over the destination.

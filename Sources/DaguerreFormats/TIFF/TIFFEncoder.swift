@@ -125,6 +125,7 @@ public final class TIFFEncoder: ImageEncoder {
             }
             if !ok { throw fail("libtiff could not write row \(ledger.written)") }
             ledger.advance(1)
+            file.wrote(byteCount: rowBytes)
         }
     }
 
