@@ -20,6 +20,14 @@ public protocol ImageDecoder: AnyObject {
     /// Decodes rows `y ..< y + count` in `info.pixelFormat` into `destination` (row stride
     /// `bytesPerRow`). Throws on damaged or truncated data; never returns made-up pixels.
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError)
+    /// A hint: the rows the render will read, in order. A decoder that can work ahead (the RAW
+    /// develop, which develops the next chunk while the engine reads this one) stays inside
+    /// them; the others ignore it.
+    func willRead(rows: Range<Int>)
+}
+
+extension ImageDecoder {
+    public func willRead(rows: Range<Int>) {}
 }
 
 /// Streams rows into a file that appears, complete, only when ``finish()`` succeeds.

@@ -100,7 +100,10 @@ extension DNGReader {
     static func decodeChunks(_ layout: ChunkLayout, _ shape: ChunkShape, bytes: [UInt8]) throws(DaguerreError) -> ([UInt16], Int) {
         let count = shape.width * shape.height * shape.samplesPerPixel
         // Every sample is written by exactly one chunk, so the buffer needs no zero fill.
-        var samples = [UInt16](unsafeUninitializedCapacity: count) { _, n in n = count }
+        var samples = [UInt16](unsafeUninitializedCapacity: count) { b, n in
+            if let base = b.baseAddress { HugePages.advise(base, count: count) }
+            n = count
+        }
         let results = TileResults<Int>(count: layout.offsets.count)
         samples.withUnsafeMutableBufferPointer { dst in
             let out = UnsafeTransfer(dst.baseAddress!)

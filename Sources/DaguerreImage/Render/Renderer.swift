@@ -83,7 +83,7 @@ struct Renderer {
         var sessions: [ObjectIdentifier: SourceSession] = [:]
         for n in order {
             guard let f = n as? FileSourceNode, let r = whole[ObjectIdentifier(n)], !r.isEmpty else { continue }
-            sessions[ObjectIdentifier(n)] = try SourceSession(node: f, columns: r.x..<r.maxX, stats: env.stats)
+            sessions[ObjectIdentifier(n)] = try SourceSession(node: f, columns: r.x..<r.maxX, rows: r.y..<r.maxY, stats: env.stats)
         }
         let pass = RenderPass(env: env, sessions: sessions)
 

@@ -19,6 +19,8 @@ final class SourceSession: @unchecked Sendable {
     private var decoder: any ImageDecoder
     private(set) var columns: Range<Int>
     private let requestedColumns: Range<Int>
+    /// The rows the render reads (its region of interest in this source).
+    private let rows: Range<Int>
     private var window: UnsafeMutableRawPointer?
     private var capacityRows = 0
     private let rowBytes: Int
@@ -28,10 +30,12 @@ final class SourceSession: @unchecked Sendable {
     private var pendingEnd: Int?
     private var pendingError: DaguerreError?
 
-    init(node: FileSourceNode, columns wanted: Range<Int>, stats: RenderStats) throws(DaguerreError) {
+    init(node: FileSourceNode, columns wanted: Range<Int>, rows: Range<Int>, stats: RenderStats) throws(DaguerreError) {
         self.node = node
         self.stats = stats
+        self.rows = rows
         decoder = try node.openDecoder()
+        decoder.willRead(rows: rows)
         let w = node.info.width
         let clamped = max(0, wanted.lowerBound)..<min(w, max(wanted.upperBound, max(0, wanted.lowerBound) + 1))
         requestedColumns = clamped
@@ -60,6 +64,7 @@ final class SourceSession: @unchecked Sendable {
             // Backwards: start the file again.
             stats.sourceRestarts.add(1, ordering: .relaxed)
             decoder = try node.openDecoder()
+            decoder.willRead(rows: self.rows)
             columns = try decoder.setColumns(requestedColumns)
             first = rows.lowerBound; end = rows.lowerBound
         }
@@ -107,6 +112,7 @@ final class SourceSession: @unchecked Sendable {
         guard rows > capacityRows else { return }
         try node.limits.check(width: max(columns.count, 1), height: rows, bytesPerPixel: node.info.pixelFormat.bytesPerPixel, what: "Source window")
         let fresh = UnsafeMutableRawPointer.allocate(byteCount: rows * rowBytes, alignment: 64)
+        HugePages.advise(fresh, byteCount: rows * rowBytes)
         if let window, end > first { fresh.copyMemory(from: window, byteCount: (end - first) * rowBytes) }
         window?.deallocate()
         window = fresh

@@ -267,10 +267,34 @@ final class RAWDevelopDecoder: DevelopSource {
     private var denoised: DenoisedMosaic?
     /// Developed rows kept between calls: the engine asks for short bands in order, and each
     /// stripe recomputes a 20-row halo, so rows are developed `chunkRows` at a time.
-    private var chunk: (rows: Range<Int>, columns: Range<Int>, pixels: [Float]) = (0..<0, 0..<0, [])
+    private var chunk = Chunk()
     static let chunkRows = 512
     /// Columns demosaicked at a time by one worker (plus the 20-photosite halo each side).
     static let blockColumns = 1024
+    /// The next chunk, developing on its own thread while the engine reads this one (X7): the
+    /// engine's colour conversion and encoding of a chunk's rows then run beside the develop of
+    /// the next, instead of leaving cores idle between them. Only inside the rows the render
+    /// said it reads (``willRead(rows:)``); without that hint nothing is developed ahead.
+    private var pending: PendingChunk?
+    private var readRange: Range<Int>?
+
+    /// Rows developed together, and where their pixels are (3 floats a pixel, rows of `columns`).
+    struct Chunk {
+        var rows: Range<Int> = 0..<0
+        var columns: Range<Int> = 0..<0
+        var pixels: [Float] = []
+    }
+
+    /// A chunk developing on another thread. Safety: the develop thread writes `chunk` and
+    /// `error`, then signals `finished`; the decoder reads them only after waiting on it.
+    private final class PendingChunk: @unchecked Sendable {
+        var chunk: Chunk
+        var error: DaguerreError?
+        let finished = DispatchSemaphore(value: 0)
+        init(_ chunk: Chunk) { self.chunk = chunk }
+    }
+
+    func willRead(rows: Range<Int>) { readRange = rows }
 
     /// Serves rows from the chunk, developing the next chunk when the request runs past it.
     private func readRowsChunked(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
@@ -278,29 +302,7 @@ final class RAWDevelopDecoder: DevelopSource {
         while done < count {
             let row = y + done
             if !chunk.rows.contains(row) || chunk.columns != columns {
-                let rows = row..<min(info.height, row + max(Self.chunkRows, count - done))
-                if settings.noiseReduction != nil || !settings.gainMaps.isEmpty {
-                    // Allocated before the chunk's pixels, which keeps glibc's heap from
-                    // fragmenting around them (about 16 MB less peak RSS at 24 MP).
-                    if denoised == nil {
-                        denoised = DenoisedMosaic(mosaic: mosaic, settings: settings.noiseReduction, gainMaps: settings.gainMaps,
-                                                  activeArea: settings.activeArea, limits: settings.limits)
-                    }
-                    try denoised?.reserve(rows: rows.count, columns: columns.count)
-                }
-                // The previous chunk's storage is reused (every sample is rewritten): a fresh
-                // allocation per chunk cost page faults and zeroing (a tenth of the samples in perf).
-                var pixels = chunk.pixels
-                chunk = (0..<0, 0..<0, [])
-                let stride = columns.count * 3
-                if pixels.count < rows.count * stride {
-                    pixels = []
-                    pixels = [Float](repeating: 0, count: max(rows.count, Self.chunkRows) * stride)
-                }
-                try pixels.withUnsafeMutableBufferPointer { (buffer) throws(DaguerreError) in
-                    try readRowsLMMSEGW(y: rows.lowerBound, count: rows.count, into: UnsafeMutableRawPointer(buffer.baseAddress!), bytesPerRow: stride * 4)
-                }
-                chunk = (rows, columns, pixels)
+                try takeChunk(containing: row, rows: count - done)
             }
             let n = min(count - done, chunk.rows.upperBound - row)
             let stride = chunk.columns.count * 3
@@ -314,14 +316,80 @@ final class RAWDevelopDecoder: DevelopSource {
         }
     }
 
+    /// Makes `chunk` hold `row`: the pending chunk when it does, else a chunk developed here
+    /// (at least `rows` rows); then starts developing the chunk after it.
+    private func takeChunk(containing row: Int, rows wanted: Int) throws(DaguerreError) {
+        // The previous chunk's storage is reused (every sample is rewritten): a fresh allocation
+        // per chunk cost page faults and zeroing (a tenth of the samples in perf).
+        var spare = chunk.pixels
+        chunk = Chunk()
+        if let p = pending {
+            pending = nil
+            p.finished.wait()
+            if p.chunk.rows.contains(row), p.chunk.columns == columns, p.error == nil {
+                chunk = p.chunk
+            } else if p.chunk.pixels.count > spare.count {
+                spare = p.chunk.pixels
+            }
+            if let error = p.error { throw error }
+        }
+        if chunk.rows.isEmpty {
+            let rows = row..<min(info.height, row + max(Self.chunkRows, wanted))
+            chunk = Chunk(rows: rows, columns: columns, pixels: spare)
+            spare = []      // one owner, so the develop writes the storage in place
+            try develop(&chunk)
+        }
+        // Work ahead only inside the rows the render reads, so a region render costs no more.
+        guard let range = readRange, range.contains(chunk.rows.upperBound) else { return }
+        let next = chunk.rows.upperBound..<min(info.height, chunk.rows.upperBound + Self.chunkRows)
+        let work = PendingChunk(Chunk(rows: next, columns: columns, pixels: spare))
+        spare = []
+        pending = work
+        // Safety: until `finished` is signalled only the develop thread uses the decoder's
+        // develop state (workspaces, noise-reduction window, tables); the reading thread waits
+        // on `finished` before it touches any of it (`takeChunk` is its only way in).
+        // The thread holds the decoder (strongly) until the chunk is done.
+        let me = UnsafeTransfer(self)
+        Thread.detachNewThread {
+            do throws(DaguerreError) {
+                try me.value.develop(&work.chunk)
+            } catch {
+                work.error = error
+            }
+            work.finished.signal()
+        }
+    }
+
+    /// Develops `chunk.rows` × `chunk.columns` into `chunk.pixels` (grown when too small).
+    private func develop(_ chunk: inout Chunk) throws(DaguerreError) {
+        let rows = chunk.rows
+        if settings.noiseReduction != nil || !settings.gainMaps.isEmpty {
+            // Allocated before the chunk's pixels, which keeps glibc's heap from
+            // fragmenting around them (about 16 MB less peak RSS at 24 MP).
+            if denoised == nil {
+                denoised = DenoisedMosaic(mosaic: mosaic, settings: settings.noiseReduction, gainMaps: settings.gainMaps,
+                                          activeArea: settings.activeArea, limits: settings.limits)
+            }
+            try denoised?.reserve(rows: rows.count, columns: chunk.columns.count)
+        }
+        let stride = chunk.columns.count * 3
+        if chunk.pixels.count < rows.count * stride {
+            chunk.pixels = []
+            chunk.pixels = HugePages.array(repeating: 0, count: max(rows.count, Self.chunkRows) * stride)
+        }
+        try chunk.pixels.withUnsafeMutableBufferPointer { (buffer) throws(DaguerreError) in
+            try readRowsLMMSEGW(y: rows.lowerBound, count: rows.count, columns: chunk.columns,
+                                into: UnsafeMutableRawPointer(buffer.baseAddress!), bytesPerRow: stride * 4)
+        }
+    }
+
     /// The LMMSE-GW path: the band is split into one stripe per worker, each demosaicked with
     /// its halo read from the mosaic (mirrored at the mosaic's edges), decoded to linear light,
     /// un-white-balanced into the camera matrix's input, and multiplied into the working space.
-    private func readRowsLMMSEGW(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
+    private func readRowsLMMSEGW(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         guard count > 0 else { return }
         let workers = min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let per = (count + workers - 1) / workers
-        let cols = columns
         // Each worker's stripe is demosaicked in blocks of columns, so its 14-plane workspace
         // stays small at any width (a 13 400-wide stripe would need 126 MB per worker). Blocks
         // read their halo from real neighbours: the pixels are the same as one wide stripe's.
@@ -336,7 +404,8 @@ final class RAWDevelopDecoder: DevelopSource {
         let k = (s.matrix * Matrix3.diagonal(n.x, n.y, n.z)).m.map(Float.init)
         let colors = BayerPatternColors(m.pattern.cfaPattern)
         let threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel)
-        let tables = encodeTables, decode = SRGBCurve.decodeTable
+        // The code tables serve only the path without a noise-reduction window (4 × 65 536 pows).
+        let tables = denoised == nil ? encodeTables : [], decode = SRGBCurve.decodeTable
         let spaces = UnsafeTransfer(workspaces)
         let out = UnsafeTransfer(destination)
         // With noise reduction, the stripes read the chunk's denoised window instead of codes.
@@ -411,46 +480,49 @@ final class RAWDevelopDecoder: DevelopSource {
                                                    let my = mirrored(yy, h)
                                                    let line = base + min(max(my - window.y, 0), window.height - 1) * window.width
                                                    let gy = (my & 1) << 1, encode = etab.value
-                                                   if x0 >= max(0, window.x), x0 + count <= min(w, window.x + window.width) {
-                                                       // Inside the mosaic and the window: no mirroring, gains alternate.
-                                                       let row = line + (x0 - window.x)
-                                                       let first = gain(gy | (x0 & 1)), second = gain(gy | ((x0 + 1) & 1))
-                                                       if power {
-                                                           PowerDomain.encodeRow(row, count: count, first: first, second: second, into: dst)
-                                                           return
-                                                       }
-                                                       var i = 0
-                                                       while i + 1 < count {
-                                                           dst[i] = SRGBCurve.encodeFast(row[i] * first, encode)
-                                                           dst[i + 1] = SRGBCurve.encodeFast(row[i + 1] * second, encode)
-                                                           i += 2
-                                                       }
-                                                       if i < count { dst[i] = SRGBCurve.encodeFast(row[i] * first, encode) }
+                                                   // Columns inside the mosaic and the window need no mirroring and
+                                                   // their gains alternate: they go through the row loops. The few
+                                                   // mirrored ones of the edge blocks go one by one (the same
+                                                   // arithmetic; before, an edge block's whole row did).
+                                                   let end = x0 + count
+                                                   let lo = min(max(x0, max(0, window.x)), end), hi = max(min(end, min(w, window.x + window.width)), lo)
+                                                   func edge(_ x: Int) {
+                                                       let mx = mirrored(x, w)
+                                                       let wx = min(max(mx - window.x, 0), window.width - 1)
+                                                       let v = line[wx] * gain(gy | (mx & 1))
+                                                       dst[x - x0] = power ? PowerDomain.encode(v) : SRGBCurve.encodeFast(v, encode)
+                                                   }
+                                                   for x in x0..<lo { edge(x) }
+                                                   for x in hi..<end { edge(x) }
+                                                   guard hi > lo else { return }
+                                                   let row = line + (lo - window.x), out = dst + (lo - x0), n = hi - lo
+                                                   let first = gain(gy | (lo & 1)), second = gain(gy | ((lo + 1) & 1))
+                                                   if power {
+                                                       PowerDomain.encodeRow(row, count: n, first: first, second: second, into: out)
                                                        return
                                                    }
-                                                   for i in 0..<count {
-                                                       let mx = mirrored(x0 + i, w)
-                                                       let wx = min(max(mx - window.x, 0), window.width - 1)
-                                                       let v = line[wx] * gains[gy | (mx & 1)]
-                                                       dst[i] = power ? PowerDomain.encode(v) : SRGBCurve.encodeFast(v, encode)
+                                                   var i = 0
+                                                   while i + 1 < n {
+                                                       out[i] = SRGBCurve.encodeFast(row[i] * first, encode)
+                                                       out[i + 1] = SRGBCurve.encodeFast(row[i + 1] * second, encode)
+                                                       i += 2
                                                    }
+                                                   if i < n { out[i] = SRGBCurve.encodeFast(row[i] * first, encode) }
                                                }, write: write)
                     } else {
                         LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
                                                fill: { yy, x0, count, dst in
                                                    let my = mirrored(yy, h)
                                                    let line = src.value + my * w, table = enc.value, py = (my & 1) << 1
-                                                   if x0 >= 0, x0 + count <= w {
-                                                       for i in 0..<count {
-                                                           let mx = x0 + i
-                                                           dst[i] = table[(py | (mx & 1)) << 16 | Int(line[mx])]
-                                                       }
-                                                   } else {
-                                                       for i in 0..<count {
-                                                           let mx = mirrored(x0 + i, w)
-                                                           dst[i] = table[(py | (mx & 1)) << 16 | Int(line[mx])]
-                                                       }
+                                                   // Mirrored columns only at the mosaic's edges, as above.
+                                                   let end = x0 + count, lo = min(max(x0, 0), end), hi = max(min(end, w), lo)
+                                                   func edge(_ x: Int) {
+                                                       let mx = mirrored(x, w)
+                                                       dst[x - x0] = table[(py | (mx & 1)) << 16 | Int(line[mx])]
                                                    }
+                                                   for x in x0..<lo { edge(x) }
+                                                   for x in hi..<end { edge(x) }
+                                                   for mx in lo..<hi { dst[mx - x0] = table[(py | (mx & 1)) << 16 | Int(line[mx])] }
                                                }, write: write)
                     }
                 }

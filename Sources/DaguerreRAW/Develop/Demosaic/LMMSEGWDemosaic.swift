@@ -44,6 +44,7 @@ enum LMMSEGWDemosaic {
             stride = self.columns + 2 * LMMSEGWDemosaic.halo
             count = (rows + 2 * LMMSEGWDemosaic.halo) * stride
             storage = .allocate(capacity: 14 * count)
+            HugePages.advise(storage, count: 14 * count)
             storage.initialize(repeating: 0, count: 14 * count)
         }
         deinit { storage.deallocate() }

@@ -80,10 +80,11 @@ final class DCT4PlaneDenoiser {
         try limits.check(width: stride, height: extendedRows, bytesPerPixel: 4 * 4, what: "noise reduction workspace")
         self.maxRows = maxRows; self.maxColumns = maxColumns
         let planeCount = extendedRows * stride
-        y = .allocate(capacity: planeCount); y.initialize(repeating: 0, count: planeCount)
-        p = .allocate(capacity: planeCount); p.initialize(repeating: 0, count: planeCount)
-        num = .allocate(capacity: planeCount); num.initialize(repeating: 0, count: planeCount)
-        den = .allocate(capacity: planeCount); den.initialize(repeating: 0, count: planeCount)
+        // The four planes are one allocation, so that it is large enough for huge pages.
+        y = .allocate(capacity: 4 * planeCount)
+        HugePages.advise(y, count: 4 * planeCount)
+        y.initialize(repeating: 0, count: 4 * planeCount)
+        (p, num, den) = (y + planeCount, y + 2 * planeCount, y + 3 * planeCount)
         ringY = .allocate(capacity: 16 * stride); ringY.initialize(repeating: 0, count: 16 * stride)
         ringP = .allocate(capacity: 16 * stride); ringP.initialize(repeating: 0, count: 16 * stride)
         split = .allocate(capacity: stride); split.initialize(repeating: 0, count: stride)
@@ -91,7 +92,7 @@ final class DCT4PlaneDenoiser {
     }
 
     deinit {
-        y.deallocate(); p.deallocate(); num.deallocate(); den.deallocate()
+        y.deallocate()
         ringY.deallocate(); ringP.deallocate(); split.deallocate(); block.deallocate()
     }
 

@@ -74,7 +74,7 @@ final class DenoisedMosaic {
         if settings != nil {
             reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: ProcessInfo.processInfo.activeProcessorCount, limits: limits)
         }
-        samples = [Float](repeating: 0, count: width * height)
+        samples = HugePages.array(repeating: 0, count: width * height)
         reserved = (width, height)
     }
 
