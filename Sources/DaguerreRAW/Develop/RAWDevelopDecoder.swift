@@ -205,6 +205,9 @@ final class RAWDevelopDecoder: DevelopSource {
             return (offsets[i].dy * w + offsets[i].dx, Float(m.blackLevel[p]), Float(1 / max(Double(m.whiteLevel) - m.blackLevel[p], 1)))
         }
         let (r, g0, g1, b) = (parameters(ri), parameters(gi0), parameters(gi1), parameters(bi))
+        let all = (0..<4).map(parameters)
+        let positions = SIMD8<Float>(all[0].black, all[1].black, all[2].black, all[3].black, all[0].scale, all[1].scale, all[2].scale, all[3].scale)
+        let matrixLanes = SIMD16<Float>(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], 0, 0, 0, 0, 0, 0, 0)
         let (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8])
         let highlight = s.highlight, cropX = s.crop.x, cropY = s.crop.y, maps = s.gainMaps, area = gainMapArea
         let shaded = !maps.isEmpty
@@ -217,6 +220,13 @@ final class RAWDevelopDecoder: DevelopSource {
                 let sy = cropY + 2 * (y + row)
                 let o = (out.value + row * bytesPerRow).assumingMemoryBound(to: Float.self)
                 let line = src.value + sy * w
+                // Without gain maps a row is plain arithmetic that LLVM vectorizes (the two sensor
+                // rows read as pairs); the loop below, the same arithmetic, then redoes the row
+                // only if a block is near clipping, for the highlight stage (X7: draft re-renders).
+                if !shaded, Self.halfSizeRow(line + cropX + 2 * cols.lowerBound, width: w, blocks: cols.count, positions: positions,
+                                             roles: (ri, gi0, gi1, bi), matrix: matrixLanes, knee: knee, into: o) || highlight == nil {
+                    return
+                }
                 // Lens shading (GainMap) per photosite: factors of the block's two sensor rows.
                 let sensorColumns = (cropX + 2 * cols.lowerBound)..<(cropX + 2 * cols.upperBound)
                 let shading = shaded ? [Self.gainFactors(maps, area: area, row: sy, columns: sensorColumns),
@@ -245,6 +255,38 @@ final class RAWDevelopDecoder: DevelopSource {
                 }
             }
         }
+    }
+
+    /// One row of half-size blocks without gain maps: `sensor` is the first block's top-left
+    /// photosite, `positions` the black levels then the scales of the block's four photosites
+    /// (dy·2 + dx), `roles` which of them are red, the two greens and blue. The arithmetic of
+    /// `readRowsHalfSize`'s loop, as a loop LLVM vectorizes. Returns false if a block has a
+    /// channel above `knee`, which the highlight stage must then see.
+    private static func halfSizeRow(_ sensor: UnsafePointer<UInt16>, width w: Int, blocks: Int, positions: SIMD8<Float>,
+                                    roles: (Int, Int, Int, Int), matrix m: SIMD16<Float>, knee: SIMD3<Float>,
+                                    into o: UnsafeMutablePointer<Float>) -> Bool {
+        let (b0, b1, b2, b3) = (positions[0], positions[1], positions[2], positions[3])
+        let (s0, s1, s2, s3) = (positions[4], positions[5], positions[6], positions[7])
+        let (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+        let (kr, kg, kb) = (knee.x, knee.y, knee.z)
+        let (ri, gi0, gi1, bi) = roles
+        let top = sensor, bottom = sensor + w
+        @inline(__always) func pick(_ i: Int, _ l0: Float, _ l1: Float, _ l2: Float, _ l3: Float) -> Float {
+            i == 0 ? l0 : i == 1 ? l1 : i == 2 ? l2 : l3
+        }
+        var flagged: Int32 = 0
+        for j in 0..<blocks {
+            let x = 2 &* j
+            let l0 = (Float(top[x]) - b0) * s0, l1 = (Float(top[x &+ 1]) - b1) * s1
+            let l2 = (Float(bottom[x]) - b2) * s2, l3 = (Float(bottom[x &+ 1]) - b3) * s3
+            let red = pick(ri, l0, l1, l2, l3), blue = pick(bi, l0, l1, l2, l3)
+            let green = (pick(gi0, l0, l1, l2, l3) + pick(gi1, l0, l1, l2, l3)) * 0.5
+            flagged |= (red > kr ? 1 : 0) | (green > kg ? 1 : 0) | (blue > kb ? 1 : 0)
+            o[3 &* j] = k0 * red + k1 * green + k2 * blue
+            o[3 &* j &+ 1] = k3 * red + k4 * green + k5 * blue
+            o[3 &* j &+ 2] = k6 * red + k7 * green + k8 * blue
+        }
+        return flagged == 0
     }
 
     /// Per CFA position, raw code → white-balanced, normalized value in the demosaic's domain
