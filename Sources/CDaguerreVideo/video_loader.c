@@ -25,6 +25,36 @@
 #define DAG_STR2(x) #x
 #define DAG_STR(x) DAG_STR2(x)
 
+/// How loading one API's libraries went: `error` is NULL once every library and symbol is
+/// there, else says why not (in `message`).
+typedef struct {
+    const char *error;
+    char message[512];
+} load_state;
+
+/// Opens `soname` privately (RTLD_LOCAL), unless an earlier step failed; on failure records
+/// dlerror and the Debian package to install.
+static void *open_library(load_state *state, const char *soname, const char *package) {
+    if (state->error) return NULL;
+    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(state->message, sizeof state->message, "%s (install Debian's %s, e.g. apt install %s-dev)",
+                 dlerror(), package, package);
+        state->error = state->message;
+    }
+    return library;
+}
+
+/// The symbol `name` of `library`; the first one missing is recorded.
+static void *resolve(load_state *state, void *library, const char *soname, const char *name) {
+    void *p = dlsym(library, name);
+    if (!p && !state->error) {
+        snprintf(state->message, sizeof state->message, "%s has no symbol %s: install the version Daguerre was built with", soname, name);
+        state->error = state->message;
+    }
+    return p;
+}
+
 // ---- FFmpeg: libavcodec and libavutil, at the major versions of the headers we compiled with.
 
 static struct {
@@ -52,33 +82,19 @@ static struct {
     __typeof__(&av_log_set_level) log_set_level;
     __typeof__(&av_strerror) strerror;
 } ff;
-static const char *ff_error = "libavcodec has not been loaded yet";
-static char ff_message[512];
+static load_state ff_state = { "libavcodec has not been loaded yet", "" };
 static pthread_once_t ff_once = PTHREAD_ONCE_INIT;
 
-static void *resolve(void *library, const char *name, int *missing, char *message, size_t size, const char *soname) {
-    void *p = dlsym(library, name);
-    if (!p && !*missing) {
-        *missing = 1;
-        snprintf(message, size, "%s has no symbol %s: install the version Daguerre was built with", soname, name);
-    }
-    return p;
-}
-
 static void ff_load(void) {
+    load_state *state = &ff_state;
+    state->error = NULL;
     const char *codec = "libavcodec.so." DAG_STR(LIBAVCODEC_VERSION_MAJOR);
     const char *util = "libavutil.so." DAG_STR(LIBAVUTIL_VERSION_MAJOR);
-    void *c = dlopen(codec, RTLD_NOW | RTLD_LOCAL);
-    void *u = c ? dlopen(util, RTLD_NOW | RTLD_LOCAL) : NULL;
-    if (!c || !u) {
-        snprintf(ff_message, sizeof ff_message, "%s (install Debian's libavcodec%s, e.g. apt install libavcodec-dev)",
-                 dlerror(), DAG_STR(LIBAVCODEC_VERSION_MAJOR));
-        ff_error = ff_message;
-        return;
-    }
-    int missing = 0;
-#define C(field, name) ff.field = (__typeof__(ff.field))resolve(c, #name, &missing, ff_message, sizeof ff_message, codec)
-#define U(field, name) ff.field = (__typeof__(ff.field))resolve(u, #name, &missing, ff_message, sizeof ff_message, util)
+    void *c = open_library(state, codec, "libavcodec");
+    void *u = open_library(state, util, "libavutil");
+    if (state->error) return;
+#define C(field, name) ff.field = (__typeof__(ff.field))resolve(state, c, codec, #name)
+#define U(field, name) ff.field = (__typeof__(ff.field))resolve(state, u, util, #name)
     C(find_decoder, avcodec_find_decoder); C(find_encoder_by_name, avcodec_find_encoder_by_name);
     C(alloc_context3, avcodec_alloc_context3); C(free_context, avcodec_free_context); C(open2, avcodec_open2);
     C(send_packet, avcodec_send_packet); C(receive_frame, avcodec_receive_frame);
@@ -91,12 +107,11 @@ static void ff_load(void) {
     U(log_set_level, av_log_set_level); U(strerror, av_strerror);
 #undef C
 #undef U
-    ff_error = missing ? ff_message : NULL;
 }
 
 const char *dag_ffmpeg_load_error(void) {
     pthread_once(&ff_once, ff_load);
-    return ff_error;
+    return ff_state.error;
 }
 
 // Each forwarder: the real function once loaded, else the API's own failure value.
@@ -131,7 +146,7 @@ void av_channel_layout_default(AVChannelLayout *layout, int channels) { if (FF_R
 void av_log_set_level(int level) { if (FF_READY) ff.log_set_level(level); }
 int av_strerror(int code, char *buffer, size_t size) {
     if (FF_READY) return ff.strerror(code, buffer, size);
-    snprintf(buffer, size, "FFmpeg is not available: %s", ff_error);
+    snprintf(buffer, size, "FFmpeg is not available: %s", ff_state.error);
     return 0;
 }
 
@@ -148,30 +163,25 @@ static struct {
     __typeof__(&x264_param_default_preset) default_preset;
     __typeof__(&x264_picture_init) picture_init;
 } xx;
-static const char *xx_error = "libx264 has not been loaded yet";
-static char xx_message[512];
+static load_state xx_state = { "libx264 has not been loaded yet", "" };
 static pthread_once_t xx_once = PTHREAD_ONCE_INIT;
 
 static void xx_load(void) {
+    load_state *state = &xx_state;
+    state->error = NULL;
     const char *soname = "libx264.so." DAG_STR(X264_BUILD);
-    void *l = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!l) {
-        snprintf(xx_message, sizeof xx_message, "%s (install Debian's libx264-%s, e.g. apt install libx264-dev)", dlerror(), DAG_STR(X264_BUILD));
-        xx_error = xx_message;
-        return;
-    }
-    int missing = 0;
-#define X(field, name) xx.field = (__typeof__(xx.field))resolve(l, name, &missing, xx_message, sizeof xx_message, soname)
+    void *l = open_library(state, soname, "libx264");
+    if (state->error) return;
+#define X(field, name) xx.field = (__typeof__(xx.field))resolve(state, l, soname, name)
     X(open, DAG_STR(x264_encoder_open)); X(close, "x264_encoder_close"); X(delayed_frames, "x264_encoder_delayed_frames");
     X(encode, "x264_encoder_encode"); X(headers, "x264_encoder_headers"); X(apply_profile, "x264_param_apply_profile");
     X(default_preset, "x264_param_default_preset"); X(picture_init, "x264_picture_init");
 #undef X
-    xx_error = missing ? xx_message : NULL;
 }
 
 const char *dag_x264_load_error(void) {
     pthread_once(&xx_once, xx_load);
-    return xx_error;
+    return xx_state.error;
 }
 
 #define XX_READY (dag_x264_load_error() == NULL)

@@ -107,7 +107,7 @@ final class RAWDevelopDecoder: DevelopSource {
         let black = m.blackLevel.map(Float.init)
         let scale = m.blackLevel.map { Float(1 / max(Double(m.whiteLevel) - $0, 1)) }
         let cfa = m.pattern.cfaPattern.map(Int.init)
-        let k = s.matrix.m.map(Float.init)
+        let matrix = DevelopMatrix(s.matrix)
         let (neutral, wbGain) = Self.whiteBalance(s)
         let threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel), colors = BayerPatternColors(m.pattern.cfaPattern)
         let area = gainMapArea, shaded = !s.gainMaps.isEmpty
@@ -150,10 +150,7 @@ final class RAWDevelopDecoder: DevelopSource {
                         let clipped = HighlightRecovery.clippedColours(x: sx, y: sy, samples: src.value, width: w, height: h, threshold: threshold, colors: colors)
                         rgb = hl.apply(rgb * wbGain, clipped: clipped) * neutral
                     }
-                    let o = row + 3 * i
-                    o[0] = k[0] * rgb.x + k[1] * rgb.y + k[2] * rgb.z
-                    o[1] = k[3] * rgb.x + k[4] * rgb.y + k[5] * rgb.z
-                    o[2] = k[6] * rgb.x + k[7] * rgb.y + k[8] * rgb.z
+                    matrix.write(rgb.x, rgb.y, rgb.z, to: row + 3 * i)
                 }
             }
         }
@@ -191,7 +188,7 @@ final class RAWDevelopDecoder: DevelopSource {
     /// everywhere (blocks start on the crop's even offsets), so it is worked out once.
     private func readRowsHalfSize(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) {
         let m = mosaic, s = settings, cols = columns, w = m.width, h = m.height
-        let k = s.matrix.m.map(Float.init)
+        let matrix = DevelopMatrix(s.matrix)
         let (neutral, wbGain) = Self.whiteBalance(s)
         let threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel), colors = BayerPatternColors(m.pattern.cfaPattern)
         // The four photosites of a block, by offset (dy·2 + dx): which is red, blue and the greens.
@@ -199,18 +196,14 @@ final class RAWDevelopDecoder: DevelopSource {
         let colourAt = offsets.map { colors.color(x: s.crop.x + $0.dx, y: s.crop.y + $0.dy) }
         guard let ri = colourAt.firstIndex(of: 0), let bi = colourAt.firstIndex(of: 2) else { return }
         let greens = (0..<4).filter { colourAt[$0] == 1 }
-        let gi0 = greens.first ?? ri, gi1 = greens.last ?? gi0
-        func parameters(_ i: Int) -> (offset: Int, black: Float, scale: Float) {
-            let p = ((s.crop.y + offsets[i].dy) & 1) * 2 + ((s.crop.x + offsets[i].dx) & 1)
-            return (offsets[i].dy * w + offsets[i].dx, Float(m.blackLevel[p]), Float(1 / max(Double(m.whiteLevel) - m.blackLevel[p], 1)))
+        let levels = offsets.map { o in
+            let p = ((s.crop.y + o.dy) & 1) * 2 + ((s.crop.x + o.dx) & 1)
+            return (black: Float(m.blackLevel[p]), scale: Float(1 / max(Double(m.whiteLevel) - m.blackLevel[p], 1)))
         }
-        let (r, g0, g1, b) = (parameters(ri), parameters(gi0), parameters(gi1), parameters(bi))
-        let all = (0..<4).map(parameters)
-        let positions = SIMD8<Float>(all[0].black, all[1].black, all[2].black, all[3].black, all[0].scale, all[1].scale, all[2].scale, all[3].scale)
-        let matrixLanes = SIMD16<Float>(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], 0, 0, 0, 0, 0, 0, 0)
-        let (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8])
+        let layout = HalfSizeRow.Layout(black: (levels[0].black, levels[1].black, levels[2].black, levels[3].black),
+                                        scale: (levels[0].scale, levels[1].scale, levels[2].scale, levels[3].scale),
+                                        roles: (ri, greens.first ?? ri, greens.last ?? greens.first ?? ri, bi))
         let highlight = s.highlight, cropX = s.crop.x, cropY = s.crop.y, maps = s.gainMaps, area = gainMapArea
-        let shaded = !maps.isEmpty
         // Below this level in every white-balanced channel no photosite can be clipped.
         let knee = (highlight?.saturation ?? SIMD3(repeating: .infinity)) * HighlightRecovery.knee / wbGain
         let out = UnsafeTransfer(destination)
@@ -219,74 +212,29 @@ final class RAWDevelopDecoder: DevelopSource {
             SharedWork.run(iterations: count) { row in
                 let sy = cropY + 2 * (y + row)
                 let o = (out.value + row * bytesPerRow).assumingMemoryBound(to: Float.self)
-                let line = src.value + sy * w
-                // Without gain maps a row is plain arithmetic that LLVM vectorizes (the two sensor
-                // rows read as pairs); the loop below, the same arithmetic, then redoes the row
-                // only if a block is near clipping, for the highlight stage (X7: draft re-renders).
-                if !shaded, Self.halfSizeRow(line + cropX + 2 * cols.lowerBound, width: w, blocks: cols.count, positions: positions,
-                                             roles: (ri, gi0, gi1, bi), matrix: matrixLanes, knee: knee, into: o) || highlight == nil {
-                    return
-                }
+                let first = cropX + 2 * cols.lowerBound, line = src.value + sy * w + first
                 // Lens shading (GainMap) per photosite: factors of the block's two sensor rows.
-                let sensorColumns = (cropX + 2 * cols.lowerBound)..<(cropX + 2 * cols.upperBound)
-                let shading = shaded ? [Self.gainFactors(maps, area: area, row: sy, columns: sensorColumns),
-                                        Self.gainFactors(maps, area: area, row: sy + 1, columns: sensorColumns)] : []
-                @inline(__always) func factor(_ role: Int, _ block: Int) -> Float {
-                    guard shaded, let f = shading[offsets[role].dy] else { return 1 }
-                    return f[2 * block + offsets[role].dx]
-                }
-                var i = 0
-                for (block, x) in cols.enumerated() {
-                    let sx = cropX + 2 * x
-                    let q = line + sx
-                    var red = (Float(q[r.offset]) - r.black) * r.scale * factor(ri, block)
-                    var blue = (Float(q[b.offset]) - b.black) * b.scale * factor(bi, block)
-                    var green = ((Float(q[g0.offset]) - g0.black) * g0.scale * factor(gi0, block)
-                                 + (Float(q[g1.offset]) - g1.black) * g1.scale * factor(gi1, block)) * 0.5
-                    if red > knee.x || green > knee.y || blue > knee.z, let hl = highlight {
-                        let clipped = HighlightRecovery.clippedColours(x: sx, y: sy, samples: src.value, width: w, height: h, threshold: threshold, colors: colors)
+                let sensorColumns = first..<(cropX + 2 * cols.upperBound)
+                let topGain = Self.gainFactors(maps, area: area, row: sy, columns: sensorColumns) ?? []
+                let bottomGain = Self.gainFactors(maps, area: area, row: sy + 1, columns: sensorColumns) ?? []
+                topGain.withUnsafeBufferPointer { t in
+                bottomGain.withUnsafeBufferPointer { u in
+                    let blocks = HalfSizeRow(top: line, bottom: line + w, topGain: maps.isEmpty ? nil : t.baseAddress,
+                                             bottomGain: maps.isEmpty ? nil : u.baseAddress, layout: layout)
+                    // The whole row as a vector loop; then the blocks near clipping again, through
+                    // the highlight stage (the mosaic says which colours clipped).
+                    guard !blocks.develop(blocks: cols.count, matrix: matrix, knee: knee, into: o), let hl = highlight else { return }
+                    for j in 0..<cols.count {
+                        let (red, green, blue) = blocks.block(j)
+                        guard red > knee.x || green > knee.y || blue > knee.z else { continue }
+                        let clipped = HighlightRecovery.clippedColours(x: first + 2 * j, y: sy, samples: src.value, width: w, height: h,
+                                                                       threshold: threshold, colors: colors)
                         let v = hl.apply(SIMD3(red, green, blue) * wbGain, clipped: clipped) * neutral
-                        (red, green, blue) = (v.x, v.y, v.z)
+                        matrix.write(v.x, v.y, v.z, to: o + 3 * j)
                     }
-                    o[i] = k0 * red + k1 * green + k2 * blue
-                    o[i + 1] = k3 * red + k4 * green + k5 * blue
-                    o[i + 2] = k6 * red + k7 * green + k8 * blue
-                    i += 3
-                }
+                }}
             }
         }
-    }
-
-    /// One row of half-size blocks without gain maps: `sensor` is the first block's top-left
-    /// photosite, `positions` the black levels then the scales of the block's four photosites
-    /// (dy·2 + dx), `roles` which of them are red, the two greens and blue. The arithmetic of
-    /// `readRowsHalfSize`'s loop, as a loop LLVM vectorizes. Returns false if a block has a
-    /// channel above `knee`, which the highlight stage must then see.
-    private static func halfSizeRow(_ sensor: UnsafePointer<UInt16>, width w: Int, blocks: Int, positions: SIMD8<Float>,
-                                    roles: (Int, Int, Int, Int), matrix m: SIMD16<Float>, knee: SIMD3<Float>,
-                                    into o: UnsafeMutablePointer<Float>) -> Bool {
-        let (b0, b1, b2, b3) = (positions[0], positions[1], positions[2], positions[3])
-        let (s0, s1, s2, s3) = (positions[4], positions[5], positions[6], positions[7])
-        let (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
-        let (kr, kg, kb) = (knee.x, knee.y, knee.z)
-        let (ri, gi0, gi1, bi) = roles
-        let top = sensor, bottom = sensor + w
-        @inline(__always) func pick(_ i: Int, _ l0: Float, _ l1: Float, _ l2: Float, _ l3: Float) -> Float {
-            i == 0 ? l0 : i == 1 ? l1 : i == 2 ? l2 : l3
-        }
-        var flagged: Int32 = 0
-        for j in 0..<blocks {
-            let x = 2 &* j
-            let l0 = (Float(top[x]) - b0) * s0, l1 = (Float(top[x &+ 1]) - b1) * s1
-            let l2 = (Float(bottom[x]) - b2) * s2, l3 = (Float(bottom[x &+ 1]) - b3) * s3
-            let red = pick(ri, l0, l1, l2, l3), blue = pick(bi, l0, l1, l2, l3)
-            let green = (pick(gi0, l0, l1, l2, l3) + pick(gi1, l0, l1, l2, l3)) * 0.5
-            flagged |= (red > kr ? 1 : 0) | (green > kg ? 1 : 0) | (blue > kb ? 1 : 0)
-            o[3 &* j] = k0 * red + k1 * green + k2 * blue
-            o[3 &* j &+ 1] = k3 * red + k4 * green + k5 * blue
-            o[3 &* j &+ 2] = k6 * red + k7 * green + k8 * blue
-        }
-        return flagged == 0
     }
 
     /// Per CFA position, raw code → white-balanced, normalized value in the demosaic's domain
@@ -443,7 +391,7 @@ final class RAWDevelopDecoder: DevelopSource {
         let m = mosaic, s = settings, w = m.width, h = m.height
         let n = s.balance
         // Working = matrix × camera; camera = neutral × white-balanced.
-        let k = (s.matrix * Matrix3.diagonal(n.x, n.y, n.z)).m.map(Float.init)
+        let matrix = DevelopMatrix(s.matrix * Matrix3.diagonal(n.x, n.y, n.z))
         let colors = BayerPatternColors(m.pattern.cfaPattern)
         let threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel)
         // The code tables serve only the path without a noise-reduction window (4 × 65 536 pows).
@@ -471,7 +419,6 @@ final class RAWDevelopDecoder: DevelopSource {
                 guard r0 < r1 else { return }
                 let cx = s.crop.x, cy = s.crop.y
                 let rows = (cy + r0)..<(cy + r1)
-                let (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8])
                 let highlight = s.highlight, decodeTable = dtab.value
                 let (g0, g1, g2, g3) = (gains[0], gains[1], gains[2], gains[3])
                 @inline(__always) func gain(_ k: Int) -> Float { switch k { case 0: g0; case 1: g1; case 2: g2; default: g3 } }
@@ -484,17 +431,14 @@ final class RAWDevelopDecoder: DevelopSource {
                                                                        threshold: threshold, colors: colors)
                         v = hl.apply(v, clipped: clipped)
                     }
-                    o[0] = k0 * v.x + k1 * v.y + k2 * v.z
-                    o[1] = k3 * v.x + k4 * v.y + k5 * v.z
-                    o[2] = k6 * v.x + k7 * v.y + k8 * v.z
+                    matrix.write(v.x, v.y, v.z, to: o)
                 }
-                let matrixLanes = SIMD16<Float>(k0, k1, k2, k3, k4, k5, k6, k7, k8, 0, 0, 0, 0, 0, 0, 0)
                 let knee = highlight.map { $0.saturation * HighlightRecovery.knee } ?? SIMD3(repeating: .infinity)
                 // The power domain: a vectorized row, and the scalar pixel path (the same
                 // arithmetic) only over rows that have a pixel near clipping.
                 let writePower = { (yy: Int, x0: Int, count: Int, rp: UnsafePointer<Float>, gp: UnsafePointer<Float>, bp: UnsafePointer<Float>) in
                     let o = (out.value + (yy - cy - y) * bytesPerRow).assumingMemoryBound(to: Float.self) + 3 * (x0 - cx - cols.lowerBound)
-                    guard PowerDomain.developRow(rp, gp, bp, count: count, matrix: matrixLanes, knee: knee, into: o) else { return }
+                    guard PowerDomain.developRow(rp, gp, bp, count: count, matrix: matrix, knee: knee, into: o) else { return }
                     for i in 0..<count {
                         developPixel(PowerDomain.decode(rp[i]), PowerDomain.decode(gp[i]), PowerDomain.decode(bp[i]), x: x0 + i, y: yy, into: o + 3 * i)
                     }
@@ -558,13 +502,10 @@ final class RAWDevelopDecoder: DevelopSource {
                                                    let line = src.value + my * w, table = enc.value, py = (my & 1) << 1
                                                    // Mirrored columns only at the mosaic's edges, as above.
                                                    let end = x0 + count, lo = min(max(x0, 0), end), hi = max(min(end, w), lo)
-                                                   func edge(_ x: Int) {
-                                                       let mx = mirrored(x, w)
-                                                       dst[x - x0] = table[(py | (mx & 1)) << 16 | Int(line[mx])]
-                                                   }
-                                                   for x in x0..<lo { edge(x) }
-                                                   for x in hi..<end { edge(x) }
-                                                   for mx in lo..<hi { dst[mx - x0] = table[(py | (mx & 1)) << 16 | Int(line[mx])] }
+                                                   @inline(__always) func put(_ x: Int, from mx: Int) { dst[x - x0] = table[(py | (mx & 1)) << 16 | Int(line[mx])] }
+                                                   for x in x0..<lo { put(x, from: mirrored(x, w)) }
+                                                   for x in lo..<hi { put(x, from: x) }
+                                                   for x in hi..<end { put(x, from: mirrored(x, w)) }
                                                }, write: write)
                     }
                 }

@@ -41,20 +41,17 @@ enum PowerDomain {
         for i in 0..<count { dst[i] = encode(row[i] * (i & 1 == 0 ? first : second)) }
     }
 
-    /// Decodes a developed row (planes r, g, b, in the domain), multiplies it by the 3×3 matrix
-    /// `m` (row-major, the first nine lanes) into interleaved RGB `out`, and says whether any
-    /// pixel has a channel above `knee` (linear), which the highlight stage must then look at.
+    /// Decodes a developed row (planes r, g, b, in the domain), multiplies it by `matrix` into
+    /// interleaved RGB `out`, and says whether any pixel has a channel above `knee` (linear),
+    /// which the highlight stage must then look at.
     static func developRow(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
-                           matrix m: SIMD16<Float>, knee: SIMD3<Float>, into out: UnsafeMutablePointer<Float>) -> Bool {
-        let (k0, k1, k2, k3, k4, k5, k6, k7, k8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+                           matrix: DevelopMatrix, knee: SIMD3<Float>, into out: UnsafeMutablePointer<Float>) -> Bool {
         let (kr, kg, kb) = (knee.x, knee.y, knee.z)
         var flagged: Int32 = 0
         for i in 0..<count {
             let x = decode(r[i]), y = decode(g[i]), z = decode(b[i])
             flagged |= (x > kr ? 1 : 0) | (y > kg ? 1 : 0) | (z > kb ? 1 : 0)
-            out[3 * i] = k0 * x + k1 * y + k2 * z
-            out[3 * i + 1] = k3 * x + k4 * y + k5 * z
-            out[3 * i + 2] = k6 * x + k7 * y + k8 * z
+            matrix.write(x, y, z, to: out + 3 &* i)
         }
         return flagged != 0
     }
