@@ -34,7 +34,7 @@ import Testing
     /// R, G and B of a stripe, interleaved, from either implementation.
     static func render(_ mosaic: Mosaic, rows: Range<Int>, columns: Range<Int>, pattern: [UInt8], reference: Bool) -> [Float] {
         var out = [Float](repeating: .nan, count: rows.count * columns.count * 3)
-        let workspace = LMMSEGWDemosaic.Workspace(rows: rows.count, columns: columns.count)
+        let workspace = LMMSEGWDemosaic.Workspace(columns: columns.count)
         let write = { (y: Int, x0: Int, n: Int, r: UnsafePointer<Float>, g: UnsafePointer<Float>, b: UnsafePointer<Float>) in
             for i in 0..<n {
                 let o = ((y - rows.lowerBound) * columns.count + x0 - columns.lowerBound + i) * 3
@@ -42,7 +42,7 @@ import Testing
             }
         }
         if reference {
-            LMMSEGWScalarReference.stripe(rows: rows, columns: columns, pattern: BayerPatternColors(pattern), workspace: workspace,
+            LMMSEGWScalarReference.stripe(rows: rows, columns: columns, pattern: BayerPatternColors(pattern),
                                           fill: mosaic.fill, write: write)
         } else {
             LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: BayerPatternColors(pattern), workspace: workspace,

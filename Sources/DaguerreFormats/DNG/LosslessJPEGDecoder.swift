@@ -114,11 +114,18 @@ enum LosslessJPEGDecoder {
                         let d = try difference(&reader, lookups[c], tables + c, legacy)
                         row[c] = UInt16(truncatingIfNeeded: initial &+ d)
                     }
-                    var c = 0
-                    for i in components..<perRow {
+                    var c = 0, i = components
+                    while i &+ 1 < perRow {
+                        let c2 = c &+ 1 == components ? 0 : c &+ 1
+                        let (d, e) = try differences(&reader, lookups[c], tables + c, lookups[c2], tables + c2, legacy)
+                        row[i] = UInt16(truncatingIfNeeded: Int32(row[i &- components]) &+ d)
+                        row[i &+ 1] = UInt16(truncatingIfNeeded: Int32(row[i &+ 1 &- components]) &+ e)
+                        c = c2 &+ 1 == components ? 0 : c2 &+ 1
+                        i &+= 2
+                    }
+                    if i < perRow {
                         let d = try difference(&reader, lookups[c], tables + c, legacy)
                         row[i] = UInt16(truncatingIfNeeded: Int32(row[i &- components]) &+ d)
-                        c = c &+ 1 == components ? 0 : c &+ 1
                     }
                 } else {
                     let above = UnsafePointer(row - rowStride)
@@ -126,12 +133,21 @@ enum LosslessJPEGDecoder {
                         let d = try difference(&reader, lookups[c], tables + c, legacy)
                         row[c] = UInt16(truncatingIfNeeded: Int32(above[c]) &+ d)
                     }
-                    var c = 0
-                    for i in components..<perRow {
+                    @inline(__always) func predicted(_ i: Int) -> Int32 {
+                        P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
+                    }
+                    var c = 0, i = components
+                    while i &+ 1 < perRow {
+                        let c2 = c &+ 1 == components ? 0 : c &+ 1
+                        let (d, e) = try differences(&reader, lookups[c], tables + c, lookups[c2], tables + c2, legacy)
+                        row[i] = UInt16(truncatingIfNeeded: predicted(i) &+ d)
+                        row[i &+ 1] = UInt16(truncatingIfNeeded: predicted(i &+ 1) &+ e)
+                        c = c2 &+ 1 == components ? 0 : c2 &+ 1
+                        i &+= 2
+                    }
+                    if i < perRow {
                         let d = try difference(&reader, lookups[c], tables + c, legacy)
-                        let p = P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
-                        row[i] = UInt16(truncatingIfNeeded: p &+ d)
-                        c = c &+ 1 == components ? 0 : c &+ 1
+                        row[i] = UInt16(truncatingIfNeeded: predicted(i) &+ d)
                     }
                 }
                 guard reader.position <= end else { throw .truncated(format: "lossless JPEG", path: nil) }
@@ -148,25 +164,58 @@ enum LosslessJPEGDecoder {
         for i in 0..<count { row[i] = row[i] &<< shift }
     }
 
+    /// The lookup entry for the code at the top of `window`.
+    @inline(__always) static func entry(_ window: UInt64, _ lookup: UnsafePointer<UInt16>) -> Int {
+        Int(lookup[Int(truncatingIfNeeded: window &>> (64 - LosslessJPEGDecodingTable.lookupBits))])
+    }
+
+    /// Whether `entry` is a short code of category 0…15, decoded by ``fastDifference(_:_:)``.
+    @inline(__always) static func isFast(_ entry: Int) -> Bool { UInt(bitPattern: entry &- 1) < 1023 }
+
+    /// The difference a short code's entry describes, from the window it was looked up in.
+    @inline(__always) static func fastDifference(_ window: UInt64, _ entry: Int) -> Int32 {
+        let total = entry & 63, category = entry &>> 6
+        // The extra bits are the last SSSS of the `total` bits.
+        let size = Int32(1) &<< category
+        let value = Int32(truncatingIfNeeded: window &>> (64 &- total)) & (size &- 1)
+        // A leading 0 extra bit means a negative difference: value − (2^SSSS − 1) (F.2.2.1,
+        // Figure F.12). The leading extra bit is moved to the sign and spread with a shift,
+        // as a compare would be turned into a branch, and a difference's sign is unpredictable.
+        let leading = Int64(bitPattern: window &<< (total &- category)) &>> 63
+        let negative = ~Int32(truncatingIfNeeded: leading)
+        return value &- (negative & (size &- 1))
+    }
+
+    /// The next two differences, the first with the first table. A short code and its extra
+    /// bits take at most 11 + 15 bits, so one refill (56 or more bits) serves two of them: the
+    /// second lookup waits only for the first one's length, not for another load.
+    @inline(__always)
+    static func differences(_ reader: inout LosslessJPEGBitReader, _ lookup: UnsafePointer<UInt16>, _ table: UnsafePointer<LosslessJPEGDecodingTable>,
+                            _ lookup2: UnsafePointer<UInt16>, _ table2: UnsafePointer<LosslessJPEGDecodingTable>,
+                            _ legacy: Bool) throws(DaguerreError) -> (Int32, Int32) {
+        reader.refill()
+        let window = reader.buffer, first = entry(window, lookup)
+        guard _fastPath(isFast(first)) else {
+            let d = try difference(&reader, lookup, table, legacy)
+            return (d, try difference(&reader, lookup2, table2, legacy))
+        }
+        let d = fastDifference(window, first)
+        reader.consume(first & 63)
+        let window2 = reader.buffer, second = entry(window2, lookup2)
+        guard _fastPath(isFast(second)) else { return (d, try difference(&reader, lookup2, table2, legacy)) }
+        reader.consume(second & 63)
+        return (d, fastDifference(window2, second))
+    }
+
     /// The next difference (T.81 F.2.2.1): a Huffman-coded category SSSS, then SSSS extra bits.
     @inline(__always)
     static func difference(_ reader: inout LosslessJPEGBitReader, _ lookup: UnsafePointer<UInt16>,
                            _ table: UnsafePointer<LosslessJPEGDecodingTable>, _ legacy: Bool) throws(DaguerreError) -> Int32 {
         reader.refill()
-        let window = reader.buffer
-        let entry = Int(lookup[Int(truncatingIfNeeded: window &>> (64 - LosslessJPEGDecodingTable.lookupBits))])
-        if _fastPath(UInt(bitPattern: entry &- 1) < 1023) {
-            let total = entry & 63, category = entry &>> 6
-            reader.consume(total)
-            // The extra bits are the last SSSS of the `total` bits.
-            let size = Int32(1) &<< category
-            let value = Int32(truncatingIfNeeded: window &>> (64 &- total)) & (size &- 1)
-            // A leading 0 extra bit means a negative difference: value − (2^SSSS − 1) (F.2.2.1,
-            // Figure F.12). The leading extra bit is moved to the sign and spread with a shift,
-            // as a compare would be turned into a branch, and a difference's sign is unpredictable.
-            let leading = Int64(bitPattern: window &<< (total &- category)) &>> 63
-            let negative = ~Int32(truncatingIfNeeded: leading)
-            return value &- (negative & (size &- 1))
+        let window = reader.buffer, code = entry(window, lookup)
+        if _fastPath(isFast(code)) {
+            reader.consume(code & 63)
+            return fastDifference(window, code)
         }
         let packed = slowDifference(window, table, legacy)
         guard packed >= 0 else {

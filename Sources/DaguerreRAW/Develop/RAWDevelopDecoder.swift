@@ -378,15 +378,17 @@ final class RAWDevelopDecoder: DevelopSource {
     /// un-white-balanced into the camera matrix's input, and multiplied into the working space.
     private func readRowsLMMSEGW(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         guard count > 0 else { return }
-        let workers = min(count, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        let per = (count + workers - 1) / workers
-        // Each worker's stripe is demosaicked in blocks of columns, so its 14-plane workspace
-        // stays small at any width (a 13 400-wide stripe would need 126 MB per worker). Blocks
-        // read their halo from real neighbours: the pixels are the same as one wide stripe's.
-        let block = min(cols.count, Self.blockColumns)
-        if workspaces.count < workers || workspaces.contains(where: { $0.rows < per || $0.columns < block }) {
+        // Workers take whole column blocks of the band (each block's rows roll through a workspace
+        // of about 1 MB, whatever the band's height), so the 20-row halo is paid once per band,
+        // not once per worker. Blocks read their halo from real neighbours: the pixels are the
+        // same as one wide stripe's.
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var blocks = (cols.count + Self.blockColumns - 1) / Self.blockColumns
+        blocks = min(cols.count, (blocks + workers - 1) / workers * workers)
+        let block = (cols.count + blocks - 1) / blocks
+        if workspaces.count < workers || workspaces.contains(where: { $0.columns < block }) {
             workspaces = []
-            workspaces = (0..<workers).map { _ in LMMSEGWDemosaic.Workspace(rows: per, columns: block) }
+            workspaces = (0..<workers).map { _ in LMMSEGWDemosaic.Workspace(columns: block) }
         }
         let m = mosaic, s = settings, w = m.width, h = m.height
         let n = s.balance
@@ -415,10 +417,8 @@ final class RAWDevelopDecoder: DevelopSource {
             // workspace; the mosaic, the denoised window and the tables are read-only here and
             // outlive the call.
             SharedWork.run(iterations: workers) { wkr in
-                let r0 = y + wkr * per, r1 = min(y + count, r0 + per)
-                guard r0 < r1 else { return }
                 let cx = s.crop.x, cy = s.crop.y
-                let rows = (cy + r0)..<(cy + r1)
+                let rows = (cy + y)..<(cy + y + count)
                 let highlight = s.highlight, decodeTable = dtab.value
                 let (g0, g1, g2, g3) = (gains[0], gains[1], gains[2], gains[3])
                 @inline(__always) func gain(_ k: Int) -> Float { switch k { case 0: g0; case 1: g1; case 2: g2; default: g3 } }
@@ -458,7 +458,7 @@ final class RAWDevelopDecoder: DevelopSource {
                     if m >= size { m = 2 * (size - 1) - m }
                     return min(max(m, 0), size - 1)
                 }
-                for start in stride(from: cx + cols.lowerBound, to: cx + cols.upperBound, by: block) {
+                for start in stride(from: cx + cols.lowerBound + wkr * block, to: cx + cols.upperBound, by: workers * block) {
                     let columns = start..<min(start + block, cx + cols.upperBound)
                     if let window, let base = nrw.value {
                         LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],

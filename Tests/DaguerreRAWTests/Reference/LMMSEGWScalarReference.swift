@@ -8,16 +8,20 @@ enum LMMSEGWScalarReference {
     /// Demosaics output `rows` × `columns` (image coordinates); `write(y, x0, count, r, g, b)`
     /// receives a row segment of sRGB-encoded R, G and B planes (sampled values kept exactly).
     /// Rows go in and out whole, so the caller's per-sample work runs in tight loops.
-    static func stripe(rows: Range<Int>, columns: Range<Int>, pattern: BayerPatternColors, workspace ws: LMMSEGWDemosaic.Workspace,
+    static func stripe(rows: Range<Int>, columns: Range<Int>, pattern: BayerPatternColors,
                        fill: (_ y: Int, _ x0: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) -> Void,
                        write: (_ y: Int, _ x0: Int, _ count: Int, _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> Void) {
         let h = LMMSEGWDemosaic.halo
-        let nr = rows.count + 2 * h, nc = columns.count + 2 * h, n = ws.stride
-        
-        let y = ws.plane(0), dh = ws.plane(1), dv = ws.plane(2), eh = ws.plane(3), ev = ws.plane(4)
-        let t1 = ws.plane(5), t2 = ws.plane(6)
-        let wN = ws.plane(7), wS = ws.plane(8), wW = ws.plane(9), wE = ws.plane(10)
-        let green = ws.plane(11), cr = ws.plane(12), cb = ws.plane(13)
+        let nr = rows.count + 2 * h, nc = columns.count + 2 * h, n = nc
+        // Fourteen whole planes of the padded stripe, as the stripe had before its rows rolled.
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: 14 * nr * n)
+        storage.initialize(repeating: 0, count: 14 * nr * n)
+        defer { storage.deallocate() }
+        func plane(_ k: Int) -> UnsafeMutablePointer<Float> { storage + k * nr * n }
+        let y = plane(0), dh = plane(1), dv = plane(2), eh = plane(3), ev = plane(4)
+        let t1 = plane(5), t2 = plane(6)
+        let wN = plane(7), wS = plane(8), wW = plane(9), wE = plane(10)
+        let green = plane(11), cr = plane(12), cb = plane(13)
         let row0 = rows.lowerBound - h, col0 = columns.lowerBound - h
         @inline(__always) func colour(_ r: Int, _ c: Int) -> Int { pattern.color(x: col0 + c, y: row0 + r) }
 

@@ -13,11 +13,11 @@ import Foundation
 /// the sRGB curve (`fill(y, x0, count, into)` writes a row segment of them, in image
 /// coordinates, any integers: the caller mirrors).
 ///
-/// Every stage runs on a padded stripe with a 20-sample halo (the receptive field is 17), so
-/// stripes are independent: a streaming source develops band by band, workers stripe by stripe.
+/// Every stage works on a padded stripe with a 20-sample halo (the receptive field is 17), so
+/// stripes are independent: a streaming source develops band by band, workers block by block.
 ///
 /// ```swift
-/// let workspace = LMMSEGWDemosaic.Workspace(rows: 64, columns: 6000)
+/// let workspace = LMMSEGWDemosaic.Workspace(columns: 6000)
 /// LMMSEGWDemosaic.stripe(rows: 0..<64, columns: 0..<6000, pattern: colors, workspace: workspace,
 ///                        fill: { y, x0, n, row in for i in 0..<n { row[i] = lut[Int(mosaic[y * w + x0 + i])] } },
 ///                        write: { y, x0, n, r, g, b in for i in 0..<n { out[...] = (r[i], g[i], b[i]) } })
@@ -34,43 +34,78 @@ enum LMMSEGWDemosaic {
     }()
     static let epsilon: Float = 1e-10
 
-    /// Fourteen planes for one stripe (about 56 bytes per padded sample).
+    /// The rows a stripe's stages keep alive, whatever the stripe's height: each plane is a ring
+    /// of rows just deep enough for the rows its readers still need (about 220 rows in all:
+    /// under 1 MB at 1024 columns, so the stages run out of the core's L2 cache).
     final class Workspace {
-        let rows: Int, columns: Int, stride: Int, count: Int
-        let storage: UnsafeMutablePointer<Float>
+        let columns: Int, stride: Int
+        private let storage: UnsafeMutablePointer<Float>
+        private let count: Int
+        // Ring depths: from the row a plane is written at to the oldest row a reader still
+        // reads, rounded up to a power of two (see the lags in `stripe`).
+        let y, dh, dv, t1v, t2v, ev, a, b, bh, bv, north, south, west, east, green, cr, cb: Ring
+        /// Single rows: the horizontal LMMSE's statistics and result, and the output planes.
+        let t1h, t2h, eh, outR, outG, outB: UnsafeMutablePointer<Float>
+
         /// At least `lanes` columns, so that every row sweep holds one whole vector.
-        init(rows: Int, columns: Int) {
-            self.rows = rows; self.columns = max(columns, LMMSEGWDemosaic.lanes)
-            stride = self.columns + 2 * LMMSEGWDemosaic.halo
-            count = (rows + 2 * LMMSEGWDemosaic.halo) * stride
-            storage = .allocate(capacity: 14 * count)
-            HugePages.advise(storage, count: 14 * count)
-            storage.initialize(repeating: 0, count: 14 * count)
+        init(columns: Int) {
+            self.columns = max(columns, LMMSEGWDemosaic.lanes)
+            stride = (self.columns + 2 * LMMSEGWDemosaic.halo + 15) & ~15
+            let depths = [32, 16, 16, 16, 16, 8, 4, 8, 4, 8, 16, 16, 16, 16, 8, 8, 8]
+            let rows = depths.reduce(0, +) + 6
+            count = rows * stride
+            storage = .allocate(capacity: count)
+            HugePages.advise(storage, count: count)
+            storage.initialize(repeating: 0, count: count)
+            var next = storage
+            var rings: [Ring] = []
+            for depth in depths {
+                rings.append(Ring(base: next, mask: depth - 1, stride: stride))
+                next += depth * stride
+            }
+            (y, dh, dv, t1v, t2v, ev) = (rings[0], rings[1], rings[2], rings[3], rings[4], rings[5])
+            (a, b, bh, bv) = (rings[6], rings[7], rings[8], rings[9])
+            (north, south, west, east) = (rings[10], rings[11], rings[12], rings[13])
+            (green, cr, cb) = (rings[14], rings[15], rings[16])
+            let s = stride
+            (t1h, t2h, eh, outR, outG, outB) = (next, next + s, next + 2 * s, next + 3 * s, next + 4 * s, next + 5 * s)
         }
         deinit { storage.deallocate() }
-        func plane(_ i: Int) -> UnsafeMutablePointer<Float> { storage + i * count }
-        var bytes: Int { 14 * count * 4 }
+        var bytes: Int { count * 4 }
+    }
+
+    /// A plane kept as a ring of rows: row `r` of the padded stripe lives in slot `r mod depth`.
+    struct Ring {
+        let base: UnsafeMutablePointer<Float>, mask: Int, stride: Int
+        @inline(__always) subscript(_ r: Int) -> UnsafeMutablePointer<Float> { base + (r & mask) &* stride }
     }
 
     // The schedule (Halide's sense: the arithmetic is fixed by the algorithm above and by the
-    // scalar reference in the tests, which this matches bit for bit): each stage sweeps a row
-    // eight columns at a time as `SIMD8<Float>`, in the reference's order of operations, with a
-    // last group that overlaps the one before instead of a scalar tail (no stage reads what it
-    // writes in the same row, so recomputing lanes is harmless). Colour decisions become lane
-    // masks. Stages 4 and 5a share a sweep, 5b and 6 run one row apart in one sweep, and the
-    // weights stay in the planes stage 3 computed them in.
+    // scalar reference in the tests, which this matches bit for bit).
+    // - Rows roll: each step fills one mosaic row, and every stage computes the one row whose
+    //   inputs have just become complete (its lag behind the filled row is the sum of the
+    //   vertical reaches before it). So a row's intermediates are read while they are still in
+    //   cache, and the workspace does not grow with the stripe's height.
+    // - Each stage sweeps its row eight columns at a time as `SIMD8<Float>`, in the reference's
+    //   order of operations, with a last group that overlaps the one before instead of a scalar
+    //   tail (no stage reads what it writes in the same row, except stage 5b, whose kernel reads
+    //   only sites it does not write). Colour decisions become lane masks.
     typealias V = SIMD8<Float>
+    typealias P = UnsafeMutablePointer<Float>
     static let lanes = 8
 
-    @inline(__always) static func load(_ p: UnsafeMutablePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-    @inline(__always) static func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
+    @inline(__always) static func load(_ p: P, _ c: Int) -> V { UnsafeRawPointer(p + c).loadUnaligned(as: V.self) }
+    @inline(__always) static func store(_ v: V, _ p: P, _ c: Int) { UnsafeMutableRawPointer(p + c).storeBytes(of: v, as: V.self) }
 
-    /// Calls `body(c)` for groups of eight columns covering lo..<hi (hi − lo ≥ 8), the last one
-    /// ending at hi.
-    @inline(__always) static func sweep(_ lo: Int, _ hi: Int, _ body: (Int) -> Void) {
-        var c = lo
-        while c + lanes <= hi { body(c); c += lanes }
-        if c < hi { body(hi - lanes) }
+    /// The nine taps of a 1-D window along a row (`centre − 4 … centre + 4` columns) or down a
+    /// column (nine ring rows), so one LMMSE serves both directions.
+    struct Taps {
+        let m4, m3, m2, m1, z, p1, p2, p3, p4: P
+        init(row p: P) { (m4, m3, m2, m1, z, p1, p2, p3, p4) = (p - 4, p - 3, p - 2, p - 1, p, p + 1, p + 2, p + 3, p + 4) }
+        init(_ ring: Ring, _ r: Int) {
+            (m4, m3, m2, m1, z) = (ring[r &- 4], ring[r &- 3], ring[r &- 2], ring[r &- 1], ring[r])
+            (p1, p2, p3, p4) = (ring[r &+ 1], ring[r &+ 2], ring[r &+ 3], ring[r &+ 4])
+        }
     }
 
     /// Demosaics output `rows` × `columns` (image coordinates); `write(y, x0, count, r, g, b)`
@@ -83,150 +118,204 @@ enum LMMSEGWDemosaic {
         // Narrow stripes are widened to one vector (fill mirrors any coordinate); only the
         // requested columns are written.
         let width = max(columns.count, lanes)
-        let nr = rows.count + 2 * h, nc = width + 2 * h, n = ws.stride
-        precondition(rows.count <= ws.rows && width <= ws.columns, "workspace too small")
-        let y = ws.plane(0), dh = ws.plane(1), dv = ws.plane(2), eh = ws.plane(3), ev = ws.plane(4)
-        let t1 = ws.plane(5), t2 = ws.plane(6)
-        let bh = ws.plane(7), bv = ws.plane(8), south = ws.plane(9), north = ws.plane(10)
-        let green = ws.plane(11), cr = ws.plane(12), cb = ws.plane(13)
+        let nr = rows.count + 2 * h, nc = width + 2 * h
+        precondition(width <= ws.columns, "workspace too small")
         let row0 = rows.lowerBound - h, col0 = columns.lowerBound - h
-        // Lane masks of row r for a group starting at an even or odd workspace column, built
-        // once per row (a lane-wise comparison inside the sweeps would not vectorize).
-        @inline(__always) func laneMasks(_ r: Int) -> RowMasks {
+        @inline(__always) func masks(_ r: Int) -> RowMasks {
             RowMasks(first: pattern.color(x: col0, y: row0 + r), second: pattern.color(x: col0 + 1, y: row0 + r))
         }
-        let zero = V.zero, epsilon = V(repeating: Self.epsilon)
+        // Each stage's rows (as in the reference) and its lag behind the filled row: 1 reads
+        // y ±2; 3a dh ±2; 2a dv ±4 and 3b b ±2; 3c bv ±2; 2b t ±4; 4 ev ±3; 5b cr/cb ±3; 6 ±1.
+        for lead in 0..<(nr - h + 17) {
+            if lead < nr { fill(row0 + lead, col0, nc, ws.y[lead]) }
+            var r = lead - 2
+            if r >= 2, r < nr - 2 { hamiltonAdams(r, nc, ws, masks(r)) }
+            r = lead - 4
+            if r >= 5, r < nr - 5 { gradients(r, nc, ws) }
+            r = lead - 6
+            if r >= 6, r < nr - 6 { statistics(Taps(ws.dv, r), nc, t1: ws.t1v[r], t2: ws.t2v[r]) }
+            if r >= 7, r < nr - 7 { gradientSums(r, nc, ws) }
+            r = lead - 8
+            if r >= 9, r < nr - 9 { weights(r, nc, ws) }
+            r = lead - 10
+            if r >= 10, r < nr - 10 { estimate(Taps(ws.t1v, r), Taps(ws.t2v, r), ws.dv[r], nc, into: ws.ev[r]) }
+            r = lead - 13
+            if r >= 13, r < nr - 13 {
+                // The horizontal LMMSE needs only this row of dh, so it runs here, into one row.
+                let d = ws.dh[r]
+                statistics(Taps(row: d), nc, t1: ws.t1h, t2: ws.t2h)
+                estimate(Taps(row: ws.t1h), Taps(row: ws.t2h), d, nc, into: ws.eh)
+                fuse(r, nc, ws, masks(r))
+            }
+            r = lead - 16
+            if r >= 16, r < nr - 16 {
+                let a = pattern.color(x: col0, y: row0 + r), b = pattern.color(x: col0 + 1, y: row0 + r)
+                if a == 2 || b == 2 { opposite(ws.cr, r, nc, masks(r), red: false) }
+                if a == 0 || b == 0 { opposite(ws.cb, r, nc, masks(r), red: true) }
+            }
+            r = lead - 17
+            if r >= h, r < nr - h {
+                output(r, nc, ws, masks(r))
+                write(row0 + r, col0 + h, columns.count, ws.outR, ws.outG, ws.outB)
+            }
+        }
+    }
 
-        // 0. The encoded mosaic with its halo.
-        for r in 0..<nr { fill(row0 + r, col0, nc, y + r * n) }
-        // 1. Hamilton–Adams: d estimates G − X along each direction.
+    /// Calls `body(c)` for groups of eight columns covering lo..<hi (hi − lo ≥ 8), the last one
+    /// ending at hi.
+    @inline(__always) static func sweep(_ lo: Int, _ hi: Int, _ body: (Int) -> Void) {
+        var c = lo
+        let last = hi &- lanes
+        while c < hi {
+            body(min(c, last))
+            c &+= lanes
+        }
+    }
+
+    // 1. Hamilton–Adams: d estimates G − X along each direction.
+    @inline(__always) static func hamiltonAdams(_ r: Int, _ nc: Int, _ ws: Workspace, _ masks: RowMasks) {
         let half = V(repeating: 0.5), quarter = V(repeating: 0.25)
-        for r in 2..<(nr - 2) {
-            let masks = laneMasks(r)
-            sweep(2, nc - 2) { c in
-                let i = r * n + c, v = load(y + i)
-                let fh = half * (load(y + i - 1) + load(y + i + 1) + v) - quarter * (load(y + i - 2) + load(y + i + 2))
-                let fv = half * (load(y + i - n) + load(y + i + n) + v) - quarter * (load(y + i - 2 * n) + load(y + i + 2 * n))
-                let isGreen = masks.green(c)
-                store((fh - v).replacing(with: v - fh, where: isGreen), dh + i)
-                store((fv - v).replacing(with: v - fv, where: isGreen), dv + i)
-            }
+        let ym2 = ws.y[r &- 2], ym1 = ws.y[r &- 1], y0 = ws.y[r], yp1 = ws.y[r &+ 1], yp2 = ws.y[r &+ 2]
+        let dh = ws.dh[r], dv = ws.dv[r]
+        sweep(2, nc &- 2) { c in
+            let v = load(y0, c)
+            let fh = half * (load(y0, c &- 1) + load(y0, c &+ 1) + v) - quarter * (load(y0, c &- 2) + load(y0, c &+ 2))
+            let fv = half * (load(ym1, c) + load(yp1, c) + v) - quarter * (load(ym2, c) + load(yp2, c))
+            let isGreen = masks.green(c)
+            store((fh - v).replacing(with: v - fh, where: isGreen), dh, c)
+            store((fv - v).replacing(with: v - fv, where: isGreen), dv, c)
         }
-        // 2. 1-D LMMSE of each difference along its own direction.
+    }
+
+    // 2a. The Gaussian mean of a difference along its direction, and the squared residual.
+    @inline(__always) static func statistics(_ d: Taps, _ nc: Int, t1: P, t2: P) {
         let g0 = V(repeating: gauss[0]), g1 = V(repeating: gauss[1]), g2 = V(repeating: gauss[2])
-        let g3 = V(repeating: gauss[3]), g4 = V(repeating: gauss[4]), nine = V(repeating: 9)
-        for (d, e, st) in [(dh, eh, 1), (dv, ev, n)] {
-            for r in 6..<(nr - 6) {
-                sweep(6, nc - 6) { c in
-                    let i = r * n + c, di = load(d + i)
-                    var s = g0 * di
-                    s += g1 * (load(d + i - st) + load(d + i + st)) + g2 * (load(d + i - 2 * st) + load(d + i + 2 * st))
-                    s += g3 * (load(d + i - 3 * st) + load(d + i + 3 * st)) + g4 * (load(d + i - 4 * st) + load(d + i + 4 * st))
-                    store(s, t1 + i)
-                    let q = di - s
-                    store(q * q, t2 + i)
-                }
-            }
-            for r in 10..<(nr - 10) {
-                sweep(10, nc - 10) { c in
-                    let i = r * n + c
-                    var m = zero, s2 = zero, e2 = zero
-                    for k in -4...4 { let v = load(t1 + i + k * st); m += v; s2 += v * v; e2 += load(t2 + i + k * st) }
-                    m /= nine; s2 /= nine; e2 /= nine
-                    let spread = s2 - m * m
-                    let sx = spread.replacing(with: zero, where: zero .>= spread) + epsilon, sv = e2 + epsilon
-                    store(m + sx / (sx + sv) * (load(d + i) - m), e + i)
-                }
-            }
+        let g3 = V(repeating: gauss[3]), g4 = V(repeating: gauss[4])
+        sweep(6, nc &- 6) { c in
+            let di = load(d.z, c)
+            var s = g0 * di
+            s += g1 * (load(d.m1, c) + load(d.p1, c)) + g2 * (load(d.m2, c) + load(d.p2, c))
+            s += g3 * (load(d.m3, c) + load(d.p3, c)) + g4 * (load(d.m4, c) + load(d.p4, c))
+            store(s, t1, c)
+            let q = di - s
+            store(q * q, t2, c)
         }
-        // 3. Gradient weights from the raw differences: 5×5 sums of |d(−1) − d(+1)|, then the
-        // inverse squares of the sums two samples away in each direction.
+    }
+
+    // 2b. The 1-D LMMSE estimate of the difference from nine-sample statistics.
+    @inline(__always) static func estimate(_ t1: Taps, _ t2: Taps, _ d: P, _ nc: Int, into e: P) {
+        let zero = V.zero, nine = V(repeating: 9), epsilon = V(repeating: Self.epsilon)
+        sweep(10, nc &- 10) { c in
+            var m = zero, s2 = zero, e2 = zero
+            @inline(__always) func add(_ p: P, _ q: P) { let v = load(p, c); m += v; s2 += v * v; e2 += load(q, c) }
+            add(t1.m4, t2.m4); add(t1.m3, t2.m3); add(t1.m2, t2.m2); add(t1.m1, t2.m1); add(t1.z, t2.z)
+            add(t1.p1, t2.p1); add(t1.p2, t2.p2); add(t1.p3, t2.p3); add(t1.p4, t2.p4)
+            m /= nine; s2 /= nine; e2 /= nine
+            let spread = s2 - m * m
+            let sx = spread.replacing(with: zero, where: zero .>= spread) + epsilon, sv = e2 + epsilon
+            store(m + sx / (sx + sv) * (load(d, c) - m), e, c)
+        }
+    }
+
+    // 3a. Gradient magnitudes from the raw differences: 5-sample sums of |d(−1) − d(+1)|.
+    @inline(__always) static func gradients(_ r: Int, _ nc: Int, _ ws: Workspace) {
+        let zero = V.zero
         @inline(__always) func magnitude(_ v: V) -> V { v.replacing(with: -v, where: v .< zero) }
-        for r in 5..<(nr - 5) {
-            sweep(5, nc - 5) { c in
-                let i = r * n + c
-                var a = zero, b = zero
-                for k in -2...2 {
-                    let j = i + k * n; a += magnitude(load(dh + j - 1) - load(dh + j + 1))
-                    let j2 = i + k; b += magnitude(load(dv + j2 - n) - load(dv + j2 + n))
-                }
-                store(a, t1 + i); store(b, t2 + i)
-            }
+        let h0 = ws.dh[r &- 2], h1 = ws.dh[r &- 1], h2 = ws.dh[r], h3 = ws.dh[r &+ 1], h4 = ws.dh[r &+ 2]
+        let up = ws.dv[r &- 1], down = ws.dv[r &+ 1]
+        let a = ws.a[r], b = ws.b[r]
+        sweep(5, nc &- 5) { c in
+            var sa = magnitude(load(h0, c &- 1) - load(h0, c &+ 1))
+            sa += magnitude(load(h1, c &- 1) - load(h1, c &+ 1))
+            sa += magnitude(load(h2, c &- 1) - load(h2, c &+ 1))
+            sa += magnitude(load(h3, c &- 1) - load(h3, c &+ 1))
+            sa += magnitude(load(h4, c &- 1) - load(h4, c &+ 1))
+            var sb = magnitude(load(up, c &- 2) - load(down, c &- 2))
+            sb += magnitude(load(up, c &- 1) - load(down, c &- 1))
+            sb += magnitude(load(up, c) - load(down, c))
+            sb += magnitude(load(up, c &+ 1) - load(down, c &+ 1))
+            sb += magnitude(load(up, c &+ 2) - load(down, c &+ 2))
+            store(sa, a, c); store(sb, b, c)
         }
-        for r in 7..<(nr - 7) {
-            sweep(7, nc - 7) { c in
-                let i = r * n + c
-                store(load(t1 + i - 2) + load(t1 + i - 1) + load(t1 + i) + load(t1 + i + 1) + load(t1 + i + 2), bh + i)
-                store(load(t2 + i - 2 * n) + load(t2 + i - n) + load(t2 + i) + load(t2 + i + n) + load(t2 + i + 2 * n), bv + i)
-            }
+    }
+
+    // 3b. The 5×5 sums: across the row for horizontal, down the column for vertical.
+    @inline(__always) static func gradientSums(_ r: Int, _ nc: Int, _ ws: Workspace) {
+        let a = ws.a[r], b0 = ws.b[r &- 2], b1 = ws.b[r &- 1], b2 = ws.b[r], b3 = ws.b[r &+ 1], b4 = ws.b[r &+ 2]
+        let bh = ws.bh[r], bv = ws.bv[r]
+        sweep(7, nc &- 7) { c in
+            store(load(a, c &- 2) + load(a, c &- 1) + load(a, c) + load(a, c &+ 1) + load(a, c &+ 2), bh, c)
+            store(load(b0, c) + load(b1, c) + load(b2, c) + load(b3, c) + load(b4, c), bv, c)
         }
-        let one = V(repeating: 1)
-        let west = t1, east = t2
-        for r in 9..<(nr - 9) {
-            sweep(9, nc - 9) { c in
-                let i = r * n + c
-                let bw = load(bh + i - 2), be = load(bh + i + 2), bn = load(bv + i - 2 * n), bs = load(bv + i + 2 * n)
-                store(one / (bw * bw + epsilon), west + i); store(one / (be * be + epsilon), east + i)
-                store(one / (bs * bs + epsilon), south + i); store(one / (bn * bn + epsilon), north + i)
-            }
+    }
+
+    // 3c. The weights: inverse squares of the sums two samples away in each direction.
+    @inline(__always) static func weights(_ r: Int, _ nc: Int, _ ws: Workspace) {
+        let one = V(repeating: 1), epsilon = V(repeating: Self.epsilon)
+        let bh = ws.bh[r], bn = ws.bv[r &- 2], bs = ws.bv[r &+ 2]
+        let west = ws.west[r], east = ws.east[r], south = ws.south[r], north = ws.north[r]
+        sweep(9, nc &- 9) { c in
+            let bw = load(bh, c &- 2), be = load(bh, c &+ 2), n = load(bn, c), s = load(bs, c)
+            store(one / (bw * bw + epsilon), west, c); store(one / (be * be + epsilon), east, c)
+            store(one / (s * s + epsilon), south, c); store(one / (n * n + epsilon), north, c)
         }
-        // 4. Green at red and blue sites: the weighted fusion of the one-sided denoised
-        // differences; with it (5a) the colour differences G − R and G − B at their own sites.
-        let f0 = V(repeating: f.0), f1 = V(repeating: f.1), f2 = V(repeating: f.2), f3 = V(repeating: f.3)
-        for r in 13..<(nr - 13) {
-            let masks = laneMasks(r)
-            sweep(13, nc - 13) { c in
-                let i = r * n + c, v = load(y + i)
-                let ew = f0 * load(eh + i) + f1 * load(eh + i - 1) + f2 * load(eh + i - 2) + f3 * load(eh + i - 3)
-                let ee = f0 * load(eh + i) + f1 * load(eh + i + 1) + f2 * load(eh + i + 2) + f3 * load(eh + i + 3)
-                let en = f0 * load(ev + i) + f1 * load(ev + i - n) + f2 * load(ev + i - 2 * n) + f3 * load(ev + i - 3 * n)
-                let es = f0 * load(ev + i) + f1 * load(ev + i + n) + f2 * load(ev + i + 2 * n) + f3 * load(ev + i + 3 * n)
-                let wn = load(north + i), ws = load(south + i), ww = load(west + i), we = load(east + i)
-                let fused = v + (wn * en + ws * es + ww * ew + we * ee) / (wn + ws + ww + we)
-                let g = fused.replacing(with: v, where: masks.green(c))
-                store(g, green + i)
-                let difference = g - v
-                store(zero.replacing(with: difference, where: masks.red(c)), cr + i)
-                store(zero.replacing(with: difference, where: masks.blue(c)), cb + i)
-            }
+    }
+
+    // 4. Green at red and blue sites: the weighted fusion of the one-sided denoised
+    // differences; with it (5a) the colour differences G − R and G − B at their own sites.
+    @inline(__always) static func fuse(_ r: Int, _ nc: Int, _ ws: Workspace, _ masks: RowMasks) {
+        let f0 = V(repeating: f.0), f1 = V(repeating: f.1), f2 = V(repeating: f.2), f3 = V(repeating: f.3), zero = V.zero
+        let y = ws.y[r], eh = ws.eh
+        let e0 = ws.ev[r], n1 = ws.ev[r &- 1], n2 = ws.ev[r &- 2], n3 = ws.ev[r &- 3]
+        let s1 = ws.ev[r &+ 1], s2 = ws.ev[r &+ 2], s3 = ws.ev[r &+ 3]
+        let north = ws.north[r], south = ws.south[r], west = ws.west[r], east = ws.east[r]
+        let green = ws.green[r], cr = ws.cr[r], cb = ws.cb[r]
+        sweep(13, nc &- 13) { c in
+            let v = load(y, c), h0 = load(eh, c), v0 = load(e0, c)
+            let ew = f0 * h0 + f1 * load(eh, c &- 1) + f2 * load(eh, c &- 2) + f3 * load(eh, c &- 3)
+            let ee = f0 * h0 + f1 * load(eh, c &+ 1) + f2 * load(eh, c &+ 2) + f3 * load(eh, c &+ 3)
+            let en = f0 * v0 + f1 * load(n1, c) + f2 * load(n2, c) + f3 * load(n3, c)
+            let es = f0 * v0 + f1 * load(s1, c) + f2 * load(s2, c) + f3 * load(s3, c)
+            let wn = load(north, c), ws = load(south, c), ww = load(west, c), we = load(east, c)
+            let fused = v + (wn * en + ws * es + ww * ew + we * ee) / (wn + ws + ww + we)
+            let g = fused.replacing(with: v, where: masks.green(c))
+            store(g, green, c)
+            let difference = g - v
+            store(zero.replacing(with: difference, where: masks.red(c)), cr, c)
+            store(zero.replacing(with: difference, where: masks.blue(c)), cb, c)
         }
-        // 5b. The opposite colour difference at red and blue sites by the 7×7 kernel, and one
-        // row behind it (its rows ±1 are final) 6: green sites from their four neighbours, then
-        // R, G and B a row at a time into planes that are no longer read.
-        let outR = bh, outG = bv, outB = dh
+    }
+
+    // 5b. The opposite colour difference at red (or blue) sites by the 7×7 kernel, in place:
+    // the kernel reads only diagonal sites, which hold the other colour and are never written.
+    @inline(__always) static func opposite(_ p: Ring, _ r: Int, _ nc: Int, _ masks: RowMasks, red: Bool) {
         let ten = V(repeating: 10), thirtyTwo = V(repeating: 32)
-        @inline(__always) func opposite(_ p: UnsafeMutablePointer<Float>, _ r: Int, red: Bool) {
-            let masks = laneMasks(r)
-            sweep(16, nc - 16) { c in
-                let i = r * n + c
-                let near = load(p + i - n - 1) + load(p + i - n + 1) + load(p + i + n - 1) + load(p + i + n + 1)
-                var far = load(p + i - 3 * n - 1) + load(p + i - 3 * n + 1) + load(p + i - n - 3) + load(p + i - n + 3)
-                far += load(p + i + n - 3) + load(p + i + n + 3) + load(p + i + 3 * n - 1) + load(p + i + 3 * n + 1)
-                store(load(p + i).replacing(with: (ten * near - far) / thirtyTwo, where: red ? masks.red(c) : masks.blue(c)), p + i)
-            }
+        let m3 = p[r &- 3], m1 = p[r &- 1], z = p[r], p1 = p[r &+ 1], p3 = p[r &+ 3]
+        sweep(16, nc &- 16) { c in
+            let near = load(m1, c &- 1) + load(m1, c &+ 1) + load(p1, c &- 1) + load(p1, c &+ 1)
+            var far = load(m3, c &- 1) + load(m3, c &+ 1) + load(m1, c &- 3) + load(m1, c &+ 3)
+            far += load(p1, c &- 3) + load(p1, c &+ 3) + load(p3, c &- 1) + load(p3, c &+ 1)
+            store(load(z, c).replacing(with: (ten * near - far) / thirtyTwo, where: red ? masks.red(c) : masks.blue(c)), z, c)
         }
-        @inline(__always) func output(_ r: Int) {
-            let masks = laneMasks(r)
-            sweep(h, nc - h) { c in
-                let i = r * n + c
-                let wn = load(north + i), ws = load(south + i), ww = load(west + i), we = load(east + i)
-                let inv = one / (wn + ws + ww + we)
-                let ndr = (wn * load(cr + i - n) + ws * load(cr + i + n) + ww * load(cr + i - 1) + we * load(cr + i + 1)) * inv
-                let ndb = (wn * load(cb + i - n) + ws * load(cb + i + n) + ww * load(cb + i - 1) + we * load(cb + i + 1)) * inv
-                let isGreen = masks.green(c)
-                let dr = load(cr + i).replacing(with: ndr, where: isGreen), db = load(cb + i).replacing(with: ndb, where: isGreen)
-                let g = load(green + i), v = load(y + i), o = c - h
-                store((g - dr).replacing(with: v, where: masks.red(c)), outR + o)
-                store(g, outG + o)
-                store((g - db).replacing(with: v, where: masks.blue(c)), outB + o)
-            }
-            write(row0 + r, col0 + h, columns.count, outR, outG, outB)
-        }
-        for r in 16..<(nr - 16) {
-            let a = pattern.color(x: col0, y: row0 + r), b = pattern.color(x: col0 + 1, y: row0 + r)
-            if a == 2 || b == 2 { opposite(cr, r, red: false) }
-            if a == 0 || b == 0 { opposite(cb, r, red: true) }
-            if r - 1 >= h, r - 1 < nr - h { output(r - 1) }
+    }
+
+    // 6. Green sites' colour differences from their four neighbours, then R, G and B.
+    @inline(__always) static func output(_ r: Int, _ nc: Int, _ ws: Workspace, _ masks: RowMasks) {
+        let one = V(repeating: 1), h = halo
+        let north = ws.north[r], south = ws.south[r], west = ws.west[r], east = ws.east[r]
+        let crN = ws.cr[r &- 1], cr = ws.cr[r], crS = ws.cr[r &+ 1], cbN = ws.cb[r &- 1], cb = ws.cb[r], cbS = ws.cb[r &+ 1]
+        let green = ws.green[r], y = ws.y[r], outR = ws.outR - h, outG = ws.outG - h, outB = ws.outB - h
+        sweep(h, nc &- h) { c in
+            let wn = load(north, c), ws = load(south, c), ww = load(west, c), we = load(east, c)
+            let inv = one / (wn + ws + ww + we)
+            let ndr = (wn * load(crN, c) + ws * load(crS, c) + ww * load(cr, c &- 1) + we * load(cr, c &+ 1)) * inv
+            let ndb = (wn * load(cbN, c) + ws * load(cbS, c) + ww * load(cb, c &- 1) + we * load(cb, c &+ 1)) * inv
+            let isGreen = masks.green(c)
+            let dr = load(cr, c).replacing(with: ndr, where: isGreen), db = load(cb, c).replacing(with: ndb, where: isGreen)
+            let g = load(green, c), v = load(y, c)
+            store((g - dr).replacing(with: v, where: masks.red(c)), outR, c)
+            store(g, outG, c)
+            store((g - db).replacing(with: v, where: masks.blue(c)), outB, c)
         }
     }
 }
