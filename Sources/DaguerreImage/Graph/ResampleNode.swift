@@ -67,12 +67,31 @@ final class ResampleNode: ImageNode, @unchecked Sendable {
         xt.pairWeights.withUnsafeBufferPointer { pw in
             xt.start.withUnsafeBufferPointer { st in
                 xt.pairCount.withUnsafeBufferPointer { pc in
-                    let m = xt.maxTaps, n = rect.width, x0 = inRect.x
+                    let m = xt.maxTaps, n = rect.width, x0 = inRect.x, pairs = (n + 1) / 2
                     for r in 0..<inRect.height {
                         input.row(inRect.y + r, into: src)
                         let dst = h + r * n
+                        // Two pairs at a time: two independent chains of multiply-adds instead of
+                        // one, each in the same order as alone (the same bits).
                         var p = 0
-                        while 2 * p < n {
+                        while p + 1 < pairs {
+                            let a = 2 * p, b = a + 1, c = a + 2, d = min(a + 3, n - 1)
+                            let sa = src + (st[a] - x0), sb = src + (st[b] - x0), sc = src + (st[c] - x0), sd = src + (st[d] - x0)
+                            let w = pw.baseAddress! + p * m, v = w + m
+                            let first = pc[p], second = pc[p + 1], both = min(first, second)
+                            var acc = SIMD8<Float>(), acc2 = SIMD8<Float>()
+                            for k in 0..<both {
+                                acc.addProduct(SIMD8(lowHalf: sa[k], highHalf: sb[k]), w[k])
+                                acc2.addProduct(SIMD8(lowHalf: sc[k], highHalf: sd[k]), v[k])
+                            }
+                            for k in both..<first { acc.addProduct(SIMD8(lowHalf: sa[k], highHalf: sb[k]), w[k]) }
+                            for k in both..<second { acc2.addProduct(SIMD8(lowHalf: sc[k], highHalf: sd[k]), v[k]) }
+                            dst[a] = acc.lowHalf; dst[b] = acc.highHalf
+                            dst[c] = acc2.lowHalf
+                            if d != c { dst[d] = acc2.highHalf }
+                            p += 2
+                        }
+                        if p < pairs {
                             let a = 2 * p, b = min(a + 1, n - 1)
                             let sa = src + (st[a] - x0), sb = src + (st[b] - x0)
                             let w = pw.baseAddress! + p * m
@@ -80,7 +99,6 @@ final class ResampleNode: ImageNode, @unchecked Sendable {
                             for k in 0..<pc[p] { acc.addProduct(SIMD8(lowHalf: sa[k], highHalf: sb[k]), w[k]) }
                             dst[a] = acc.lowHalf
                             if b != a { dst[b] = acc.highHalf }
-                            p += 1
                         }
                     }
                 }
@@ -98,7 +116,8 @@ final class ResampleRowProducer: RowProducer {
     init(rect: IntRect, h: UnsafeMutablePointer<SIMD4<Float>>, taps: ResampleTaps, inY: Int) {
         self.rect = rect; self.h = h; self.taps = taps; self.inY = inY
     }
-    /// Σ weight·row over the taps of output row `y`, accumulated in registers, four pixels per step.
+    /// Σ weight·row over the taps of output row `y`, accumulated in registers, eight pixels per
+    /// step (four independent chains of multiply-adds), then four, then one.
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         let i = y - rect.y, n = rect.width
         let first = taps.start[i] - inY, count = taps.count[i], base = i * taps.maxTaps
@@ -106,6 +125,22 @@ final class ResampleRowProducer: RowProducer {
         taps.weights.withUnsafeBufferPointer { wt in
             let w = wt.baseAddress! + base
             var x = 0
+            while x + 8 <= n {
+                let o = x * 16
+                var a0 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>(), a3 = SIMD8<Float>()
+                for k in 0..<count {
+                    let wk = SIMD8<Float>(repeating: w[k]), ok = o + k * rowBytes
+                    a0.addProduct(src.loadUnaligned(fromByteOffset: ok, as: SIMD8<Float>.self), wk)
+                    a1.addProduct(src.loadUnaligned(fromByteOffset: ok + 32, as: SIMD8<Float>.self), wk)
+                    a2.addProduct(src.loadUnaligned(fromByteOffset: ok + 64, as: SIMD8<Float>.self), wk)
+                    a3.addProduct(src.loadUnaligned(fromByteOffset: ok + 96, as: SIMD8<Float>.self), wk)
+                }
+                d.storeBytes(of: a0, toByteOffset: o, as: SIMD8<Float>.self)
+                d.storeBytes(of: a1, toByteOffset: o + 32, as: SIMD8<Float>.self)
+                d.storeBytes(of: a2, toByteOffset: o + 64, as: SIMD8<Float>.self)
+                d.storeBytes(of: a3, toByteOffset: o + 96, as: SIMD8<Float>.self)
+                x += 8
+            }
             while x + 4 <= n {
                 let o = x * 16
                 var a0 = SIMD8<Float>(), a1 = SIMD8<Float>()

@@ -71,17 +71,27 @@ enum PixelPack {
             // 16-bit TIFF and PNG output: as `generic` lane for lane (rounding half away from
             // zero, NaN to 65535 by Swift's min/max), four channels at a time.
             let top = SIMD4<Float>(repeating: 65535), channels = format.channels
-            var d = dst
-            for i in 0..<count {
+            // v is a whole number in 0…65535, so v + 2²³ is exact and its low 16 bits are v: the
+            // integer conversion becomes an add and a lane narrowing, which vectorize (the generic
+            // SIMD float → integer conversion is not lowered to one instruction).
+            let magic = SIMD4<Float>(repeating: 8_388_608)
+            @inline(__always) func words(_ i: Int) -> SIMD4<UInt16> {
                 let r = (src[i] * 65535).rounded(.toNearestOrAwayFromZero)
                 let m = top.replacing(with: r, where: r .< top)
                 let v = SIMD4<Float>.zero.replacing(with: m, where: m .>= .zero)
-                // Lane by lane: the generic SIMD conversion is not lowered to one instruction.
-                d.storeBytes(of: UInt16(truncatingIfNeeded: Int32(v.x)), as: UInt16.self)
-                d.storeBytes(of: UInt16(truncatingIfNeeded: Int32(v.y)), toByteOffset: 2, as: UInt16.self)
-                d.storeBytes(of: UInt16(truncatingIfNeeded: Int32(v.z)), toByteOffset: 4, as: UInt16.self)
-                if channels == 4 { d.storeBytes(of: UInt16(truncatingIfNeeded: Int32(v.w)), toByteOffset: 6, as: UInt16.self) }
-                d += 2 * channels
+                return SIMD4<UInt16>(truncatingIfNeeded: unsafeBitCast(v + magic, to: SIMD4<UInt32>.self))
+            }
+            var d = dst
+            if channels == 4 {
+                for i in 0..<count { d.storeBytes(of: words(i), as: SIMD4<UInt16>.self); d += 8 }
+            } else if count > 0 {
+                // Eight bytes a pixel, the fourth word overwritten by the next pixel; the last
+                // pixel writes only its three.
+                for i in 0..<(count - 1) { d.storeBytes(of: words(i), as: SIMD4<UInt16>.self); d += 6 }
+                let w = words(count - 1)
+                d.storeBytes(of: w.x, as: UInt16.self)
+                d.storeBytes(of: w.y, toByteOffset: 2, as: UInt16.self)
+                d.storeBytes(of: w.z, toByteOffset: 4, as: UInt16.self)
             }
         default:
             generic(src, count: count, format: format, into: dst)
