@@ -73,9 +73,10 @@ public struct DNGGainMap: Sendable, Equatable {
     /// that band and window of the image.
     public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil) {
         let band = rows ?? 0..<height, span = columns ?? 0..<width
+        // A map's first plane past the image's (fuzzed files have them) touches nothing.
         guard width > 0, height > 0, channels > 0, !span.isEmpty, pixels.count >= span.count * band.count * channels,
-              area.plane >= 0, area.planes > 0 else { return }
-        let planes = area.plane..<min(area.plane + area.planes, channels)
+              area.plane >= 0, area.plane < channels, area.planes > 0 else { return }
+        let planes = area.plane..<(area.plane + min(area.planes, channels - area.plane))
         pixels.withUnsafeMutableBufferPointer { p in
             for y in area.gridRows(in: band, height: height) {
                 for plane in planes {
@@ -97,7 +98,7 @@ public struct DNGGainMap: Sendable, Equatable {
     public func multiplyRow(_ y: Int, columns: Range<Int>, width: Int, height: Int, plane: Int = 0,
                             into factors: UnsafeMutablePointer<Float>, stride: Int = 1) {
         let a = area
-        guard width > 0, height > 0, isEvaluable, plane >= a.plane, plane < a.plane + a.planes,
+        guard width > 0, height > 0, isEvaluable, a.plane >= 0, plane >= a.plane, plane - a.plane < a.planes,
               a.gridRows(in: y..<(y + 1), height: height).contains(y) else { return }
         let mapPlane = min(plane - a.plane, mapPlanes - 1)
         let (y0, y1, ty) = gridPosition((Double(y) + 0.5) / Double(height), origin: originV, spacing: spacingV, points: pointsV)

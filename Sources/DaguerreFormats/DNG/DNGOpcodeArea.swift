@@ -36,7 +36,7 @@ public struct DNGOpcodeArea: Sendable, Equatable {
     public func forEachSample(width: Int, height: Int, channels: Int, rows: Range<Int>? = nil, columns: Range<Int>? = nil,
                               _ body: (Int, Int) -> Void) {
         guard width > 0, height > 0, channels > 0, plane >= 0, plane < channels, planes > 0 else { return }
-        let lastPlane = min(plane + planes, channels)
+        let lastPlane = plane + min(planes, channels - plane)
         let band = rows ?? 0..<height, span = columns ?? 0..<width
         let xs = gridColumns(in: span, width: width)
         for y in gridRows(in: band, height: height) {

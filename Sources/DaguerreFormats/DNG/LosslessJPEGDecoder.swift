@@ -109,46 +109,36 @@ enum LosslessJPEGDecoder {
             let rowEnd = min(height, rowStart + scan.rowsPerInterval)
             for r in rowStart..<rowEnd {
                 let row = destination + r * rowStride
-                if r == rowStart {
-                    for c in 0..<components {
-                        let d = try difference(&reader, lookups[c], tables + c, legacy)
-                        row[c] = UInt16(truncatingIfNeeded: initial &+ d)
-                    }
-                    var c = 0, i = components
-                    while i &+ 1 < perRow {
-                        let c2 = c &+ 1 == components ? 0 : c &+ 1
-                        let (d, e) = try differences(&reader, lookups[c], tables + c, lookups[c2], tables + c2, legacy)
-                        row[i] = UInt16(truncatingIfNeeded: Int32(row[i &- components]) &+ d)
-                        row[i &+ 1] = UInt16(truncatingIfNeeded: Int32(row[i &+ 1 &- components]) &+ e)
-                        c = c2 &+ 1 == components ? 0 : c2 &+ 1
-                        i &+= 2
-                    }
-                    if i < perRow {
-                        let d = try difference(&reader, lookups[c], tables + c, legacy)
-                        row[i] = UInt16(truncatingIfNeeded: Int32(row[i &- components]) &+ d)
-                    }
-                } else {
-                    let above = UnsafePointer(row - rowStride)
-                    for c in 0..<components {
-                        let d = try difference(&reader, lookups[c], tables + c, legacy)
-                        row[c] = UInt16(truncatingIfNeeded: Int32(above[c]) &+ d)
-                    }
-                    @inline(__always) func predicted(_ i: Int) -> Int32 {
-                        P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
-                    }
-                    var c = 0, i = components
-                    while i &+ 1 < perRow {
-                        let c2 = c &+ 1 == components ? 0 : c &+ 1
-                        let (d, e) = try differences(&reader, lookups[c], tables + c, lookups[c2], tables + c2, legacy)
-                        row[i] = UInt16(truncatingIfNeeded: predicted(i) &+ d)
-                        row[i &+ 1] = UInt16(truncatingIfNeeded: predicted(i &+ 1) &+ e)
-                        c = c2 &+ 1 == components ? 0 : c2 &+ 1
-                        i &+= 2
-                    }
-                    if i < perRow {
-                        let d = try difference(&reader, lookups[c], tables + c, legacy)
-                        row[i] = UInt16(truncatingIfNeeded: predicted(i) &+ d)
-                    }
+                // An interval's first row predicts from the left only (its first pixel from
+                // 2^(P−Pt−1)); other rows start from the sample above and use the predictor.
+                let first = r == rowStart
+                let above = UnsafePointer(first ? row : row - rowStride)
+                @inline(__always) func predicted(_ i: Int) -> Int32 {
+                    first ? Int32(row[i &- components])
+                          : P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
+                }
+                for c in 0..<components {
+                    let d = try difference(&reader, lookups[c], tables + c, legacy)
+                    row[c] = UInt16(truncatingIfNeeded: (first ? initial : Int32(above[c])) &+ d)
+                }
+                // Samples two at a time. With one or two components (every Bayer DNG) a pair's
+                // tables are always the same two, so nothing carries from pair to pair but the
+                // bit reader.
+                let fixed = components <= 2
+                var c = 0, i = components
+                while i &+ 1 < perRow {
+                    let c1 = fixed ? 0 : c
+                    let c2 = fixed ? components &- 1 : (c &+ 1 == components ? 0 : c &+ 1)
+                    let (d, e) = try differences(&reader, lookups[c1], tables + c1, lookups[c2], tables + c2, legacy)
+                    row[i] = UInt16(truncatingIfNeeded: predicted(i) &+ d)
+                    row[i &+ 1] = UInt16(truncatingIfNeeded: predicted(i &+ 1) &+ e)
+                    if !fixed { c = c2 &+ 1 == components ? 0 : c2 &+ 1 }
+                    i &+= 2
+                }
+                // A last single sample (an odd count: one component, so table 0, or three).
+                if i < perRow {
+                    let d = try difference(&reader, lookups[c], tables + c, legacy)
+                    row[i] = UInt16(truncatingIfNeeded: predicted(i) &+ d)
                 }
                 guard reader.position <= end else { throw .truncated(format: "lossless JPEG", path: nil) }
                 // The point transform: a row is shifted back once the row below no longer needs it.
