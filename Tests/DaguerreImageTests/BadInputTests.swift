@@ -30,6 +30,26 @@ import Testing
         expectNoLeftovers(dir, except: ["good.jpg", "cut.jpg"])
     }
 
+    /// FuzzDecode found a heap over-read (under AddressSanitizer; a plain build reads the bytes
+    /// past the row and the crop masks them): a blurred crop of a file source asked the source
+    /// for columns past the crop, which its session had not decoded (it holds only the columns
+    /// the render asked for). Those now read as transparent, and the render gives what the same
+    /// pipeline gives from a buffer holding every column.
+    @Test func blurredCropOfAFileReadsOnlyTheColumnsItsSessionHolds() throws {
+        let bytes = [UInt8](try Data(contentsOf: Judge.repoRoot.appendingPathComponent("Tests/fuzz-regressions/decode-tiff-crop-blur-overread.tif")))
+        let file = try Image(data: bytes)
+        let context = try Context()
+        let whole = try context.createBuffer(file, format: .rgbaf, colorSpace: nil)
+        let memory = Image(buffer: whole)
+        func blurredCrop(_ image: Image) throws -> [UInt8] {
+            let crop = image.cropped(to: Rect(x: 0, y: 0, width: min(image.extent.width, 32), height: min(image.extent.height, 32)))
+            let out = try context.createBuffer(try crop.applying(GaussianBlur(radius: 1)), format: .rgba8, colorSpace: .sRGB)
+            return out.withUnsafeBytes { Array($0) }
+        }
+        #expect(file.extent.width > 32, "the case needs a source wider than the crop")
+        #expect(try blurredCrop(file) == blurredCrop(memory))
+    }
+
     @Test func pngClaimingAMillionByAMillionPixels() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("huge.png")

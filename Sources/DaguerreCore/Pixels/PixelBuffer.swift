@@ -24,20 +24,14 @@ public struct PixelBuffer: Sendable {
         // `PixelBuffer.withUnsafeMutableBytes`, which copies first unless uniquely referenced.
         let pointer: UnsafeMutableRawPointer
         let count: Int
-        /// Large buffers are mapped zero pages (``ZeroedPages``): renders write every byte, and
+        /// Large buffers are mapped zero pages (``ZeroedBuffer``): renders write every byte, and
         /// clearing them first cost a serial pass over all of them.
-        private let mapped: Bool
+        private let memory: ZeroedBuffer
         init(count: Int) {
             self.count = count
-            if let p = ZeroedPages.allocate(byteCount: count) {
-                pointer = p; mapped = true
-            } else {
-                pointer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 64)
-                pointer.initializeMemory(as: UInt8.self, repeating: 0, count: max(count, 1))
-                mapped = false
-            }
+            memory = ZeroedBuffer(byteCount: count)
+            pointer = memory.pointer
         }
-        deinit { if mapped { ZeroedPages.deallocate(pointer, byteCount: count) } else { pointer.deallocate() } }
     }
 
     /// A zero-filled buffer. Throws when the size is over `limits` (checked before allocating).

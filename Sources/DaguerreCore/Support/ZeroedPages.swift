@@ -1,9 +1,10 @@
-// Large zero-filled buffers straight from the kernel (SPEC X7: draft re-render speed; issue #5).
+// Large zero-filled buffers straight from the kernel (SPEC X7: develop and draft re-render
+// speed; issue #5).
 // A fresh anonymous mapping is already zero, page by page, when it is first touched; allocating
 // with malloc and then writing zeros touches every page twice (the fault, then the memset) and
 // does it all on the allocating thread. A render's output and intermediate buffers (55 MB for a
-// 2048-pixel draft) were a tenth of a re-render, serially, before the workers started. Our own
-// code: a few lines over mmap(2).
+// 2048-pixel draft) were a tenth of a re-render, and a develop's first 37 MB chunk a serial
+// 25 ms before its workers started. Our own code: a few lines over mmap(2).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,4 +45,33 @@ public enum ZeroedPages {
         _ = munmap(p, byteCount)
         #endif
     }
+}
+
+/// An owned, zero-filled block of bytes: mapped pages when it is large (``ZeroedPages``),
+/// else allocated and cleared.
+///
+/// ```swift
+/// let chunk = ZeroedBuffer(byteCount: 37 << 20)
+/// chunk.pointer.storeBytes(of: 1 as Float, as: Float.self)
+/// ```
+public final class ZeroedBuffer: @unchecked Sendable {
+    // Safety: the memory is owned here; writers coordinate through their own types (a
+    // `PixelBuffer` copies before writing when shared, a develop chunk has one owner at a time).
+    public let pointer: UnsafeMutableRawPointer
+    public let byteCount: Int
+    private let mapped: Bool
+
+    /// At least one byte; aligned to 64 bytes (a page when mapped).
+    public init(byteCount: Int) {
+        self.byteCount = max(byteCount, 1)
+        if let p = ZeroedPages.allocate(byteCount: self.byteCount) {
+            pointer = p; mapped = true
+        } else {
+            pointer = UnsafeMutableRawPointer.allocate(byteCount: self.byteCount, alignment: 64)
+            pointer.initializeMemory(as: UInt8.self, repeating: 0, count: self.byteCount)
+            mapped = false
+        }
+    }
+
+    deinit { if mapped { ZeroedPages.deallocate(pointer, byteCount: byteCount) } else { pointer.deallocate() } }
 }

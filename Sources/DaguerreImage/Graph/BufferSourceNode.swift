@@ -24,6 +24,6 @@ final class BufferSourceNode: ImageNode, @unchecked Sendable {
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
         let conv = try context.pass.converter(for: self, format: buffer.format, alpha: buffer.alpha, space: space)
         let b = buffer, ext = pixelExtent
-        return SourceRowProducer(rect: rect, extent: ext, converter: conv) { y in (b.rowAddress(y - ext.y), ext.x) }
+        return SourceRowProducer(rect: rect, extent: ext, converter: conv) { y in (b.rowAddress(y - ext.y), ext.x..<ext.maxX) }
     }
 }

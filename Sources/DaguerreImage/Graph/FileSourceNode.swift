@@ -75,18 +75,22 @@ final class SourceRowProducer: RowProducer {
     let rect: IntRect
     let extent: IntRect
     let converter: SourceConverter
-    /// The stored row `y` starting at column `extent.x`... or the session's first column.
-    let rowAt: (Int) -> (UnsafeRawPointer, Int)?   // (row base pointer, x of its first pixel)
+    /// The stored row `y`: its first pixel and the columns it holds (a session holds only the
+    /// columns its render asked for, which may be fewer than the extent's).
+    let rowAt: (Int) -> (UnsafeRawPointer, Range<Int>)?
 
-    init(rect: IntRect, extent: IntRect, converter: SourceConverter, rowAt: @escaping (Int) -> (UnsafeRawPointer, Int)?) {
+    init(rect: IntRect, extent: IntRect, converter: SourceConverter, rowAt: @escaping (Int) -> (UnsafeRawPointer, Range<Int>)?) {
         self.rect = rect; self.extent = extent; self.converter = converter; self.rowAt = rowAt
     }
 
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        let x0 = max(rect.x, extent.x), x1 = min(rect.maxX, extent.maxX)
-        guard y >= extent.y, y < extent.maxY, x1 > x0, let (base, firstX) = rowAt(y) else {
+        guard y >= extent.y, y < extent.maxY, let (base, held) = rowAt(y) else {
             out.update(repeating: .zero, count: rect.width); return
         }
+        // Columns outside what the row holds read as transparent, never past its memory.
+        let x0 = max(rect.x, extent.x, held.lowerBound), x1 = min(rect.maxX, extent.maxX, held.upperBound)
+        guard x1 > x0 else { out.update(repeating: .zero, count: rect.width); return }
+        let firstX = held.lowerBound
         if x0 > rect.x { out.update(repeating: .zero, count: x0 - rect.x) }
         converter.convert(base + (x0 - firstX) * converter.format.bytesPerPixel, count: x1 - x0, into: out + (x0 - rect.x))
         if x1 < rect.maxX { (out + (x1 - rect.x)).update(repeating: .zero, count: rect.maxX - x1) }
@@ -96,7 +100,7 @@ final class SourceRowProducer: RowProducer {
 extension SourceRowProducer: PlanarRowSource {
     func planes(_ y: Int, x: Int, into p: PlanarSpan) -> PlanarRead {
         guard converter.convertsToPlanes, y >= extent.y, y < extent.maxY, x >= extent.x, x + p.count <= extent.maxX,
-              let (base, firstX) = rowAt(y) else { return .unavailable }
-        return converter.convertPlanar(base + (x - firstX) * converter.format.bytesPerPixel, count: p.count, into: p) ? .opaque : .premultiplied
+              let (base, held) = rowAt(y), x >= held.lowerBound, x + p.count <= held.upperBound else { return .unavailable }
+        return converter.convertPlanar(base + (x - held.lowerBound) * converter.format.bytesPerPixel, count: p.count, into: p) ? .opaque : .premultiplied
     }
 }

@@ -119,9 +119,9 @@ final class SourceSession: @unchecked Sendable {
         capacityRows = rows
     }
 
-    /// Row `y` if held: its first pixel and that pixel's column.
-    func row(_ y: Int) -> (UnsafeRawPointer, Int)? {
+    /// Row `y` if held: its first pixel and the columns it holds.
+    func row(_ y: Int) -> (UnsafeRawPointer, Range<Int>)? {
         guard y >= first, y < end, let window else { return nil }
-        return (UnsafeRawPointer(window + (y - first) * rowBytes), columns.lowerBound)
+        return (UnsafeRawPointer(window + (y - first) * rowBytes), columns)
     }
 }

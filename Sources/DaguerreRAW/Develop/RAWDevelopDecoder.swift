@@ -272,7 +272,11 @@ final class RAWDevelopDecoder: DevelopSource {
     struct Chunk {
         var rows: Range<Int> = 0..<0
         var columns: Range<Int> = 0..<0
-        var pixels: [Float] = []
+        /// Zero pages from the kernel (``ZeroedBuffer``): every sample is written by the
+        /// develop, and clearing 37 MB first was a serial pass before the first chunk's workers.
+        var pixels: ZeroedBuffer?
+        /// Floats the storage holds.
+        var capacity: Int { (pixels?.byteCount ?? 0) / 4 }
     }
 
     /// A chunk developing on another thread. Safety: the develop thread writes `chunk` and
@@ -296,9 +300,9 @@ final class RAWDevelopDecoder: DevelopSource {
             }
             let n = min(count - done, chunk.rows.upperBound - row)
             let stride = chunk.columns.count * 3
-            chunk.pixels.withUnsafeBytes { raw in
+            if let raw = chunk.pixels?.pointer {
                 for k in 0..<n {
-                    (destination + (done + k) * bytesPerRow).copyMemory(from: raw.baseAddress! + (row - chunk.rows.lowerBound + k) * stride * 4,
+                    (destination + (done + k) * bytesPerRow).copyMemory(from: raw + (row - chunk.rows.lowerBound + k) * stride * 4,
                                                                         byteCount: stride * 4)
                 }
             }
@@ -318,7 +322,7 @@ final class RAWDevelopDecoder: DevelopSource {
             p.finished.wait()
             if p.chunk.rows.contains(row), p.chunk.columns == columns, p.error == nil {
                 chunk = p.chunk
-            } else if p.chunk.pixels.count > spare.count {
+            } else if p.chunk.capacity > (spare?.byteCount ?? 0) / 4 {
                 spare = p.chunk.pixels
             }
             if let error = p.error { throw error }
@@ -326,14 +330,14 @@ final class RAWDevelopDecoder: DevelopSource {
         if chunk.rows.isEmpty {
             let rows = row..<min(info.height, row + max(Self.chunkRows, wanted))
             chunk = Chunk(rows: rows, columns: columns, pixels: spare)
-            spare = []      // one owner, so the develop writes the storage in place
+            spare = nil     // one owner at a time
             try develop(&chunk)
         }
         // Work ahead only inside the rows the render reads, so a region render costs no more.
         guard let range = readRange, range.contains(chunk.rows.upperBound) else { return }
         let next = chunk.rows.upperBound..<min(info.height, chunk.rows.upperBound + Self.chunkRows)
         let work = PendingChunk(Chunk(rows: next, columns: columns, pixels: spare))
-        spare = []
+        spare = nil
         pending = work
         // Safety: until `finished` is signalled only the develop thread uses the decoder's
         // develop state (workspaces, noise-reduction window, tables); the reading thread waits
@@ -363,14 +367,12 @@ final class RAWDevelopDecoder: DevelopSource {
             try denoised?.reserve(rows: rows.count, columns: chunk.columns.count)
         }
         let stride = chunk.columns.count * 3
-        if chunk.pixels.count < rows.count * stride {
-            chunk.pixels = []
-            chunk.pixels = HugePages.array(repeating: 0, count: max(rows.count, Self.chunkRows) * stride)
+        if chunk.capacity < rows.count * stride {
+            chunk.pixels = nil
+            chunk.pixels = ZeroedBuffer(byteCount: max(rows.count, Self.chunkRows) * stride * 4)
         }
-        try chunk.pixels.withUnsafeMutableBufferPointer { (buffer) throws(DaguerreError) in
-            try readRowsLMMSEGW(y: rows.lowerBound, count: rows.count, columns: chunk.columns,
-                                into: UnsafeMutableRawPointer(buffer.baseAddress!), bytesPerRow: stride * 4)
-        }
+        guard let storage = chunk.pixels else { return }
+        try readRowsLMMSEGW(y: rows.lowerBound, count: rows.count, columns: chunk.columns, into: storage.pointer, bytesPerRow: stride * 4)
     }
 
     /// The LMMSE-GW path: the band is split into one stripe per worker, each demosaicked with
