@@ -399,7 +399,11 @@ final class RAWDevelopDecoder: DevelopSource {
         let colors = BayerPatternColors(m.pattern.cfaPattern)
         let threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel)
         // The code tables serve only the path without a noise-reduction window (4 × 65 536 pows).
-        let tables = denoised == nil ? encodeTables : [], decode = SRGBCurve.decodeTable
+        let tables = denoised == nil ? encodeTables : []
+        // The sRGB curve's tables serve only the sRGB domain (versions 2 and 3): building them
+        // (131 072 pows) was 3–6 ms before version 4's first chunk, which never reads them.
+        let srgb = s.domain != .power25, unused: [Float] = [0]
+        let decode = srgb ? SRGBCurve.decodeTable : unused, encode = srgb ? SRGBCurve.encodeTable : unused
         let spaces = UnsafeTransfer(workspaces)
         let out = UnsafeTransfer(destination)
         // With noise reduction, the stripes read the chunk's denoised window instead of codes.
@@ -412,7 +416,7 @@ final class RAWDevelopDecoder: DevelopSource {
         tables.withUnsafeBufferPointer { lut in
         decode.withUnsafeBufferPointer { dec in
         (denoised?.samples ?? []).withUnsafeBufferPointer { den in
-        SRGBCurve.encodeTable.withUnsafeBufferPointer { encf in
+        encode.withUnsafeBufferPointer { encf in
             let src = UnsafeTransfer(samples.baseAddress!), enc = UnsafeTransfer(lut.baseAddress!), dtab = UnsafeTransfer(dec.baseAddress!)
             let nrw = UnsafeTransfer(den.baseAddress), etab = UnsafeTransfer(encf.baseAddress!)
             // Safety: each worker writes only its own rows of `destination` and uses its own

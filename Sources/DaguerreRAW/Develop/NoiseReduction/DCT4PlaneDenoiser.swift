@@ -56,6 +56,7 @@ final class DCT4PlaneDenoiser {
     private let extendedRows: Int
     /// The stabilized plane y (extended), the pilot p (extended; the result z after `denoise`).
     private let y: UnsafeMutablePointer<Float>, p: UnsafeMutablePointer<Float>
+    private let planes: ZeroedBuffer
     /// The aggregation numerator and denominator: rings of the 4 extended rows that a block row
     /// covers. A row is divided out into p as soon as no later block covers it, so the sums are
     /// read back from cache instead of from two whole planes (and no plane is cleared).
@@ -82,10 +83,10 @@ final class DCT4PlaneDenoiser {
         try limits.check(width: stride, height: extendedRows, bytesPerPixel: 4 * 4, what: "noise reduction workspace")
         self.maxRows = maxRows; self.maxColumns = maxColumns
         let planeCount = extendedRows * stride
-        // The two planes are one allocation, so that it is large enough for huge pages.
-        y = .allocate(capacity: 2 * planeCount)
-        HugePages.advise(y, count: 2 * planeCount)
-        y.initialize(repeating: 0, count: 2 * planeCount)
+        // The two planes are one zero-filled mapping (``ZeroedBuffer``: huge pages, and no
+        // serial clearing on the thread that makes the workspaces).
+        planes = ZeroedBuffer(byteCount: 2 * planeCount * MemoryLayout<Float>.stride)
+        y = planes.pointer.bindMemory(to: Float.self, capacity: 2 * planeCount)
         p = y + planeCount
         num = .allocate(capacity: 8 * stride); num.initialize(repeating: 0, count: 8 * stride)
         den = num + 4 * stride
@@ -96,7 +97,7 @@ final class DCT4PlaneDenoiser {
     }
 
     deinit {
-        y.deallocate(); num.deallocate()
+        num.deallocate()
         ringY.deallocate(); ringP.deallocate(); split.deallocate(); block.deallocate()
     }
 
