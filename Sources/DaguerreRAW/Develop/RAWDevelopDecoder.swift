@@ -375,8 +375,9 @@ final class RAWDevelopDecoder: DevelopSource {
         try readRowsLMMSEGW(y: rows.lowerBound, count: rows.count, columns: chunk.columns, into: storage.pointer, bytesPerRow: stride * 4)
     }
 
-    /// The LMMSE-GW path: the band is split into one stripe per worker, each demosaicked with
-    /// its halo read from the mosaic (mirrored at the mosaic's edges), decoded to linear light,
+    /// The LMMSE-GW path: the band is split into column blocks that the workers take in turn,
+    /// each demosaicked with its halo read from the mosaic (mirrored at the mosaic's edges),
+    /// decoded to linear light,
     /// un-white-balanced into the camera matrix's input, and multiplied into the working space.
     private func readRowsLMMSEGW(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         guard count > 0 else { return }
