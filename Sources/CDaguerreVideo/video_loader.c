@@ -55,6 +55,12 @@ static void *resolve(load_state *state, void *library, const char *soname, const
     return p;
 }
 
+/// Runs `load` once (whichever thread calls first) and says why the API is unavailable, or NULL.
+static const char *load_once(pthread_once_t *once, void (*load)(void), const load_state *state) {
+    pthread_once(once, load);
+    return state->error;
+}
+
 // ---- FFmpeg: libavcodec and libavutil, at the major versions of the headers we compiled with.
 
 static struct {
@@ -109,10 +115,7 @@ static void ff_load(void) {
 #undef U
 }
 
-const char *dag_ffmpeg_load_error(void) {
-    pthread_once(&ff_once, ff_load);
-    return ff_state.error;
-}
+const char *dag_ffmpeg_load_error(void) { return load_once(&ff_once, ff_load, &ff_state); }
 
 // Each forwarder: the real function once loaded, else the API's own failure value.
 #define FF_READY (dag_ffmpeg_load_error() == NULL)
@@ -179,10 +182,7 @@ static void xx_load(void) {
 #undef X
 }
 
-const char *dag_x264_load_error(void) {
-    pthread_once(&xx_once, xx_load);
-    return xx_state.error;
-}
+const char *dag_x264_load_error(void) { return load_once(&xx_once, xx_load, &xx_state); }
 
 #define XX_READY (dag_x264_load_error() == NULL)
 

@@ -22,15 +22,15 @@ public struct PixelBuffer: Sendable {
     final class Storage: @unchecked Sendable {
         // Safety: the pointer is owned by this object and only written through
         // `PixelBuffer.withUnsafeMutableBytes`, which copies first unless uniquely referenced.
-        let pointer: UnsafeMutableRawPointer
-        let count: Int
         /// Large buffers are mapped zero pages (``ZeroedBuffer``): renders write every byte, and
         /// clearing them first cost a serial pass over all of them.
         private let memory: ZeroedBuffer
+        /// The pixels' bytes (the memory holds at least one).
+        let count: Int
+        var pointer: UnsafeMutableRawPointer { memory.pointer }
         init(count: Int) {
             self.count = count
             memory = ZeroedBuffer(byteCount: count)
-            pointer = memory.pointer
         }
     }
 

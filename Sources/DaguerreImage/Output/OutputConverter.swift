@@ -126,21 +126,17 @@ final class OutputConverter: Sendable {
                 for i in 0..<count {
                     let v = px[i]
                     let h = SIMD4<Float16>(v)
-                    // Opaque pixels (every developed RAW, most photos) skip the alpha arithmetic
-                    // below, which gives 255 and the plain lookups for them too.
-                    if v.w == 1 {
-                        d[4 * i] = lut[Int(h.x.bitPattern)]; d[4 * i + 1] = lut[Int(h.y.bitPattern)]; d[4 * i + 2] = lut[Int(h.z.bitPattern)]
-                        d[4 * i + 3] = 255
-                        continue
-                    }
-                    let a = max(0, min(1, v.w.isNaN ? 0 : v.w))
+                    // Opaque pixels (every developed RAW, most photos) skip the alpha arithmetic,
+                    // which gives them 255 and the plain lookups too.
+                    let opaque = v.w == 1
+                    let a = opaque ? 1 : max(0, min(1, v.w.isNaN ? 0 : v.w))
                     if premul && a != 1 {
                         let enc = SIMD3<Float>(Float(lut[Int(h.x.bitPattern)]), Float(lut[Int(h.y.bitPattern)]), Float(lut[Int(h.z.bitPattern)])) * a
                         d[4 * i] = UInt8(enc.x.rounded()); d[4 * i + 1] = UInt8(enc.y.rounded()); d[4 * i + 2] = UInt8(enc.z.rounded())
                     } else {
                         d[4 * i] = lut[Int(h.x.bitPattern)]; d[4 * i + 1] = lut[Int(h.y.bitPattern)]; d[4 * i + 2] = lut[Int(h.z.bitPattern)]
                     }
-                    d[4 * i + 3] = UInt8((a * 255).rounded())
+                    d[4 * i + 3] = opaque ? 255 : UInt8((a * 255).rounded())
                 }
             }
         }

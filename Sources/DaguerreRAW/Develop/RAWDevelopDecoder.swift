@@ -322,7 +322,7 @@ final class RAWDevelopDecoder: DevelopSource {
             p.finished.wait()
             if p.chunk.rows.contains(row), p.chunk.columns == columns, p.error == nil {
                 chunk = p.chunk
-            } else if p.chunk.capacity > (spare?.byteCount ?? 0) / 4 {
+            } else if (p.chunk.pixels?.byteCount ?? 0) > (spare?.byteCount ?? 0) {
                 spare = p.chunk.pixels
             }
             if let error = p.error { throw error }

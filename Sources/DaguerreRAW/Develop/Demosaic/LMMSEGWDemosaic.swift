@@ -39,8 +39,7 @@ enum LMMSEGWDemosaic {
     /// under 1 MB at 1024 columns, so the stages run out of the core's L2 cache).
     final class Workspace {
         let columns: Int, stride: Int
-        private let storage: UnsafeMutablePointer<Float>
-        private let count: Int
+        private let memory: ZeroedBuffer
         // Ring depths: from the row a plane is written at to the oldest row a reader still
         // reads, rounded up to a power of two (see the lags in `stripe`).
         let y, dh, dv, t1v, t2v, ev, a, b, bh, bv, north, south, west, east, green, cr, cb: Ring
@@ -52,12 +51,9 @@ enum LMMSEGWDemosaic {
             self.columns = max(columns, LMMSEGWDemosaic.lanes)
             stride = (self.columns + 2 * LMMSEGWDemosaic.halo + 15) & ~15
             let depths = [32, 16, 16, 16, 16, 8, 4, 8, 4, 8, 16, 16, 16, 16, 8, 8, 8]
-            let rows = depths.reduce(0, +) + 6
-            count = rows * stride
-            storage = .allocate(capacity: count)
-            HugePages.advise(storage, count: count)
-            storage.initialize(repeating: 0, count: count)
-            var next = storage
+            let count = (depths.reduce(0, +) + 6) * stride
+            memory = ZeroedBuffer(byteCount: count * MemoryLayout<Float>.stride)
+            var next = memory.pointer.bindMemory(to: Float.self, capacity: count)
             var rings: [Ring] = []
             for depth in depths {
                 rings.append(Ring(base: next, mask: depth - 1, stride: stride))
@@ -70,8 +66,6 @@ enum LMMSEGWDemosaic {
             let s = stride
             (t1h, t2h, eh, outR, outG, outB) = (next, next + s, next + 2 * s, next + 3 * s, next + 4 * s, next + 5 * s)
         }
-        deinit { storage.deallocate() }
-        var bytes: Int { count * 4 }
     }
 
     /// A plane kept as a ring of rows: row `r` of the padded stripe lives in slot `r mod depth`.
@@ -121,9 +115,11 @@ enum LMMSEGWDemosaic {
         let nr = rows.count + 2 * h, nc = width + 2 * h
         precondition(width <= ws.columns, "workspace too small")
         let row0 = rows.lowerBound - h, col0 = columns.lowerBound - h
-        @inline(__always) func masks(_ r: Int) -> RowMasks {
+        // A row's lane masks depend only on its parity: built twice per stripe, not per stage row.
+        let parityMasks = (0..<2).map { r in
             RowMasks(first: pattern.color(x: col0, y: row0 + r), second: pattern.color(x: col0 + 1, y: row0 + r))
         }
+        @inline(__always) func masks(_ r: Int) -> RowMasks { parityMasks[r & 1] }
         // Each stage's rows (as in the reference) and its lag behind the filled row: 1 reads
         // y ±2; 3a dh ±2; 2a dv ±4 and 3b b ±2; 3c bv ±2; 2b t ±4; 4 ev ±3; 5b cr/cb ±3; 6 ±1.
         for lead in 0..<(nr - h + 17) {

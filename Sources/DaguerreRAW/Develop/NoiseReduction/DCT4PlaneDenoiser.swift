@@ -56,7 +56,8 @@ final class DCT4PlaneDenoiser {
     private let extendedRows: Int
     /// The stabilized plane y (extended), the pilot p (extended; the result z after `denoise`).
     private let y: UnsafeMutablePointer<Float>, p: UnsafeMutablePointer<Float>
-    private let planes: ZeroedBuffer
+    /// Where every float buffer below lives.
+    private let memory: ZeroedBuffer
     /// The aggregation numerator and denominator: rings of the 4 extended rows that a block row
     /// covers. A row is divided out into p as soon as no later block covers it, so the sums are
     /// read back from cache instead of from two whole planes (and no plane is cleared).
@@ -83,23 +84,22 @@ final class DCT4PlaneDenoiser {
         try limits.check(width: stride, height: extendedRows, bytesPerPixel: 4 * 4, what: "noise reduction workspace")
         self.maxRows = maxRows; self.maxColumns = maxColumns
         let planeCount = extendedRows * stride
-        // The two planes are one zero-filled mapping (``ZeroedBuffer``: huge pages, and no
-        // serial clearing on the thread that makes the workspaces).
-        planes = ZeroedBuffer(byteCount: 2 * planeCount * MemoryLayout<Float>.stride)
-        y = planes.pointer.bindMemory(to: Float.self, capacity: 2 * planeCount)
+        // Every float buffer is one zero-filled mapping (``ZeroedBuffer``: huge pages, and no
+        // serial clearing on the thread that makes the workspaces): the two planes, then the
+        // accumulator rings (8 rows), the row-DCT rings (16 rows each) and the split row.
+        let floats = 2 * planeCount + 41 * stride
+        memory = ZeroedBuffer(byteCount: floats * MemoryLayout<Float>.stride)
+        y = memory.pointer.bindMemory(to: Float.self, capacity: floats)
         p = y + planeCount
-        num = .allocate(capacity: 8 * stride); num.initialize(repeating: 0, count: 8 * stride)
+        num = y + 2 * planeCount
         den = num + 4 * stride
-        ringY = .allocate(capacity: 16 * stride); ringY.initialize(repeating: 0, count: 16 * stride)
-        ringP = .allocate(capacity: 16 * stride); ringP.initialize(repeating: 0, count: 16 * stride)
-        split = .allocate(capacity: stride); split.initialize(repeating: 0, count: stride)
+        ringY = num + 8 * stride
+        ringP = ringY + 16 * stride
+        split = ringP + 16 * stride
         block = .allocate(capacity: Self.blockSlots); block.initialize(repeating: .zero, count: Self.blockSlots)
     }
 
-    deinit {
-        num.deallocate()
-        ringY.deallocate(); ringP.deallocate(); split.deallocate(); block.deallocate()
-    }
+    deinit { block.deallocate() }
 
     /// One extended row split by column parity (even columns, then odd ones from `stride / 2`),
     /// for the step-2 pass's row transforms.
