@@ -22,7 +22,9 @@ func median(_ v: [Double]) -> Double {
 
 /// The studio scene, shot by the virtual back camera with its sensor resized: auto-exposure
 /// settles on a binned stream first, then one full-size raw still becomes the DNG.
-func makeDNG(width w: Int, height h: Int, lux: Double, output: String) throws {
+/// `push` (EV) multiplies the raw samples before writing, clipping at the white level: a DNG
+/// with blown highlights, for the draft's highlight path.
+func makeDNG(width w: Int, height h: Int, lux: Double, push: Double, output: String) throws {
     var profile = VirtualCameraProfile.back
     profile.sensor.width = w; profile.sensor.height = h
     let stream = SensorReadoutMode(width: w / 4 / 2 * 2, height: h / 4 / 2 * 2, maxFrameRate: 30)
@@ -31,7 +33,18 @@ func makeDNG(width w: Int, height h: Int, lux: Double, output: String) throws {
     camera.lux = lux
     for i in 0..<15 { _ = try camera.captureRAW(mode: stream, at: Double(i) / 30) }
     let frame = try camera.captureRAW(mode: profile.modes[1], at: 0.5)
-    try DNGWriter.write(camera.dngImage(for: frame), to: output)
+    var dng = camera.dngImage(for: frame)
+    if push != 0, case var .mosaic(mosaic) = dng.rawData {
+        let black = mosaic.blackLevel, white = Double(mosaic.whiteLevel), gain = pow(2, push)
+        for y in 0..<mosaic.height {
+            for x in 0..<mosaic.width {
+                let b = black[(y & 1) * 2 + (x & 1)], i = y * mosaic.width + x
+                mosaic.samples[i] = UInt16(min(white, b + (Double(mosaic.samples[i]) - b) * gain).rounded())
+            }
+        }
+        dng.rawData = .mosaic(mosaic)
+    }
+    try DNGWriter.write(dng, to: output)
     let m = frame.metadata
     print(String(format: "%@: %d×%d, 1/%.0f s, ISO %.0f", output, w, h, 1 / m.exposureDuration, m.iso))
 }
@@ -71,9 +84,10 @@ do {
     case "make-dng":
         guard let w = value("--width", in: args).flatMap(Int.init), let h = value("--height", in: args).flatMap(Int.init),
               let out = value("--out", in: args), w >= 64, h >= 64, w % 2 == 0, h % 2 == 0 else {
-            fail("usage: raw-bench make-dng --width W --height H --out FILE.dng [--lux L]   (even W, H ≥ 64)")
+            fail("usage: raw-bench make-dng --width W --height H --out FILE.dng [--lux L] [--push EV]   (even W, H ≥ 64)")
         }
-        try makeDNG(width: w, height: h, lux: value("--lux", in: args).flatMap(Double.init) ?? 300, output: out)
+        try makeDNG(width: w, height: h, lux: value("--lux", in: args).flatMap(Double.init) ?? 300,
+                    push: value("--push", in: args).flatMap(Double.init) ?? 0, output: out)
     case "draft":
         guard let dng = value("--dng", in: args) else { fail("usage: raw-bench draft --dng FILE.dng [--long-edge 2048] [--reps 9]") }
         try draft(dng: dng, longEdge: value("--long-edge", in: args).flatMap(Double.init) ?? 2048,

@@ -8,7 +8,7 @@ extension RAWFilter {
     /// else an estimate from the developed photosites (``NoiseEstimator``), made once per filter;
     /// an estimate too small to see counts as noise-free.
     func noiseProfile(_ mosaic: BayerImage) -> CFANoiseProfile {
-        noise.value.withLock { cached in
+        facts.noiseProfile.withLock { cached in
             if let cached { return cached }
             let result: CFANoiseProfile
             if let given = CFANoiseProfile(dng: dng.color.noiseProfile, cfaPattern: mosaic.pattern.cfaPattern) {
@@ -21,10 +21,4 @@ extension RAWFilter {
             return result
         }
     }
-}
-
-/// A noise profile computed at most once and shared by copies of a filter (the DNG they develop
-/// is the same and immutable).
-final class NoiseProfileCache: Sendable {
-    let value = Mutex<CFANoiseProfile?>(nil)
 }

@@ -37,7 +37,12 @@ extension RAWFilter {
     }
 
     /// The linear develop: the streaming source, lens correction, scale and orientation. In
-    /// draft mode it is stored in the context's cache, so only the later stages re-render (X7).
+    /// draft mode it is stored in the context's cache, so only the later stages re-render (X7);
+    /// for a Bayer mosaic, what is cached stops short of the white balance (camera RGB and the
+    /// clip mask, at display size), so a white-balance change re-renders only per-pixel stages
+    /// (``DraftBalance``). Draft renders are previews: the highlight stage after the resample
+    /// differs from the full develop's near clipped areas, and they are not what the pipeline
+    /// versions pin (X5).
     func developedImage() throws(DaguerreError) -> Image {
         let white = ColorTemperature.xy(temperature: neutralTemperature, tint: neutralTint)
         let neutral = colorModel.xyzToCamera(white: white) * Primaries.xyz(white)
@@ -72,6 +77,33 @@ extension RAWFilter {
                 }
             }
         }
+        // Draft mode (X7): the develop up to the white balance is cached at display size, in
+        // camera RGB with the clip mask beside it, and the white balance runs after the resample.
+        if isDraftModeEnabled, case let .mosaic(mosaic) = dng.rawData, demosaic != .lmmseGW {
+            var cameraSettings = settings
+            cameraSettings.matrix = .identity
+            cameraSettings.highlight = nil
+            let camera = cameraSettings
+            var cameraKey = "raw v\(decoderVersion) \(identity) camera \(crop) \(workingSpace.name) \(settings.demosaic.rawValue)"
+            if !settings.gainMaps.isEmpty { cameraKey += " gain maps \(settings.gainMaps.count)" }
+            let cameraSource = try Image(identity: cameraKey) { () throws(DaguerreError) -> any ImageDecoder in
+                try RAWDevelopDecoder(mosaic: mosaic, settings: camera)
+            }
+            var highlights: (marked: Image, flags: Image)?
+            // A mosaic with no photosite at the white level has nothing for the stage to rebuild.
+            if highlight != nil, facts.reachesWhite(mosaic) {
+                func input(_ output: ClipMaskDecoder.Output) throws(DaguerreError) -> Image {
+                    let source = try Image(identity: "\(cameraKey) highlight \(output.rawValue)") {
+                        () throws(DaguerreError) -> any ImageDecoder in try ClipMaskDecoder(mosaic: mosaic, settings: camera, output: output)
+                    }
+                    return try placed(source, halfSize: halfSize, interpolation: output == .markedCamera ? .bilinear : .lanczos)
+                        .insertingIntermediate(cache: true)
+                }
+                highlights = (try input(.markedCamera), try input(.flags))
+            }
+            let base = try placed(cameraSource, halfSize: halfSize).insertingIntermediate(cache: true)
+            return try DraftBalance(settings: settings).apply(camera: base, highlights: highlights)
+        }
         let dng = self.dng, develop = settings
         let source = try Image(identity: key) { () throws(DaguerreError) -> any ImageDecoder in
             switch dng.rawData {
@@ -83,8 +115,20 @@ extension RAWFilter {
         }
         // Noise reduction's sharpness on the develop itself, before any resampling: its noise
         // model is the photosites' (X3).
-        var image = try sharpening?.apply(to: source) ?? source
-        if v3, isLensCorrectionEnabled, let warp = dng.lensWarp {
+        let image = try placed(try sharpening?.apply(to: source) ?? source, halfSize: halfSize)
+        return isDraftModeEnabled ? image.insertingIntermediate(cache: true) : image
+    }
+
+    /// A develop put in place: lens correction (the file's WarpRectilinear), the scale still to
+    /// do after a half-size develop, and orientation. All of it is geometry, the same for every
+    /// channel's meaning, so draft mode runs it on camera RGB and on its clip mask alike.
+    ///
+    /// The scale is Lanczos-3, or with `interpolation` another kernel on the same geometry: the
+    /// draft's marked camera RGB takes the triangle (`.bilinear`), whose weights are never
+    /// negative, so its unpremultiplied colour is a mean of marked pixels (``DraftBalance``).
+    private func placed(_ develop: Image, halfSize: Bool, interpolation: Interpolation = .lanczos) throws(DaguerreError) -> Image {
+        var image = develop
+        if versionNumber >= 3, isLensCorrectionEnabled, let warp = dng.lensWarp {
             let size = dng.rawSize
             let active = dng.activeArea ?? IntRect(x: 0, y: 0, width: size.width, height: size.height)
             let frame = OpcodeFrame(originX: Double(crop.x - active.x), originY: Double(crop.y - active.y),
@@ -93,10 +137,10 @@ extension RAWFilter {
         }
         let remaining = halfSize ? scaleFactor * Double(crop.width) / Double(crop.width / 2) : scaleFactor
         if remaining < 0.999_999 || remaining > 1.000_001 {
-            image = try image.applying(LanczosScaleTransform(scale: remaining))
+            image = interpolation == .lanczos ? try image.applying(LanczosScaleTransform(scale: remaining))
+                : image.transformed(by: AffineTransform2D(scaleX: remaining, y: remaining), interpolation: interpolation)
         }
-        image = try image.oriented(orientation)
-        return isDraftModeEnabled ? image.insertingIntermediate(cache: true) : image
+        return try image.oriented(orientation)
     }
 
     /// Core Image's fine noise-reduction controls, validated (each finite, 0…1).

@@ -96,7 +96,11 @@ public struct RAWFilter: Sendable {
     public var isLensCorrectionEnabled: Bool
     /// Draft mode (X7): the bilinear demosaic, or the half-size one when the scale is ½ or less,
     /// and no noise reduction; the developed base is kept in the context's cache, so a re-render
-    /// after changing a later stage does not develop again.
+    /// after changing a later stage does not develop again. For a Bayer mosaic the cached base is
+    /// camera RGB at display size, before the white balance (``DraftBalance``), so a change of
+    /// temperature or tint re-renders from the cache too. Draft renders are previews: near the
+    /// edges of clipped areas they differ from the full develop, and the pipeline versions (X5)
+    /// pin the full develop, not the draft.
     public var isDraftModeEnabled = false
     /// The output's size relative to the crop (0 < s ≤ 1), by Lanczos; at ½ or less the mosaic
     /// is developed at half size first (X2).
@@ -119,7 +123,7 @@ public struct RAWFilter: Sendable {
     public static let supportedDecoderVersions = ["1", "2", "3", "4"]
     public var decoderVersion = "4"
     /// The file's noise profile, or the estimate made once on first use (shared by copies).
-    let noise = NoiseProfileCache()
+    let facts = MosaicFacts()
 
     /// Opens a RAW file: DNGs through our own reader, every other camera format through
     /// LibRaw (which only decodes; X6).

@@ -55,7 +55,19 @@ import Testing
 
     @Test("Kodak24, L protocol: RAWFilter (LMMSE-GW) mean CPSNR ≥ 38.9 dB, above LibRaw AHD and DHT measured side by side, in pipeline versions 3 and 4",
           arguments: ["3", "4"])
-    func kodak24(version: String) throws {
+    func kodak24(version: String) async throws {
+        // Off the concurrency pool: this develops 24 images and waits for LibRaw (onOwnThread).
+        let (ours, ahd, dht) = try await onOwnThread { try Self.measureKodak24(version: version) }
+        let mean = ours.reduce(0, +) / Double(ours.count)
+        print("Kodak24 L protocol, mean CPSNR: RAWFilter v\(version) LMMSE-GW \(mean) dB (worst \(ours.min() ?? 0)); LibRaw AHD \(ahd), DHT \(dht)")
+        print("per image: \(ours.map { ($0 * 100).rounded() / 100 })")
+        #expect(ours.count == 24)
+        #expect(mean >= 38.9)
+        #expect(mean > ahd && mean > dht)
+    }
+
+    /// Our CPSNR per image, and LibRaw's mean CPSNR with AHD and DHT on the same mosaics.
+    static func measureKodak24(version: String) throws -> (ours: [Double], ahd: Double, dht: Double) {
         let dir = try TemporaryDirectory()
         var context = Context.Options()
         context.workingFormat = .rgbaf
@@ -80,12 +92,9 @@ import Testing
         let spec = dir.path("spec.json")
         try JSONSerialization.data(withJSONObject: ["pairs": pairs, "methods": ["AHD", "DHT"]]).write(to: URL(fileURLWithPath: spec))
         let libraw = try Judge.python("demosaic_judge.py", [spec])
-        let ahd = try #require((libraw["AHD"] as? [String: Any])?["mean"] as? Double)
-        let dht = try #require((libraw["DHT"] as? [String: Any])?["mean"] as? Double)
-        let mean = ours.reduce(0, +) / Double(ours.count)
-        print("Kodak24 L protocol, mean CPSNR: RAWFilter v\(version) LMMSE-GW \(mean) dB (worst \(ours.min() ?? 0)); LibRaw AHD \(ahd), DHT \(dht)")
-        print("per image: \(ours.map { ($0 * 100).rounded() / 100 })")
-        #expect(mean >= 38.9)
-        #expect(mean > ahd && mean > dht)
+        guard let ahd = (libraw["AHD"] as? [String: Any])?["mean"] as? Double, let dht = (libraw["DHT"] as? [String: Any])?["mean"] as? Double else {
+            throw Judge.Failure(description: "demosaic_judge.py gave no AHD/DHT means: \(libraw)")
+        }
+        return (ours, ahd, dht)
     }
 }

@@ -17,6 +17,14 @@ public enum Judge {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// `value`, or a ``Failure`` saying what was missing: `#require` for code that runs
+    /// outside a test's task (``onOwnThread(_:)``).
+    public static func need<T>(_ value: T?, _ what: @autoclosure () -> String) throws -> T {
+        guard let value else { throw Failure(description: "missing: \(what())") }
+        return value
     }
 
     /// Runs `executable` with `arguments`; returns stdout. Throws with stderr on a non-zero exit.

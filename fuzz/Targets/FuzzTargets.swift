@@ -81,6 +81,7 @@ public enum FuzzTargets {
         }
         return render { _ in }
             + render { $0.isDraftModeEnabled = true; $0.exposure = 1 }
+            + render { $0.isDraftModeEnabled = true; $0.scaleFactor = 0.3; $0.neutralTemperature = 3500 }
             + render { $0.scaleFactor = 0.5; $0.noiseReductionDetailAmount = 1; $0.noiseReductionSharpnessAmount = 1 }
             + render { $0.decoderVersion = "1" }
             + render { $0.decoderVersion = "2"; $0.boostAmount = 1; $0.localToneMapAmount = 1; $0.colorNoiseReductionAmount = 1 }

@@ -16,6 +16,16 @@ final class ColorMatchNode: ImageNode, @unchecked Sendable {
     }
     override var label: String { direction == .toWorking ? "colormatch \(space.name) → workingspace" : "colormatch workingspace → \(space.name)" }
 
+    /// The match as one 3×3 matrix on premultiplied linear RGB, when it is one in `env` (no
+    /// curve on either side, no lcms2 profile; identity with colour management off): then it
+    /// folds into a planar run's matrices like any linear colour kernel.
+    func linearMatrix(in env: RenderEnvironment) -> Matrix3? {
+        guard let working = env.workingSpace else { return .identity }
+        let plan = WorkingConversion(space: space, working: working, direction: direction)
+        guard space.isRGB, plan.transfer.isLinear, plan.profile == nil else { return nil }
+        return plan.matrix
+    }
+
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
         let input = try context.producer(of: inputs[0], rect: rect)
         guard let working = context.env.workingSpace else { return input }

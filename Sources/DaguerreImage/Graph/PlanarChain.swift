@@ -47,10 +47,17 @@ struct PlanarChain {
     init?(top: PointwiseNode, env: RenderEnvironment) {
         var found: [Stage] = []
         var node: ImageNode = top
-        while let p = node as? PointwiseNode, p.inputs.count == 1, p.declaredFormat == nil, p.planar != nil || p.linear != nil,
-              p.extent == p.inputs[0].extent, node === top || env.materializedBuffer(for: p) == nil {
-            found.append(p.linear.map { .matrix($0) } ?? .function(p.planar!))
-            node = p.inputs[0]
+        while node === top || env.materializedBuffer(for: node) == nil {
+            if let p = node as? PointwiseNode, p.inputs.count == 1, p.declaredFormat == nil, p.planar != nil || p.linear != nil,
+               p.extent == p.inputs[0].extent {
+                found.append(p.linear.map { .matrix($0) } ?? .function(p.planar!))
+            } else if node !== top, let c = node as? ColorMatchNode, let m = c.linearMatrix(in: env) {
+                // An explicit match between linear spaces is a matrix too.
+                found.append(.matrix(m))
+            } else {
+                break
+            }
+            node = node.inputs[0]
         }
         guard !found.isEmpty else { return nil }
         // Bottom to top, folding neighbouring matrices (the upper one applies last).

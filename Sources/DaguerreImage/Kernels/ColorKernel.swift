@@ -27,27 +27,53 @@ public struct ColorKernel: Sendable {
     public let name: String
     /// Single- or two-channel output formats really store one or two channels (K3).
     public let outputFormat: PixelFormat?
-    let body: @Sendable (Context) -> SIMD4<Float>
+    private enum Body: Sendable {
+        case pixel(@Sendable (Context) -> SIMD4<Float>)
+        case span(SpanFunction)
+    }
+    private let body: Body
     let id: Digest
 
     public init(name: String, outputFormat: PixelFormat? = nil, _ body: @escaping @Sendable (Context) -> SIMD4<Float>) {
-        self.name = name; self.outputFormat = outputFormat; self.body = body
+        self.name = name; self.outputFormat = outputFormat; self.body = .pixel(body)
+        id = KernelIdentity.next(name)
+    }
+
+    /// A kernel written over a row segment instead of a pixel: the engine's own form, for
+    /// kernels on the interactive path (a per-pixel closure call costs more than a colour
+    /// stage's arithmetic). `span.pixels` holds the first image argument's row on entry and
+    /// the output on exit; `span.input(k)` is image argument k's row. Values travel in the
+    /// closure's captures, so pass them as arguments too: they make the digest.
+    ///
+    /// ```swift
+    /// let halve = ColorKernel(name: "halve") { span in
+    ///     for i in 0..<span.count { span.pixels[i] *= SIMD4(0.5, 0.5, 0.5, 1) }
+    /// }
+    /// ```
+    public init(name: String, outputFormat: PixelFormat? = nil, span: @escaping SpanFunction) {
+        self.name = name; self.outputFormat = outputFormat; self.body = .span(span)
         id = KernelIdentity.next(name)
     }
 
     /// The kernel over `extent`, reading `arguments` (images and values, in order).
     public func apply(extent: Rect, arguments: [KernelArgument]) -> Image {
         let values = KernelValues(arguments: arguments)
-        let body = self.body, slots = values.imageSlots
-        let node = PointwiseNode(name: name, inputs: values.images.map(\.node), extent: extent,
-                                 parameters: arguments.map(\.summary).joined(separator: ", "), outputFormat: outputFormat,
-                                 digest: { d in d.add(id); for a in arguments { a.addDigest(&d) } }) { span in
-            for i in 0..<span.count {
-                let ctx = Context(destCoord: SIMD2(Float(span.x + i) + 0.5, Float(span.y) + 0.5), pixels: span.inputs,
-                                  index: i, imageSlot: slots, values: values)
-                span.pixels[i] = body(ctx)
+        let function: SpanFunction
+        switch body {
+        case let .span(f): function = f
+        case let .pixel(body):
+            let slots = values.imageSlots
+            function = { span in
+                for i in 0..<span.count {
+                    let ctx = Context(destCoord: SIMD2(Float(span.x + i) + 0.5, Float(span.y) + 0.5), pixels: span.inputs,
+                                      index: i, imageSlot: slots, values: values)
+                    span.pixels[i] = body(ctx)
+                }
             }
         }
+        let node = PointwiseNode(name: name, inputs: values.images.map(\.node), extent: extent,
+                                 parameters: arguments.map(\.summary).joined(separator: ", "), outputFormat: outputFormat,
+                                 digest: { d in d.add(id); for a in arguments { a.addDigest(&d) } }, span: function)
         return Image(node)
     }
 }

@@ -2,6 +2,8 @@
 // reached the sensor's white level, its channel is unknown above it. After white balance the
 // channels saturate at different levels (the channel with the largest camera neutral at 1, the
 // others above), so a clipped highlight left alone turns magenta or cyan. Our own code.
+import DaguerreCore
+import DaguerreFormats
 
 /// Per pixel, on white-balanced camera RGB (white at 1) after demosaicking. A colour counts as
 /// clipped at a pixel when a photosite of that colour within two photosites reached the white
@@ -67,6 +69,26 @@ struct HighlightRecovery: Sendable, Hashable {
             }
         }
         return found
+    }
+
+    /// Whether any photosite of `mosaic` is at its position's clip threshold (``thresholds``):
+    /// one pass over the samples, a row band per worker.
+    static func reachesWhite(_ mosaic: BayerImage) -> Bool {
+        let lowest = thresholds(black: mosaic.blackLevel, white: mosaic.whiteLevel).min()
+        let count = mosaic.samples.count, bands = 16
+        var tops = [UInt16](repeating: 0, count: bands)
+        tops.withUnsafeMutableBufferPointer { t in
+            let out = UnsafeTransfer(t.baseAddress!)
+            mosaic.samples.withUnsafeBufferPointer { s in
+                let samples = UnsafeTransfer(UnsafeMutablePointer(mutating: s.baseAddress!))
+                SharedWork.run(iterations: bands) { b in
+                    var top: UInt16 = 0
+                    for i in (count * b / bands)..<(count * (b + 1) / bands) { top = max(top, samples.value[i]) }
+                    out.value[b] = top
+                }
+            }
+        }
+        return Int32(tops.max() ?? 0) >= lowest
     }
 
     /// Per CFA position, the code at 99.9 % of the range above black.

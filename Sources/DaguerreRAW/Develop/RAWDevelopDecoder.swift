@@ -71,6 +71,15 @@ final class RAWDevelopDecoder: DevelopSource {
     var columns: Range<Int>
 
     init(mosaic: BayerImage, settings: DevelopSettings) throws(DaguerreError) {
+        info = try Self.developedInfo(mosaic: mosaic, settings: settings)
+        self.mosaic = mosaic; self.settings = settings
+        columns = 0..<info.width
+    }
+
+    /// What a develop of `mosaic` with `settings` gives (linear RGB floats in the working space,
+    /// half the crop's size for the half-size path), once the crop, the black levels and the
+    /// caller's size limits are checked: before anything is allocated.
+    static func developedInfo(mosaic: BayerImage, settings: DevelopSettings) throws(DaguerreError) -> ImageFileInfo {
         let c = settings.crop
         guard c.width > 0, c.height > 0, c.x >= 0, c.y >= 0, c.maxX <= mosaic.width, c.maxY <= mosaic.height,
               mosaic.width >= 2, mosaic.height >= 2 else {
@@ -80,14 +89,12 @@ final class RAWDevelopDecoder: DevelopSource {
             throw .invalidArgument(what: "RAW black levels \(mosaic.blackLevel)", problem: "give 4 finite values, one per 2×2 position")
         }
         try settings.limits.check(width: c.width, height: c.height, bytesPerPixel: 12, what: "developed RAW image")
-        self.mosaic = mosaic; self.settings = settings
         let half = settings.demosaic == .halfSize
         let (w, h) = half ? (c.width / 2, c.height / 2) : (c.width, c.height)
         guard w > 0, h > 0 else {
             throw .invalidArgument(what: "half-size develop of a \(c.width)×\(c.height) crop", problem: "needs at least 2×2 photosites")
         }
-        columns = 0..<w
-        info = ImageFileInfo(format: .tiff, width: w, height: h, pixelFormat: .rgbf, alpha: .premultiplied,
+        return ImageFileInfo(format: .tiff, width: w, height: h, pixelFormat: .rgbf, alpha: .premultiplied,
                              iccProfile: nil, colorSpace: settings.workingSpace, randomAccess: true)
     }
 

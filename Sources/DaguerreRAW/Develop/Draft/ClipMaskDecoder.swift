@@ -1,0 +1,182 @@
+// The draft develop's highlight inputs (SPEC X3 highlight recovery, X7 draft re-renders): for
+// each pixel of a draft develop (half size or full size), whether the highlight stage will look
+// at it, which colours it counts as clipped, and its camera RGB. None of it depends on the white
+// balance, so draft mode resamples and caches it beside the camera-RGB develop, and a white-
+// balance change re-runs only the per-pixel highlight stage and matrix (DraftBalance).
+// Our own code: the mosaic's clipping is the point of the highlight stage.
+import DaguerreCore
+import DaguerreFormats
+
+/// Rows (RGBA floats) in the geometry of the draft develop that `settings` describe: one pixel
+/// per 2×2 block for the half-size path, one per photosite for bilinear.
+///
+/// A pixel is *marked* (m = 1) when the undivided develop's highlight stage would rebuild it:
+/// a photosite at the white level lies within ``HighlightRecovery/reach`` of the pixel's
+/// photosite (a block's top-left one), and one of its camera-RGB channels is above the knee
+/// (``HighlightRecovery/knee`` of the white level: the stage's own test, which in camera RGB
+/// does not depend on the white balance).
+/// - ``Output/flags``: the colours ``HighlightRecovery/clippedColours`` finds, 0 or 1 each,
+///   premultiplied by m, with alpha m. Resampled (Lanczos, as the camera RGB), its alpha is the
+///   weight marked pixels have in the resampled camera RGB, and each colour's share of it the
+///   weight of those with that colour clipped.
+/// - ``Output/markedCamera``: the camera RGB of marked pixels, premultiplied by m, with alpha m.
+///   Resampled with weights that are never negative, its unpremultiplied colour is the mean
+///   camera RGB of the marked pixels under the footprint.
+///
+/// The mosaic is scanned once for rows with a photosite at the white level; rows whose
+/// neighbourhood has none (nearly all of a typical photo) are zeros without a develop.
+///
+/// ```swift
+/// let flags = try ClipMaskDecoder(mosaic: mosaic, settings: cameraSettings, output: .flags)
+/// try flags.readRows(y: 0, count: 16, into: rows, bytesPerRow: flags.info.width * 16)
+/// ```
+final class ClipMaskDecoder: DevelopSource {
+    enum Output: String, Sendable { case flags, markedCamera }
+
+    let info: ImageFileInfo
+    var columns: Range<Int>
+    private let output: Output
+    private let mosaic: BayerImage
+    /// The camera-RGB develop the knee test reads (rows near clipping only).
+    private let camera: RAWDevelopDecoder
+    private let crop: IntRect
+    /// Photosites per output pixel along each axis: 2 for the half-size develop, 1 for bilinear.
+    private let step: Int
+    private let threshold: SIMD4<Int32>
+    private let colors: BayerPatternColors
+
+    /// `settings` must describe a camera-RGB develop (identity matrix, no highlight stage).
+    init(mosaic: BayerImage, settings: DevelopSettings, output: Output) throws(DaguerreError) {
+        guard settings.demosaic != .lmmseGW else {
+            throw .unsupported(feature: "a clip mask for the LMMSE-GW develop", hint: "Draft mode develops half size or bilinear; LMMSE-GW applies its highlight stage itself.")
+        }
+        guard settings.highlight == nil, settings.matrix == .identity else {
+            throw .invalidArgument(what: "the clip mask's develop settings", problem: "must develop camera RGB: identity matrix, no highlight stage")
+        }
+        camera = try RAWDevelopDecoder(mosaic: mosaic, settings: settings)
+        let base = camera.info
+        info = ImageFileInfo(format: base.format, width: base.width, height: base.height, pixelFormat: .rgbaf, alpha: .premultiplied,
+                             iccProfile: nil, colorSpace: base.colorSpace, randomAccess: true)
+        self.output = output
+        self.mosaic = mosaic
+        crop = settings.crop
+        step = settings.demosaic == .halfSize ? 2 : 1
+        columns = 0..<info.width
+        threshold = HighlightRecovery.thresholds(black: mosaic.blackLevel, white: mosaic.whiteLevel)
+        colors = BayerPatternColors(mosaic.pattern.cfaPattern)
+    }
+
+    /// Which mosaic rows have a photosite at the white level within the columns the mask reads
+    /// (the crop's, plus the reach on each side). Scanned on the first read, not when the
+    /// decoder is made: a recipe is rebuilt after every parameter change, and a cached render
+    /// never reads the source.
+    private lazy var rowClips: [Bool] = {
+        let mosaic = self.mosaic, crop = self.crop
+        let lowest = threshold.min(), w = mosaic.width, reach = HighlightRecovery.reach
+        let from = max(0, crop.x - reach), to = min(w, crop.maxX + reach)
+        var flags = [Bool](repeating: false, count: mosaic.height)
+        let rows = mosaic.height, blocks = min(64, max(1, rows / 64))
+        flags.withUnsafeMutableBufferPointer { f in
+            let out = UnsafeTransfer(f.baseAddress!)
+            mosaic.samples.withUnsafeBufferPointer { s in
+                let samples = UnsafeTransfer(UnsafeMutablePointer(mutating: s.baseAddress!))
+                SharedWork.run(iterations: blocks) { b in
+                    for y in (rows * b / blocks)..<(rows * (b + 1) / blocks) {
+                        let line = samples.value + y * w
+                        var top: UInt16 = 0
+                        for x in from..<to { top = max(top, line[x]) }
+                        out.value[y] = Int32(top) >= lowest
+                    }
+                }
+            }
+        }
+        return flags
+    }()
+
+    func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
+        try checkRows(y: y, count: count)
+        let w = mosaic.width, h = mosaic.height, reach = HighlightRecovery.reach
+        let cols = columns, n = cols.count, rowClips = self.rowClips
+        let crop = self.crop, step = self.step, output = self.output, threshold = self.threshold, colors = self.colors
+        // The mosaic rows each output row's pixels look at; rows with no clip there are zeros.
+        let windows = (0..<count).map { r in
+            let sy = crop.y + step * (y + r)
+            return max(0, sy - reach)...min(h - 1, sy + reach)
+        }
+        let near = windows.map { $0.contains { rowClips[$0] } }
+        for r in 0..<count { (destination + r * bytesPerRow).assumingMemoryBound(to: SIMD4<Float>.self).update(repeating: .zero, count: n) }
+        guard n > 0, let first = near.firstIndex(of: true), let last = near.lastIndex(of: true) else { return }
+        // The camera RGB of the rows near a clip, for the knee test (one develop call: its
+        // workers share the rows).
+        _ = try camera.setColumns(cols)
+        var rgb = [Float](repeating: 0, count: 3 * n * (last - first + 1))
+        var failure: DaguerreError?
+        rgb.withUnsafeMutableBytes { b in
+            do throws(DaguerreError) {
+                try camera.readRows(y: y + first, count: last - first + 1, into: b.baseAddress!, bytesPerRow: 12 * n)
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        // The sensor columns the row's pixels sit on, and their neighbourhood.
+        let firstX = crop.x + step * cols.lowerBound, lastX = crop.x + step * (cols.upperBound - 1)
+        let lo = max(0, firstX - reach), hi = min(w - 1, lastX + reach)
+        // Each sensor row the windows cover, once: per photosite, its colour's bit if it is at
+        // the white level (rows with no clip stay zero).
+        let sensorRows = windows[first].lowerBound...windows[last].upperBound, span = hi - lo + 1
+        var bits = [UInt8](repeating: 0, count: sensorRows.count * span)
+        bits.withUnsafeMutableBufferPointer { b in
+            let rowBits = UnsafeTransfer(b.baseAddress!)
+            mosaic.samples.withUnsafeBufferPointer { s in
+                let samples = UnsafeTransfer(UnsafeMutablePointer(mutating: s.baseAddress!))
+                SharedWork.run(iterations: min(sensorRows.count, 8)) { part in
+                    for k in stride(from: part, to: sensorRows.count, by: min(sensorRows.count, 8)) {
+                        let yy = sensorRows.lowerBound + k
+                        guard rowClips[yy] else { continue }
+                        let line = samples.value + yy * w, o = rowBits.value + k * span
+                        // The two colours and thresholds of this row, by column parity.
+                        let t = (threshold[(yy & 1) << 1], threshold[(yy & 1) << 1 | 1])
+                        let c = (UInt8(1) << UInt8(colors.color(x: 0, y: yy)), UInt8(1) << UInt8(colors.color(x: 1, y: yy)))
+                        for x in lo...hi {
+                            let odd = x & 1 == 1
+                            o[x - lo] = Int32(line[x]) >= (odd ? t.1 : t.0) ? (odd ? c.1 : c.0) : 0
+                        }
+                    }
+                }
+            }
+        }
+        let out = UnsafeTransfer(destination)
+        rgb.withUnsafeBufferPointer { developed in
+            let camera = UnsafeTransfer(UnsafeMutablePointer(mutating: developed.baseAddress!))
+            bits.withUnsafeBufferPointer { b in
+                let rowBits = UnsafeTransfer(UnsafeMutablePointer(mutating: b.baseAddress!))
+                SharedWork.run(iterations: min(last - first + 1, 8)) { part in
+                    var columnFlags = [UInt8](repeating: 0, count: span)
+                    for r in stride(from: first + part, through: last, by: min(last - first + 1, 8)) where near[r] {
+                        // Per sensor column, the colours at the white level in the window's rows…
+                        for i in 0..<span { columnFlags[i] = 0 }
+                        for yy in windows[r] where rowClips[yy] {
+                            let o = rowBits.value + (yy - sensorRows.lowerBound) * span
+                            for i in 0..<span { columnFlags[i] |= o[i] }
+                        }
+                        // …then, per pixel, those within the reach of its photosite's column, where
+                        // its camera RGB is above the knee.
+                        let row = (out.value + r * bytesPerRow).assumingMemoryBound(to: SIMD4<Float>.self)
+                        let v = camera.value + 3 * n * (r - first)
+                        for i in 0..<n {
+                            let sx = firstX + step * i
+                            var found: UInt8 = 0
+                            for x in max(lo, sx - reach)...min(hi, sx + reach) { found |= columnFlags[x - lo] }
+                            guard found != 0 else { continue }
+                            let c = SIMD3(v[3 * i], v[3 * i + 1], v[3 * i + 2])
+                            guard c.max() > HighlightRecovery.knee else { continue }
+                            switch output {
+                            case .flags: row[i] = SIMD4(found & 1 != 0 ? 1 : 0, found & 2 != 0 ? 1 : 0, found & 4 != 0 ? 1 : 0, 1)
+                            case .markedCamera: row[i] = SIMD4(c.x, c.y, c.z, 1)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
