@@ -59,7 +59,7 @@ public enum FuzzTargets {
     /// reduction with the file's NoiseProfile or an estimate, highlights, gain maps and warps
     /// from its opcode lists), draft mode, the half-size path, versions 1, 2 and 3, and the
     /// look, each rendered into a small buffer. Hostile levels, profiles, opcode areas and sizes
-    /// must end in a DaguerreError. Returns how many of the six renders succeeded (nil when the
+    /// must end in a DaguerreError. Returns how many of the seven renders succeeded (nil when the
     /// bytes are not a readable DNG).
     @discardableResult
     public static func rawDevelop(_ bytes: [UInt8]) -> Int? {
