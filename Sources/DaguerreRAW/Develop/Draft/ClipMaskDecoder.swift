@@ -133,13 +133,19 @@ final class ClipMaskDecoder: DevelopSource {
                         let yy = sensorRows.lowerBound + k
                         guard rowClips[yy] else { continue }
                         let line = samples.value + yy * w, o = rowBits.value + k * span
-                        // The two colours and thresholds of this row, by column parity.
-                        let t = (threshold[(yy & 1) << 1], threshold[(yy & 1) << 1 | 1])
-                        let c = (UInt8(1) << UInt8(colors.color(x: 0, y: yy)), UInt8(1) << UInt8(colors.color(x: 1, y: yy)))
-                        for x in lo...hi {
-                            let odd = x & 1 == 1
-                            o[x - lo] = Int32(line[x]) >= (odd ? t.1 : t.0) ? (odd ? c.1 : c.0) : 0
+                        // The two colours and thresholds of this row, by column parity: the loop
+                        // goes by pairs of columns from an even one.
+                        let even = (threshold[(yy & 1) << 1], UInt8(1) << UInt8(colors.color(x: 0, y: yy)))
+                        let odd = (threshold[(yy & 1) << 1 | 1], UInt8(1) << UInt8(colors.color(x: 1, y: yy)))
+                        let start = lo & ~1
+                        var x = start
+                        while x < hi {
+                            let a: UInt8 = Int32(line[x]) >= even.0 ? even.1 : 0, b: UInt8 = Int32(line[x &+ 1]) >= odd.0 ? odd.1 : 0
+                            if x >= lo { o[x &- lo] = a }
+                            o[x &+ 1 &- lo] = b
+                            x &+= 2
                         }
+                        if x == hi { o[hi &- lo] = Int32(line[hi]) >= even.0 ? even.1 : 0 }
                     }
                 }
             }
@@ -150,22 +156,30 @@ final class ClipMaskDecoder: DevelopSource {
             bits.withUnsafeBufferPointer { b in
                 let rowBits = UnsafeTransfer(UnsafeMutablePointer(mutating: b.baseAddress!))
                 SharedWork.run(iterations: min(last - first + 1, 8)) { part in
-                    var columnFlags = [UInt8](repeating: 0, count: span)
+                    // Per worker: the row's flags by sensor column, then widened by the reach.
+                    let columnFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: span)
+                    let widened = UnsafeMutablePointer<UInt8>.allocate(capacity: span)
+                    defer { columnFlags.deallocate(); widened.deallocate() }
                     for r in stride(from: first + part, through: last, by: min(last - first + 1, 8)) where near[r] {
                         // Per sensor column, the colours at the white level in the window's rows…
-                        for i in 0..<span { columnFlags[i] = 0 }
+                        columnFlags.update(repeating: 0, count: span)
                         for yy in windows[r] where rowClips[yy] {
                             let o = rowBits.value + (yy - sensorRows.lowerBound) * span
                             for i in 0..<span { columnFlags[i] |= o[i] }
+                        }
+                        // Widened: OR of the neighbours up to the reach, one shifted pass per
+                        // distance and side (plain loops that vectorize).
+                        widened.update(from: columnFlags, count: span)
+                        for d in 1..<(reach + 1) where d < span {
+                            for i in d..<span { widened[i] |= columnFlags[i &- d] }
+                            for i in 0..<(span &- d) { widened[i] |= columnFlags[i &+ d] }
                         }
                         // …then, per pixel, those within the reach of its photosite's column, where
                         // its camera RGB is above the knee.
                         let row = (out.value + r * bytesPerRow).assumingMemoryBound(to: SIMD4<Float>.self)
                         let v = camera.value + 3 * n * (r - first)
                         for i in 0..<n {
-                            let sx = firstX + step * i
-                            var found: UInt8 = 0
-                            for x in max(lo, sx - reach)...min(hi, sx + reach) { found |= columnFlags[x - lo] }
+                            let found = widened[firstX &+ step &* i &- lo]
                             guard found != 0 else { continue }
                             let c = SIMD3(v[3 * i], v[3 * i + 1], v[3 * i + 2])
                             guard c.max() > HighlightRecovery.knee else { continue }
