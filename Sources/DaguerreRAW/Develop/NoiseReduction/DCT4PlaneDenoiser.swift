@@ -254,7 +254,8 @@ final class DCT4PlaneDenoiser {
         // only), and its ring slots cleared for row r + 4.
         let pw = p, pairs = (columns + Self.pad) / 2 + 1
         @inline(__always) func finish(_ r: Int) {
-            let nr = num + (r & 3) * s, dr = den + (r & 3) * s
+            // At step 2 an odd row's denominator is the even row's above it (see the block loop).
+            let nr = num + (r & 3) * s, dr = den + ((alternate ? r & ~1 : r) & 3) * s
             if r >= Self.pad, r < Self.pad + rows {
                 let pr = pw + r * s
                 if alternate {
@@ -271,7 +272,8 @@ final class DCT4PlaneDenoiser {
                     for c in Self.pad..<(Self.pad + columns) { pr[c] = nr[c] / dr[c] }
                 }
             }
-            nr.update(repeating: 0, count: s); dr.update(repeating: 0, count: s)
+            nr.update(repeating: 0, count: s)
+            if !alternate || r & 1 == 1 { dr.update(repeating: 0, count: s) }
         }
         // The row DCT of extended row `r` at the block origins, into ring slot r mod 4:
         // `out[v·stride + j]` = Σ_l D[v][l]·column l of block j.
@@ -347,7 +349,10 @@ final class DCT4PlaneDenoiser {
                     let nr = num + ((i + k) & 3) * s + j, dr = den + ((i + k) & 3) * s + j
                     if alternate {
                         Self.accumulate(e0, e2, nr); Self.accumulate(e1, e3, nr + half)
-                        Self.accumulate(weight, weight, dr); Self.accumulate(weight, weight, dr + half)
+                        // Rows 2m and 2m + 1 are covered by the same two block rows (origins are
+                        // even), so their denominators are equal, sum for sum: only the even
+                        // row's is accumulated, and `finish` divides the odd row by it too.
+                        if k & 1 == 0 { Self.accumulate(weight, weight, dr); Self.accumulate(weight, weight, dr + half) }
                     } else {
                         Self.accumulate(e0, e1, e2, e3, nr)
                         Self.accumulate(weight, weight, weight, weight, dr)
