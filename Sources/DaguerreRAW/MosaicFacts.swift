@@ -1,5 +1,5 @@
 // What a RAWFilter learns from its mosaic once (SPEC X7: re-renders after a parameter change
-// must not redo it): the noise profile estimate, and whether any photosite reached the white
+// must not redo it): the noise profile estimate, and which rows have a photosite at the white
 // level. Copies of a filter share it, since the DNG they develop is the same and immutable.
 import DaguerreFormats
 import Synchronization
@@ -7,20 +7,21 @@ import Synchronization
 /// Facts about a filter's mosaic, each computed at most once and shared by copies of the filter.
 ///
 /// ```swift
-/// let clips = facts.reachesWhite.withLock { $0 }     // nil until the first draft asks
+/// let anyClipped = facts.clippedRows(mosaic).contains(true)   // scanned once, then shared
 /// ```
 final class MosaicFacts: Sendable {
     /// The noise model noise reduction uses (``RAWFilter/noiseProfile(_:)``).
     let noiseProfile = Mutex<CFANoiseProfile?>(nil)
-    /// Whether a photosite reached the white level anywhere in the mosaic: without one, the
-    /// highlight stage changes nothing, and a draft leaves its inputs out (``DraftBalance``).
-    let reachesWhite = Mutex<Bool?>(nil)
+    /// Per row, whether a photosite in it reached the white level
+    /// (``HighlightRecovery/rowsReachingWhite(_:)``): a draft leaves its highlight inputs out
+    /// when no row has one (``DraftBalance``), and its clip-mask decoders skip rows far from one.
+    let clippedRows = Mutex<[Bool]?>(nil)
 
-    /// `reachesWhite`, scanning `mosaic` on the first call.
-    func reachesWhite(_ mosaic: BayerImage) -> Bool {
-        reachesWhite.withLock { known in
+    /// `clippedRows`, scanning `mosaic` on the first call.
+    func clippedRows(_ mosaic: BayerImage) -> [Bool] {
+        clippedRows.withLock { known in
             if let known { return known }
-            let found = HighlightRecovery.reachesWhite(mosaic)
+            let found = HighlightRecovery.rowsReachingWhite(mosaic)
             known = found
             return found
         }

@@ -91,10 +91,11 @@ extension RAWFilter {
             }
             var highlights: (marked: Image, flags: Image)?
             // A mosaic with no photosite at the white level has nothing for the stage to rebuild.
-            if highlight != nil, facts.reachesWhite(mosaic) {
+            let clippedRows = highlight == nil ? [] : facts.clippedRows(mosaic)
+            if clippedRows.contains(true) {
                 func input(_ output: ClipMaskDecoder.Output) throws(DaguerreError) -> Image {
-                    let source = try Image(identity: "\(cameraKey) highlight \(output.rawValue)") {
-                        () throws(DaguerreError) -> any ImageDecoder in try ClipMaskDecoder(mosaic: mosaic, settings: camera, output: output)
+                    let source = try Image(identity: "\(cameraKey) highlight \(output.rawValue)") { () throws(DaguerreError) -> any ImageDecoder in
+                        try ClipMaskDecoder(mosaic: mosaic, settings: camera, clippedRows: clippedRows, output: output)
                     }
                     return try placed(source, halfSize: halfSize, interpolation: output == .markedCamera ? .bilinear : .lanczos)
                         .insertingIntermediate(cache: true)

@@ -22,15 +22,22 @@ import Testing
         }
     }
 
-    @Test("At the half-size develop's own scale, the draft equals the full-quality half-size develop, highlights included (no resample between: the mask is 0 or 1)")
-    func draftAtHalfSizeEqualsTheHalfSizeDevelop() throws {
-        var raw = try RAWFilter(dng: try Self.highlightDNG())
-        raw.scaleFactor = 0.5
+    /// `dng` developed at `scale` in full quality, then in draft mode, both read as 32-bit floats;
+    /// the two must have the same size.
+    static func fullAndDraft(_ dng: DNGImage, scale: Double) throws -> (full: LinearPixels, draft: LinearPixels) {
+        var raw = try RAWFilter(dng: dng)
+        raw.scaleFactor = scale
         let context = try LinearPixels.floatContext()
         let full = try LinearPixels(try raw.outputImage(), context: context)
         raw.isDraftModeEnabled = true
         let draft = try LinearPixels(try raw.outputImage(), context: context)
         #expect(draft.width == full.width && draft.height == full.height)
+        return (full, draft)
+    }
+
+    @Test("At the half-size develop's own scale, the draft equals the full-quality half-size develop, highlights included (no resample between: the mask is 0 or 1)")
+    func draftAtHalfSizeEqualsTheHalfSizeDevelop() throws {
+        let (full, draft) = try Self.fullAndDraft(try Self.highlightDNG(), scale: 0.5)
         var worst: Float = 0
         for (a, b) in zip(draft.values, full.values) { worst = max(worst, abs(a - b) / max(abs(b), 0.05)) }
         // Only the float order differs: the white balance is a separate matrix after the cache.
@@ -39,13 +46,7 @@ import Testing
 
     @Test("A scaled draft (white balance after the Lanczos resample) agrees with the scaled full develop: within 0.5 % away from the edges of clipped areas (isolated clipped photosites included), within 5 % at them, and the saturated patch neutral")
     func scaledDraftAgreesWithTheFullDevelop() throws {
-        var raw = try RAWFilter(dng: try Self.highlightDNG(width: 320, height: 240))
-        raw.scaleFactor = 0.3
-        let context = try LinearPixels.floatContext()
-        let full = try LinearPixels(try raw.outputImage(), context: context)
-        raw.isDraftModeEnabled = true
-        let draft = try LinearPixels(try raw.outputImage(), context: context)
-        #expect(draft.width == full.width && draft.height == full.height)
+        let (full, draft) = try Self.fullAndDraft(try Self.highlightDNG(width: 320, height: 240), scale: 0.3)
         // Photosites → output pixels: the 8-photosite default crop, then the scale.
         func pixel(_ photosite: Int) -> Double { Double(photosite - 8) * 0.3 }
         let edgesX = [12, 64, 84, 140].map(pixel), edgesY = [16, 72].map(pixel)
@@ -113,8 +114,9 @@ import Testing
                 }
                 return (rows, columns)
             }
-            let (flags, columns) = try read(try ClipMaskDecoder(mosaic: mosaic, settings: settings, output: .flags), channels: 4)
-            let (marked, _) = try read(try ClipMaskDecoder(mosaic: mosaic, settings: settings, output: .markedCamera), channels: 4)
+            let rows = HighlightRecovery.rowsReachingWhite(mosaic)
+            let (flags, columns) = try read(try ClipMaskDecoder(mosaic: mosaic, settings: settings, clippedRows: rows, output: .flags), channels: 4)
+            let (marked, _) = try read(try ClipMaskDecoder(mosaic: mosaic, settings: settings, clippedRows: rows, output: .markedCamera), channels: 4)
             let camera = try read(try RAWDevelopDecoder(mosaic: mosaic, settings: settings), channels: 3).rows
             let step = demosaic == .halfSize ? 2 : 1, h = flags.count / columns.count / 4
             let threshold = HighlightRecovery.thresholds(black: mosaic.blackLevel, white: mosaic.whiteLevel)

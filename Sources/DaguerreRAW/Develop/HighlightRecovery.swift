@@ -71,24 +71,28 @@ struct HighlightRecovery: Sendable, Hashable {
         return found
     }
 
-    /// Whether any photosite of `mosaic` is at its position's clip threshold (``thresholds``):
-    /// one pass over the samples, a row band per worker.
-    static func reachesWhite(_ mosaic: BayerImage) -> Bool {
+    /// Per mosaic row, whether a photosite in it is at the lowest of the positions' clip
+    /// thresholds (``thresholds``): one pass over the samples, a band of rows per worker. Rows
+    /// without one (nearly all of a typical photo) need no highlight work at all.
+    static func rowsReachingWhite(_ mosaic: BayerImage) -> [Bool] {
         let lowest = thresholds(black: mosaic.blackLevel, white: mosaic.whiteLevel).min()
-        let count = mosaic.samples.count, bands = 16
-        var tops = [UInt16](repeating: 0, count: bands)
-        tops.withUnsafeMutableBufferPointer { t in
-            let out = UnsafeTransfer(t.baseAddress!)
+        let w = mosaic.width, rows = mosaic.height, bands = min(64, max(1, rows / 64))
+        var flags = [Bool](repeating: false, count: rows)
+        flags.withUnsafeMutableBufferPointer { f in
+            let out = UnsafeTransfer(f.baseAddress!)
             mosaic.samples.withUnsafeBufferPointer { s in
                 let samples = UnsafeTransfer(UnsafeMutablePointer(mutating: s.baseAddress!))
                 SharedWork.run(iterations: bands) { b in
-                    var top: UInt16 = 0
-                    for i in (count * b / bands)..<(count * (b + 1) / bands) { top = max(top, samples.value[i]) }
-                    out.value[b] = top
+                    for y in (rows * b / bands)..<(rows * (b + 1) / bands) {
+                        let line = samples.value + y * w
+                        var top: UInt16 = 0
+                        for x in 0..<w { top = max(top, line[x]) }
+                        out.value[y] = Int32(top) >= lowest
+                    }
                 }
             }
         }
-        return Int32(tops.max() ?? 0) >= lowest
+        return flags
     }
 
     /// Per CFA position, the code at 99.9 % of the range above black.

@@ -23,11 +23,12 @@ import DaguerreFormats
 ///   Resampled with weights that are never negative, its unpremultiplied colour is the mean
 ///   camera RGB of the marked pixels under the footprint.
 ///
-/// The mosaic is scanned once for rows with a photosite at the white level; rows whose
-/// neighbourhood has none (nearly all of a typical photo) are zeros without a develop.
+/// Rows whose neighbourhood has no photosite at the white level (nearly all of a typical photo)
+/// are zeros without a develop; which rows have one is scanned once per filter and shared.
 ///
 /// ```swift
-/// let flags = try ClipMaskDecoder(mosaic: mosaic, settings: cameraSettings, output: .flags)
+/// let rows = HighlightRecovery.rowsReachingWhite(mosaic)
+/// let flags = try ClipMaskDecoder(mosaic: mosaic, settings: cameraSettings, clippedRows: rows, output: .flags)
 /// try flags.readRows(y: 0, count: 16, into: rows, bytesPerRow: flags.info.width * 16)
 /// ```
 final class ClipMaskDecoder: DevelopSource {
@@ -44,15 +45,23 @@ final class ClipMaskDecoder: DevelopSource {
     private let step: Int
     private let threshold: SIMD4<Int32>
     private let colors: BayerPatternColors
+    /// Per mosaic row, whether a photosite in it is at the white level
+    /// (``HighlightRecovery/rowsReachingWhite(_:)``, scanned once per filter and shared).
+    private let rowClips: [Bool]
 
-    /// `settings` must describe a camera-RGB develop (identity matrix, no highlight stage).
-    init(mosaic: BayerImage, settings: DevelopSettings, output: Output) throws(DaguerreError) {
+    /// `settings` must describe a camera-RGB develop (identity matrix, no highlight stage);
+    /// `clippedRows` is ``HighlightRecovery/rowsReachingWhite(_:)`` of `mosaic`.
+    init(mosaic: BayerImage, settings: DevelopSettings, clippedRows: [Bool], output: Output) throws(DaguerreError) {
         guard settings.demosaic != .lmmseGW else {
             throw .unsupported(feature: "a clip mask for the LMMSE-GW develop", hint: "Draft mode develops half size or bilinear; LMMSE-GW applies its highlight stage itself.")
         }
         guard settings.highlight == nil, settings.matrix == .identity else {
             throw .invalidArgument(what: "the clip mask's develop settings", problem: "must develop camera RGB: identity matrix, no highlight stage")
         }
+        guard clippedRows.count == mosaic.height else {
+            throw .invalidArgument(what: "the clip mask's clipped rows (\(clippedRows.count))", problem: "give one per mosaic row (\(mosaic.height))")
+        }
+        rowClips = clippedRows
         camera = try RAWDevelopDecoder(mosaic: mosaic, settings: settings)
         let base = camera.info
         info = ImageFileInfo(format: base.format, width: base.width, height: base.height, pixelFormat: .rgbaf, alpha: .premultiplied,
@@ -65,33 +74,6 @@ final class ClipMaskDecoder: DevelopSource {
         threshold = HighlightRecovery.thresholds(black: mosaic.blackLevel, white: mosaic.whiteLevel)
         colors = BayerPatternColors(mosaic.pattern.cfaPattern)
     }
-
-    /// Which mosaic rows have a photosite at the white level within the columns the mask reads
-    /// (the crop's, plus the reach on each side). Scanned on the first read, not when the
-    /// decoder is made: a recipe is rebuilt after every parameter change, and a cached render
-    /// never reads the source.
-    private lazy var rowClips: [Bool] = {
-        let mosaic = self.mosaic, crop = self.crop
-        let lowest = threshold.min(), w = mosaic.width, reach = HighlightRecovery.reach
-        let from = max(0, crop.x - reach), to = min(w, crop.maxX + reach)
-        var flags = [Bool](repeating: false, count: mosaic.height)
-        let rows = mosaic.height, blocks = min(64, max(1, rows / 64))
-        flags.withUnsafeMutableBufferPointer { f in
-            let out = UnsafeTransfer(f.baseAddress!)
-            mosaic.samples.withUnsafeBufferPointer { s in
-                let samples = UnsafeTransfer(UnsafeMutablePointer(mutating: s.baseAddress!))
-                SharedWork.run(iterations: blocks) { b in
-                    for y in (rows * b / blocks)..<(rows * (b + 1) / blocks) {
-                        let line = samples.value + y * w
-                        var top: UInt16 = 0
-                        for x in from..<to { top = max(top, line[x]) }
-                        out.value[y] = Int32(top) >= lowest
-                    }
-                }
-            }
-        }
-        return flags
-    }()
 
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         try checkRows(y: y, count: count)
