@@ -80,6 +80,33 @@ private func decode(_ bytes: [UInt8], legacyDifference16: Bool = false) throws -
     return (header, out)
 }
 
+/// Decodes two streams with the paired decoder (``LosslessJPEGDecoder``'s lockstep path for
+/// scans of one shape), each into a tight array with a guard zone after it that must stay intact.
+private func decodePair(_ first: [UInt8], _ second: [UInt8]) -> Result<([UInt16], [UInt16]), DaguerreError> {
+    func capacity(_ bytes: [UInt8]) -> Int {
+        let header = try? bytes.withUnsafeBytes { (raw) throws(DaguerreError) in try LosslessJPEG.readHeader(raw) }
+        return header.map { $0.samplesPerRow * $0.height } ?? 64
+    }
+    let (n1, n2) = (capacity(first), capacity(second))
+    var out1 = [UInt16](repeating: 0x5A5A, count: n1 + 64), out2 = [UInt16](repeating: 0x5A5A, count: n2 + 64)
+    let result = first.withUnsafeBytes { raw1 in
+        second.withUnsafeBytes { raw2 in
+            out1.withUnsafeMutableBufferPointer { d1 in
+                out2.withUnsafeMutableBufferPointer { d2 in
+                    Result { () throws(DaguerreError) in
+                        let s1 = try LosslessJPEGStream(raw1), s2 = try LosslessJPEGStream(raw2)
+                        try LosslessJPEGDecoder.decode(s1, raw1, into: d1.baseAddress!, rowStride: s1.header.samplesPerRow, capacity: n1,
+                                                       s2, raw2, into: d2.baseAddress!, rowStride: s2.header.samplesPerRow, capacity: n2,
+                                                       legacyDifference16: false)
+                    }
+                }
+            }
+        }
+    }
+    #expect(out1[n1...].allSatisfy { $0 == 0x5A5A } && out2[n2...].allSatisfy { $0 == 0x5A5A }, "wrote past the capacity")
+    return result.map { (Array(out1.prefix(n1)), Array(out2.prefix(n2))) }
+}
+
 /// How many samples differ (an #expect on whole arrays would print them all on failure).
 private func differing(_ a: [UInt16], _ b: [UInt16]) -> Int {
     guard a.count == b.count else { return max(a.count, b.count) }
@@ -110,6 +137,31 @@ struct LosslessJPEGTests {
                 }
             }
         }
+    }
+
+    @Test("Two tiles decoded in lockstep equal each decoded alone (every predictor, 1 and 2 components, point transform, per-component tables); other shapes fall back",
+          arguments: 1...7)
+    func pairedScans(predictor: Int) throws {
+        for components in [1, 2] {
+            for (width, height, pt) in [(1, 1, 0), (13, 7, 0), (64, 33, 2)] {
+                let count = width * height * components
+                let seed = UInt64(predictor * 100 + components * 10 + pt)
+                let a = Samples.gradient(width: width, height: height, components: components, precision: 14, seed: seed)
+                let b = Samples.noise(count, precision: 14, seed: seed + 1)
+                let bytesA = try encode(a, width: width, height: height, components: components, precision: 14, predictor: predictor, pointTransform: pt)
+                let bytesB = try encode(b, width: width, height: height, components: components, precision: 14, predictor: predictor,
+                                        pointTransform: pt, tablePerComponent: true)
+                let (backA, backB) = try decodePair(bytesA, bytesB).get()
+                #expect(differing(backA, try decode(bytesA).1) == 0, "P\(predictor) \(components)c \(width)×\(height) Pt \(pt)")
+                #expect(differing(backB, try decode(bytesB).1) == 0, "P\(predictor) \(components)c \(width)×\(height) Pt \(pt)")
+            }
+        }
+        // Shapes that cannot go in lockstep: another size, three components, restart intervals.
+        let small = Samples.noise(10 * 4 * 2, precision: 12, seed: 5), other = Samples.noise(11 * 5 * 3, precision: 12, seed: 6)
+        let bytesSmall = try encode(small, width: 10, height: 4, components: 2, precision: 12, predictor: predictor)
+        let bytesOther = try encode(other, width: 11, height: 5, components: 3, precision: 12, predictor: predictor, restartRows: 2)
+        let (backSmall, backOther) = try decodePair(bytesSmall, bytesOther).get()
+        #expect(differing(backSmall, small) == 0 && differing(backOther, other) == 0)
     }
 
     @Test("The difference 32768 (SSSS = 16, no extra bits) and full-range 16-bit noise")
@@ -453,6 +505,28 @@ struct LosslessJPEGHostileTests {
         }
         #expect(outcomes.values.reduce(0, +) == 3000)
         #expect(outcomes.count > 3, "\(outcomes)")
+    }
+
+    @Test("A tile pair with one stream cut or flipped throws or decodes, never traps or overruns")
+    func pairDamage() throws {
+        let samples = Samples.gradient(width: Self.width, height: Self.height, components: Self.components, precision: 14, seed: 78)
+        let whole = try encode(samples, width: Self.width, height: Self.height, components: Self.components, precision: 14)
+        let entropyEnd = whole.count - 2
+        for length in stride(from: entropyEnd - 40, to: whole.count, by: 1) {
+            let cut = Array(whole.prefix(length))
+            for (first, second) in [(whole, cut), (cut, whole)] {
+                switch decodePair(first, second) {
+                case .success: #expect(length >= entropyEnd, "a pair with a stream cut at \(length) of \(whole.count) bytes decoded")
+                case let .failure(error): #expect(error.isTruncated || error.isCorrupt, "cut at \(length): \(error)")
+                }
+            }
+        }
+        var rng = SeededRandom(seed: 0x9A1_2)
+        for _ in 0..<1000 {
+            var damaged = whole
+            damaged[Int.random(in: 0..<damaged.count, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng)
+            _ = decodePair(whole, damaged)
+        }
     }
 
     @Test("Hostile headers: huge and zero dimensions, missing tables, other JPEG processes, bad segments")

@@ -108,10 +108,27 @@ extension DNGReader {
         samples.withUnsafeMutableBufferPointer { dst in
             let out = UnsafeTransfer(dst.baseAddress!)
             // Safety: each chunk writes only its own rectangle of `samples`; the buffer outlives the workers.
-            DispatchQueue.concurrentPerform(iterations: layout.offsets.count) { i in
+            // Neighbouring chunks go in pairs: two lossless JPEG tiles of the same shape decode
+            // in lockstep (``LosslessJPEGDecoder``), about twice as fast as one after the other.
+            let chunks = layout.offsets.count
+            DispatchQueue.concurrentPerform(iterations: (chunks + 1) / 2) { k in
+                let i = 2 * k, j = 2 * k + 1
                 do throws(DaguerreError) {
-                    results.set(i, .success(try decodeChunk(i, layout: layout, shape: shape, bytes: bytes, into: out.value)))
-                } catch { results.set(i, .failure(error)) }
+                    if j < chunks, let precision = try decodeTilePair(i, j, layout: layout, shape: shape, bytes: bytes, into: out.value) {
+                        results.set(i, .success(precision))
+                        results.set(j, .success(precision))
+                        return
+                    }
+                } catch {
+                    results.set(i, .failure(error))
+                    results.set(j, .failure(error))
+                    return
+                }
+                for c in [i, j] where c < chunks {
+                    do throws(DaguerreError) {
+                        results.set(c, .success(try decodeChunk(c, layout: layout, shape: shape, bytes: bytes, into: out.value)))
+                    } catch { results.set(c, .failure(error)) }
+                }
             }
         }
         let precisions = try results.collect()
@@ -153,6 +170,41 @@ extension DNGReader {
         }
     }
 
+    /// Decodes chunks `i` and `j` together when both are lossless JPEG tiles that decode in
+    /// place with the same frame header and no linearization table follows; returns their
+    /// precision, or nil when they do not qualify (the caller then decodes each).
+    static func decodeTilePair(_ i: Int, _ j: Int, layout: ChunkLayout, shape: ChunkShape, bytes: [UInt8],
+                               into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) -> Int? {
+        guard shape.compression == 7, shape.table?.isEmpty ?? true else { return nil }
+        return try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> Int? in
+            guard let first = try inPlaceFrame(i, layout: layout, shape: shape, bytes: all, into: out),
+                  let second = try inPlaceFrame(j, layout: layout, shape: shape, bytes: all, into: out),
+                  first.stream.header == second.stream.header else { return nil }
+            try LosslessJPEGDecoder.decode(first.stream, first.data, into: first.destination, rowStride: first.rowStride, capacity: first.capacity,
+                                           second.stream, second.data, into: second.destination, rowStride: second.rowStride, capacity: second.capacity,
+                                           legacyDifference16: shape.legacy)
+            return first.stream.header.precision
+        }
+    }
+
+    /// Chunk `i`'s lossless JPEG frame, parsed, with where it decodes in place, when it is a
+    /// whole tile whose frame rows are tile rows (the usual case); nil for any other chunk.
+    private static func inPlaceFrame(_ i: Int, layout: ChunkLayout, shape: ChunkShape, bytes all: UnsafeBufferPointer<UInt8>,
+                                     into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError)
+        -> (stream: LosslessJPEGStream, data: UnsafeRawBufferPointer, destination: UnsafeMutablePointer<UInt16>, rowStride: Int, capacity: Int)? {
+        let spp = shape.samplesPerPixel
+        let cw = layout.chunkWidth * spp, ch = layout.chunkHeight, stride = shape.width * spp
+        let pixelX0 = (i % layout.across) * layout.chunkWidth, y0 = (i / layout.across) * ch
+        let x0 = pixelX0 * spp
+        let validW = min(layout.chunkWidth, shape.width - pixelX0) * spp, validH = min(ch, shape.height - y0)
+        let data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[layout.offsets[i]..<layout.offsets[i] + layout.counts[i]]))
+        let stream = try LosslessJPEGStream(data)
+        let header = stream.header
+        guard validW == cw, validH == ch, header.samplesPerRow == cw, header.height == ch else { return nil }
+        let capacity = (shape.height - y0 - 1) * stride + (stride - x0)
+        return (stream, data, out + y0 * stride + x0, stride, capacity)
+    }
+
     /// Decodes chunk `i` into its rectangle of `out`, linearizes it through the table if given,
     /// and returns the significant bits it holds (the lossless JPEG precision, or the sample
     /// bits). Horizontal quantities are in samples: a pixel holds `samplesPerPixel` of them.
@@ -179,16 +231,15 @@ extension DNGReader {
                 return (false, 8)
             default: break
             }
-            // The markers are parsed once, for the shape check and the decode.
+            // The usual case, a whole tile whose frame rows are tile rows: decode in place.
+            if let frame = try inPlaceFrame(i, layout: layout, shape: shape, bytes: all, into: out) {
+                try LosslessJPEGDecoder.decode(frame.stream, frame.data, into: frame.destination, rowStride: frame.rowStride, capacity: frame.capacity,
+                                               legacyDifference16: shape.legacy)
+                return (true, frame.stream.header.precision)
+            }
+            // The markers are parsed again, for the frame's own shape.
             let stream = try LosslessJPEGStream(data)
             let header = stream.header
-            // The usual case, a whole tile whose frame rows are tile rows: decode in place.
-            if validW == cw, validH == ch, header.samplesPerRow == cw, header.height == ch {
-                let capacity = (shape.height - y0 - 1) * stride + (stride - x0)
-                try LosslessJPEGDecoder.decode(stream, data, into: out + y0 * stride + x0, rowStride: stride, capacity: capacity,
-                                               legacyDifference16: shape.legacy)
-                return (true, header.precision)
-            }
             // The JPEG frame's samples fill the chunk row by row (DNG 1.4: frames may be shaped
             // differently from the tile, e.g. width/2 × 2 components).
             guard header.samplesPerRow * header.height <= cw * ch else {

@@ -20,73 +20,125 @@ import DaguerreCore
 ///                                capacity: stream.header.samplesPerRow * stream.header.height, legacyDifference16: false)
 /// ```
 enum LosslessJPEGDecoder {
-    /// What one scan's sample loop needs, gathered so the generic loop takes one argument.
+    /// One scan, ready for the sample loop: the buffer checked against the frame, the
+    /// entropy-coded data unstuffed, and the Huffman lookup tables built. It owns that memory
+    /// until ``release()``.
     struct Scan {
-        var destination: UnsafeMutablePointer<UInt16>
-        var rowStride: Int
-        var header: LosslessJPEGHeader
-        var rowsPerInterval: Int
-        var data: LosslessJPEGEntropyData
+        let destination: UnsafeMutablePointer<UInt16>
+        let rowStride: Int
+        let header: LosslessJPEGHeader
+        let rowsPerInterval: Int
+        let data: LosslessJPEGEntropyData
         /// Per component: its lookup table, and its full table for the slow path.
-        var lookups: UnsafePointer<UnsafePointer<UInt16>>
-        var tables: UnsafePointer<LosslessJPEGDecodingTable>
-        var legacyDifference16: Bool
+        let lookups: UnsafeMutablePointer<UnsafePointer<UInt16>>
+        let tables: UnsafeMutablePointer<LosslessJPEGDecodingTable>
+        private let lookupStorage: UnsafeMutablePointer<UInt16>
+        let legacyDifference16: Bool
+
+        init(_ stream: LosslessJPEGStream, _ bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt16>,
+             rowStride: Int, capacity: Int, legacyDifference16: Bool) throws(DaguerreError) {
+            let header = stream.header
+            let perRow = header.samplesPerRow
+            // A frame wider than the destination's rows is refused like one with too many rows: the
+            // stream decides the width, so this is the data's fault as often as the caller's.
+            guard rowStride >= perRow else {
+                throw .tooLarge(what: "The samples per row of a \(header.width)-pixel, \(header.components)-component lossless JPEG "
+                                    + "frame, against the destination's row stride,", value: perRow, limit: rowStride)
+            }
+            let (before, o1) = (header.height - 1).multipliedReportingOverflow(by: rowStride)
+            let (needed, o2) = before.addingReportingOverflow(perRow)
+            guard !o1, !o2, needed <= capacity else {
+                throw .tooLarge(what: "The samples a \(header.width)×\(header.height)×\(header.components) lossless JPEG frame "
+                                    + "needs (row stride \(rowStride)) in the destination", value: o1 || o2 ? Int.max : needed, limit: max(0, capacity))
+            }
+            rowsPerInterval = header.restartInterval == 0 ? header.height : max(1, header.restartInterval / header.width)
+            let intervals = (header.height + rowsPerInterval - 1) / rowsPerInterval
+            data = try LosslessJPEGEntropyData(bytes, from: stream.entropyStart, intervals: intervals)
+
+            // One lookup table per distinct Huffman table (components usually share, or come in pairs).
+            let components = header.components
+            let tableSize = 1 << LosslessJPEGDecodingTable.lookupBits
+            var distinct: [LosslessJPEGHuffmanTable] = []
+            var which: [Int] = []
+            for table in stream.componentTables {
+                if let k = distinct.firstIndex(of: table) { which.append(k) } else { which.append(distinct.count); distinct.append(table) }
+            }
+            let decoding = distinct.map(LosslessJPEGDecodingTable.init)
+            let storage = UnsafeMutablePointer<UInt16>.allocate(capacity: distinct.count * tableSize)
+            for (k, table) in decoding.enumerated() {
+                table.lookup.withUnsafeBufferPointer { (storage + k * tableSize).initialize(from: $0.baseAddress!, count: tableSize) }
+            }
+            lookupStorage = storage
+            lookups = .allocate(capacity: components)
+            tables = .allocate(capacity: components)
+            for c in 0..<components {
+                lookups[c] = UnsafePointer(storage + which[c] * tableSize)
+                (tables + c).initialize(to: decoding[which[c]])
+            }
+            self.destination = destination
+            self.rowStride = rowStride
+            self.header = header
+            self.legacyDifference16 = legacyDifference16
+        }
+
+        func release() {
+            data.deallocate()
+            lookupStorage.deallocate()
+            lookups.deallocate()
+            tables.deinitialize(count: header.components)
+            tables.deallocate()
+        }
     }
 
     static func decode(_ stream: LosslessJPEGStream, _ bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt16>,
                        rowStride: Int, capacity: Int, legacyDifference16: Bool) throws(DaguerreError) {
-        let header = stream.header
-        let perRow = header.samplesPerRow
-        // A frame wider than the destination's rows is refused like one with too many rows: the
-        // stream decides the width, so this is the data's fault as often as the caller's.
-        guard rowStride >= perRow else {
-            throw .tooLarge(what: "The samples per row of a \(header.width)-pixel, \(header.components)-component lossless JPEG "
-                                + "frame, against the destination's row stride,", value: perRow, limit: rowStride)
-        }
-        let (before, o1) = (header.height - 1).multipliedReportingOverflow(by: rowStride)
-        let (needed, o2) = before.addingReportingOverflow(perRow)
-        guard !o1, !o2, needed <= capacity else {
-            throw .tooLarge(what: "The samples a \(header.width)×\(header.height)×\(header.components) lossless JPEG frame "
-                                + "needs (row stride \(rowStride)) in the destination", value: o1 || o2 ? Int.max : needed, limit: max(0, capacity))
-        }
+        let scan = try Scan(stream, bytes, into: destination, rowStride: rowStride, capacity: capacity, legacyDifference16: legacyDifference16)
+        defer { scan.release() }
+        try decode(scan)
+    }
 
-        let rowsPerInterval = header.restartInterval == 0 ? header.height : max(1, header.restartInterval / header.width)
-        let intervals = (header.height + rowsPerInterval - 1) / rowsPerInterval
-        let data = try LosslessJPEGEntropyData(bytes, from: stream.entropyStart, intervals: intervals)
-        defer { data.deallocate() }
-
-        // One lookup table per distinct Huffman table (components usually share, or come in pairs).
-        let components = header.components
-        let tableSize = 1 << LosslessJPEGDecodingTable.lookupBits
-        var distinct: [LosslessJPEGHuffmanTable] = []
-        var which: [Int] = []
-        for table in stream.componentTables {
-            if let k = distinct.firstIndex(of: table) { which.append(k) } else { which.append(distinct.count); distinct.append(table) }
+    /// Decodes two frames at once, each into its own buffer (the arguments as for one frame).
+    ///
+    /// One scan's loop is a single chain of dependent steps (look up a code, shift it out, look
+    /// up the next), so the core waits on each lookup. Two scans of the same shape (a DNG's
+    /// neighbouring tiles) decoded in lockstep give it two independent chains to overlap.
+    /// Scans of different shapes, with restart intervals or with more than two components are
+    /// decoded one after the other; the samples are the same either way.
+    static func decode(_ first: LosslessJPEGStream, _ firstBytes: UnsafeRawBufferPointer, into firstDestination: UnsafeMutablePointer<UInt16>,
+                       rowStride firstStride: Int, capacity firstCapacity: Int,
+                       _ second: LosslessJPEGStream, _ secondBytes: UnsafeRawBufferPointer, into secondDestination: UnsafeMutablePointer<UInt16>,
+                       rowStride secondStride: Int, capacity secondCapacity: Int, legacyDifference16: Bool) throws(DaguerreError) {
+        let a = try Scan(first, firstBytes, into: firstDestination, rowStride: firstStride, capacity: firstCapacity, legacyDifference16: legacyDifference16)
+        defer { a.release() }
+        let b = try Scan(second, secondBytes, into: secondDestination, rowStride: secondStride, capacity: secondCapacity, legacyDifference16: legacyDifference16)
+        defer { b.release() }
+        let header = a.header
+        guard header == b.header, header.components <= 2, a.data.intervals.count == 1, b.data.intervals.count == 1,
+              header.restartInterval == 0 else {
+            try decode(a)
+            try decode(b)
+            return
         }
-        let decoding = distinct.map(LosslessJPEGDecodingTable.init)
-        let lookupStorage = UnsafeMutablePointer<UInt16>.allocate(capacity: distinct.count * tableSize)
-        defer { lookupStorage.deallocate() }
-        for (k, table) in decoding.enumerated() {
-            table.lookup.withUnsafeBufferPointer { (lookupStorage + k * tableSize).initialize(from: $0.baseAddress!, count: tableSize) }
+        switch header.predictor {
+        case 1: try decodeScanPair(LosslessPredictor1.self, a, b)
+        case 2: try decodeScanPair(LosslessPredictor2.self, a, b)
+        case 3: try decodeScanPair(LosslessPredictor3.self, a, b)
+        case 4: try decodeScanPair(LosslessPredictor4.self, a, b)
+        case 5: try decodeScanPair(LosslessPredictor5.self, a, b)
+        case 6: try decodeScanPair(LosslessPredictor6.self, a, b)
+        default: try decodeScanPair(LosslessPredictor7.self, a, b)
         }
-        let lookups = UnsafeMutablePointer<UnsafePointer<UInt16>>.allocate(capacity: components)
-        defer { lookups.deallocate() }
-        for c in 0..<components { lookups[c] = UnsafePointer(lookupStorage + which[c] * tableSize) }
-        let perComponent = which.map { decoding[$0] }
+    }
 
-        try perComponent.withUnsafeBufferPointer { (tables) throws(DaguerreError) in
-            let scan = Scan(destination: destination, rowStride: rowStride, header: header, rowsPerInterval: rowsPerInterval,
-                            data: data, lookups: UnsafePointer(lookups), tables: tables.baseAddress!,
-                            legacyDifference16: legacyDifference16)
-            switch header.predictor {
-            case 1: try decodeScan(LosslessPredictor1.self, scan)
-            case 2: try decodeScan(LosslessPredictor2.self, scan)
-            case 3: try decodeScan(LosslessPredictor3.self, scan)
-            case 4: try decodeScan(LosslessPredictor4.self, scan)
-            case 5: try decodeScan(LosslessPredictor5.self, scan)
-            case 6: try decodeScan(LosslessPredictor6.self, scan)
-            default: try decodeScan(LosslessPredictor7.self, scan)
-            }
+    private static func decode(_ scan: Scan) throws(DaguerreError) {
+        switch scan.header.predictor {
+        case 1: try decodeScan(LosslessPredictor1.self, scan)
+        case 2: try decodeScan(LosslessPredictor2.self, scan)
+        case 3: try decodeScan(LosslessPredictor3.self, scan)
+        case 4: try decodeScan(LosslessPredictor4.self, scan)
+        case 5: try decodeScan(LosslessPredictor5.self, scan)
+        case 6: try decodeScan(LosslessPredictor6.self, scan)
+        default: try decodeScan(LosslessPredictor7.self, scan)
         }
     }
 
@@ -148,6 +200,65 @@ enum LosslessJPEGDecoder {
             interval += 1
         }
         if shift > 0 { shiftRow(destination + (height - 1) * rowStride, perRow, shift) }
+    }
+
+    /// Two scans of the same header (at most two components, no restart intervals) in
+    /// lockstep: row by row, and within a row sample pair by sample pair, each step the same as
+    /// ``decodeScan(_:_:)``'s for one scan.
+    static func decodeScanPair<P: LosslessPredictor>(_: P.Type, _ a: Scan, _ b: Scan) throws(DaguerreError) {
+        let header = a.header
+        let components = header.components, perRow = header.samplesPerRow, height = header.height
+        let legacy = a.legacyDifference16
+        let initial = Int32(1) << (header.precision - header.pointTransform - 1)
+        let shift = UInt16(header.pointTransform)
+        var readerA = LosslessJPEGBitReader(UnsafePointer(a.data.bytes), limit: a.data.count, startByte: a.data.intervals[0].lowerBound >> 3)
+        var readerB = LosslessJPEGBitReader(UnsafePointer(b.data.bytes), limit: b.data.count, startByte: b.data.intervals[0].lowerBound >> 3)
+        let endA = a.data.intervals[0].upperBound, endB = b.data.intervals[0].upperBound
+        // With one or two components a pair's tables are always the same two (see decodeScan).
+        let last = components &- 1
+        let (la1, ta1, la2, ta2) = (a.lookups[0], a.tables, a.lookups[last], a.tables + last)
+        let (lb1, tb1, lb2, tb2) = (b.lookups[0], b.tables, b.lookups[last], b.tables + last)
+        for r in 0..<height {
+            let rowA = a.destination + r * a.rowStride, rowB = b.destination + r * b.rowStride
+            let first = r == 0
+            let aboveA = UnsafePointer(first ? rowA : rowA - a.rowStride), aboveB = UnsafePointer(first ? rowB : rowB - b.rowStride)
+            @inline(__always) func predicted(_ row: UnsafeMutablePointer<UInt16>, _ above: UnsafePointer<UInt16>, _ i: Int) -> Int32 {
+                first ? Int32(row[i &- components])
+                      : P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
+            }
+            for c in 0..<components {
+                let d = try difference(&readerA, a.lookups[c], a.tables + c, legacy)
+                let e = try difference(&readerB, b.lookups[c], b.tables + c, legacy)
+                rowA[c] = UInt16(truncatingIfNeeded: (first ? initial : Int32(aboveA[c])) &+ d)
+                rowB[c] = UInt16(truncatingIfNeeded: (first ? initial : Int32(aboveB[c])) &+ e)
+            }
+            var i = components
+            while i &+ 1 < perRow {
+                let (d, e) = try differences(&readerA, la1, ta1, la2, ta2, legacy)
+                let (f, g) = try differences(&readerB, lb1, tb1, lb2, tb2, legacy)
+                rowA[i] = UInt16(truncatingIfNeeded: predicted(rowA, aboveA, i) &+ d)
+                rowB[i] = UInt16(truncatingIfNeeded: predicted(rowB, aboveB, i) &+ f)
+                rowA[i &+ 1] = UInt16(truncatingIfNeeded: predicted(rowA, aboveA, i &+ 1) &+ e)
+                rowB[i &+ 1] = UInt16(truncatingIfNeeded: predicted(rowB, aboveB, i &+ 1) &+ g)
+                i &+= 2
+            }
+            // A last single sample (an odd count: one component, so table 0).
+            if i < perRow {
+                let d = try difference(&readerA, la1, ta1, legacy)
+                let e = try difference(&readerB, lb1, tb1, legacy)
+                rowA[i] = UInt16(truncatingIfNeeded: predicted(rowA, aboveA, i) &+ d)
+                rowB[i] = UInt16(truncatingIfNeeded: predicted(rowB, aboveB, i) &+ e)
+            }
+            guard readerA.position <= endA, readerB.position <= endB else { throw .truncated(format: "lossless JPEG", path: nil) }
+            if shift > 0 && r > 0 {
+                shiftRow(rowA - a.rowStride, perRow, shift)
+                shiftRow(rowB - b.rowStride, perRow, shift)
+            }
+        }
+        if shift > 0 {
+            shiftRow(a.destination + (height - 1) * a.rowStride, perRow, shift)
+            shiftRow(b.destination + (height - 1) * b.rowStride, perRow, shift)
+        }
     }
 
     private static func shiftRow(_ row: UnsafeMutablePointer<UInt16>, _ count: Int, _ shift: UInt16) {

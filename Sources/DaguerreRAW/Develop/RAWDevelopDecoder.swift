@@ -388,10 +388,10 @@ final class RAWDevelopDecoder: DevelopSource {
     /// un-white-balanced into the camera matrix's input, and multiplied into the working space.
     private func readRowsLMMSEGW(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         guard count > 0 else { return }
-        // Workers take whole column blocks of the band (each block's rows roll through a workspace
-        // of about 1 MB, whatever the band's height), so the 20-row halo is paid once per band,
-        // not once per worker. Blocks read their halo from real neighbours: the pixels are the
-        // same as one wide stripe's.
+        // Workers claim whole column blocks of the band as they become free (each block's rows
+        // roll through a workspace of about 1 MB, whatever the band's height), so the 20-row halo
+        // is paid once per band, not once per worker. Blocks read their halo from real
+        // neighbours: the pixels are the same as one wide stripe's, whichever worker runs them.
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var blocks = (cols.count + Self.blockColumns - 1) / Self.blockColumns
         blocks = min(cols.count, (blocks + workers - 1) / workers * workers)
@@ -430,7 +430,7 @@ final class RAWDevelopDecoder: DevelopSource {
             // Safety: each worker writes only its own rows of `destination` and uses its own
             // workspace; the mosaic, the denoised window and the tables are read-only here and
             // outlive the call.
-            SharedWork.run(iterations: workers) { wkr in
+            SharedWork.run(workers: workers, items: blocks) { wkr, item in
                 let cx = s.crop.x, cy = s.crop.y
                 let rows = (cy + y)..<(cy + y + count)
                 let highlight = s.highlight, decodeTable = dtab.value
@@ -472,7 +472,8 @@ final class RAWDevelopDecoder: DevelopSource {
                     if m >= size { m = 2 * (size - 1) - m }
                     return min(max(m, 0), size - 1)
                 }
-                for start in stride(from: cx + cols.lowerBound + wkr * block, to: cx + cols.upperBound, by: workers * block) {
+                let start = cx + cols.lowerBound + item * block
+                if start < cx + cols.upperBound {
                     let columns = start..<min(start + block, cx + cols.upperBound)
                     if let window, let base = nrw.value {
                         LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],

@@ -38,6 +38,31 @@ enum SharedWork {
         }
     }
 
+    /// Runs `body(worker, item)` for every `item` in `0..<items` on `workers` threads (the
+    /// caller and up to `workers − 1` Dispatch threads), each with its own `worker` index
+    /// (0..<workers, for per-worker workspaces), claiming items from a shared counter.
+    ///
+    /// A static split (worker k takes items k, k + workers, …) makes the slowest worker set the
+    /// time: on a 2-core machine the engine's own thread (packing, encoding) shares a core with
+    /// one of them, so the other one waited at the end of every band. Claiming keeps both busy
+    /// until the last item. Which worker runs an item never changes what the item computes.
+    ///
+    /// ```swift
+    /// SharedWork.run(workers: 2, items: 6) { worker, block in demosaic(block, in: workspaces[worker]) }
+    /// ```
+    static func run(workers: Int, items: Int, _ body: @escaping @Sendable (_ worker: Int, _ item: Int) -> Void) {
+        let claimed = Counter()
+        run(iterations: min(workers, items)) { worker in
+            while true {
+                let item = claimed.next.add(1, ordering: .relaxed).oldValue
+                guard item < items else { return }
+                body(worker, item)
+            }
+        }
+    }
+
+    private final class Counter: Sendable { let next = Atomic<Int>(0) }
+
     static func run(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
         guard iterations > 1 else {
             if iterations == 1 { body(0) }

@@ -93,13 +93,9 @@ final class MosaicNoiseReduction {
         let workers = workspaces.count
         // Safety: each worker owns one workspace and one carry buffer and writes only the samples
         // of its own planes (disjoint Bayer positions) of the window; nothing else is shared mutably.
-        SharedWork.run(iterations: workers) { worker in
-            var position = worker
-            while position < 4 {
-                Self.denoisePlane(position, of: w.value, model: models[position], amount: amount, noiseScales: noiseScales, blockStep: blockStep,
-                                  workspace: spaces.value[worker], carry: carry.value[worker])
-                position += workers
-            }
+        SharedWork.run(workers: workers, items: 4) { worker, position in
+            Self.denoisePlane(position, of: w.value, model: models[position], amount: amount, noiseScales: noiseScales, blockStep: blockStep,
+                              workspace: spaces.value[worker], carry: carry.value[worker])
         }
     }
 
