@@ -170,39 +170,94 @@ extension DNGReader {
         }
     }
 
-    /// Decodes chunks `i` and `j` together when both are lossless JPEG tiles that decode in
-    /// place with the same frame header and no linearization table follows; returns their
-    /// precision, or nil when they do not qualify (the caller then decodes each).
+    /// Decodes chunks `i` and `j` together when both are lossless JPEG frames of the same
+    /// header (``LosslessJPEGDecoder``'s lockstep decode); returns their precision, or nil when
+    /// they are not (the caller then decodes each).
     static func decodeTilePair(_ i: Int, _ j: Int, layout: ChunkLayout, shape: ChunkShape, bytes: [UInt8],
                                into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) -> Int? {
-        guard shape.compression == 7, shape.table?.isEmpty ?? true else { return nil }
-        return try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> Int? in
-            guard let first = try inPlaceFrame(i, layout: layout, shape: shape, bytes: all, into: out),
-                  let second = try inPlaceFrame(j, layout: layout, shape: shape, bytes: all, into: out),
-                  first.stream.header == second.stream.header else { return nil }
+        guard shape.compression == 7 else { return nil }
+        let precision = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> Int? in
+            let first = try FrameTarget(i, layout: layout, shape: shape, bytes: all, into: out)
+            defer { first.release() }
+            let second = try FrameTarget(j, layout: layout, shape: shape, bytes: all, into: out)
+            defer { second.release() }
+            guard first.stream.header == second.stream.header else { return nil }
             try LosslessJPEGDecoder.decode(first.stream, first.data, into: first.destination, rowStride: first.rowStride, capacity: first.capacity,
                                            second.stream, second.data, into: second.destination, rowStride: second.rowStride, capacity: second.capacity,
                                            legacyDifference16: shape.legacy)
+            first.place(layout: layout, shape: shape, into: out)
+            second.place(layout: layout, shape: shape, into: out)
             return first.stream.header.precision
         }
+        if precision != nil {
+            linearize(i, layout: layout, shape: shape, out)
+            linearize(j, layout: layout, shape: shape, out)
+        }
+        return precision
     }
 
-    /// Chunk `i`'s lossless JPEG frame, parsed, with where it decodes in place, when it is a
-    /// whole tile whose frame rows are tile rows (the usual case); nil for any other chunk.
-    private static func inPlaceFrame(_ i: Int, layout: ChunkLayout, shape: ChunkShape, bytes all: UnsafeBufferPointer<UInt8>,
-                                     into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError)
-        -> (stream: LosslessJPEGStream, data: UnsafeRawBufferPointer, destination: UnsafeMutablePointer<UInt16>, rowStride: Int, capacity: Int)? {
+    /// Where chunk `i`'s rectangle of the image starts, in samples, and how much of it is valid.
+    private static func rectangle(_ i: Int, layout: ChunkLayout, shape: ChunkShape) -> (x0: Int, y0: Int, validW: Int, validH: Int) {
         let spp = shape.samplesPerPixel
-        let cw = layout.chunkWidth * spp, ch = layout.chunkHeight, stride = shape.width * spp
-        let pixelX0 = (i % layout.across) * layout.chunkWidth, y0 = (i / layout.across) * ch
-        let x0 = pixelX0 * spp
-        let validW = min(layout.chunkWidth, shape.width - pixelX0) * spp, validH = min(ch, shape.height - y0)
-        let data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[layout.offsets[i]..<layout.offsets[i] + layout.counts[i]]))
-        let stream = try LosslessJPEGStream(data)
-        let header = stream.header
-        guard validW == cw, validH == ch, header.samplesPerRow == cw, header.height == ch else { return nil }
-        let capacity = (shape.height - y0 - 1) * stride + (stride - x0)
-        return (stream, data, out + y0 * stride + x0, stride, capacity)
+        let pixelX0 = (i % layout.across) * layout.chunkWidth, y0 = (i / layout.across) * layout.chunkHeight
+        return (pixelX0 * spp, y0, min(layout.chunkWidth, shape.width - pixelX0) * spp, min(layout.chunkHeight, shape.height - y0))
+    }
+
+    /// Chunk `i`'s lossless JPEG frame, parsed, and where it decodes: in place when it is a whole
+    /// tile whose frame rows are tile rows (the usual case), else into a scratch chunk whose rows
+    /// the frame's samples fill in order (DNG 1.4: frames may be shaped differently from the
+    /// tile, e.g. width/2 × 2 components), copied into place by ``place(layout:shape:into:)``.
+    private struct FrameTarget {
+        let index: Int
+        let stream: LosslessJPEGStream
+        let data: UnsafeRawBufferPointer
+        let destination: UnsafeMutablePointer<UInt16>
+        let rowStride: Int, capacity: Int
+        let scratch: UnsafeMutablePointer<UInt16>?
+
+        init(_ i: Int, layout: ChunkLayout, shape: ChunkShape, bytes all: UnsafeBufferPointer<UInt8>,
+             into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) {
+            let cw = layout.chunkWidth * shape.samplesPerPixel, ch = layout.chunkHeight, stride = shape.width * shape.samplesPerPixel
+            let (x0, y0, validW, validH) = DNGReader.rectangle(i, layout: layout, shape: shape)
+            data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[layout.offsets[i]..<layout.offsets[i] + layout.counts[i]]))
+            stream = try LosslessJPEGStream(data)
+            let header = stream.header
+            index = i
+            if validW == cw, validH == ch, header.samplesPerRow == cw, header.height == ch {
+                destination = out + y0 * stride + x0
+                rowStride = stride
+                capacity = (shape.height - y0 - 1) * stride + (stride - x0)
+                scratch = nil
+                return
+            }
+            guard header.samplesPerRow * header.height <= cw * ch else {
+                throw .corruptData(format: "DNG", detail: "a lossless JPEG tile holds more samples than its \(layout.chunkWidth)×\(ch) tile", path: nil)
+            }
+            let buffer = UnsafeMutablePointer<UInt16>.allocate(capacity: cw * ch)
+            buffer.initialize(repeating: 0, count: cw * ch)
+            (scratch, destination, rowStride, capacity) = (buffer, buffer, header.samplesPerRow, cw * ch)
+        }
+
+        /// Copies a scratch chunk's valid part into the image (nothing for an in-place frame).
+        func place(layout: ChunkLayout, shape: ChunkShape, into out: UnsafeMutablePointer<UInt16>) {
+            guard let scratch else { return }
+            let cw = layout.chunkWidth * shape.samplesPerPixel, stride = shape.width * shape.samplesPerPixel
+            let (x0, y0, validW, validH) = DNGReader.rectangle(index, layout: layout, shape: shape)
+            for y in 0..<validH { (out + (y0 + y) * stride + x0).update(from: scratch + y * cw, count: validW) }
+        }
+
+        func release() { scratch?.deallocate() }
+    }
+
+    /// Maps chunk `i`'s samples through the linearization table, if the image has one.
+    private static func linearize(_ i: Int, layout: ChunkLayout, shape: ChunkShape, _ out: UnsafeMutablePointer<UInt16>) {
+        guard let table = shape.table, !table.isEmpty else { return }
+        let (x0, y0, validW, validH) = rectangle(i, layout: layout, shape: shape)
+        let stride = shape.width * shape.samplesPerPixel, last = table.count - 1
+        for y in 0..<validH {
+            let row = out + (y0 + y) * stride + x0
+            for x in 0..<validW { row[x] = UInt16(truncatingIfNeeded: table[min(Int(row[x]), last)]) }
+        }
     }
 
     /// Decodes chunk `i` into its rectangle of `out`, linearizes it through the table if given,
@@ -212,60 +267,38 @@ extension DNGReader {
                             into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) -> Int {
         let spp = shape.samplesPerPixel
         let cw = layout.chunkWidth * spp, ch = layout.chunkHeight, stride = shape.width * spp
-        let pixelX0 = (i % layout.across) * layout.chunkWidth, y0 = (i / layout.across) * ch
-        let x0 = pixelX0 * spp
-        let validW = min(layout.chunkWidth, shape.width - pixelX0) * spp, validH = min(ch, shape.height - y0)
+        let (x0, y0, validW, validH) = rectangle(i, layout: layout, shape: shape)
         let offset = layout.offsets[i], count = layout.counts[i]
         var scratch: [UInt16] = []
-        let (direct, significant) = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> (Bool, Int) in
+        let significant = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> Int in
             let data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count]))
             switch shape.compression {
             case 1:
                 scratch = [UInt16](repeating: 0, count: cw * ch)
                 let rows = layout.isStrips ? validH : ch
                 try unpack(data, into: &scratch, count: cw * rows, bits: shape.bits, byteOrder: shape.byteOrder, rowSamples: cw)
-                return (false, shape.bits)
+                return shape.bits
             case 34892:
                 scratch = try lossyTile(data, samplesPerPixel: spp, width: layout.chunkWidth, height: ch,
                                         needed: (validW / spp, validH))
-                return (false, 8)
-            default: break
-            }
-            // The usual case, a whole tile whose frame rows are tile rows: decode in place.
-            if let frame = try inPlaceFrame(i, layout: layout, shape: shape, bytes: all, into: out) {
+                return 8
+            default:
+                let frame = try FrameTarget(i, layout: layout, shape: shape, bytes: all, into: out)
+                defer { frame.release() }
                 try LosslessJPEGDecoder.decode(frame.stream, frame.data, into: frame.destination, rowStride: frame.rowStride, capacity: frame.capacity,
                                                legacyDifference16: shape.legacy)
-                return (true, frame.stream.header.precision)
+                frame.place(layout: layout, shape: shape, into: out)
+                return frame.stream.header.precision
             }
-            // The markers are parsed again, for the frame's own shape.
-            let stream = try LosslessJPEGStream(data)
-            let header = stream.header
-            // The JPEG frame's samples fill the chunk row by row (DNG 1.4: frames may be shaped
-            // differently from the tile, e.g. width/2 × 2 components).
-            guard header.samplesPerRow * header.height <= cw * ch else {
-                throw .corruptData(format: "DNG", detail: "a lossless JPEG tile holds more samples than its \(layout.chunkWidth)×\(ch) tile", path: nil)
-            }
-            scratch = [UInt16](repeating: 0, count: cw * ch)
-            try scratch.withUnsafeMutableBufferPointer { s throws(DaguerreError) in
-                try LosslessJPEGDecoder.decode(stream, data, into: s.baseAddress!, rowStride: header.samplesPerRow, capacity: s.count,
-                                               legacyDifference16: shape.legacy)
-            }
-            return (false, header.precision)
         }
-        if !direct {
+        if !scratch.isEmpty {
             scratch.withUnsafeBufferPointer { s in
                 for y in 0..<validH {
                     (out + (y0 + y) * stride + x0).update(from: s.baseAddress! + y * cw, count: validW)
                 }
             }
         }
-        if let table = shape.table, !table.isEmpty {
-            let last = table.count - 1
-            for y in 0..<validH {
-                let row = out + (y0 + y) * stride + x0
-                for x in 0..<validW { row[x] = UInt16(truncatingIfNeeded: table[min(Int(row[x]), last)]) }
-            }
-        }
+        linearize(i, layout: layout, shape: shape, out)
         return significant
     }
 

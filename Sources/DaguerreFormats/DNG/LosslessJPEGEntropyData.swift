@@ -41,12 +41,22 @@ struct LosslessJPEGEntropyData {
             return
         }
         scan: while i < n {
-            // Eight bytes at a time while none of them is FF (SWAR: a zero byte in ~w).
+            // Eight bytes at a time while none of them is FF (SWAR: a zero byte in ~w). A word
+            // that holds one is still stored whole (the buffer has 8 bytes of slack past any
+            // output), and only its bytes before the first FF are kept: the lowest flag of the
+            // SWAR test is exact (a false one can only sit above a true one), and the word is read
+            // little-endian, so the lowest flag is the first byte.
             while i &+ 8 <= n {
-                let w = (src + i).loadUnaligned(as: UInt64.self)
+                let w = UInt64(littleEndian: (src + i).loadUnaligned(as: UInt64.self))
                 let x = ~w
-                if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { break }
-                UnsafeMutableRawPointer(out + o).storeBytes(of: w, as: UInt64.self)
+                let flags = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+                UnsafeMutableRawPointer(out + o).storeBytes(of: w.littleEndian, as: UInt64.self)
+                if flags != 0 {
+                    let before = flags.trailingZeroBitCount &>> 3
+                    i &+= before
+                    o &+= before
+                    break
+                }
                 i &+= 8
                 o &+= 8
             }

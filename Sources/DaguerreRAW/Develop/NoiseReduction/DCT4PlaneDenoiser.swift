@@ -227,7 +227,8 @@ final class DCT4PlaneDenoiser {
     /// first split by column parity (`split`: even extended columns, then odd ones at
     /// `stride / 2`), so that origins 0, 2, …, 14 are one vector: block m covers columns
     /// 2m…2m + 3, which are even[m], odd[m], even[m + 1], odd[m + 1]. The accumulators keep the
-    /// same split (column offsets 0, half, 1, half + 1); `denoise` interleaves them back.
+    /// same split (column offsets 0, half, 1, half + 1); `denoise` interleaves them back. The
+    /// denominator needs only the even half of the even rows (see the block loop).
     private func pass(rows: Int, columns: Int, amount: Float, noiseScales: SIMD16<Float>, pilot: Bool, step: BlockStep) {
         let s = stride, half = s / 2, alternate = step == .alternate
         let extendedColumns = columns + 2 * Self.pad
@@ -266,14 +267,14 @@ final class DCT4PlaneDenoiser {
                     // n + 3 at most) are covered by blocks, so finite, and re-mirrored before use.
                     for m in 1..<pairs {
                         pr[2 &* m] = nr[m] / dr[m]
-                        pr[2 &* m &+ 1] = nr[half &+ m] / dr[half &+ m]
+                        pr[2 &* m &+ 1] = nr[half &+ m] / dr[m]
                     }
                 } else {
                     for c in Self.pad..<(Self.pad + columns) { pr[c] = nr[c] / dr[c] }
                 }
             }
             nr.update(repeating: 0, count: s)
-            if !alternate || r & 1 == 1 { dr.update(repeating: 0, count: s) }
+            if !alternate { dr.update(repeating: 0, count: s) } else if r & 1 == 1 { dr.update(repeating: 0, count: half) }
         }
         // The row DCT of extended row `r` at the block origins, into ring slot r mod 4:
         // `out[v·stride + j]` = Σ_l D[v][l]·column l of block j.
@@ -350,9 +351,10 @@ final class DCT4PlaneDenoiser {
                     if alternate {
                         Self.accumulate(e0, e2, nr); Self.accumulate(e1, e3, nr + half)
                         // Rows 2m and 2m + 1 are covered by the same two block rows (origins are
-                        // even), so their denominators are equal, sum for sum: only the even
-                        // row's is accumulated, and `finish` divides the odd row by it too.
-                        if k & 1 == 0 { Self.accumulate(weight, weight, dr); Self.accumulate(weight, weight, dr + half) }
+                        // even), and so are columns 2m and 2m + 1 by the same two block columns:
+                        // the four denominators are equal, sum for sum. Only the even row's even
+                        // columns are accumulated, and `finish` divides the other three by them.
+                        if k & 1 == 0 { Self.accumulate(weight, weight, dr) }
                     } else {
                         Self.accumulate(e0, e1, e2, e3, nr)
                         Self.accumulate(weight, weight, weight, weight, dr)
