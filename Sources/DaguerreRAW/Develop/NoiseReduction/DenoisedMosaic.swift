@@ -129,24 +129,31 @@ final class DenoisedMosaic {
         }
     }
 
-    /// Writes x = (code − black)/(white − black) of each photosite of `window` (inside the mosaic).
+    /// Writes x = (code − black)/(white − black) of each photosite of `window` (inside the mosaic),
+    /// in bands of rows on all cores: on one thread it held up the start of every chunk's noise
+    /// reduction (and the first touch of the window's pages) while the other core waited.
     static func linearize(_ m: BayerImage, into window: MosaicWindow) {
         let black = m.blackLevel.map(Float.init)
         let scale = m.blackLevel.map { Float(1 / max(Double(m.whiteLevel) - $0, 1)) }
         let (x0, y0, ww, w) = (window.x, window.y, window.width, m.width)
+        let band = 64, bands = (window.height + band - 1) / band
         m.samples.withUnsafeBufferPointer { samples in
-            let src = samples.baseAddress!
-            for r in 0..<window.height {
-                let sy = y0 + r, row = src + sy * w + x0, o = window.samples + r * window.stride
-                let b0 = black[(sy & 1) << 1 | (x0 & 1)], s0 = scale[(sy & 1) << 1 | (x0 & 1)]
-                let b1 = black[(sy & 1) << 1 | ((x0 + 1) & 1)], s1 = scale[(sy & 1) << 1 | ((x0 + 1) & 1)]
-                var c = 0
-                while c + 1 < ww {
-                    o[c] = (Float(row[c]) - b0) * s0
-                    o[c + 1] = (Float(row[c + 1]) - b1) * s1
-                    c += 2
+            let src = UnsafeTransfer(samples.baseAddress!), shared = UnsafeTransfer(window)
+            // Safety: each band writes only its own rows of the window; the mosaic is read-only.
+            SharedWork.run(workers: ProcessInfo.processInfo.activeProcessorCount, items: bands) { _, item in
+                let src = src.value, window = shared.value
+                for r in (item * band)..<min(window.height, (item + 1) * band) {
+                    let sy = y0 + r, row = src + sy * w + x0, o = window.samples + r * window.stride
+                    let b0 = black[(sy & 1) << 1 | (x0 & 1)], s0 = scale[(sy & 1) << 1 | (x0 & 1)]
+                    let b1 = black[(sy & 1) << 1 | ((x0 + 1) & 1)], s1 = scale[(sy & 1) << 1 | ((x0 + 1) & 1)]
+                    var c = 0
+                    while c + 1 < ww {
+                        o[c] = (Float(row[c]) - b0) * s0
+                        o[c + 1] = (Float(row[c + 1]) - b1) * s1
+                        c += 2
+                    }
+                    if c < ww { o[c] = (Float(row[c]) - b0) * s0 }
                 }
-                if c < ww { o[c] = (Float(row[c]) - b0) * s0 }
             }
         }
     }
