@@ -43,20 +43,40 @@ enum ImageSource {
             catch { throw .io(operation: "read", path: path, reason: error.localizedDescription) }
         }
         let size = Int(status.st_size)
-        var failure: Int32 = 0
+        // Large files are read in parts on all cores: the kernel's copy and the first touch of
+        // the pages (about 9 ms for a 28 MB DNG on one thread) split between them.
+        let parts = size >= 8 << 20 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
+        // Per part: the bytes it read, and the errno that stopped it (0 for none).
+        let done = UnsafeMutableBufferPointer<Int>.allocate(capacity: parts), failures = UnsafeMutableBufferPointer<Int32>.allocate(capacity: parts)
+        defer { done.deallocate(); failures.deallocate() }
+        done.initialize(repeating: 0); failures.initialize(repeating: 0)
+        @Sendable func bounds(_ k: Int) -> (start: Int, end: Int) { (size * k / parts, size * (k + 1) / parts) }
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             guard let base = buffer.baseAddress else { return }
             HugePages.advise(base, count: size)
-            // A file that shrinks meanwhile gives fewer bytes; one that grows, its first `size`.
-            while count < size {
-                let n = read(fd, base + count, size - count)
-                if n > 0 { count += n; continue }
-                if n < 0, errno == EINTR { continue }
-                if n < 0 { failure = errno }
-                return
+            let shared = UnsafeTransfer((base, done, failures))
+            // Safety: each part writes only its own byte range of the buffer and its own slots.
+            DispatchQueue.concurrentPerform(iterations: parts) { k in
+                let (base, done, failures) = shared.value
+                let (start, end) = bounds(k)
+                while start + done[k] < end {
+                    let n = pread(fd, base + start + done[k], end - start - done[k], off_t(start + done[k]))
+                    if n > 0 { done[k] += n; continue }
+                    if n < 0, errno == EINTR { continue }
+                    if n < 0 { failures[k] = errno }
+                    return
+                }
+            }
+            // A file that shrinks meanwhile gives the bytes up to its first short part; one that
+            // grows, its first `size`.
+            for k in 0..<parts {
+                count += done[k]
+                if done[k] < bounds(k).end - bounds(k).start { return }
             }
         }
-        guard failure == 0 else { throw .io(operation: "read", path: path, reason: String(cString: strerror(failure))) }
+        if let failure = failures.first(where: { $0 != 0 }) {
+            throw .io(operation: "read", path: path, reason: String(cString: strerror(failure)))
+        }
         return bytes
     }
 
