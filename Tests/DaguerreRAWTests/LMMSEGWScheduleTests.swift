@@ -51,6 +51,53 @@ import Testing
         return out
     }
 
+    /// R, G and B of `rows` × `columns`, made by the vectorized stripe as `chunks` (each a range
+    /// of rows and of columns) through one workspace.
+    static func renderChunks(_ mosaic: Mosaic, rows: Range<Int>, columns: Range<Int>, chunks: [(Range<Int>, Range<Int>)],
+                             pattern: [UInt8], workspace: LMMSEGWDemosaic.Workspace) -> [Float] {
+        var out = [Float](repeating: .nan, count: rows.count * columns.count * 3)
+        for (chunkRows, chunkColumns) in chunks {
+            LMMSEGWDemosaic.stripe(rows: chunkRows, columns: chunkColumns, pattern: BayerPatternColors(pattern), workspace: workspace,
+                                   fill: mosaic.fill) { y, x0, n, r, g, b in
+                for i in 0..<n {
+                    let o = ((y - rows.lowerBound) * columns.count + x0 - columns.lowerBound + i) * 3
+                    out[o] = r[i]; out[o + 1] = g[i]; out[o + 2] = b[i]
+                }
+            }
+        }
+        return out
+    }
+
+    @Test("Chunks that go on from the workspace's last stripe resume its roll: the pixels equal the reference over all of them, bit for bit; a jump back, other columns or another Bayer order start afresh",
+          arguments: [[0, 1, 1, 2], [1, 2, 0, 1]] as [[UInt8]])
+    func rollingChunksMatchOneStripe(pattern: [UInt8]) {
+        let mosaic = Mosaic(width: 75, height: 153, seed: 11)
+        let rows = 3..<153, columns = 5..<74
+        let reference = Self.render(mosaic, rows: rows, columns: columns, pattern: pattern, reference: true)
+        let workspace = LMMSEGWDemosaic.Workspace(columns: columns.count)
+        // Rolled chunks, one of a single row; the last reaches the image's bottom edge.
+        let rolled = Self.renderChunks(mosaic, rows: rows, columns: columns,
+                                       chunks: [(3..<40, columns), (40..<41, columns), (41..<100, columns), (100..<153, columns)],
+                                       pattern: pattern, workspace: workspace)
+        #expect(zip(rolled, reference).filter { $0.bitPattern != $1.bitPattern }.isEmpty)
+        #expect(workspace.rolled?.origin == rows.lowerBound - LMMSEGWDemosaic.halo && workspace.rolled?.end == 153)
+        // The same workspace, then: rows again from the top (a jump back), a narrower column
+        // range at the rows that would go on, and the other Bayer order's reading of the mosaic.
+        let again = Self.renderChunks(mosaic, rows: rows, columns: columns, chunks: [(3..<90, columns), (90..<153, columns)],
+                                      pattern: pattern, workspace: workspace)
+        #expect(zip(again, reference).filter { $0.bitPattern != $1.bitPattern }.isEmpty)
+        let narrow = 9..<60
+        _ = Self.renderChunks(mosaic, rows: 3..<90, columns: columns, chunks: [(3..<90, columns)], pattern: pattern, workspace: workspace)
+        let fresh = Self.renderChunks(mosaic, rows: 90..<153, columns: narrow, chunks: [(90..<153, narrow)], pattern: pattern, workspace: workspace)
+        let freshReference = Self.render(mosaic, rows: 90..<153, columns: narrow, pattern: pattern, reference: true)
+        #expect(zip(fresh, freshReference).filter { $0.bitPattern != $1.bitPattern }.isEmpty)
+        let other: [UInt8] = pattern == [0, 1, 1, 2] ? [1, 2, 0, 1] : [0, 1, 1, 2]
+        _ = Self.renderChunks(mosaic, rows: 3..<90, columns: columns, chunks: [(3..<90, columns)], pattern: pattern, workspace: workspace)
+        let switched = Self.renderChunks(mosaic, rows: 90..<153, columns: columns, chunks: [(90..<153, columns)], pattern: other, workspace: workspace)
+        let switchedReference = Self.render(mosaic, rows: 90..<153, columns: columns, pattern: other, reference: true)
+        #expect(zip(switched, switchedReference).filter { $0.bitPattern != $1.bitPattern }.isEmpty)
+    }
+
     @Test(arguments: [[0, 1, 1, 2], [2, 1, 1, 0], [1, 0, 2, 1], [1, 2, 0, 1]] as [[UInt8]])
     func vectorizedStripeMatchesScalarReferenceBitForBit(pattern: [UInt8]) {
         let mosaic = Mosaic(width: 75, height: 153, seed: 7)

@@ -396,9 +396,11 @@ final class RAWDevelopDecoder: DevelopSource {
         var blocks = (cols.count + Self.blockColumns - 1) / Self.blockColumns
         blocks = min(cols.count, (blocks + workers - 1) / workers * workers)
         let block = (cols.count + blocks - 1) / blocks
-        if workspaces.count < workers || workspaces.contains(where: { $0.columns < block }) {
+        // One workspace per column block, not per worker: a block's next chunk then resumes its
+        // roll (``LMMSEGWDemosaic/stripe``) on whichever worker claims it.
+        if workspaces.count < blocks || workspaces.contains(where: { $0.columns < block }) {
             workspaces = []
-            workspaces = (0..<workers).map { _ in LMMSEGWDemosaic.Workspace(columns: block) }
+            workspaces = (0..<blocks).map { _ in LMMSEGWDemosaic.Workspace(columns: block) }
         }
         let m = mosaic, s = settings, w = m.width, h = m.height
         let n = s.balance
@@ -427,10 +429,10 @@ final class RAWDevelopDecoder: DevelopSource {
         encode.withUnsafeBufferPointer { encf in
             let src = UnsafeTransfer(samples.baseAddress!), enc = UnsafeTransfer(lut.baseAddress!), dtab = UnsafeTransfer(dec.baseAddress!)
             let nrw = UnsafeTransfer(den.baseAddress), etab = UnsafeTransfer(encf.baseAddress!)
-            // Safety: each worker writes only its own rows of `destination` and uses its own
-            // workspace; the mosaic, the denoised window and the tables are read-only here and
-            // outlive the call.
-            SharedWork.run(workers: workers, items: blocks) { wkr, item in
+            // Safety: each column block (claimed by one worker) writes only its own columns of
+            // `destination` and uses its own workspace; the mosaic, the denoised window and the
+            // tables are read-only here and outlive the call.
+            SharedWork.run(workers: workers, items: blocks) { _, item in
                 let cx = s.crop.x, cy = s.crop.y
                 let rows = (cy + y)..<(cy + y + count)
                 let highlight = s.highlight, decodeTable = dtab.value
@@ -476,7 +478,7 @@ final class RAWDevelopDecoder: DevelopSource {
                 if start < cx + cols.upperBound {
                     let columns = start..<min(start + block, cx + cols.upperBound)
                     if let window, let base = nrw.value {
-                        LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
+                        LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[item],
                                                fill: { yy, x0, count, dst in
                                                    let my = mirrored(yy, h)
                                                    let line = base + min(max(my - window.y, 0), window.height - 1) * window.width
@@ -511,7 +513,7 @@ final class RAWDevelopDecoder: DevelopSource {
                                                    if i < n { out[i] = SRGBCurve.encodeFast(row[i] * first, encode) }
                                                }, write: write)
                     } else {
-                        LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[wkr],
+                        LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[item],
                                                fill: { yy, x0, count, dst in
                                                    let my = mirrored(yy, h)
                                                    let line = src.value + my * w, table = enc.value, py = (my & 1) << 1
