@@ -266,6 +266,8 @@ final class RAWDevelopDecoder: DevelopSource {
     /// stripe recomputes a 20-row halo, so rows are developed `chunkRows` at a time.
     private var chunk = Chunk()
     static let chunkRows = 512
+    /// The height of the image's last chunk, when the rows left allow it (see `takeChunk`).
+    static let lastChunkRows = 128
     /// Columns demosaicked at a time by one worker (plus the 20-photosite halo each side).
     static let blockColumns = 1024
     /// The next chunk, developing on its own thread while the engine reads this one (X7): the
@@ -342,7 +344,15 @@ final class RAWDevelopDecoder: DevelopSource {
         }
         // Work ahead only inside the rows the render reads, so a region render costs no more.
         guard let range = readRange, range.contains(chunk.rows.upperBound) else { return }
-        let next = chunk.rows.upperBound..<min(info.height, chunk.rows.upperBound + Self.chunkRows)
+        let start = chunk.rows.upperBound
+        var stop = min(info.height, start + Self.chunkRows)
+        // The image's last rows come as a short chunk of their own: once the develop is done,
+        // only the engine's packing and encoding of the last chunk are left, on one core, so a
+        // short last chunk leaves the other core idle for less time. The stripes roll on across
+        // the extra boundary (``LMMSEGWDemosaic/stripe``), so it costs only the noise
+        // reduction's 12-row margin.
+        if stop == info.height, stop - start > 2 * Self.lastChunkRows { stop -= Self.lastChunkRows }
+        let next = start..<stop
         let work = PendingChunk(Chunk(rows: next, columns: columns, pixels: spare))
         spare = nil
         pending = work
