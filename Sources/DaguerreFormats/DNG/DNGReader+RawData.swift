@@ -113,15 +113,15 @@ extension DNGReader {
             let chunks = layout.offsets.count
             DispatchQueue.concurrentPerform(iterations: (chunks + 1) / 2) { k in
                 let i = 2 * k, j = 2 * k + 1
-                do throws(DaguerreError) {
-                    if j < chunks, let precision = try decodeTilePair(i, j, layout: layout, shape: shape, bytes: bytes, into: out.value) {
-                        results.set(i, .success(precision))
-                        results.set(j, .success(precision))
-                        return
+                if j < chunks, shape.compression == 7 {
+                    do throws(DaguerreError) {
+                        let (first, second) = try decodeTilePair(i, j, layout: layout, shape: shape, bytes: bytes, into: out.value)
+                        results.set(i, .success(first))
+                        results.set(j, .success(second))
+                    } catch {
+                        results.set(i, .failure(error))
+                        results.set(j, .failure(error))
                     }
-                } catch {
-                    results.set(i, .failure(error))
-                    results.set(j, .failure(error))
                     return
                 }
                 for c in [i, j] where c < chunks {
@@ -170,30 +170,25 @@ extension DNGReader {
         }
     }
 
-    /// Decodes chunks `i` and `j` together when both are lossless JPEG frames of the same
-    /// header (``LosslessJPEGDecoder``'s lockstep decode); returns their precision, or nil when
-    /// they are not (the caller then decodes each).
+    /// Decodes lossless JPEG chunks `i` and `j` together (``LosslessJPEGDecoder``'s lockstep
+    /// decode when their frames have the same header, one after the other otherwise), and
+    /// returns the precision of each.
     static func decodeTilePair(_ i: Int, _ j: Int, layout: ChunkLayout, shape: ChunkShape, bytes: [UInt8],
-                               into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) -> Int? {
-        guard shape.compression == 7 else { return nil }
-        let precision = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> Int? in
+                               into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) -> (Int, Int) {
+        try bytes.withUnsafeBufferPointer { all throws(DaguerreError) in
             let first = try FrameTarget(i, layout: layout, shape: shape, bytes: all, into: out)
             defer { first.release() }
             let second = try FrameTarget(j, layout: layout, shape: shape, bytes: all, into: out)
             defer { second.release() }
-            guard first.stream.header == second.stream.header else { return nil }
             try LosslessJPEGDecoder.decode(first.stream, first.data, into: first.destination, rowStride: first.rowStride, capacity: first.capacity,
                                            second.stream, second.data, into: second.destination, rowStride: second.rowStride, capacity: second.capacity,
                                            legacyDifference16: shape.legacy)
-            first.place(layout: layout, shape: shape, into: out)
-            second.place(layout: layout, shape: shape, into: out)
-            return first.stream.header.precision
+            for frame in [first, second] {
+                frame.place(layout: layout, shape: shape, into: out)
+                linearize(frame.index, layout: layout, shape: shape, out)
+            }
+            return (first.stream.header.precision, second.stream.header.precision)
         }
-        if precision != nil {
-            linearize(i, layout: layout, shape: shape, out)
-            linearize(j, layout: layout, shape: shape, out)
-        }
-        return precision
     }
 
     /// Where chunk `i`'s rectangle of the image starts, in samples, and how much of it is valid.
@@ -240,13 +235,19 @@ extension DNGReader {
 
         /// Copies a scratch chunk's valid part into the image (nothing for an in-place frame).
         func place(layout: ChunkLayout, shape: ChunkShape, into out: UnsafeMutablePointer<UInt16>) {
-            guard let scratch else { return }
-            let cw = layout.chunkWidth * shape.samplesPerPixel, stride = shape.width * shape.samplesPerPixel
-            let (x0, y0, validW, validH) = DNGReader.rectangle(index, layout: layout, shape: shape)
-            for y in 0..<validH { (out + (y0 + y) * stride + x0).update(from: scratch + y * cw, count: validW) }
+            if let scratch { DNGReader.place(index, from: scratch, layout: layout, shape: shape, into: out) }
         }
 
         func release() { scratch?.deallocate() }
+    }
+
+    /// Copies the valid part of chunk `i`, decoded into a whole chunk of rows at `scratch`, into
+    /// its rectangle of the image.
+    private static func place(_ i: Int, from scratch: UnsafePointer<UInt16>, layout: ChunkLayout, shape: ChunkShape,
+                              into out: UnsafeMutablePointer<UInt16>) {
+        let cw = layout.chunkWidth * shape.samplesPerPixel, stride = shape.width * shape.samplesPerPixel
+        let (x0, y0, validW, validH) = rectangle(i, layout: layout, shape: shape)
+        for y in 0..<validH { (out + (y0 + y) * stride + x0).update(from: scratch + y * cw, count: validW) }
     }
 
     /// Maps chunk `i`'s samples through the linearization table, if the image has one.
@@ -266,8 +267,8 @@ extension DNGReader {
     static func decodeChunk(_ i: Int, layout: ChunkLayout, shape: ChunkShape, bytes: [UInt8],
                             into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) -> Int {
         let spp = shape.samplesPerPixel
-        let cw = layout.chunkWidth * spp, ch = layout.chunkHeight, stride = shape.width * spp
-        let (x0, y0, validW, validH) = rectangle(i, layout: layout, shape: shape)
+        let cw = layout.chunkWidth * spp, ch = layout.chunkHeight
+        let (_, _, validW, validH) = rectangle(i, layout: layout, shape: shape)
         let offset = layout.offsets[i], count = layout.counts[i]
         var scratch: [UInt16] = []
         let significant = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> Int in
@@ -292,11 +293,7 @@ extension DNGReader {
             }
         }
         if !scratch.isEmpty {
-            scratch.withUnsafeBufferPointer { s in
-                for y in 0..<validH {
-                    (out + (y0 + y) * stride + x0).update(from: s.baseAddress! + y * cw, count: validW)
-                }
-            }
+            scratch.withUnsafeBufferPointer { place(i, from: $0.baseAddress!, layout: layout, shape: shape, into: out) }
         }
         linearize(i, layout: layout, shape: shape, out)
         return significant

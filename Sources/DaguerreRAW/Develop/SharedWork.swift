@@ -5,42 +5,40 @@
 import Dispatch
 import Synchronization
 
-/// Runs `body(i)` for every `i` in `0..<iterations` on the calling thread and on up to
-/// `iterations − 1` Dispatch worker threads, which claim iterations from a shared counter as
-/// they become free.
+/// Runs work items on the calling thread and on Dispatch worker threads, which claim items from
+/// a shared counter as they become free.
 ///
-/// The caller works too and only waits for iterations that another thread has already started,
-/// so a busy thread pool slows it down but cannot deadlock it. Each iteration index runs once,
-/// on one thread.
+/// The caller works too and only waits for items that another thread has already started, so a
+/// busy thread pool slows it down but cannot deadlock it. Each item runs once, on one thread.
 ///
 /// ```swift
-/// SharedWork.run(iterations: 2) { worker in denoisePlanes(of: worker) }
+/// SharedWork.run(iterations: 2) { half in linearize(half) }
+/// SharedWork.run(workers: 2, items: 4) { worker, plane in denoise(plane, in: workspaces[worker]) }
 /// ```
 enum SharedWork {
     private final class State: Sendable {
-        let iterations: Int
+        let items: Int
         let next = Atomic<Int>(0)
-        let doneByHelpers = Atomic<Int>(0)
         let finished = DispatchSemaphore(value: 0)
-        let body: @Sendable (Int) -> Void
-        init(iterations: Int, body: @escaping @Sendable (Int) -> Void) { self.iterations = iterations; self.body = body }
+        let body: @Sendable (_ worker: Int, _ item: Int) -> Void
+        init(items: Int, body: @escaping @Sendable (Int, Int) -> Void) { self.items = items; self.body = body }
 
-        /// Runs iterations until none is left; returns how many this thread ran.
-        func work(signalling: Bool) -> Int {
+        /// Runs items as worker `worker` until none is left; returns how many this thread ran.
+        func work(worker: Int, signalling: Bool) -> Int {
             var ran = 0
             while true {
                 let i = next.add(1, ordering: .relaxed).oldValue
-                guard i < iterations else { return ran }
-                body(i)
+                guard i < items else { return ran }
+                body(worker, i)
                 ran += 1
-                if signalling { doneByHelpers.add(1, ordering: .releasing); finished.signal() }
+                if signalling { finished.signal() }
             }
         }
     }
 
     /// Runs `body(worker, item)` for every `item` in `0..<items` on `workers` threads (the
-    /// caller and up to `workers − 1` Dispatch threads), each with its own `worker` index
-    /// (0..<workers, for per-worker workspaces), claiming items from a shared counter.
+    /// caller, worker 0, and up to `workers − 1` Dispatch threads), each with its own `worker`
+    /// index (0..<workers, for per-worker workspaces), claiming items from the shared counter.
     ///
     /// A static split (worker k takes items k, k + workers, …) makes the slowest worker set the
     /// time: on a 2-core machine the engine's own thread (packing, encoding) shares a core with
@@ -51,27 +49,21 @@ enum SharedWork {
     /// SharedWork.run(workers: 2, items: 6) { worker, block in demosaic(block, in: workspaces[worker]) }
     /// ```
     static func run(workers: Int, items: Int, _ body: @escaping @Sendable (_ worker: Int, _ item: Int) -> Void) {
-        let claimed = Counter()
-        run(iterations: min(workers, items)) { worker in
-            while true {
-                let item = claimed.next.add(1, ordering: .relaxed).oldValue
-                guard item < items else { return }
-                body(worker, item)
-            }
-        }
-    }
-
-    private final class Counter: Sendable { let next = Atomic<Int>(0) }
-
-    static func run(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        guard iterations > 1 else {
-            if iterations == 1 { body(0) }
+        let threads = min(workers, items)
+        guard threads > 1 else {
+            for i in 0..<max(0, items) { body(0, i) }
             return
         }
-        let state = State(iterations: iterations, body: body)
-        for _ in 1..<iterations { DispatchQueue.global().async { _ = state.work(signalling: true) } }
-        let mine = state.work(signalling: false)
-        // Every iteration is claimed now; wait for those other threads are running.
-        for _ in 0..<(iterations - mine) { state.finished.wait() }
+        let state = State(items: items, body: body)
+        for worker in 1..<threads { DispatchQueue.global().async { _ = state.work(worker: worker, signalling: true) } }
+        let mine = state.work(worker: 0, signalling: false)
+        // Every item is claimed now; wait for those other threads are running.
+        for _ in 0..<(items - mine) { state.finished.wait() }
+    }
+
+    /// ``run(workers:items:)`` with one thread per item: `body(i)` for every `i` in
+    /// `0..<iterations`.
+    static func run(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        run(workers: iterations, items: iterations) { _, i in body(i) }
     }
 }
