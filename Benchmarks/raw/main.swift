@@ -1,7 +1,9 @@
 // raw-bench: the in-process half of the RAW benchmark (issue #5, SPEC X7). `make-dng` writes the
 // benchmark's Bayer DNG from the virtual camera at any sensor size (the whole-process runs are
 // daguerre-bench's `raw` scenario); `draft` times interactive draft re-renders after a
-// parameter change, the way an editor's slider drives them. See Benchmarks/README.md.
+// parameter change, the way an editor's slider drives them; `develop` times full-size develops
+// in one process, for A/B comparisons of the pipeline's kernels on a noisy host (the minimum
+// over many repetitions moves far less than one whole-process run). See Benchmarks/README.md.
 import Daguerre
 import Foundation
 
@@ -78,6 +80,31 @@ func draft(dng path: String, longEdge: Double, reps: Int) throws {
                  median(balance) * 1000, (balance.min() ?? 0) * 1000, reps))
 }
 
+/// Process CPU seconds (user + system) so far.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Full-size develops at default settings into an sRGB 8-bit buffer, `reps` times after one
+/// warm-up: the minimum and median wall and CPU time (the develop and the engine's conversion,
+/// without file encoding).
+func develop(dng path: String, reps: Int) throws {
+    let raw = try RAWFilter(url: URL(fileURLWithPath: path))
+    let context = try Context()
+    var wall: [Double] = [], cpu: [Double] = []
+    for i in 0...reps {
+        let (t, c) = (Date(), cpuSeconds())
+        _ = try context.createBuffer(try raw.outputImage(), format: .rgba8, colorSpace: .sRGB)
+        if i > 0 { wall.append(Date().timeIntervalSince(t)); cpu.append(cpuSeconds() - c) }
+    }
+    func ms(_ t: Double) -> String { String(format: "%.1f ms", t * 1000) }
+    print("develop \(path) (\(Int(raw.nativeSize.width))×\(Int(raw.nativeSize.height))), \(reps) reps: wall min \(ms(wall.min() ?? 0)), "
+          + "median \(ms(median(wall))); CPU min \(ms(cpu.min() ?? 0)), median \(ms(median(cpu)))")
+}
+
 let args = Array(CommandLine.arguments.dropFirst())
 do {
     switch args.first {
@@ -92,8 +119,11 @@ do {
         guard let dng = value("--dng", in: args) else { fail("usage: raw-bench draft --dng FILE.dng [--long-edge 2048] [--reps 9]") }
         try draft(dng: dng, longEdge: value("--long-edge", in: args).flatMap(Double.init) ?? 2048,
                   reps: value("--reps", in: args).flatMap(Int.init) ?? 9)
+    case "develop":
+        guard let dng = value("--dng", in: args) else { fail("usage: raw-bench develop --dng FILE.dng [--reps 9]") }
+        try develop(dng: dng, reps: max(1, value("--reps", in: args).flatMap(Int.init) ?? 9))
     default:
-        fail("usage: raw-bench make-dng … | draft …")
+        fail("usage: raw-bench make-dng … | draft … | develop …")
     }
 } catch {
     fail("\(error)")

@@ -42,7 +42,7 @@ enum LMMSEGWDemosaic {
         private let memory: ZeroedBuffer
         // Ring depths: from the row a plane is written at to the oldest row a reader still
         // reads, rounded up to a power of two (see the lags in `stripe`).
-        let y, dh, dv, t1v, t2v, ev, a, b, bh, bv, north, south, west, east, green, cr, cb: Ring
+        let y, dh, dv, t1v, t2v, ev, a, b, bh, bv, inverseH, inverseV, green, cr, cb: Ring
         /// Single rows: the horizontal LMMSE's statistics and result, and the output planes.
         let t1h, t2h, eh, outR, outG, outB: UnsafeMutablePointer<Float>
         /// Where the rings' rows stand after the last stripe: the image row of padded row 0, the
@@ -54,7 +54,7 @@ enum LMMSEGWDemosaic {
         init(columns: Int) {
             self.columns = max(columns, LMMSEGWDemosaic.lanes)
             stride = (self.columns + 2 * LMMSEGWDemosaic.halo + 15) & ~15
-            let depths = [32, 16, 16, 16, 16, 8, 4, 8, 4, 8, 16, 16, 16, 16, 8, 8, 8]
+            let depths = [32, 16, 16, 16, 16, 8, 4, 8, 4, 8, 16, 16, 8, 8, 8]
             let count = (depths.reduce(0, +) + 6) * stride
             memory = ZeroedBuffer(byteCount: count * MemoryLayout<Float>.stride)
             var next = memory.pointer.bindMemory(to: Float.self, capacity: count)
@@ -65,8 +65,8 @@ enum LMMSEGWDemosaic {
             }
             (y, dh, dv, t1v, t2v, ev) = (rings[0], rings[1], rings[2], rings[3], rings[4], rings[5])
             (a, b, bh, bv) = (rings[6], rings[7], rings[8], rings[9])
-            (north, south, west, east) = (rings[10], rings[11], rings[12], rings[13])
-            (green, cr, cb) = (rings[14], rings[15], rings[16])
+            (inverseH, inverseV) = (rings[10], rings[11])
+            (green, cr, cb) = (rings[12], rings[13], rings[14])
             let s = stride
             (t1h, t2h, eh, outR, outG, outB) = (next, next + s, next + 2 * s, next + 3 * s, next + 4 * s, next + 5 * s)
         }
@@ -138,7 +138,8 @@ enum LMMSEGWDemosaic {
         }
         @inline(__always) func masks(_ r: Int) -> RowMasks { parityMasks[r & 1] }
         // Each stage's rows (as in the reference) and its lag behind the filled row: 1 reads
-        // y ±2; 3a dh ±2; 2a dv ±4 and 3b b ±2; 3c bv ±2; 2b t ±4; 4 ev ±3; 5b cr/cb ±3; 6 ±1.
+        // y ±2; 3a dh ±2; 2a dv ±4 and 3b b ±2; 2b t ±4; 4 ev ±3 and 3c's rows ±2; 5b cr/cb ±3;
+        // 6 ±1 (and 3c's ±2).
         for lead in stride(from: firstLead, through: lastLead, by: 1) {
             if lead < nr { fill(row0 + lead, col0, nc, ws.y[lead]) }
             var r = lead - 2
@@ -147,9 +148,7 @@ enum LMMSEGWDemosaic {
             if r >= 5, r < nr - 5 { gradients(r, nc, ws) }
             r = lead - 6
             if r >= 6, r < nr - 6 { statistics(Taps(ws.dv, r), nc, t1: ws.t1v[r], t2: ws.t2v[r]) }
-            if r >= 7, r < nr - 7 { gradientSums(r, nc, ws) }
-            r = lead - 8
-            if r >= 9, r < nr - 9 { weights(r, nc, ws) }
+            if r >= 7, r < nr - 7 { gradientSums(r, nc, ws); weights(r, nc, ws) }
             r = lead - 10
             if r >= 10, r < nr - 10 { estimate(Taps(ws.t1v, r), Taps(ws.t2v, r), ws.dv[r], nc, into: ws.ev[r]) }
             r = lead - 13
@@ -215,15 +214,32 @@ enum LMMSEGWDemosaic {
         }
     }
 
+    /// x / 9, to the bit. With FMA (`DAGUERRE_FMA`, set by scripts/swift-flags when the CPU has
+    /// it) as q = x·(1/9) corrected by one Newton step on the exact residual r = x − 9q, which
+    /// frees the divider, the bottleneck of `estimate` (its other division is not a constant's).
+    /// Checked against the division for all 2³² floats (scripts/check-ninth.c): they differ
+    /// only where r is 0 (x = −0) or NaN (x = ±∞), and there q itself is x / 9, so q is kept.
+    /// Without FMA, `addingProduct` would be a libm call per lane: the division stays.
+    @inline(__always) static func ninth(_ x: V) -> V {
+        #if DAGUERRE_FMA
+        let q = x * V(repeating: 1 / 9 as Float)
+        let r = x.addingProduct(-q, V(repeating: 9))
+        let zero = V.zero
+        return q.replacing(with: q.addingProduct(r, V(repeating: 1 / 9 as Float)), where: (r .> zero) .| (r .< zero))
+        #else
+        return x / V(repeating: 9)
+        #endif
+    }
+
     // 2b. The 1-D LMMSE estimate of the difference from nine-sample statistics.
     @inline(__always) static func estimate(_ t1: Taps, _ t2: Taps, _ d: P, _ nc: Int, into e: P) {
-        let zero = V.zero, nine = V(repeating: 9), epsilon = V(repeating: Self.epsilon)
+        let zero = V.zero, epsilon = V(repeating: Self.epsilon)
         sweep(10, nc &- 10) { c in
             var m = zero, s2 = zero, e2 = zero
             @inline(__always) func add(_ p: P, _ q: P) { let v = load(p, c); m += v; s2 += v * v; e2 += load(q, c) }
             add(t1.m4, t2.m4); add(t1.m3, t2.m3); add(t1.m2, t2.m2); add(t1.m1, t2.m1); add(t1.z, t2.z)
             add(t1.p1, t2.p1); add(t1.p2, t2.p2); add(t1.p3, t2.p3); add(t1.p4, t2.p4)
-            m /= nine; s2 /= nine; e2 /= nine
+            m = ninth(m); s2 = ninth(s2); e2 = ninth(e2)
             let spread = s2 - m * m
             let sx = spread.replacing(with: zero, where: zero .>= spread) + epsilon, sv = e2 + epsilon
             store(m + sx / (sx + sv) * (load(d, c) - m), e, c)
@@ -262,15 +278,26 @@ enum LMMSEGWDemosaic {
         }
     }
 
-    // 3c. The weights: inverse squares of the sums two samples away in each direction.
+    // 3c. The weights: inverse squares of the sums two samples away in each direction. A
+    // site's west weight is the east weight of the site four columns to its left, and its
+    // north weight the south weight of the site four rows up: so each sum's inverse square is
+    // computed once, where the sum is, and the readers take it two samples away (`Weights`):
+    // half the divisions of four weights per site, the same bits.
     @inline(__always) static func weights(_ r: Int, _ nc: Int, _ ws: Workspace) {
         let one = V(repeating: 1), epsilon = V(repeating: Self.epsilon)
-        let bh = ws.bh[r], bn = ws.bv[r &- 2], bs = ws.bv[r &+ 2]
-        let west = ws.west[r], east = ws.east[r], south = ws.south[r], north = ws.north[r]
-        sweep(9, nc &- 9) { c in
-            let bw = load(bh, c &- 2), be = load(bh, c &+ 2), n = load(bn, c), s = load(bs, c)
-            store(one / (bw * bw + epsilon), west, c); store(one / (be * be + epsilon), east, c)
-            store(one / (s * s + epsilon), south, c); store(one / (n * n + epsilon), north, c)
+        let bh = ws.bh[r], bv = ws.bv[r], h = ws.inverseH[r], v = ws.inverseV[r]
+        sweep(7, nc &- 7) { c in
+            let x = load(bh, c), y = load(bv, c)
+            store(one / (x * x + epsilon), h, c); store(one / (y * y + epsilon), v, c)
+        }
+    }
+
+    /// Row `r`'s four direction weights, from the inverse squares of stage 3c.
+    struct Weights {
+        let h, north, south: P
+        init(_ r: Int, _ ws: Workspace) { (h, north, south) = (ws.inverseH[r], ws.inverseV[r &- 2], ws.inverseV[r &+ 2]) }
+        @inline(__always) func at(_ c: Int) -> (n: V, s: V, w: V, e: V) {
+            (load(north, c), load(south, c), load(h, c &- 2), load(h, c &+ 2))
         }
     }
 
@@ -281,7 +308,7 @@ enum LMMSEGWDemosaic {
         let y = ws.y[r], eh = ws.eh
         let e0 = ws.ev[r], n1 = ws.ev[r &- 1], n2 = ws.ev[r &- 2], n3 = ws.ev[r &- 3]
         let s1 = ws.ev[r &+ 1], s2 = ws.ev[r &+ 2], s3 = ws.ev[r &+ 3]
-        let north = ws.north[r], south = ws.south[r], west = ws.west[r], east = ws.east[r]
+        let weights = Weights(r, ws)
         let green = ws.green[r], cr = ws.cr[r], cb = ws.cb[r]
         sweep(13, nc &- 13) { c in
             let v = load(y, c), h0 = load(eh, c), v0 = load(e0, c)
@@ -289,7 +316,7 @@ enum LMMSEGWDemosaic {
             let ee = f0 * h0 + f1 * load(eh, c &+ 1) + f2 * load(eh, c &+ 2) + f3 * load(eh, c &+ 3)
             let en = f0 * v0 + f1 * load(n1, c) + f2 * load(n2, c) + f3 * load(n3, c)
             let es = f0 * v0 + f1 * load(s1, c) + f2 * load(s2, c) + f3 * load(s3, c)
-            let wn = load(north, c), ws = load(south, c), ww = load(west, c), we = load(east, c)
+            let (wn, ws, ww, we) = weights.at(c)
             let fused = v + (wn * en + ws * es + ww * ew + we * ee) / (wn + ws + ww + we)
             let g = fused.replacing(with: v, where: masks.green(c))
             store(g, green, c)
@@ -315,11 +342,11 @@ enum LMMSEGWDemosaic {
     // 6. Green sites' colour differences from their four neighbours, then R, G and B.
     @inline(__always) static func output(_ r: Int, _ nc: Int, _ ws: Workspace, _ masks: RowMasks) {
         let one = V(repeating: 1), h = halo
-        let north = ws.north[r], south = ws.south[r], west = ws.west[r], east = ws.east[r]
+        let weights = Weights(r, ws)
         let crN = ws.cr[r &- 1], cr = ws.cr[r], crS = ws.cr[r &+ 1], cbN = ws.cb[r &- 1], cb = ws.cb[r], cbS = ws.cb[r &+ 1]
         let green = ws.green[r], y = ws.y[r], outR = ws.outR - h, outG = ws.outG - h, outB = ws.outB - h
         sweep(h, nc &- h) { c in
-            let wn = load(north, c), ws = load(south, c), ww = load(west, c), we = load(east, c)
+            let (wn, ws, ww, we) = weights.at(c)
             let inv = one / (wn + ws + ww + we)
             let ndr = (wn * load(crN, c) + ws * load(crS, c) + ww * load(cr, c &- 1) + we * load(cr, c &+ 1)) * inv
             let ndb = (wn * load(cbN, c) + ws * load(cbS, c) + ww * load(cb, c &- 1) + we * load(cb, c &+ 1)) * inv
