@@ -15,6 +15,9 @@ final class OutputConverter: Sendable {
     let transfer: TransferFunction
     private let lut8: [UInt8]
     private let lutF: [Float]
+    /// RGB16 without alpha (16-bit TIFF and PNG): the half-indexed curve and the 16-bit pack in
+    /// one lookup (``LUTCache/encodeHalfTo16(_:)``), where they were two passes over the row.
+    private let lut16: [UInt16]
     /// For LUT-based ICC destinations: lcms2 encodes from linear sRGB.
     private let iccTransform: ICCTransform?
     let summary: String
@@ -40,6 +43,7 @@ final class OutputConverter: Sendable {
         // 8-bit RGB(A) always goes through the table: curve (if any), rounding and clamping in one lookup.
         lut8 = (format == .rgb8 || format == .rgba8) ? LUTCache.shared.encodeHalfTo8(t) : []
         lutF = (format.component != .uint8 && !t.isLinear && !exact) ? LUTCache.shared.encodeHalfToFloat(t) : []
+        lut16 = (format == .rgb16 && alpha == .none && icc == nil && !lutF.isEmpty) ? LUTCache.shared.encodeHalfTo16(t) : []
     }
 
     /// Whether ``convert(planes:scratch:into:)`` applies: 8-bit RGB through the table, no lcms2
@@ -93,6 +97,10 @@ final class OutputConverter: Sendable {
             packLUT8(px, count: count, into: dst.assumingMemoryBound(to: UInt8.self), channels: format.channels)
             return
         }
+        if !lut16.isEmpty {  // built only for RGB16 without alpha
+            packLUT16(px, count: count, into: dst.assumingMemoryBound(to: UInt16.self))
+            return
+        }
         if !transfer.isLinear {
             if !lutF.isEmpty {
                 lutF.withUnsafeBufferPointer { lut in
@@ -113,29 +121,40 @@ final class OutputConverter: Sendable {
         PixelPack.pack(px, count: count, format: format, into: dst)
     }
 
+    /// RGB16: curve + rounding + clamping in one table lookup per channel.
+    private func packLUT16(_ px: UnsafeMutablePointer<SIMD4<Float>>, count: Int, into d: UnsafeMutablePointer<UInt16>) {
+        lut16.withUnsafeBufferPointer { Self.lookupRGB(px, count: count, table: $0.baseAddress!, into: d) }
+    }
+
+    /// Three codes a pixel from a table indexed by half-float bit patterns (8- or 16-bit codes):
+    /// four pixels' halves from one conversion, read back as indices from memory, where a pixel
+    /// at a time cost two conversions and a lane extract per channel (1.3×).
+    @inline(__always) private static func lookupRGB<Code>(_ px: UnsafePointer<SIMD4<Float>>, count: Int, table l: UnsafePointer<Code>,
+                                                          into d: UnsafeMutablePointer<Code>) {
+        let raw = UnsafeRawPointer(px)
+        var halves = SIMD16<UInt16>(), i = 0
+        while i &+ 4 <= count {
+            halves = unsafeBitCast(SIMD16<Float16>(raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self)), to: SIMD16<UInt16>.self)
+            withUnsafeBytes(of: &halves) { bytes in
+                let k = bytes.baseAddress!.assumingMemoryBound(to: UInt16.self), o = d + 3 &* i
+                for p in 0..<4 {
+                    o[3 &* p] = l[Int(k[4 &* p])]; o[3 &* p &+ 1] = l[Int(k[4 &* p &+ 1])]; o[3 &* p &+ 2] = l[Int(k[4 &* p &+ 2])]
+                }
+            }
+            i &+= 4
+        }
+        while i < count {
+            let h = SIMD4<Float16>(px[i])
+            d[3 &* i] = l[Int(h.x.bitPattern)]; d[3 &* i &+ 1] = l[Int(h.y.bitPattern)]; d[3 &* i &+ 2] = l[Int(h.z.bitPattern)]
+            i &+= 1
+        }
+    }
+
     /// Curve + rounding + clamping in one table lookup per channel.
     private func packLUT8(_ px: UnsafeMutablePointer<SIMD4<Float>>, count: Int, into d: UnsafeMutablePointer<UInt8>, channels: Int) {
         lut8.withUnsafeBufferPointer { lut in
             if channels == 3 {
-                // Four pixels' halves from one conversion, read back as indices from memory: a
-                // pixel at a time cost two conversions and a lane extract per channel (1.3×).
-                let l = lut.baseAddress!, raw = UnsafeRawPointer(px)
-                var halves = SIMD16<UInt16>(), i = 0
-                while i &+ 4 <= count {
-                    halves = unsafeBitCast(SIMD16<Float16>(raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self)), to: SIMD16<UInt16>.self)
-                    withUnsafeBytes(of: &halves) { bytes in
-                        let k = bytes.baseAddress!.assumingMemoryBound(to: UInt16.self), o = d + 3 &* i
-                        for p in 0..<4 {
-                            o[3 &* p] = l[Int(k[4 &* p])]; o[3 &* p &+ 1] = l[Int(k[4 &* p &+ 1])]; o[3 &* p &+ 2] = l[Int(k[4 &* p &+ 2])]
-                        }
-                    }
-                    i &+= 4
-                }
-                while i < count {
-                    let h = SIMD4<Float16>(px[i])
-                    d[3 &* i] = l[Int(h.x.bitPattern)]; d[3 &* i &+ 1] = l[Int(h.y.bitPattern)]; d[3 &* i &+ 2] = l[Int(h.z.bitPattern)]
-                    i &+= 1
-                }
+                Self.lookupRGB(px, count: count, table: lut.baseAddress!, into: d)
             } else {
                 let premul = alphaOutput == .premultiplied
                 for i in 0..<count {

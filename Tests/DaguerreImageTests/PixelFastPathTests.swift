@@ -1,0 +1,64 @@
+@testable import DaguerreImage
+import DaguerreCore
+import Testing
+
+/// The row kernels' fast paths against plain references (libvips style), at every row length
+/// around their four-pixel groups, with values outside 0…1, infinities and NaN: RGBf unpacking,
+/// and the RGB8 and RGB16 table packs (SPEC I2, I7; the RAW develop's hot output paths).
+@Suite struct PixelFastPathTests {
+    struct Rand { var s: UInt64; mutating func next() -> UInt64 { s = s &* 6364136223846793005 &+ 1442695040888963407; return s >> 33 } }
+
+    static func value(_ rng: inout Rand) -> Float {
+        switch rng.next() % 16 {
+        case 0: return .nan
+        case 1: return .infinity
+        case 2: return -.infinity
+        case 3: return -0.0
+        default: return Float(Int(rng.next() % 6000)) / 2000 - 0.5    // −0.5 … 2.5
+        }
+    }
+
+    @Test("RGBf rows unpack four pixels at a time to what the generic path gives, at every length from 0 to 21")
+    func rgbfUnpackEqualsGeneric() {
+        var rng = Rand(s: 3)
+        for n in 0...21 {
+            let floats = (0..<(3 * n)).map { _ in Self.value(&rng) }
+            var fast = [SIMD4<Float>](repeating: SIMD4(repeating: 7), count: n), reference = fast
+            floats.withUnsafeBytes { src in
+                fast.withUnsafeMutableBufferPointer { PixelUnpack.unpack(src.baseAddress!, format: .rgbf, count: n, into: $0.baseAddress!) }
+                reference.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<n { out[i] = SIMD4(floats[3 * i], floats[3 * i + 1], floats[3 * i + 2], 1) }
+                }
+            }
+            for i in 0..<n {
+                #expect((0..<4).allSatisfy { fast[i][$0].bitPattern == reference[i][$0].bitPattern }, "n \(n), pixel \(i): \(fast[i]) vs \(reference[i])")
+            }
+        }
+    }
+
+    /// RGB8 and RGB16 (one table lookup per channel) against RGBA8 and RGBA16 of the same opaque
+    /// pixels (the pixel-at-a-time lookup, and the curve table followed by ``PixelPack``).
+    @Test("RGB8 and RGB16 table packs equal the four-channel paths' colour channels", arguments: [ColorSpace.sRGB, .displayP3])
+    func rgbTablePacksEqualFourChannelPaths(destination: ColorSpace) throws {
+        for (three, four) in [(PixelFormat.rgb8, PixelFormat.rgba8), (.rgb16, .rgba16)] {
+            let fast = try OutputConverter(format: three, alpha: .none, destination: destination, working: .extendedLinearSRGB, workingFormat: .rgbah)
+            let reference = try OutputConverter(format: four, alpha: .none, destination: destination, working: .extendedLinearSRGB, workingFormat: .rgbah)
+            let bytes = three.bytesPerPixel / 3
+            var rng = Rand(s: 5)
+            for n in 0...21 {
+                var pixels: [SIMD4<Float>] = []
+                for _ in 0..<n {
+                    let r = Self.value(&rng), g = Self.value(&rng), b = Self.value(&rng)
+                    pixels.append(SIMD4(r, g, b, 1))
+                }
+                var a = pixels, b = pixels
+                var got = [UInt8](repeating: 1, count: 3 * bytes * n), want = [UInt8](repeating: 2, count: 4 * bytes * n)
+                a.withUnsafeMutableBufferPointer { px in got.withUnsafeMutableBytes { fast.convert(px.baseAddress!, count: n, into: $0.baseAddress!) } }
+                b.withUnsafeMutableBufferPointer { px in want.withUnsafeMutableBytes { reference.convert(px.baseAddress!, count: n, into: $0.baseAddress!) } }
+                var colour: [UInt8] = []
+                for i in 0..<n { colour += want[(4 * bytes * i)..<(4 * bytes * i + 3 * bytes)] }
+                #expect(got == colour, "\(three), \(destination.name), n \(n)")
+            }
+        }
+    }
+}
