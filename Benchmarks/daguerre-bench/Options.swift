@@ -10,6 +10,7 @@ struct Options {
     var input: String?
     var work = "/tmp/daguerre-bench"
     var reps = 5
+    var settle = 1.0
     var only: Set<String> = Set(Options.tools + Options.scenarios)
     var json: String?
     var python: String?
@@ -36,6 +37,9 @@ struct Options {
                         Default: <work>/in.jpg.
       --work DIR        Outputs, logs and intermediates. Default: /tmp/daguerre-bench.
       --reps N          Repetitions of every measurement. Default: 5.
+      --settle S        Seconds of pause before each measured process, so one tool's exit
+                        (darktable and RawTherapee free over 1 GiB) does not land in the next
+                        tool's time. Default: 1.
       --only LIST       Comma-separated subset of: daguerre,daguerre-nocm,opencv,pyvips,vips,
                         memory,fusion,livephoto-mov,raw,raw120 ("chain" = the five chain runs).
                         raw: a 24 MP DNG developed to 16-bit TIFF and to JPEG q90 by daguerre,
@@ -77,6 +81,9 @@ struct Options {
             case "--reps":
                 guard let n = Int(try value(a)), n > 0 else { throw BenchError("--reps needs a positive integer") }
                 o.reps = n
+            case "--settle":
+                guard let t = Double(try value(a)), t >= 0, t <= 60 else { throw BenchError("--settle needs seconds between 0 and 60") }
+                o.settle = t
             case "--only": onlyList += try value(a).split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces).lowercased() }
             case "--json":
                 if i + 1 < arguments.count, !arguments[i + 1].hasPrefix("--") { o.json = try value(a) } else { o.json = "" }
