@@ -113,4 +113,30 @@ import Testing
             #expect(fast.allSatisfy { $0.isFinite })
         }
     }
+
+    /// `ninth` is the division by 9, bit for bit, in the build the tests run (with
+    /// scripts/swift-flags that is the FMA form; scripts/check-ninth.c checks that form over all
+    /// 2³² floats in C, this checks the Swift code itself): every exponent, the special values,
+    /// and a million random bit patterns.
+    @Test("LMMSE-GW's x / 9 equals the division bit for bit: specials, every exponent, a million random floats")
+    func ninthIsTheDivision() {
+        var values: [Float] = [0, -0.0, 1, -1, 9, -9, 1.0 / 9, .infinity, -.infinity, .nan, .leastNonzeroMagnitude,
+                               -.leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+        for e in 0..<256 { for m: UInt32 in [0, 1, 0x2A_AAAA, 0x55_5555, 0x7F_FFFF] { values.append(Float(bitPattern: UInt32(e) << 23 | m)) } }
+        var state: UInt64 = 9
+        for _ in 0..<(1 << 20) {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            values.append(Float(bitPattern: UInt32(truncatingIfNeeded: state >> 32)))
+        }
+        while values.count % 8 != 0 { values.append(2) }
+        var mismatches = 0, first: Float?
+        for g in stride(from: 0, to: values.count, by: 8) {
+            let x = SIMD8<Float>(values[g..<(g + 8)])
+            let got = LMMSEGWDemosaic.ninth(x), want = x / SIMD8(repeating: 9)
+            for lane in 0..<8 where got[lane].bitPattern != want[lane].bitPattern && !(got[lane].isNaN && want[lane].isNaN) {
+                mismatches += 1; first = first ?? x[lane]
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) differ, first at \(String(describing: first))")
+    }
 }
