@@ -31,41 +31,42 @@ import Testing
         }
     }
 
-    /// R, G and B of a stripe, interleaved, from either implementation.
-    static func render(_ mosaic: Mosaic, rows: Range<Int>, columns: Range<Int>, pattern: [UInt8], reference: Bool) -> [Float] {
+    typealias Write = (_ y: Int, _ x0: Int, _ n: Int, _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> Void
+
+    /// R, G and B of `rows` × `columns`, interleaved, from the stripes `body` runs with the
+    /// writer it is given.
+    static func collect(rows: Range<Int>, columns: Range<Int>, _ body: (Write) -> Void) -> [Float] {
         var out = [Float](repeating: .nan, count: rows.count * columns.count * 3)
-        let workspace = LMMSEGWDemosaic.Workspace(columns: columns.count)
-        let write = { (y: Int, x0: Int, n: Int, r: UnsafePointer<Float>, g: UnsafePointer<Float>, b: UnsafePointer<Float>) in
+        body { y, x0, n, r, g, b in
             for i in 0..<n {
                 let o = ((y - rows.lowerBound) * columns.count + x0 - columns.lowerBound + i) * 3
                 out[o] = r[i]; out[o + 1] = g[i]; out[o + 2] = b[i]
             }
         }
-        if reference {
-            LMMSEGWScalarReference.stripe(rows: rows, columns: columns, pattern: BayerPatternColors(pattern),
-                                          fill: mosaic.fill, write: write)
-        } else {
-            LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: BayerPatternColors(pattern), workspace: workspace,
-                                   fill: mosaic.fill, write: write)
-        }
         return out
+    }
+
+    /// R, G and B of a stripe, interleaved, from either implementation.
+    static func render(_ mosaic: Mosaic, rows: Range<Int>, columns: Range<Int>, pattern: [UInt8], reference: Bool) -> [Float] {
+        guard reference else {
+            return renderChunks(mosaic, rows: rows, columns: columns, chunks: [(rows, columns)], pattern: pattern,
+                                workspace: LMMSEGWDemosaic.Workspace(columns: columns.count))
+        }
+        return collect(rows: rows, columns: columns) { write in
+            LMMSEGWScalarReference.stripe(rows: rows, columns: columns, pattern: BayerPatternColors(pattern), fill: mosaic.fill, write: write)
+        }
     }
 
     /// R, G and B of `rows` × `columns`, made by the vectorized stripe as `chunks` (each a range
     /// of rows and of columns) through one workspace.
     static func renderChunks(_ mosaic: Mosaic, rows: Range<Int>, columns: Range<Int>, chunks: [(Range<Int>, Range<Int>)],
                              pattern: [UInt8], workspace: LMMSEGWDemosaic.Workspace) -> [Float] {
-        var out = [Float](repeating: .nan, count: rows.count * columns.count * 3)
-        for (chunkRows, chunkColumns) in chunks {
-            LMMSEGWDemosaic.stripe(rows: chunkRows, columns: chunkColumns, pattern: BayerPatternColors(pattern), workspace: workspace,
-                                   fill: mosaic.fill) { y, x0, n, r, g, b in
-                for i in 0..<n {
-                    let o = ((y - rows.lowerBound) * columns.count + x0 - columns.lowerBound + i) * 3
-                    out[o] = r[i]; out[o + 1] = g[i]; out[o + 2] = b[i]
-                }
+        collect(rows: rows, columns: columns) { write in
+            for (chunkRows, chunkColumns) in chunks {
+                LMMSEGWDemosaic.stripe(rows: chunkRows, columns: chunkColumns, pattern: BayerPatternColors(pattern), workspace: workspace,
+                                       fill: mosaic.fill, write: write)
             }
         }
-        return out
     }
 
     @Test("Chunks that go on from the workspace's last stripe resume its roll: the pixels equal the reference over all of them, bit for bit; a jump back, other columns or another Bayer order start afresh",
