@@ -7,7 +7,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("MovieFileOutput: recordings judged by ffprobe (C2)", .timeLimit(.minutes(3)))
+@Suite("MovieFileOutput: recordings judged by ffprobe (C2)", .hangGuard)
 struct MovieFileOutputTests {
     @Test("One second from a fake 420f camera and microphone: H.264 320×240, 30 frames, 1 s, PCM 44.1 kHz mono, BT.709 video range; pixels converted from full range")
     func recordOneSecond() throws {

@@ -4,7 +4,7 @@ import Dispatch
 import Synchronization
 import Testing
 
-@Suite("Outputs: VideoDataOutput late-frame dropping, delegates, the preview sink (C2)", .timeLimit(.minutes(2)))
+@Suite("Outputs: VideoDataOutput late-frame dropping, delegates, the preview sink (C2)", .hangGuard)
 struct OutputTests {
     /// A running session whose VideoDataOutput callback blocks on `gate` for the first frame
     /// and signals `entered` when it gets there.

@@ -2,7 +2,7 @@ import DaguerreCapture
 import DaguerreCore
 import Testing
 
-@Suite("Running sessions: events, C6 disruptive reconfiguration, runtime errors and interruptions", .timeLimit(.minutes(2)))
+@Suite("Running sessions: events, C6 disruptive reconfiguration, runtime errors and interruptions", .hangGuard)
 struct SessionRunningTests {
     private func running(_ configure: (CaptureSession, FakeCamera) throws -> Void = { _, _ in })
         throws -> (CaptureSession, FakeCamera, VirtualClock, VideoDataOutput, FrameLog, EventLog) {

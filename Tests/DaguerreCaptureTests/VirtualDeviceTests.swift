@@ -9,7 +9,7 @@ import Testing
 
 /// The virtual camera and microphone as capture devices (issue #4): the default devices, their
 /// formats (C4, C5, W2), frames through a session on a virtual clock, and the README sample.
-@Suite("Virtual devices", .timeLimit(.minutes(5)))
+@Suite("Virtual devices", .hangGuard)
 struct VirtualDeviceTests {
     @Test("Discovery lists a virtual back camera, front camera and microphone by default; the default video device is the back camera")
     func defaults() throws {

@@ -21,7 +21,7 @@ struct WideColorCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Wide colour: the W3 rule, W4 forcing P3, frames carrying their colour space", .timeLimit(.minutes(3)))
+@Suite("Wide colour: the W3 rule, W4 forcing P3, frames carrying their colour space", .hangGuard)
 struct WideColorTests {
     static let w3Table: [WideColorCase] = [
         WideColorCase("no photo output, preview sink", photo: false, preview: true, preset: .photo, .sRGB),
