@@ -435,10 +435,9 @@ final class RAWDevelopDecoder: DevelopSource {
         m.samples.withUnsafeBufferPointer { samples in
         tables.withUnsafeBufferPointer { lut in
         decode.withUnsafeBufferPointer { dec in
-        (denoised?.samples ?? []).withUnsafeBufferPointer { den in
         encode.withUnsafeBufferPointer { encf in
             let src = UnsafeTransfer(samples.baseAddress!), enc = UnsafeTransfer(lut.baseAddress!), dtab = UnsafeTransfer(dec.baseAddress!)
-            let nrw = UnsafeTransfer(den.baseAddress), etab = UnsafeTransfer(encf.baseAddress!)
+            let nrw = UnsafeTransfer(denoised?.samples.baseAddress.map { UnsafePointer($0) }), etab = UnsafeTransfer(encf.baseAddress!)
             // Safety: each column block (claimed by one worker) writes only its own columns of
             // `destination` and uses its own workspace; the mosaic, the denoised window and the
             // tables are read-only here and outlive the call.
@@ -537,6 +536,6 @@ final class RAWDevelopDecoder: DevelopSource {
                     }
                 }
             }
-        }}}}}
+        }}}}
     }
 }

@@ -34,8 +34,14 @@ final class DenoisedMosaic {
     let gainMaps: [DNGGainMap]
     let activeArea: IntRect
     let limits: Limits
-    /// The window's samples, row stride `layout.width`.
-    private(set) var samples: [Float] = []
+    /// The window's samples, row stride `layout.width`: zero pages from the kernel
+    /// (``ZeroedBuffer``), first touched by the workers that linearize and denoise them. A
+    /// zero-filled array cleared its 14 MB (24 MP) on the develop's thread before the first
+    /// chunk's workers started, with both cores waiting.
+    var samples: UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: storage?.pointer.assumingMemoryBound(to: Float.self), count: storage.map { $0.byteCount / 4 } ?? 0)
+    }
+    private var storage: ZeroedBuffer?
     /// Where the samples lie in the mosaic, and the rows of them that are final.
     private var layout: (x: Int, y: Int, width: Int, valid: Range<Int>)?
     /// Final rows carried from one window to the next.
@@ -70,11 +76,11 @@ final class DenoisedMosaic {
         let height = min(mosaic.height, max(minimumHeight, rows + 2 * reach + 4))
         guard reserved.width < width || reserved.height < height else { return }
         try limits.check(width: width, height: height, bytesPerPixel: 4, what: "noise reduction window")
-        reducer = nil; samples = []; layout = nil
+        reducer = nil; storage = nil; layout = nil
         if settings != nil {
             reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: ProcessInfo.processInfo.activeProcessorCount, limits: limits)
         }
-        samples = HugePages.array(repeating: 0, count: width * height)
+        storage = ZeroedBuffer(byteCount: width * height * MemoryLayout<Float>.stride)
         reserved = (width, height)
     }
 
@@ -93,24 +99,21 @@ final class DenoisedMosaic {
             keep = needed.lowerBound..<old.valid.upperBound
             from = max(y0, (old.valid.upperBound - margin) & ~3)
             if carried.count < keep.count * ww { carried = [Float](repeating: 0, count: keep.count * ww) }
-            samples.withUnsafeBufferPointer { src in
-                carried.withUnsafeMutableBufferPointer { dst in
-                    dst.baseAddress!.update(from: src.baseAddress! + (keep.lowerBound - old.y) * ww, count: keep.count * ww)
-                }
+            let src = samples
+            carried.withUnsafeMutableBufferPointer { dst in
+                dst.baseAddress!.update(from: src.baseAddress! + (keep.lowerBound - old.y) * ww, count: keep.count * ww)
             }
         }
-        let reducer = reducer, nr = settings
-        samples.withUnsafeMutableBufferPointer { buffer in
-            let window = MosaicWindow(x: x0, y: from, width: ww, height: y0 + wh - from, stride: ww, samples: buffer.baseAddress! + (from - y0) * ww)
-            Self.linearize(m, into: window)
-            applyGainMaps(window)
-            if let nr {
-                reducer?.denoise(window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep)
-            }
-            if !keep.isEmpty {
-                carried.withUnsafeBufferPointer { src in
-                    (buffer.baseAddress! + (keep.lowerBound - y0) * ww).update(from: src.baseAddress!, count: keep.count * ww)
-                }
+        let reducer = reducer, nr = settings, buffer = samples
+        let window = MosaicWindow(x: x0, y: from, width: ww, height: y0 + wh - from, stride: ww, samples: buffer.baseAddress! + (from - y0) * ww)
+        Self.linearize(m, into: window)
+        applyGainMaps(window)
+        if let nr {
+            reducer?.denoise(window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep)
+        }
+        if !keep.isEmpty {
+            carried.withUnsafeBufferPointer { src in
+                (buffer.baseAddress! + (keep.lowerBound - y0) * ww).update(from: src.baseAddress!, count: keep.count * ww)
             }
         }
         layout = (x0, y0, ww, keep.isEmpty ? valid : keep.lowerBound..<valid.upperBound)
