@@ -31,13 +31,6 @@ import Testing
         #expect(Self.nonZeroBytes(p, size) == 0)
     }
 
-    @Test func hugePagesArrayHoldsItsValue() {
-        let count = HugePages.threshold / 4 + 17
-        let a = HugePages.array(repeating: Float(0.5), count: count)
-        #expect(a.count == count)
-        #expect(a.allSatisfy { $0 == 0.5 })
-    }
-
     @Test func largePixelBufferIsZeroAndCopiesOnWrite() throws {
         // 1024 × 512 RGBAf = 8 MiB: mapped storage.
         var a = try PixelBuffer(width: 1024, height: 512, format: .rgbaf)

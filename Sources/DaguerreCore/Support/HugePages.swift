@@ -55,16 +55,4 @@ public enum HugePages {
     @inlinable public static func advise<T>(_ start: UnsafeMutablePointer<T>, count: Int) {
         advise(UnsafeMutableRawPointer(start), byteCount: count * MemoryLayout<T>.stride)
     }
-
-    /// An array of `count` elements, all `value`, whose storage is advised before it is written.
-    /// (Inlinable, so that callers fill it with their element type's own code.)
-    @inlinable public static func array<T>(repeating value: T, count: Int) -> [T] {
-        [T](unsafeUninitializedCapacity: count) { buffer, n in
-            if let base = buffer.baseAddress {
-                advise(base, count: count)
-                base.initialize(repeating: value, count: count)
-            }
-            n = count
-        }
-    }
 }
