@@ -127,12 +127,13 @@ import Testing
         for e in 0..<256 { for m: UInt32 in [0, 1, 0x2A_AAAA, 0x55_5555, 0x7F_FFFF] { values.append(Float(bitPattern: UInt32(e) << 23 | m)) } }
         var rng = SeededRandom(seed: 9)
         for _ in 0..<(1 << 20) { values.append(Float(bitPattern: UInt32(truncatingIfNeeded: rng.next() >> 32))) }
-        while values.count % 8 != 0 { values.append(2) }
+        let lanes = LMMSEGWDemosaic.lanes
+        while values.count % lanes != 0 { values.append(2) }
         var mismatches = 0, first: Float?
-        for g in stride(from: 0, to: values.count, by: 8) {
-            let x = SIMD8<Float>(values[g..<(g + 8)])
-            let got = LMMSEGWDemosaic.ninth(x), want = x / SIMD8(repeating: 9)
-            for lane in 0..<8 where got[lane].bitPattern != want[lane].bitPattern && !(got[lane].isNaN && want[lane].isNaN) {
+        for g in stride(from: 0, to: values.count, by: lanes) {
+            let x = LMMSEGWDemosaic.V(values[g..<(g + lanes)])
+            let got = LMMSEGWDemosaic.ninth(x), want = x / LMMSEGWDemosaic.V(repeating: 9)
+            for lane in 0..<lanes where got[lane].bitPattern != want[lane].bitPattern && !(got[lane].isNaN && want[lane].isNaN) {
                 mismatches += 1; first = first ?? x[lane]
             }
         }
