@@ -28,7 +28,7 @@ struct TIFFTests {
                 #expect((tags["339"] as? [Int])?.first ?? tags["339"] as? Int == (format.component.isFloat ? 3 : 1))
                 if compression == .deflate { #expect(tags["317"] as? Int == (format.component.isFloat ? 3 : 2)) }
                 let rps = tags["278"] as? Int ?? 0
-                #expect(rps == max(1, min(247, 65_536 / (301 * format.bytesPerPixel))))
+                #expect(rps == max(1, min(247, TIFFEncoder.stripBytes / (301 * format.bytesPerPixel))))
             // OpenCV reads 8-bit RGBA through libtiff's TIFFRGBAImage, which premultiplies
             // unassociated alpha, so RGBA8 is left to Pillow below.
             } else if [PixelFormat.rgb8, .rgb16, .rgba16, .rgbf, .rgbaf, .l8, .l16].contains(format) {

@@ -3,7 +3,7 @@ import CDaguerreCodecs
 import DaguerreCore
 import Foundation
 
-/// Writes a TIFF scanline by scanline, in strips of about 64 KiB.
+/// Writes a TIFF scanline by scanline, in strips of about ``stripBytes``.
 ///
 /// Rows may be RGB(A) or L(A) in 8 or 16 bits, or RGB(A) half or single float (written with
 /// SampleFormat IEEEFP, which Photoshop, libvips and tifffile read). Compression is none, LZW or
@@ -24,6 +24,12 @@ import Foundation
 public final class TIFFEncoder: ImageEncoder {
     public let rowFormat: PixelFormat
     public let options: EncoderOptions
+    /// The uncompressed size a strip aims at. libtiff writes a strip with one `write` call, and
+    /// the kernel takes big writes for less: a 24 MP 16-bit TIFF (144 MB) cost half the system
+    /// time with 256 KiB writes as with the 36 KB rows that 64 KiB strips gave (0.03 against
+    /// 0.07 s, with this file's background writeback and fsync). Strips of this size are still
+    /// small next to any reader's buffers.
+    public static let stripBytes = 512 << 10
     private let file: AtomicFile
     private var handle: OpaquePointer?
     private var ledger: RowLedger
@@ -75,7 +81,7 @@ public final class TIFFEncoder: ImageEncoder {
         case .lzw: compression = TIFFTag.compressionLZW
         case .deflate: compression = TIFFTag.compressionAdobeDeflate
         }
-        let rowsPerStrip = max(1, min(options.height, 65_536 / max(1, rowBytes)))
+        let rowsPerStrip = max(1, min(options.height, Self.stripBytes / max(1, rowBytes)))
         var ok = true
         ok = ok && dag_tiff_set_u32(t, TIFFTag.imageWidth, UInt32(options.width)) != 0
         ok = ok && dag_tiff_set_u32(t, TIFFTag.imageLength, UInt32(options.height)) != 0
