@@ -3,7 +3,7 @@ import DaguerreCore
 import Testing
 
 /// The streaming develop's chunking (SPEC X7): however the engine asks for rows, the pixels are
-/// those of one develop of the whole image. Read band by band, the decoder develops 512-row
+/// those of one develop of the whole image. Read band by band, the decoder develops 256-row
 /// chunks ahead on another thread, the LMMSE-GW stripes roll on from chunk to chunk, the noise
 /// reduction's windows carry rows over, and the image's last rows come as a short chunk of
 /// their own; read in one call, it develops everything as one chunk.
@@ -11,8 +11,8 @@ import Testing
     @Test("A develop read in bands (chunks ahead, rolled stripes, carried noise-reduction rows, a short last chunk) equals the same develop in one call, bit for bit",
           arguments: [DCT4PlaneDenoiser.BlockStep.alternate, .every])
     func bandsEqualOneCall(step: DCT4PlaneDenoiser.BlockStep) throws {
-        // 1300 rows: chunks 0, 512 and 1024, the last split into 148 + 128 rows.
-        let (w, h) = (300, 1300)
+        // 1200 rows: chunks at 0, 256, 512 and 768, the last 176 rows split into 112 + 64.
+        let (w, h) = (300, 1200)
         let (mosaic, model) = try NoiseScenes.mosaic(width: w, height: h, electrons: 1667) { x, y, c in
             NoiseScenes.smooth(x, y % 400, c, width: w, height: 400)
         }

@@ -116,7 +116,7 @@ enum LMMSEGWDemosaic {
     /// When `rows` start where the workspace's last stripe ended, over the same columns (a
     /// streaming develop's next chunk), the roll goes on from where it stopped: every stage row
     /// is computed once, as in one stripe over both, instead of again for a fresh 20-row halo
-    /// (about 7 % of a 512-row chunk's stages). `fill` must then give the rows it gave before,
+    /// (about 15 % of a 256-row chunk's stages). `fill` must then give the rows it gave before,
     /// which a develop's fixed mosaic does; the pixels are those of one stripe over both.
     static func stripe(rows: Range<Int>, columns: Range<Int>, pattern: BayerPatternColors, workspace ws: Workspace,
                        fill: (_ y: Int, _ x0: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) -> Void,
