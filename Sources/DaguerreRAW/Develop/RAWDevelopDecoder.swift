@@ -297,6 +297,8 @@ final class RAWDevelopDecoder: DevelopSource {
         var chunk: Chunk
         var error: DaguerreError?
         let finished = DispatchSemaphore(value: 0)
+        /// The develop's parallel loops, for the reading thread to work on while it waits.
+        let assistance = SharedWork.Assistance()
         init(_ chunk: Chunk) { self.chunk = chunk }
     }
 
@@ -331,6 +333,9 @@ final class RAWDevelopDecoder: DevelopSource {
         chunk = Chunk()
         if let p = pending {
             pending = nil
+            // Instead of blocking until the chunk is ready, this thread takes items of the
+            // develop's parallel loops (the same items, the same pixels).
+            p.assistance.help()
             p.finished.wait()
             if p.chunk.rows.contains(row), p.chunk.columns == columns, p.error == nil {
                 chunk = p.chunk
@@ -360,22 +365,25 @@ final class RAWDevelopDecoder: DevelopSource {
         spare = nil
         pending = work
         // Safety: until `finished` is signalled only the develop thread uses the decoder's
-        // develop state (workspaces, noise-reduction window, tables); the reading thread waits
-        // on `finished` before it touches any of it (`takeChunk` is its only way in).
+        // develop state (workspaces, noise-reduction window, tables), and the threads it shares
+        // its parallel loops with, the reading thread among them (`assistance`), run only
+        // items of those loops; the reading thread waits on `finished` before it touches any of
+        // that state itself (`takeChunk` is its only way in).
         // The thread holds the decoder (strongly) until the chunk is done.
         let me = UnsafeTransfer(self)
         Thread.detachNewThread {
             do throws(DaguerreError) {
-                try me.value.develop(&work.chunk)
+                try me.value.develop(&work.chunk, assistance: work.assistance)
             } catch {
                 work.error = error
             }
+            work.assistance.finish()
             work.finished.signal()
         }
     }
 
     /// Develops `chunk.rows` × `chunk.columns` into `chunk.pixels` (grown when too small).
-    private func develop(_ chunk: inout Chunk) throws(DaguerreError) {
+    private func develop(_ chunk: inout Chunk, assistance: SharedWork.Assistance? = nil) throws(DaguerreError) {
         let rows = chunk.rows
         if settings.noiseReduction != nil || !settings.gainMaps.isEmpty {
             // Allocated before the chunk's pixels, which keeps glibc's heap from
@@ -392,14 +400,16 @@ final class RAWDevelopDecoder: DevelopSource {
             chunk.pixels = ZeroedBuffer(byteCount: max(rows.count, Self.chunkRows) * stride * 4)
         }
         guard let storage = chunk.pixels else { return }
-        try readRowsLMMSEGW(y: rows.lowerBound, count: rows.count, columns: chunk.columns, into: storage.pointer, bytesPerRow: stride * 4)
+        try readRowsLMMSEGW(y: rows.lowerBound, count: rows.count, columns: chunk.columns, into: storage.pointer, bytesPerRow: stride * 4,
+                            assistance: assistance)
     }
 
     /// The LMMSE-GW path: the band is split into column blocks that the workers take in turn,
     /// each demosaicked with its halo read from the mosaic (mirrored at the mosaic's edges),
     /// decoded to linear light,
     /// un-white-balanced into the camera matrix's input, and multiplied into the working space.
-    private func readRowsLMMSEGW(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
+    private func readRowsLMMSEGW(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int,
+                                 assistance: SharedWork.Assistance? = nil) throws(DaguerreError) {
         guard count > 0 else { return }
         // Workers claim whole column blocks of the band as they become free (each block's rows
         // roll through a workspace of about 1 MB, whatever the band's height), so the 20-row halo
@@ -432,7 +442,7 @@ final class RAWDevelopDecoder: DevelopSource {
         // With noise reduction, the stripes read the chunk's denoised window instead of codes.
         let window = try denoised.map { (d) throws(DaguerreError) in
             try d.update(rows: (s.crop.y + y)..<(s.crop.y + y + count), columns: (s.crop.x + cols.lowerBound)..<(s.crop.x + cols.upperBound),
-                         halo: LMMSEGWDemosaic.halo)
+                         halo: LMMSEGWDemosaic.halo, assistance: assistance)
         }
         let gains = (0..<4).map { Float(1 / max(n[Int(m.pattern.cfaPattern[$0])], 1e-6)) }
         m.samples.withUnsafeBufferPointer { samples in
@@ -444,7 +454,7 @@ final class RAWDevelopDecoder: DevelopSource {
             // Safety: each column block (claimed by one worker) writes only its own columns of
             // `destination` and uses its own workspace; the mosaic, the denoised window and the
             // tables are read-only here and outlive the call.
-            SharedWork.run(workers: workers, items: blocks) { _, item in
+            SharedWork.run(workers: workers, items: blocks, assistance: assistance) { _, item in
                 let cx = s.crop.x, cy = s.crop.y
                 let rows = (cy + y)..<(cy + y + count)
                 let highlight = s.highlight, decodeTable = dtab.value

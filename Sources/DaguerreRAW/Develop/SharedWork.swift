@@ -16,7 +16,7 @@ import Synchronization
 /// SharedWork.run(workers: 2, items: 4) { worker, plane in denoise(plane, in: workspaces[worker]) }
 /// ```
 enum SharedWork {
-    private final class State: Sendable {
+    fileprivate final class State: Sendable {
         let items: Int
         let next = Atomic<Int>(0)
         let finished = DispatchSemaphore(value: 0)
@@ -48,17 +48,69 @@ enum SharedWork {
     /// ```swift
     /// SharedWork.run(workers: 2, items: 6) { worker, block in demosaic(block, in: workspaces[worker]) }
     /// ```
-    static func run(workers: Int, items: Int, _ body: @escaping @Sendable (_ worker: Int, _ item: Int) -> Void) {
+    ///
+    /// With `assistance`, the run is also offered to the thread that waits on it (see
+    /// ``Assistance``), as worker `workers`: a body that keeps per-worker state needs
+    /// `workers + 1` of it then.
+    static func run(workers: Int, items: Int, assistance: Assistance? = nil, _ body: @escaping @Sendable (_ worker: Int, _ item: Int) -> Void) {
         let threads = min(workers, items)
-        guard threads > 1 else {
+        guard threads > 1 || (assistance != nil && items > 1) else {
             for i in 0..<max(0, items) { body(0, i) }
             return
         }
         let state = State(items: items, body: body)
-        for worker in 1..<threads { DispatchQueue.global().async { _ = state.work(worker: worker, signalling: true) } }
+        assistance?.offer(state, worker: workers)
+        for worker in 1..<max(1, threads) { DispatchQueue.global().async { _ = state.work(worker: worker, signalling: true) } }
         let mine = state.work(worker: 0, signalling: false)
         // Every item is claimed now; wait for those other threads are running.
         for _ in 0..<(items - mine) { state.finished.wait() }
+        assistance?.withdraw(state)
+    }
+
+    /// Lets a thread that would wait for another thread's work run that work's items instead.
+    ///
+    /// The develop works a chunk ahead on its own thread while the engine reads the current one
+    /// (``RAWDevelopDecoder``). When the engine is done with its chunk first, its thread used to
+    /// block until the next chunk was ready, and at the end of each parallel loop of that
+    /// develop one core then had nothing to do (a 24 MP develop ran at about 1.65 cores of 2).
+    /// Now the waiting thread calls ``help()``: it takes items from whichever loop the develop
+    /// posts, as one more worker, until the develop calls ``finish()``. An item still runs once,
+    /// on one thread, with the same inputs: the pixels do not depend on who runs it.
+    ///
+    /// ```swift
+    /// let assistance = SharedWork.Assistance()
+    /// Thread.detachNewThread { develop(assistance); assistance.finish() }   // its loops pass `assistance:`
+    /// assistance.help()                                                        // returns after finish()
+    /// ```
+    final class Assistance: Sendable {
+        private let current = Mutex<(state: State, worker: Int)?>(nil)
+        private let wakeup = DispatchSemaphore(value: 0)
+        private let finished = Atomic<Bool>(false)
+
+        init() {}
+
+        fileprivate func offer(_ state: State, worker: Int) {
+            current.withLock { $0 = (state, worker) }
+            wakeup.signal()
+        }
+
+        fileprivate func withdraw(_ state: State) {
+            current.withLock { if $0?.state === state { $0 = nil } }
+        }
+
+        /// No more loops will be offered: ``help()`` returns.
+        func finish() {
+            finished.store(true, ordering: .releasing)
+            wakeup.signal()
+        }
+
+        /// Runs items of the offered loops until ``finish()``.
+        func help() {
+            while !finished.load(ordering: .acquiring) {
+                if let (state, worker) = current.withLock({ $0 }) { _ = state.work(worker: worker, signalling: true) }
+                wakeup.wait()
+            }
+        }
     }
 
     /// ``run(workers:items:)`` with one thread per item: `body(i)` for every `i` in

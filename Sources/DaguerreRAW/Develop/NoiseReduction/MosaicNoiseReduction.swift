@@ -51,11 +51,12 @@ final class MosaicNoiseReduction {
     let maxWidth: Int, maxHeight: Int
 
     /// Workspaces for windows up to `maxWidth` × `maxHeight` photosites, one per worker (at most
-    /// 4: one per plane). Sizes are checked against `limits` before anything is allocated.
+    /// 4: one per plane), and one more for a thread that assists (``SharedWork/Assistance``).
+    /// Sizes are checked against `limits` before anything is allocated.
     init(maxWidth: Int, maxHeight: Int, workers: Int, limits: Limits = .default) throws(DaguerreError) {
         try limits.check(width: maxWidth, height: maxHeight, bytesPerPixel: 4, what: "noise reduction window")
         self.maxWidth = maxWidth; self.maxHeight = maxHeight
-        let n = min(max(workers, 1), 4)
+        let n = min(max(workers, 1), 4) + 1
         let rows = (maxHeight + 1) / 2
         var spaces: [DCT4PlaneDenoiser] = []
         for _ in 0..<n {
@@ -83,17 +84,18 @@ final class MosaicNoiseReduction {
     /// row) and, for the SIMD lane groups, on a column that is a multiple of 32 (16 plane
     /// samples) for its valid part to equal a full-frame run bit for bit.
     func denoise(_ window: MosaicWindow, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1),
-                 blockStep: DCT4PlaneDenoiser.BlockStep = .every) {
+                 blockStep: DCT4PlaneDenoiser.BlockStep = .every, assistance: SharedWork.Assistance? = nil) {
         guard amount > 0, amount.isFinite, profile.hasNoise, window.x >= 0, window.y >= 0,
               window.width >= 1, window.height >= 1, window.width <= maxWidth, window.height <= maxHeight,
               window.stride >= window.width else { return }
         let spaces = UnsafeTransfer(workspaces), carry = UnsafeTransfer(carries)
         let w = UnsafeTransfer(window)
         let models = profile.planes
-        let workers = workspaces.count
+        // The last workspace is the assisting thread's (worker `workers` of the run).
+        let workers = workspaces.count - 1
         // Safety: each worker owns one workspace and one carry buffer and writes only the samples
         // of its own planes (disjoint Bayer positions) of the window; nothing else is shared mutably.
-        SharedWork.run(workers: workers, items: 4) { worker, position in
+        SharedWork.run(workers: workers, items: 4, assistance: assistance) { worker, position in
             Self.denoisePlane(position, of: w.value, model: models[position], amount: amount, noiseScales: noiseScales, blockStep: blockStep,
                               workspace: spaces.value[worker], carry: carry.value[worker])
         }
