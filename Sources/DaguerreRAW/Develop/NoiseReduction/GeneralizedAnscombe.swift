@@ -71,29 +71,23 @@ struct GeneralizedAnscombe: Sendable {
 
     /// `into[2·i] = inverse(source[i])` for i in 0..<count, as ``forward(everyOther:count:into:)``.
     ///
-    /// Eight results are computed as one vector and stored one by one by ``spread(_:to:)``.
-    /// As a plain loop, LLVM vectorized the stores into AVX-512 scatters, which Zen CPUs run
-    /// slowly (half of the per-plane noise-reduction wrapper's CPU time). A full-vector store is
-    /// not allowed: the odd samples between belong to another plane, which another worker may
-    /// be writing at the same time.
+    /// Eight results are computed as one vector (the last group padded) and stored one by one
+    /// by ``spread(_:to:)``. As a plain loop, LLVM vectorized the stores into AVX-512 scatters,
+    /// which Zen CPUs run slowly (half of the per-plane noise-reduction wrapper's CPU time). A
+    /// full-vector store is not allowed: the odd samples between belong to another plane, which
+    /// another worker may be writing at the same time. Each lane's arithmetic is that of
+    /// ``inverse(_:)``.
     func inverse(_ source: UnsafePointer<Float>, count: Int, everyOther dst: UnsafeMutablePointer<Float>) {
+        let gaussian = isGaussian, sigma = sigma, s = s, o = oOverS
         var i = 0
-        if isGaussian {
-            let sigma = sigma
-            while i &+ 8 <= count { Self.spread(UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self) * sigma, to: dst + i &* 2); i &+= 8 }
-            while i < count { dst[i &* 2] = source[i] * sigma; i &+= 1 }
-        } else {
-            let s = s, o = oOverS
-            while i &+ 8 <= count {
-                let h = 0.5 * UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self)
-                Self.spread(s * (h * h - 0.125) - o, to: dst + i &* 2)
-                i &+= 8
-            }
-            while i < count {
-                let h = 0.5 * source[i]
-                dst[i &* 2] = s * (h * h - 0.125) - o
-                i &+= 1
-            }
+        while i < count {
+            let n = min(8, count &- i)
+            var z = SIMD8<Float>()
+            if n == 8 { z = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self) } else { for l in 0..<n { z[l] = source[i &+ l] } }
+            let x: SIMD8<Float>
+            if gaussian { x = z * sigma } else { let h = 0.5 * z; x = s * (h * h - 0.125) - o }
+            if n == 8 { Self.spread(x, to: dst + i &* 2) } else { for l in 0..<n { dst[(i &+ l) &* 2] = x[l] } }
+            i &+= 8
         }
     }
 
