@@ -100,7 +100,7 @@ let package = Package(
         // Test-only helpers: running the independent judges (Python packages, exiftool).
         .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore"], path: "Tests/DaguerreTestSupport"),
         .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
-        .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
+        .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "CDaguerreCodecs", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreVirtualCameraTests", dependencies: ["DaguerreVirtualCamera", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreCaptureTests", dependencies: ["DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreRAWTests", dependencies: ["DaguerreRAW", "DaguerreVirtualCamera", "DaguerreTestSupport"]),

@@ -12,9 +12,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <tiffio.h>
 #include "dag_tiff.h"
+#include "dag_direct_file.h"
 
 #define DAG_MSG 512
 
@@ -69,17 +69,31 @@ dag_tiff *dag_tiff_open_file(const char *path, const char *mode, uint64_t max_si
     return t;
 }
 
-dag_tiff *dag_tiff_open_fd(int fd, const char *name, const char *mode, uint64_t max_single_alloc) {
+static tmsize_t dag_direct_read_proc(thandle_t h, void *buf, tmsize_t size) {
+    return size < 0 ? -1 : (tmsize_t)dag_direct_read((dag_direct_file *)h, buf, (size_t)size);
+}
+static tmsize_t dag_direct_write_proc(thandle_t h, void *buf, tmsize_t size) {
+    return size < 0 ? -1 : (tmsize_t)dag_direct_write((dag_direct_file *)h, buf, (size_t)size);
+}
+static toff_t dag_direct_seek_proc(thandle_t h, toff_t off, int whence) {
+    int64_t p = dag_direct_seek((dag_direct_file *)h, (int64_t)off, whence);
+    return p < 0 ? (toff_t)-1 : (toff_t)p;
+}
+/* The direct file belongs to the caller, which flushes it after TIFFClose and reports errors. */
+static int dag_direct_close_proc(thandle_t h) { (void)h; return 0; }
+static toff_t dag_direct_size_proc(thandle_t h) { return dag_direct_size((dag_direct_file *)h); }
+static int dag_no_map(thandle_t h, void **base, toff_t *size) { (void)h; (void)base; (void)size; return 0; }
+static void dag_no_unmap(thandle_t h, void *base, toff_t size) { (void)h; (void)base; (void)size; }
+
+dag_tiff *dag_tiff_open_direct(dag_direct_file *file, const char *name, const char *mode, uint64_t max_single_alloc) {
     dag_tiff *t = calloc(1, sizeof *t);
     if (!t) return NULL;
-    int own = dup(fd);
-    if (own < 0) { snprintf(t->error, DAG_MSG, "%s", strerror(errno)); return t; }
     TIFFOpenOptions *o = dag_tiff_options(t, max_single_alloc);
-    if (!o) { close(own); free(t); return NULL; }
-    t->tif = TIFFFdOpenExt(own, name, mode, o);
+    if (!o) { free(t); return NULL; }
+    t->tif = TIFFClientOpenExt(name, mode, (thandle_t)file, dag_direct_read_proc, dag_direct_write_proc,
+                               dag_direct_seek_proc, dag_direct_close_proc, dag_direct_size_proc,
+                               dag_no_map, dag_no_unmap, o);
     TIFFOpenOptionsFree(o);
-    /* On failure the duplicate is not closed here: whether libtiff already closed it is not
-       documented, and closing twice could close another thread's descriptor. */
     if (!t->tif && !t->error[0]) snprintf(t->error, DAG_MSG, "cannot open");
     return t;
 }
@@ -104,8 +118,6 @@ static toff_t dag_mem_seek(thandle_t h, toff_t off, int whence) {
 }
 static int dag_mem_close(thandle_t h) { (void)h; return 0; }
 static toff_t dag_mem_size(thandle_t h) { return ((dag_tiff *)h)->memory_length; }
-static int dag_mem_map(thandle_t h, void **base, toff_t *size) { (void)h; (void)base; (void)size; return 0; }
-static void dag_mem_unmap(thandle_t h, void *base, toff_t size) { (void)h; (void)base; (void)size; }
 
 dag_tiff *dag_tiff_open_memory(const uint8_t *data, size_t length, uint64_t max_single_alloc) {
     dag_tiff *t = calloc(1, sizeof *t);
@@ -117,7 +129,7 @@ dag_tiff *dag_tiff_open_memory(const uint8_t *data, size_t length, uint64_t max_
     TIFFOpenOptions *o = dag_tiff_options(t, max_single_alloc);
     if (!o) { free(t->memory); free(t); return NULL; }
     t->tif = TIFFClientOpenExt("memory", "rm", (thandle_t)t, dag_mem_read, dag_mem_write, dag_mem_seek,
-                               dag_mem_close, dag_mem_size, dag_mem_map, dag_mem_unmap, o);
+                               dag_mem_close, dag_mem_size, dag_no_map, dag_no_unmap, o);
     TIFFOpenOptionsFree(o);
     if (!t->tif && !t->error[0]) snprintf(t->error, DAG_MSG, "cannot open");
     return t;

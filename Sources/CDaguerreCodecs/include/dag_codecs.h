@@ -3,4 +3,4 @@
 #include "dag_jpeg.h"
 #include "dag_png.h"
 #include "dag_tiff.h"
-#include "dag_file.h"
+#include "dag_direct_file.h"

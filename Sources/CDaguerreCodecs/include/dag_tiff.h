@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dag_status.h"
+#include "dag_direct_file.h"
 
 /// One libtiff handle and the messages its handlers recorded.
 typedef struct dag_tiff dag_tiff;
@@ -11,8 +12,9 @@ typedef struct dag_tiff dag_tiff;
 /// Opens `path` for reading (`mode` "r") or writing ("w" or "w8" for BigTIFF). NULL only when
 /// memory is short; otherwise check `dag_tiff_is_open` and `dag_tiff_message`.
 dag_tiff *dag_tiff_open_file(const char *path, const char *mode, uint64_t max_single_alloc);
-/// Opens a file descriptor for writing; libtiff closes its own duplicate of it.
-dag_tiff *dag_tiff_open_fd(int fd, const char *name, const char *mode, uint64_t max_single_alloc);
+/// Opens a direct file (dag_direct_file.h) for writing. The file stays the caller's: closing
+/// the handle neither flushes nor frees it.
+dag_tiff *dag_tiff_open_direct(dag_direct_file *file, const char *name, const char *mode, uint64_t max_single_alloc);
 /// Reads from a private copy of `data`.
 dag_tiff *dag_tiff_open_memory(const uint8_t *data, size_t length, uint64_t max_single_alloc);
 int dag_tiff_is_open(const dag_tiff *t);

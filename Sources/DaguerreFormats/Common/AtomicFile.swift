@@ -1,4 +1,5 @@
-// Temp-then-rename file creation for every encoder (POSIX: mkstemp, fsync, rename; no codec).
+// Temp-then-rename file creation for every encoder (POSIX: mkstemp, fsync, rename; no codec),
+// written through the direct-file glue in CDaguerreCodecs.
 import CDaguerreCodecs
 import DaguerreCore
 import Foundation
@@ -16,6 +17,12 @@ import Darwin
 /// so `rename` is atomic), and ``finish()`` flushes, fsyncs and renames it over the destination.
 /// ``abort()``, or releasing the object without finishing, unlinks the temporary file.
 ///
+/// The bytes pass through a direct file (`dag_direct_file.h`): they are staged in memory and
+/// written in aligned 4 MiB pieces with O_DIRECT, past the page cache, where the file system
+/// allows it. A 24 MP 16-bit TIFF (144 MB) written through the page cache cost its writer 0.04
+/// to 0.37 s of system time, most of it in copying into fresh cache pages; written directly it
+/// costs almost none, and the fsync has nothing left to wait for.
+///
 /// Creating one also proves early that the destination is writable, before any pixel is rendered.
 ///
 /// Not thread-safe: it belongs to one encoder.
@@ -32,7 +39,9 @@ public final class AtomicFile {
     /// The hidden temporary file being written.
     public let temporaryPath: String
     /// The descriptor of the temporary file; -1 once closed.
-    public private(set) var descriptor: Int32
+    private var descriptor: Int32
+    /// The staging writer on `descriptor` (libtiff writes into it directly); nil once closed.
+    private(set) var direct: OpaquePointer?
     private var file: UnsafeMutablePointer<FILE>?
     private var done = false
 
@@ -53,6 +62,11 @@ public final class AtomicFile {
         temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
         // mkstemp creates 0600; a finished image should be readable like any other file.
         _ = fchmod(fd, 0o644)
+        guard let staging = dag_direct_open(fd, 1) else {
+            abort()
+            throw .io(operation: "allocate the 4 MiB staging buffer of", path: temporaryPath, reason: "out of memory")
+        }
+        direct = staging
     }
 
     deinit {
@@ -62,28 +76,11 @@ public final class AtomicFile {
     /// A buffered stdio stream on the temporary file (created once; owned by this object).
     public func stream() throws(DaguerreError) -> UnsafeMutablePointer<FILE> {
         if let file { return file }
-        guard descriptor >= 0, let f = fdopen(descriptor, "wb") else {
+        guard let direct, let f = dag_direct_stream(direct) else {
             throw .io(operation: "open a stream on", path: temporaryPath, reason: String(cString: strerror(errno)))
         }
         file = f
         return f
-    }
-
-    /// Bytes written since the last writeback was started.
-    private var unsynced = 0
-    /// How much is written between writebacks.
-    static let writebackInterval = 8 << 20
-
-    /// Tells the file that `byteCount` more bytes went into it; every ``writebackInterval``
-    /// bytes it starts writing them to disk in the background (`sync_file_range`), so that the
-    /// fsync in ``finish()`` waits only for the tail. A 144 MB TIFF's fsync took 0.12 s when it
-    /// all waited for the end. Only a hint: errors are left for `finish()` to report.
-    public func wrote(byteCount: Int) {
-        unsynced += byteCount
-        guard unsynced >= Self.writebackInterval, descriptor >= 0 else { return }
-        unsynced = 0
-        if let file { fflush(file) }
-        _ = dag_start_writeback(descriptor)
     }
 
     /// Flushes, fsyncs and closes the temporary file, then renames it over the destination.
@@ -91,17 +88,13 @@ public final class AtomicFile {
     public func finish() throws(DaguerreError) {
         guard !done else { return }
         var failure: DaguerreError?
-        if let file {
-            if fflush(file) != 0 || ferror(file) != 0 {
-                failure = .io(operation: "write", path: destination, reason: String(cString: strerror(errno)))
-            }
+        func check(_ ok: Bool) {
+            if !ok, failure == nil { failure = .io(operation: "write", path: destination, reason: String(cString: strerror(errno))) }
         }
-        if failure == nil, fsync(descriptor) != 0 {
-            failure = .io(operation: "write", path: destination, reason: String(cString: strerror(errno)))
-        }
-        if closeFile() != 0, failure == nil {
-            failure = .io(operation: "write", path: destination, reason: String(cString: strerror(errno)))
-        }
+        if let file { check(fflush(file) == 0 && ferror(file) == 0) }
+        if failure == nil, let direct { check(dag_direct_flush(direct) == 0) }
+        if failure == nil { check(fsync(descriptor) == 0) }
+        check(closeFile() == 0)
         if failure == nil, rename(temporaryPath, destination) != 0 {
             failure = .io(operation: "rename the finished file to", path: destination, reason: String(cString: strerror(errno)))
         }
@@ -134,9 +127,11 @@ public final class AtomicFile {
     }
 
     private func closeFile() -> Int32 {
-        defer { file = nil; descriptor = -1 }
-        if let file { return fclose(file) }
-        if descriptor >= 0 { return close(descriptor) }
-        return 0
+        defer { file = nil; direct = nil; descriptor = -1 }
+        var status: Int32 = 0
+        if let file, fclose(file) != 0 { status = -1 }
+        dag_direct_free(direct)
+        if descriptor >= 0, close(descriptor) != 0 { status = -1 }
+        return status
     }
 }

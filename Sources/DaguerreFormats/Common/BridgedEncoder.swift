@@ -57,7 +57,6 @@ public class BridgedEncoder: ImageEncoder {
         let status = bridge.write(h, source.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(count))
         if status != DAG_OK { throw fail(status) }
         ledger.advance(count)
-        file.wrote(byteCount: count * bytesPerRow)      // uncompressed: an upper bound of what reached the file
     }
 
     public func finish() throws(DaguerreError) {

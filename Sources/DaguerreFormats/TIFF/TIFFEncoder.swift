@@ -24,11 +24,10 @@ import Foundation
 public final class TIFFEncoder: ImageEncoder {
     public let rowFormat: PixelFormat
     public let options: EncoderOptions
-    /// The uncompressed size a strip aims at. libtiff writes a strip with one `write` call, and
-    /// the kernel takes big writes for less: a 24 MP 16-bit TIFF (144 MB) cost half the system
-    /// time with 256 KiB writes as with the 36 KB rows that 64 KiB strips gave (0.03 against
-    /// 0.07 s, with this file's background writeback and fsync). Strips of this size are still
-    /// small next to any reader's buffers.
+    /// The uncompressed size a strip aims at. libtiff hands the file one strip per write; the
+    /// staging file (``AtomicFile``) gathers them into 4 MiB writes whatever their size, so this
+    /// only bounds libtiff's strip buffer. Strips of this size are still small next to any
+    /// reader's buffers.
     public static let stripBytes = 512 << 10
     private let file: AtomicFile
     private var handle: OpaquePointer?
@@ -67,7 +66,7 @@ public final class TIFFEncoder: ImageEncoder {
         // Classic TIFF offsets are 32-bit: leave room for the directory and incompressible data.
         let (total, overflow) = rowBytes.multipliedReportingOverflow(by: options.height)
         let mode = overflow || total > 3_900_000_000 ? "w8" : "w"
-        guard let t = dag_tiff_open_fd(file.descriptor, path, mode, UInt64(clamping: options.limits.maxBufferBytes)) else {
+        guard let t = dag_tiff_open_direct(file.direct, path, mode, UInt64(clamping: options.limits.maxBufferBytes)) else {
             file.abort()
             throw .tooLarge(what: "TIFF encoder memory", value: 0, limit: 0)
         }
@@ -137,7 +136,6 @@ public final class TIFFEncoder: ImageEncoder {
                 }
             if !ok { throw fail("libtiff could not write row \(ledger.written)") }
             ledger.advance(1)
-            file.wrote(byteCount: rowBytes)
         }
     }
 
