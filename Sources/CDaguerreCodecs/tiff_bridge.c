@@ -211,3 +211,8 @@ int64_t dag_tiff_read_tile(dag_tiff *t, uint32_t x, uint32_t y, void *dst, uint6
     return TIFFReadEncodedTile(t->tif, tile, dst, (tmsize_t)size);
 }
 int dag_tiff_write_scanline(dag_tiff *t, void *row, uint32_t y) { return TIFFWriteScanline(t->tif, row, y, 0) == 1; }
+int dag_tiff_write_raw_strip(dag_tiff *t, uint32_t strip, const void *data, size_t size) {
+    if (size > (size_t)INT64_MAX) return 0;
+    /* libtiff takes a non-const pointer but only reads the data of a raw strip. */
+    return TIFFWriteRawStrip(t->tif, strip, (void *)data, (tmsize_t)size) == (tmsize_t)size;
+}

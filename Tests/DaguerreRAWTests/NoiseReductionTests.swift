@@ -170,6 +170,36 @@ enum NoiseScenes {
         }
     }
 
+    @Test("Column strips run as separate items give each plane exactly as denoising it whole in one workspace",
+          arguments: [DCT4PlaneDenoiser.BlockStep.every, .alternate])
+    func stripsEqualWholePlane(step: DCT4PlaneDenoiser.BlockStep) throws {
+        // 4400 × 90: planes of 2200 columns, three strips each (two boundaries).
+        let (w, h) = (4400, 90)
+        let (mosaic, model) = try NoiseScenes.mosaic(width: w, height: h, electrons: 833) { x, y, c in NoiseScenes.smooth(x % 300, y, c, width: 300, height: h) }
+        let profile = CFANoiseProfile(uniform: model)
+        var strips = NoiseScenes.linear(mosaic)
+        let nr = try MosaicNoiseReduction(maxWidth: w, maxHeight: h, workers: 2)
+        strips.withUnsafeMutableBufferPointer { b in
+            nr.denoise(MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: 1, blockStep: step)
+        }
+        // The reference: each plane stabilized, denoised and inverted whole, with no strips.
+        var whole = NoiseScenes.linear(mosaic)
+        for position in 0..<4 {
+            let vst = GeneralizedAnscombe(profile.planes[position])
+            let r0 = position >> 1, c0 = position & 1
+            let rows = (h - r0 + 1) / 2, columns = (w - c0 + 1) / 2
+            let plane = try DCT4PlaneDenoiser(maxRows: rows, maxColumns: columns)
+            whole.withUnsafeMutableBufferPointer { b in
+                for r in 0..<rows { vst.forward(everyOther: b.baseAddress! + (r0 + 2 * r) * w + c0, count: columns, into: plane.inputRow(r)) }
+                plane.denoise(rows: rows, columns: columns, amount: 1, blockStep: step)
+                for r in 0..<rows { vst.inverse(plane.outputRow(r), count: columns, everyOther: b.baseAddress! + (r0 + 2 * r) * w + c0) }
+            }
+        }
+        let differing = zip(strips, whole).filter { $0 != $1 }.count
+        #expect(differing == 0, "\(differing) samples differ from the whole-plane run")
+        #expect(whole != NoiseScenes.linear(mosaic), "noise reduction changed nothing")
+    }
+
     @Test("On a flat noisy field the noise falls more than 4× in σ and the level stays unbiased; amount 0 and a noise-free profile leave the mosaic untouched")
     func flatField() throws {
         let (w, h) = (128, 128)

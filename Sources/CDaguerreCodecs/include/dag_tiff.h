@@ -51,4 +51,7 @@ int64_t dag_tiff_read_strip(dag_tiff *t, uint32_t strip, void *dst, uint64_t siz
 int64_t dag_tiff_read_tile(dag_tiff *t, uint32_t x, uint32_t y, void *dst, uint64_t size);
 /// TIFFWriteScanline; returns 1 on success.
 int dag_tiff_write_scanline(dag_tiff *t, void *row, uint32_t y);
+/// TIFFWriteRawStrip: `size` bytes as strip `strip`, exactly as they are (no compression,
+/// predictor or byte swapping); 1 on success.
+int dag_tiff_write_raw_strip(dag_tiff *t, uint32_t strip, const void *data, size_t size);
 #endif

@@ -33,10 +33,14 @@ public final class TIFFEncoder: ImageEncoder {
     private var handle: OpaquePointer?
     private var ledger: RowLedger
     /// libtiff's predictors difference the row in place, so with compression each row is copied
-    /// here first. Empty for uncompressed files: without a predictor, and in the machine's byte
-    /// order, libtiff only copies a row into its strip (DumpModeEncode), so rows go to it as they
-    /// are (the copy was 144 MB of memmove for nothing in a 24 MP 16-bit TIFF).
+    /// here first. Empty for uncompressed files, which are written as raw strips instead.
     private var scratch: [UInt8]
+    private let rowsPerStrip: Int
+    /// Uncompressed files: rows of a strip that arrived in pieces, gathered until it is whole.
+    /// Whole strips in the caller's rows go to the file from there (`TIFFWriteRawStrip`),
+    /// with no copy through libtiff's strip buffer (a 144 MB memmove in a 24 MP 16-bit TIFF).
+    private var pending: [UInt8] = []
+    private var pendingRows = 0
 
     public init(path: String, options: EncoderOptions) throws(DaguerreError) {
         let format = options.rowFormat
@@ -62,6 +66,7 @@ public final class TIFFEncoder: ImageEncoder {
         ledger = RowLedger(format: "TIFF", height: options.height, rowBytes: options.width * options.rowFormat.bytesPerPixel)
         let rowBytes = options.width * format.bytesPerPixel
         scratch = options.tiffCompression == .none ? [] : [UInt8](repeating: 0, count: rowBytes)
+        rowsPerStrip = max(1, min(options.height, Self.stripBytes / max(1, rowBytes)))
         file = try AtomicFile(destination: path)
         // Classic TIFF offsets are 32-bit: leave room for the directory and incompressible data.
         let (total, overflow) = rowBytes.multipliedReportingOverflow(by: options.height)
@@ -83,7 +88,6 @@ public final class TIFFEncoder: ImageEncoder {
         case .lzw: compression = TIFFTag.compressionLZW
         case .deflate: compression = TIFFTag.compressionAdobeDeflate
         }
-        let rowsPerStrip = max(1, min(options.height, Self.stripBytes / max(1, rowBytes)))
         var ok = true
         ok = ok && dag_tiff_set_u32(t, TIFFTag.imageWidth, UInt32(options.width)) != 0
         ok = ok && dag_tiff_set_u32(t, TIFFTag.imageLength, UInt32(options.height)) != 0
@@ -124,18 +128,53 @@ public final class TIFFEncoder: ImageEncoder {
     public func writeRows(_ source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(DaguerreError) {
         try ledger.checkWrite(count: count, bytesPerRow: bytesPerRow, open: handle != nil)
         guard let t = handle else { return }
+        if scratch.isEmpty { return try writeStrips(t, source, bytesPerRow: bytesPerRow, count: count) }
         let rowBytes = ledger.rowBytes
         for i in 0..<count {
             let row = source + i * bytesPerRow, y = UInt32(ledger.written)
-            let ok = scratch.isEmpty
-                ? dag_tiff_write_scanline(t, UnsafeMutableRawPointer(mutating: row), y) != 0
-                : scratch.withUnsafeMutableBytes { raw -> Bool in
-                    guard let base = raw.baseAddress else { return false }
-                    base.copyMemory(from: row, byteCount: rowBytes)
-                    return dag_tiff_write_scanline(t, base, y) != 0
-                }
+            let ok = scratch.withUnsafeMutableBytes { raw -> Bool in
+                guard let base = raw.baseAddress else { return false }
+                base.copyMemory(from: row, byteCount: rowBytes)
+                return dag_tiff_write_scanline(t, base, y) != 0
+            }
             if !ok { throw fail("libtiff could not write row \(ledger.written)") }
             ledger.advance(1)
+        }
+    }
+
+    /// Uncompressed rows, as raw strips: a strip lying whole in the caller's rows (tightly
+    /// packed) is written from there; rows of a strip split between calls are gathered first.
+    /// Without compression, a predictor or byte swapping (rows are in the machine's order, as
+    /// is the file), a raw strip holds the same bytes libtiff's scanline writer would put there.
+    private func writeStrips(_ t: OpaquePointer, _ source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(DaguerreError) {
+        let rowBytes = ledger.rowBytes
+        var i = 0
+        while i < count {
+            let strip = ledger.written / rowsPerStrip
+            let rows = min(rowsPerStrip, options.height - strip * rowsPerStrip)
+            if pendingRows == 0, count - i >= rows, bytesPerRow == rowBytes {
+                guard dag_tiff_write_raw_strip(t, UInt32(strip), source + i * bytesPerRow, rows * rowBytes) != 0 else {
+                    throw fail("libtiff could not write strip \(strip)")
+                }
+                i += rows
+                ledger.advance(rows)
+                continue
+            }
+            if pending.isEmpty { pending = [UInt8](repeating: 0, count: rowsPerStrip * rowBytes) }
+            let take = min(rows - pendingRows, count - i)
+            pending.withUnsafeMutableBytes { raw in
+                for k in 0..<take {
+                    (raw.baseAddress! + (pendingRows + k) * rowBytes).copyMemory(from: source + (i + k) * bytesPerRow, byteCount: rowBytes)
+                }
+            }
+            pendingRows += take
+            i += take
+            ledger.advance(take)
+            if pendingRows == rows {
+                let ok = pending.withUnsafeBytes { dag_tiff_write_raw_strip(t, UInt32(strip), $0.baseAddress, rows * rowBytes) != 0 }
+                guard ok else { throw fail("libtiff could not write strip \(strip)") }
+                pendingRows = 0
+            }
         }
     }
 

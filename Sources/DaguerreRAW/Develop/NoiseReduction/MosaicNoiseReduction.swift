@@ -20,9 +20,14 @@ struct MosaicWindow {
     var samples: UnsafeMutablePointer<Float>
 }
 
-/// DCT4-2S over a mosaic window, the four planes in parallel, each plane in column strips of
-/// ``stripColumns`` samples with ``stripHalo`` more on each side (so a worker's workspace is
-/// about 2.8 MB at any image width, and stays in cache better than whole rows).
+/// DCT4-2S over a mosaic window in column strips of ``stripColumns`` plane samples with
+/// ``stripHalo`` more on each side (so a worker's workspace is about 2.8 MB at any image width,
+/// and stays in cache better than whole rows), every strip of every plane a work item of its own.
+///
+/// Strips are independent: the stabilized samples a strip reads beyond its own columns are
+/// computed for every strip boundary before any strip writes its result into the window. With
+/// four whole planes as the only items, the last plane of a 24 MP chunk ran alone on one core
+/// while the other waited; twelve items keep both cores busy to the end.
 ///
 /// The samples of the window at least ``halo`` photosites away from each edge that is not an
 /// image border come out as a full-frame run gives them (bit for bit when the window's
@@ -45,33 +50,35 @@ final class MosaicNoiseReduction {
     static let stripColumns = 1024, stripHalo = 16
 
     private let workspaces: [DCT4PlaneDenoiser]
-    /// Per worker: the stabilized samples of a strip's last `stripHalo` columns, kept for the
-    /// next strip after the strip's output has replaced them in the window.
-    private let carries: [UnsafeMutablePointer<Float>]
+    /// Per plane and strip boundary: the stabilized samples of the `stripHalo` columns on each
+    /// side of it (`2 · stripHalo` floats a plane row), taken from the window before any strip
+    /// overwrites them.
+    private let boundaries: UnsafeMutablePointer<Float>
+    private let boundaryCount: Int, planeRows: Int
     let maxWidth: Int, maxHeight: Int
 
     /// Workspaces for windows up to `maxWidth` × `maxHeight` photosites, one per worker (at most
-    /// 4: one per plane), and one more for a thread that assists (``SharedWork/Assistance``).
+    /// 8: a 24 MP chunk has 12 items, and each workspace is 2.8 MB), and one more for a thread
+    /// that assists (``SharedWork/Assistance``).
     /// Sizes are checked against `limits` before anything is allocated.
     init(maxWidth: Int, maxHeight: Int, workers: Int, limits: Limits = .default) throws(DaguerreError) {
         try limits.check(width: maxWidth, height: maxHeight, bytesPerPixel: 4, what: "noise reduction window")
         self.maxWidth = maxWidth; self.maxHeight = maxHeight
-        let n = min(max(workers, 1), 4) + 1
-        let rows = (maxHeight + 1) / 2
+        let n = min(max(workers, 1), 8) + 1
+        let rows = (maxHeight + 1) / 2, columns = (maxWidth + 1) / 2
         var spaces: [DCT4PlaneDenoiser] = []
         for _ in 0..<n {
-            spaces.append(try DCT4PlaneDenoiser(maxRows: rows, maxColumns: min((maxWidth + 1) / 2, Self.stripColumns + 2 * Self.stripHalo), limits: limits))
+            spaces.append(try DCT4PlaneDenoiser(maxRows: rows, maxColumns: min(columns, Self.stripColumns + 2 * Self.stripHalo), limits: limits))
         }
         workspaces = spaces
-        carries = (0..<n).map { _ in
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: rows * Self.stripHalo)
-            p.initialize(repeating: 0, count: rows * Self.stripHalo)
-            return p
-        }
+        planeRows = rows
+        boundaryCount = max(0, (columns + Self.stripColumns - 1) / Self.stripColumns - 1)
+        let floats = 4 * max(1, boundaryCount) * rows * 2 * Self.stripHalo
+        boundaries = .allocate(capacity: floats)
+        boundaries.initialize(repeating: 0, count: floats)
     }
 
-    deinit { for p in carries { p.deallocate() } }
-
+    deinit { boundaries.deallocate() }
 
     /// Denoises `window` in place with each Bayer position's noise model from `profile` and the
     /// amount `amount` (the noise σ the method assumes, in units of the profile's; 0 leaves the
@@ -88,56 +95,83 @@ final class MosaicNoiseReduction {
         guard amount > 0, amount.isFinite, profile.hasNoise, window.x >= 0, window.y >= 0,
               window.width >= 1, window.height >= 1, window.width <= maxWidth, window.height <= maxHeight,
               window.stride >= window.width else { return }
-        let spaces = UnsafeTransfer(workspaces), carry = UnsafeTransfer(carries)
-        let w = UnsafeTransfer(window)
-        let models = profile.planes
+        let planes = (0..<4).map { Plane(position: $0, of: window, model: profile.planes[$0]) }
+        let strips = planes.map(\.strips).max() ?? 0
+        guard strips > 0 else { return }
+        // Every boundary's neighbours, before any strip writes: the stabilizing transform is
+        // elementwise, so these are the values a strip-by-strip run carried over.
+        for plane in planes where plane.strips > 1 {
+            for b in 0..<(plane.strips - 1) { plane.saveBoundary(b, of: window, into: boundary(plane.position, b)) }
+        }
+        let spaces = UnsafeTransfer(workspaces), w = UnsafeTransfer(window), me = UnsafeTransfer(self)
         // The last workspace is the assisting thread's (worker `workers` of the run).
         let workers = workspaces.count - 1
-        // Safety: each worker owns one workspace and one carry buffer and writes only the samples
-        // of its own planes (disjoint Bayer positions) of the window; nothing else is shared mutably.
-        SharedWork.run(workers: workers, items: 4, assistance: assistance) { worker, position in
-            Self.denoisePlane(position, of: w.value, model: models[position], amount: amount, noiseScales: noiseScales, blockStep: blockStep,
-                              workspace: spaces.value[worker], carry: carry.value[worker])
+        // Safety: each worker owns one workspace; an item writes only its own plane's samples of
+        // its own strip's columns, which no other item reads (they read the boundaries instead).
+        SharedWork.run(workers: workers, items: 4 * strips, assistance: assistance) { worker, item in
+            let plane = planes[item % 4], strip = item / 4
+            guard strip < plane.strips else { return }
+            plane.denoise(strip: strip, of: w.value, amount: amount, noiseScales: noiseScales, blockStep: blockStep,
+                          workspace: spaces.value[worker],
+                          left: strip > 0 ? me.value.boundary(plane.position, strip - 1) : nil,
+                          right: strip + 1 < plane.strips ? me.value.boundary(plane.position, strip) + Self.stripHalo : nil)
         }
     }
 
-    /// Stabilizes, denoises and writes back the samples of one Bayer position, strip by strip.
-    private static func denoisePlane(_ position: Int, of window: MosaicWindow, model: NoiseModel, amount: Float, noiseScales: SIMD16<Float>,
-                                     blockStep: DCT4PlaneDenoiser.BlockStep,
-                                     workspace: DCT4PlaneDenoiser, carry: UnsafeMutablePointer<Float>) {
-        guard model.hasNoise else { return }
-        let py = position >> 1, px = position & 1
-        // First window row and column holding this position.
-        let r0 = (py - window.y) & 1, c0 = (px - window.x) & 1
-        let rows = (window.height - r0 + 1) / 2, columns = (window.width - c0 + 1) / 2
-        guard rows >= 4, columns >= 4 else { return }
-        let vst = GeneralizedAnscombe(model)
-        let halo = stripHalo
-        var start = 0
-        while start < columns {
-            let end = min(columns, start + stripColumns)
-            // Input columns in0..<in1; the first `carried` of them come from the previous strip.
-            let in0 = max(0, start - halo), in1 = min(columns, end + halo)
-            let carried = start - in0
+    /// The saved neighbours of boundary `b` (after strip `b`) of Bayer position `position`.
+    private func boundary(_ position: Int, _ b: Int) -> UnsafeMutablePointer<Float> {
+        boundaries + ((position * max(1, boundaryCount) + b) * planeRows) * 2 * Self.stripHalo
+    }
+
+    /// One Bayer position's samples in a window: where they lie, and their column strips.
+    private struct Plane {
+        let position: Int
+        let model: NoiseModel
+        let vst: GeneralizedAnscombe
+        /// First window row and column holding this position, and the plane's size.
+        let r0: Int, c0: Int, rows: Int, columns: Int
+        /// Column strips (0 for a plane left as it is).
+        let strips: Int
+
+        init(position: Int, of window: MosaicWindow, model: NoiseModel) {
+            self.position = position; self.model = model
+            vst = GeneralizedAnscombe(model)
+            let py = position >> 1, px = position & 1
+            r0 = (py - window.y) & 1; c0 = (px - window.x) & 1
+            rows = (window.height - r0 + 1) / 2; columns = (window.width - c0 + 1) / 2
+            strips = model.hasNoise && rows >= 4 && columns >= 4 ? (columns + stripColumns - 1) / stripColumns : 0
+        }
+
+        /// Plane row `r` of the window, from column 0.
+        func row(_ r: Int, of window: MosaicWindow) -> UnsafeMutablePointer<Float> { window.samples + (r0 + 2 * r) * window.stride + c0 }
+
+        /// Stabilizes the `stripHalo` columns on each side of the end of strip `b`.
+        func saveBoundary(_ b: Int, of window: MosaicWindow, into saved: UnsafeMutablePointer<Float>) {
+            let end = (b + 1) * stripColumns, halo = stripHalo
+            let count = min(columns, end + halo) - (end - halo)
             for r in 0..<rows {
-                let src = window.samples + (r0 + 2 * r) * window.stride + c0
+                vst.forward(everyOther: row(r, of: window) + 2 * (end - halo), count: count, into: saved + r * 2 * halo)
+            }
+        }
+
+        /// Stabilizes, denoises and writes back strip `strip`: its own columns from the window,
+        /// the neighbours on each side from the saved boundaries.
+        func denoise(strip: Int, of window: MosaicWindow, amount: Float, noiseScales: SIMD16<Float>, blockStep: DCT4PlaneDenoiser.BlockStep,
+                     workspace: DCT4PlaneDenoiser, left: UnsafeMutablePointer<Float>?, right: UnsafeMutablePointer<Float>?) {
+            let halo = stripHalo
+            let start = strip * stripColumns, end = min(columns, start + stripColumns)
+            // Input columns in0..<in1: the strip's own, and up to `halo` more on each side.
+            let in0 = max(0, start - halo), in1 = min(columns, end + halo)
+            for r in 0..<rows {
                 let dst = workspace.inputRow(r)
-                dst.update(from: carry + r * halo, count: carried)
-                vst.forward(everyOther: src + 2 * (in0 + carried), count: in1 - in0 - carried, into: dst + carried)
+                if let left { dst.update(from: left + r * 2 * halo, count: start - in0) }
+                vst.forward(everyOther: row(r, of: window) + 2 * start, count: end - start, into: dst + (start - in0))
+                if let right { (dst + (end - in0)).update(from: right + r * 2 * halo, count: in1 - end) }
             }
             workspace.denoise(rows: rows, columns: in1 - in0, amount: amount, noiseScales: noiseScales, blockStep: blockStep)
-            if end < columns {
-                for r in 0..<rows {
-                    let y = workspace.inputRow(r) + (end - halo - in0)
-                    for c in 0..<halo { carry[r * halo + c] = y[c] }
-                }
-            }
             for r in 0..<rows {
-                let z = workspace.outputRow(r)
-                let dst = window.samples + (r0 + 2 * r) * window.stride + c0
-                vst.inverse(z + (start - in0), count: end - start, everyOther: dst + 2 * start)
+                vst.inverse(workspace.outputRow(r) + (start - in0), count: end - start, everyOther: row(r, of: window) + 2 * start)
             }
-            start = end
         }
     }
 }
