@@ -139,6 +139,33 @@ struct LosslessJPEGTests {
         }
     }
 
+    @Test("The full-difference table agrees with the short-code lookup on every 12-bit window, and holds every difference that fits")
+    func fullDifferenceTable() {
+        let histograms: [[Int]] = [
+            [5, 40, 90, 200, 400, 800, 900, 600, 300, 120, 40, 10, 4, 2, 1, 1, 1],   // a raw photo's categories
+            [Int](repeating: 1, count: 17),                                          // flat: long codes
+            [1000, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],                  // almost only zeros
+            [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 500, 400, 300, 200, 100, 50, 7],          // only big categories
+        ]
+        let bits = LosslessJPEGDecodingTable.fullBits
+        for histogram in histograms {
+            let decoding = LosslessJPEGDecodingTable(LosslessJPEGHuffmanTable.optimal(frequencies: histogram))
+            var mismatches = 0, fitting = 0
+            for w in 0..<(1 << bits) {
+                let window = UInt64(w) << (64 - bits)
+                let entry = decoding.lookup.withUnsafeBufferPointer { LosslessJPEGDecoder.entry(window, $0.baseAddress!) }
+                let fits = LosslessJPEGDecoder.isFast(entry) && entry & 63 <= bits
+                let full = decoding.full[w]
+                if fits {
+                    fitting += 1
+                    if full != LosslessJPEGDecoder.fastDifference(window, entry) << 8 | Int32(entry & 63) { mismatches += 1 }
+                } else if full != 0 { mismatches += 1 }
+            }
+            #expect(mismatches == 0, "histogram \(histogram)")
+            if histogram[0] == 5 { #expect(fitting > (1 << bits) / 2, "most windows of a photo's table decode in one lookup") }
+        }
+    }
+
     @Test("Two tiles decoded in lockstep equal each decoded alone (every predictor, 1 and 2 components, point transform, per-component tables); other shapes fall back",
           arguments: 1...7)
     func pairedScans(predictor: Int) throws {

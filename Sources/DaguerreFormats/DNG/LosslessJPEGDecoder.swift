@@ -29,10 +29,13 @@ enum LosslessJPEGDecoder {
         let header: LosslessJPEGHeader
         let rowsPerInterval: Int
         let data: LosslessJPEGEntropyData
-        /// Per component: its lookup table, and its full table for the slow path.
+        /// Per component: its full-difference and short-code lookups, and its decoding table
+        /// for the slow path.
+        let fulls: UnsafeMutablePointer<UnsafePointer<Int32>>
         let lookups: UnsafeMutablePointer<UnsafePointer<UInt16>>
         let tables: UnsafeMutablePointer<LosslessJPEGDecodingTable>
         private let lookupStorage: UnsafeMutablePointer<UInt16>
+        private let fullStorage: UnsafeMutablePointer<Int32>
         let legacyDifference16: Bool
 
         init(_ stream: LosslessJPEGStream, _ bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt16>,
@@ -64,15 +67,21 @@ enum LosslessJPEGDecoder {
                 if let k = distinct.firstIndex(of: table) { which.append(k) } else { which.append(distinct.count); distinct.append(table) }
             }
             let decoding = distinct.map(LosslessJPEGDecodingTable.init)
+            let fullSize = 1 << LosslessJPEGDecodingTable.fullBits
             let storage = UnsafeMutablePointer<UInt16>.allocate(capacity: distinct.count * tableSize)
+            let fullTables = UnsafeMutablePointer<Int32>.allocate(capacity: distinct.count * fullSize)
             for (k, table) in decoding.enumerated() {
                 table.lookup.withUnsafeBufferPointer { (storage + k * tableSize).initialize(from: $0.baseAddress!, count: tableSize) }
+                table.full.withUnsafeBufferPointer { (fullTables + k * fullSize).initialize(from: $0.baseAddress!, count: fullSize) }
             }
             lookupStorage = storage
+            fullStorage = fullTables
             lookups = .allocate(capacity: components)
+            fulls = .allocate(capacity: components)
             tables = .allocate(capacity: components)
             for c in 0..<components {
                 lookups[c] = UnsafePointer(storage + which[c] * tableSize)
+                fulls[c] = UnsafePointer(fullTables + which[c] * fullSize)
                 (tables + c).initialize(to: decoding[which[c]])
             }
             self.destination = destination
@@ -84,7 +93,9 @@ enum LosslessJPEGDecoder {
         func release() {
             data.deallocate()
             lookupStorage.deallocate()
+            fullStorage.deallocate()
             lookups.deallocate()
+            fulls.deallocate()
             tables.deinitialize(count: header.components)
             tables.deallocate()
         }
@@ -149,7 +160,7 @@ enum LosslessJPEGDecoder {
         let components = header.components, perRow = header.samplesPerRow, height = header.height
         let destination = scan.destination, rowStride = scan.rowStride
         let bytes = UnsafePointer(scan.data.bytes), limit = scan.data.count
-        let lookups = scan.lookups, tables = scan.tables, legacy = scan.legacyDifference16
+        let lookups = scan.lookups, fulls = scan.fulls, tables = scan.tables, legacy = scan.legacyDifference16
         let initial = Int32(1) << (header.precision - header.pointTransform - 1)
         let shift = UInt16(header.pointTransform)
         var interval = 0
@@ -170,7 +181,7 @@ enum LosslessJPEGDecoder {
                           : P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
                 }
                 for c in 0..<components {
-                    let d = try difference(&reader, lookups[c], tables + c, legacy)
+                    let d = try difference(&reader, Tables(fulls[c], lookups[c], tables + c), legacy)
                     row[c] = UInt16(truncatingIfNeeded: (first ? initial : Int32(above[c])) &+ d)
                 }
                 // Samples two at a time. With one or two components (every Bayer DNG) a pair's
@@ -181,7 +192,7 @@ enum LosslessJPEGDecoder {
                 while i &+ 1 < perRow {
                     let c1 = fixed ? 0 : c
                     let c2 = fixed ? components &- 1 : (c &+ 1 == components ? 0 : c &+ 1)
-                    let (d, e) = try differences(&reader, lookups[c1], tables + c1, lookups[c2], tables + c2, legacy)
+                    let (d, e) = try differences(&reader, Tables(fulls[c1], lookups[c1], tables + c1), Tables(fulls[c2], lookups[c2], tables + c2), legacy)
                     row[i] = UInt16(truncatingIfNeeded: predicted(i) &+ d)
                     row[i &+ 1] = UInt16(truncatingIfNeeded: predicted(i &+ 1) &+ e)
                     if !fixed { c = c2 &+ 1 == components ? 0 : c2 &+ 1 }
@@ -189,7 +200,7 @@ enum LosslessJPEGDecoder {
                 }
                 // A last single sample (an odd count: one component, so table 0, or three).
                 if i < perRow {
-                    let d = try difference(&reader, lookups[c], tables + c, legacy)
+                    let d = try difference(&reader, Tables(fulls[c], lookups[c], tables + c), legacy)
                     row[i] = UInt16(truncatingIfNeeded: predicted(i) &+ d)
                 }
                 guard reader.position <= end else { throw .truncated(format: "lossless JPEG", path: nil) }
@@ -216,8 +227,8 @@ enum LosslessJPEGDecoder {
         let endA = a.data.intervals[0].upperBound, endB = b.data.intervals[0].upperBound
         // With one or two components a pair's tables are always the same two (see decodeScan).
         let last = components &- 1
-        let (la1, ta1, la2, ta2) = (a.lookups[0], a.tables, a.lookups[last], a.tables + last)
-        let (lb1, tb1, lb2, tb2) = (b.lookups[0], b.tables, b.lookups[last], b.tables + last)
+        let (a1, a2) = (Tables(a.fulls[0], a.lookups[0], a.tables), Tables(a.fulls[last], a.lookups[last], a.tables + last))
+        let (b1, b2) = (Tables(b.fulls[0], b.lookups[0], b.tables), Tables(b.fulls[last], b.lookups[last], b.tables + last))
         for r in 0..<height {
             let rowA = a.destination + r * a.rowStride, rowB = b.destination + r * b.rowStride
             let first = r == 0
@@ -227,15 +238,15 @@ enum LosslessJPEGDecoder {
                       : P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
             }
             for c in 0..<components {
-                let d = try difference(&readerA, a.lookups[c], a.tables + c, legacy)
-                let e = try difference(&readerB, b.lookups[c], b.tables + c, legacy)
+                let d = try difference(&readerA, Tables(a.fulls[c], a.lookups[c], a.tables + c), legacy)
+                let e = try difference(&readerB, Tables(b.fulls[c], b.lookups[c], b.tables + c), legacy)
                 rowA[c] = UInt16(truncatingIfNeeded: (first ? initial : Int32(aboveA[c])) &+ d)
                 rowB[c] = UInt16(truncatingIfNeeded: (first ? initial : Int32(aboveB[c])) &+ e)
             }
             var i = components
             while i &+ 1 < perRow {
-                let (d, e) = try differences(&readerA, la1, ta1, la2, ta2, legacy)
-                let (f, g) = try differences(&readerB, lb1, tb1, lb2, tb2, legacy)
+                let (d, e) = try differences(&readerA, a1, a2, legacy)
+                let (f, g) = try differences(&readerB, b1, b2, legacy)
                 rowA[i] = UInt16(truncatingIfNeeded: predicted(rowA, aboveA, i) &+ d)
                 rowB[i] = UInt16(truncatingIfNeeded: predicted(rowB, aboveB, i) &+ f)
                 rowA[i &+ 1] = UInt16(truncatingIfNeeded: predicted(rowA, aboveA, i &+ 1) &+ e)
@@ -244,8 +255,8 @@ enum LosslessJPEGDecoder {
             }
             // A last single sample (an odd count: one component, so table 0).
             if i < perRow {
-                let d = try difference(&readerA, la1, ta1, legacy)
-                let e = try difference(&readerB, lb1, tb1, legacy)
+                let d = try difference(&readerA, a1, legacy)
+                let e = try difference(&readerB, b1, legacy)
                 rowA[i] = UInt16(truncatingIfNeeded: predicted(rowA, aboveA, i) &+ d)
                 rowB[i] = UInt16(truncatingIfNeeded: predicted(rowB, aboveB, i) &+ e)
             }
@@ -287,38 +298,61 @@ enum LosslessJPEGDecoder {
         return value &- (negative & (size &- 1))
     }
 
-    /// The next two differences, the first with the first table. A short code and its extra
+    /// One component's tables, as the sample loops pass them.
+    struct Tables {
+        let full: UnsafePointer<Int32>
+        let lookup: UnsafePointer<UInt16>
+        let table: UnsafePointer<LosslessJPEGDecodingTable>
+        @inline(__always) init(_ full: UnsafePointer<Int32>, _ lookup: UnsafePointer<UInt16>, _ table: UnsafePointer<LosslessJPEGDecodingTable>) {
+            self.full = full; self.lookup = lookup; self.table = table
+        }
+        /// The full-difference entry for the code at the top of `window` (0: not there).
+        @inline(__always) func fullEntry(_ window: UInt64) -> Int32 {
+            full[Int(truncatingIfNeeded: window &>> (64 - LosslessJPEGDecodingTable.fullBits))]
+        }
+    }
+
+    /// The next two differences, the first with the first tables. A short code and its extra
     /// bits take at most 11 + 15 bits, so one refill (56 or more bits) serves two of them: the
     /// second lookup waits only for the first one's length, not for another load.
     @inline(__always)
-    static func differences(_ reader: inout LosslessJPEGBitReader, _ lookup: UnsafePointer<UInt16>, _ table: UnsafePointer<LosslessJPEGDecodingTable>,
-                            _ lookup2: UnsafePointer<UInt16>, _ table2: UnsafePointer<LosslessJPEGDecodingTable>,
+    static func differences(_ reader: inout LosslessJPEGBitReader, _ first: Tables, _ second: Tables,
                             _ legacy: Bool) throws(DaguerreError) -> (Int32, Int32) {
         reader.refill()
-        let window = reader.buffer, first = entry(window, lookup)
-        guard _fastPath(isFast(first)) else {
-            let d = try difference(&reader, lookup, table, legacy)
-            return (d, try difference(&reader, lookup2, table2, legacy))
+        let f1 = first.fullEntry(reader.buffer)
+        guard _fastPath(f1 != 0) else {
+            let d = try shortDifference(&reader, first, legacy)
+            return (d, try difference(&reader, second, legacy))
         }
-        let d = fastDifference(window, first)
-        reader.consume(first & 63)
-        let window2 = reader.buffer, second = entry(window2, lookup2)
-        guard _fastPath(isFast(second)) else { return (d, try difference(&reader, lookup2, table2, legacy)) }
-        reader.consume(second & 63)
-        return (d, fastDifference(window2, second))
+        reader.consume(Int(f1 & 0xFF))
+        let f2 = second.fullEntry(reader.buffer)
+        guard _fastPath(f2 != 0) else { return (f1 &>> 8, try shortDifference(&reader, second, legacy)) }
+        reader.consume(Int(f2 & 0xFF))
+        return (f1 &>> 8, f2 &>> 8)
     }
 
     /// The next difference (T.81 F.2.2.1): a Huffman-coded category SSSS, then SSSS extra bits.
     @inline(__always)
-    static func difference(_ reader: inout LosslessJPEGBitReader, _ lookup: UnsafePointer<UInt16>,
-                           _ table: UnsafePointer<LosslessJPEGDecodingTable>, _ legacy: Bool) throws(DaguerreError) -> Int32 {
+    static func difference(_ reader: inout LosslessJPEGBitReader, _ tables: Tables, _ legacy: Bool) throws(DaguerreError) -> Int32 {
         reader.refill()
-        let window = reader.buffer, code = entry(window, lookup)
+        let f = tables.fullEntry(reader.buffer)
+        if _fastPath(f != 0) {
+            reader.consume(Int(f & 0xFF))
+            return f &>> 8
+        }
+        return try shortDifference(&reader, tables, legacy)
+    }
+
+    /// A difference whose code and extra bits take more than ``LosslessJPEGDecodingTable/fullBits``:
+    /// the short-code lookup, else canonical decoding. The reader holds at least 26 valid bits.
+    @inline(__always)
+    static func shortDifference(_ reader: inout LosslessJPEGBitReader, _ tables: Tables, _ legacy: Bool) throws(DaguerreError) -> Int32 {
+        let window = reader.buffer, code = entry(window, tables.lookup)
         if _fastPath(isFast(code)) {
             reader.consume(code & 63)
             return fastDifference(window, code)
         }
-        let packed = slowDifference(window, table, legacy)
+        let packed = slowDifference(window, tables.table, legacy)
         guard packed >= 0 else {
             throw .corruptData(format: "lossless JPEG", detail: "the entropy-coded data holds a bit pattern that is no Huffman code of its table", path: nil)
         }
