@@ -15,9 +15,14 @@
 /// `dag_direct_open` or at the first write), the same calls write through the page cache and
 /// start its writeback after each staging flush.
 ///
+/// A full stage goes out from a thread of the file's own while the caller fills a second one,
+/// so the caller waits for the device only when it outpaces it.
+///
 /// Writes may seek anywhere (TIFF and QuickTime patch offsets near the start at the end):
-/// bytes already on disk are changed by reading and rewriting their aligned blocks.
-/// Not thread-safe. Errors are sticky: after one, every call fails with the first errno.
+/// bytes already written go through the page cache for that one call.
+/// Not thread-safe. Errors are sticky: after one, every call fails with the first errno (an
+/// error of a background write is reported by the next call that waits for it, at the latest
+/// by `dag_direct_flush`).
 typedef struct dag_direct_file dag_direct_file;
 
 /// Wraps `fd` (open for reading and writing, positioned anywhere; the file must be empty).
