@@ -65,6 +65,21 @@ enum NoiseScenes {
     static func linear(_ m: BayerImage) -> [Float] {
         m.samples.map { (Float($0) - 512) / Float(16383 - 512) }
     }
+
+    /// A wide noisy frame of ``smooth(_:_:_:width:height:)`` repeating every `period` columns,
+    /// its profile, a noise reduction sized for it, and its linearized samples denoised by that
+    /// as one full-frame window.
+    static func denoisedFrame(width w: Int, height h: Int, electrons: Double, period: Int, step: DCT4PlaneDenoiser.BlockStep) throws
+        -> (mosaic: BayerImage, profile: CFANoiseProfile, nr: MosaicNoiseReduction, full: [Float]) {
+        let (mosaic, model) = try mosaic(width: w, height: h, electrons: electrons) { x, y, c in smooth(x % period, y, c, width: period, height: h) }
+        let profile = CFANoiseProfile(uniform: model)
+        var full = linear(mosaic)
+        let nr = try MosaicNoiseReduction(maxWidth: w, maxHeight: h, workers: 2)
+        full.withUnsafeMutableBufferPointer { b in
+            nr.denoise(MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: 1, blockStep: step)
+        }
+        return (mosaic, profile, nr, full)
+    }
 }
 
 /// DCT4-2S, the raw noise reduction of pipeline version 3 (SPEC X3; issue #5 "Noise").
@@ -142,13 +157,7 @@ enum NoiseScenes {
     func windowsEqualFullFrame(step: DCT4PlaneDenoiser.BlockStep) throws {
         // 4400 photosites wide: a plane of 2200 samples runs in three column strips.
         let (w, h) = (4400, 150)
-        let (mosaic, model) = try NoiseScenes.mosaic(width: w, height: h, electrons: 1667) { x, y, c in NoiseScenes.smooth(x % 200, y, c, width: 200, height: h) }
-        let profile = CFANoiseProfile(uniform: model)
-        var full = NoiseScenes.linear(mosaic)
-        let nr = try MosaicNoiseReduction(maxWidth: w, maxHeight: h, workers: 2)
-        full.withUnsafeMutableBufferPointer { b in
-            nr.denoise(MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: 1, blockStep: step)
-        }
+        let (mosaic, profile, nr, full) = try NoiseScenes.denoisedFrame(width: w, height: h, electrons: 1667, period: 200, step: step)
         let original = NoiseScenes.linear(mosaic)
         #expect(zip(full, original).contains { $0 != $1 }, "noise reduction changed nothing")
         // Windows with cut edges on every side, at the image borders, odd and even rows.
@@ -175,13 +184,7 @@ enum NoiseScenes {
     func stripsEqualWholePlane(step: DCT4PlaneDenoiser.BlockStep) throws {
         // 4400 × 90: planes of 2200 columns, three strips each (two boundaries).
         let (w, h) = (4400, 90)
-        let (mosaic, model) = try NoiseScenes.mosaic(width: w, height: h, electrons: 833) { x, y, c in NoiseScenes.smooth(x % 300, y, c, width: 300, height: h) }
-        let profile = CFANoiseProfile(uniform: model)
-        var strips = NoiseScenes.linear(mosaic)
-        let nr = try MosaicNoiseReduction(maxWidth: w, maxHeight: h, workers: 2)
-        strips.withUnsafeMutableBufferPointer { b in
-            nr.denoise(MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: 1, blockStep: step)
-        }
+        let (mosaic, profile, _, strips) = try NoiseScenes.denoisedFrame(width: w, height: h, electrons: 833, period: 300, step: step)
         // The reference: each plane stabilized, denoised and inverted whole, with no strips.
         var whole = NoiseScenes.linear(mosaic)
         for position in 0..<4 {

@@ -31,9 +31,8 @@ enum LosslessJPEGDecoder {
         let data: LosslessJPEGEntropyData
         /// Per component: its full-difference and short-code lookups, and its decoding table
         /// for the slow path.
-        let fulls: UnsafeMutablePointer<UnsafePointer<Int32>>
-        let lookups: UnsafeMutablePointer<UnsafePointer<UInt16>>
-        let tables: UnsafeMutablePointer<LosslessJPEGDecodingTable>
+        let coding: UnsafeMutablePointer<Tables>
+        private let tables: UnsafeMutablePointer<LosslessJPEGDecodingTable>
         private let lookupStorage: UnsafeMutablePointer<UInt16>
         private let fullStorage: UnsafeMutablePointer<Int32>
         let legacyDifference16: Bool
@@ -76,13 +75,11 @@ enum LosslessJPEGDecoder {
             }
             lookupStorage = storage
             fullStorage = fullTables
-            lookups = .allocate(capacity: components)
-            fulls = .allocate(capacity: components)
             tables = .allocate(capacity: components)
+            coding = .allocate(capacity: components)
             for c in 0..<components {
-                lookups[c] = UnsafePointer(storage + which[c] * tableSize)
-                fulls[c] = UnsafePointer(fullTables + which[c] * fullSize)
                 (tables + c).initialize(to: decoding[which[c]])
+                coding[c] = Tables(fullTables + which[c] * fullSize, storage + which[c] * tableSize, tables + c)
             }
             self.destination = destination
             self.rowStride = rowStride
@@ -94,8 +91,7 @@ enum LosslessJPEGDecoder {
             data.deallocate()
             lookupStorage.deallocate()
             fullStorage.deallocate()
-            lookups.deallocate()
-            fulls.deallocate()
+            coding.deallocate()
             tables.deinitialize(count: header.components)
             tables.deallocate()
         }
@@ -160,7 +156,7 @@ enum LosslessJPEGDecoder {
         let components = header.components, perRow = header.samplesPerRow, height = header.height
         let destination = scan.destination, rowStride = scan.rowStride
         let bytes = UnsafePointer(scan.data.bytes), limit = scan.data.count
-        let lookups = scan.lookups, fulls = scan.fulls, tables = scan.tables, legacy = scan.legacyDifference16
+        let coding = scan.coding, legacy = scan.legacyDifference16
         let initial = Int32(1) << (header.precision - header.pointTransform - 1)
         let shift = UInt16(header.pointTransform)
         var interval = 0
@@ -181,7 +177,7 @@ enum LosslessJPEGDecoder {
                           : P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
                 }
                 for c in 0..<components {
-                    let d = try difference(&reader, Tables(fulls[c], lookups[c], tables + c), legacy)
+                    let d = try difference(&reader, coding[c], legacy)
                     row[c] = UInt16(truncatingIfNeeded: (first ? initial : Int32(above[c])) &+ d)
                 }
                 // Samples two at a time. With one or two components (every Bayer DNG) a pair's
@@ -192,7 +188,7 @@ enum LosslessJPEGDecoder {
                 while i &+ 1 < perRow {
                     let c1 = fixed ? 0 : c
                     let c2 = fixed ? components &- 1 : (c &+ 1 == components ? 0 : c &+ 1)
-                    let (d, e) = try differences(&reader, Tables(fulls[c1], lookups[c1], tables + c1), Tables(fulls[c2], lookups[c2], tables + c2), legacy)
+                    let (d, e) = try differences(&reader, coding[c1], coding[c2], legacy)
                     row[i] = UInt16(truncatingIfNeeded: predicted(i) &+ d)
                     row[i &+ 1] = UInt16(truncatingIfNeeded: predicted(i &+ 1) &+ e)
                     if !fixed { c = c2 &+ 1 == components ? 0 : c2 &+ 1 }
@@ -200,7 +196,7 @@ enum LosslessJPEGDecoder {
                 }
                 // A last single sample (an odd count: one component, so table 0, or three).
                 if i < perRow {
-                    let d = try difference(&reader, Tables(fulls[c], lookups[c], tables + c), legacy)
+                    let d = try difference(&reader, coding[c], legacy)
                     row[i] = UInt16(truncatingIfNeeded: predicted(i) &+ d)
                 }
                 guard reader.position <= end else { throw .truncated(format: "lossless JPEG", path: nil) }
@@ -227,8 +223,8 @@ enum LosslessJPEGDecoder {
         let endA = a.data.intervals[0].upperBound, endB = b.data.intervals[0].upperBound
         // With one or two components a pair's tables are always the same two (see decodeScan).
         let last = components &- 1
-        let (a1, a2) = (Tables(a.fulls[0], a.lookups[0], a.tables), Tables(a.fulls[last], a.lookups[last], a.tables + last))
-        let (b1, b2) = (Tables(b.fulls[0], b.lookups[0], b.tables), Tables(b.fulls[last], b.lookups[last], b.tables + last))
+        let (a1, a2) = (a.coding[0], a.coding[last])
+        let (b1, b2) = (b.coding[0], b.coding[last])
         for r in 0..<height {
             let rowA = a.destination + r * a.rowStride, rowB = b.destination + r * b.rowStride
             let first = r == 0
@@ -238,8 +234,8 @@ enum LosslessJPEGDecoder {
                       : P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
             }
             for c in 0..<components {
-                let d = try difference(&readerA, Tables(a.fulls[c], a.lookups[c], a.tables + c), legacy)
-                let e = try difference(&readerB, Tables(b.fulls[c], b.lookups[c], b.tables + c), legacy)
+                let d = try difference(&readerA, a.coding[c], legacy)
+                let e = try difference(&readerB, b.coding[c], legacy)
                 rowA[c] = UInt16(truncatingIfNeeded: (first ? initial : Int32(aboveA[c])) &+ d)
                 rowB[c] = UInt16(truncatingIfNeeded: (first ? initial : Int32(aboveB[c])) &+ e)
             }
@@ -303,7 +299,7 @@ enum LosslessJPEGDecoder {
         let full: UnsafePointer<Int32>
         let lookup: UnsafePointer<UInt16>
         let table: UnsafePointer<LosslessJPEGDecodingTable>
-        @inline(__always) init(_ full: UnsafePointer<Int32>, _ lookup: UnsafePointer<UInt16>, _ table: UnsafePointer<LosslessJPEGDecodingTable>) {
+        init(_ full: UnsafePointer<Int32>, _ lookup: UnsafePointer<UInt16>, _ table: UnsafePointer<LosslessJPEGDecodingTable>) {
             self.full = full; self.lookup = lookup; self.table = table
         }
         /// The full-difference entry for the code at the top of `window` (0: not there).

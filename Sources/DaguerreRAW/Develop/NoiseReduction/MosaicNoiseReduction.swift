@@ -126,7 +126,6 @@ final class MosaicNoiseReduction {
     /// One Bayer position's samples in a window: where they lie, and their column strips.
     private struct Plane {
         let position: Int
-        let model: NoiseModel
         let vst: GeneralizedAnscombe
         /// First window row and column holding this position, and the plane's size.
         let r0: Int, c0: Int, rows: Int, columns: Int
@@ -134,7 +133,7 @@ final class MosaicNoiseReduction {
         let strips: Int
 
         init(position: Int, of window: MosaicWindow, model: NoiseModel) {
-            self.position = position; self.model = model
+            self.position = position
             vst = GeneralizedAnscombe(model)
             let py = position >> 1, px = position & 1
             r0 = (py - window.y) & 1; c0 = (px - window.x) & 1
