@@ -20,7 +20,7 @@ extension RAWFilter {
         }
         let px = c.x + Int(x), py = c.y + Int(y)
         var sum = SIMD3<Double>.zero, count = SIMD3<Double>.zero, clipped = false
-        switch dng.rawData {
+        switch try dng.rawData {
         case let .mosaic(m):
             for yy in max(0, py - 4)..<min(m.height, py + 4) {
                 for xx in max(0, px - 4)..<min(m.width, px + 4) {

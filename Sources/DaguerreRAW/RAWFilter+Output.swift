@@ -47,7 +47,7 @@ extension RAWFilter {
         let white = ColorTemperature.xy(temperature: neutralTemperature, tint: neutralTint)
         let neutral = colorModel.xyzToCamera(white: white) * Primaries.xyz(white)
         let v3 = versionNumber >= 3
-        let halfSize = v3 && dng.mosaic != nil && scaleFactor <= 0.5 && crop.width >= 4 && crop.height >= 4
+        let halfSize = v3 && header.mosaic != nil && scaleFactor <= 0.5 && crop.width >= 4 && crop.height >= 4
         let demosaic: DemosaicMethod = halfSize ? .halfSize : (decoderVersion == "1" || isDraftModeEnabled ? .bilinear : .lmmseGW)
         let highlight = v3 ? HighlightRecovery(neutral: neutral, amount: highlightRecoveryAmount) : nil
         var settings = DevelopSettings(matrix: colorModel.cameraToWorking(white: white, working: workingSpace), neutral: neutral,
@@ -57,14 +57,14 @@ extension RAWFilter {
         if v4 { settings.domain = .power25 }
         var key = "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"
         if let highlight { key += " highlights \(highlight.amount)" }
-        if v3, isLensCorrectionEnabled, dng.mosaic != nil {
-            settings.gainMaps = dng.gainMaps
-            settings.activeArea = dng.activeArea
+        if v3, isLensCorrectionEnabled, header.mosaic != nil {
+            settings.gainMaps = header.gainMaps
+            settings.activeArea = header.activeArea
             if !settings.gainMaps.isEmpty { key += " gain maps \(settings.gainMaps.count)" }
         }
         var sharpening: NoiseReductionSharpening?
-        if v3, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, let mosaic = dng.mosaic {
-            let profile = noiseProfile(mosaic)
+        if v3, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, let mosaic = header.mosaic {
+            let profile = try noiseProfile()
             if profile.hasNoise {
                 let controls = try noiseReductionControls
                 settings.noiseReduction = NoiseReductionSettings(profile: profile, amount: Float(2 * luminanceNoiseReductionAmount), controls: controls,
@@ -79,7 +79,7 @@ extension RAWFilter {
         }
         // Draft mode (X7): the develop up to the white balance is cached at display size, in
         // camera RGB with the clip mask beside it, and the white balance runs after the resample.
-        if isDraftModeEnabled, case let .mosaic(mosaic) = dng.rawData, demosaic != .lmmseGW {
+        if isDraftModeEnabled, demosaic != .lmmseGW, let mosaic = try wholeMosaic() {
             var cameraSettings = settings
             cameraSettings.matrix = .identity
             cameraSettings.highlight = nil
@@ -105,10 +105,17 @@ extension RAWFilter {
             let base = try placed(cameraSource, halfSize: halfSize).insertingIntermediate(cache: true)
             return try DraftBalance(settings: settings).apply(camera: base, highlights: highlights)
         }
-        let dng = self.dng, develop = settings
+        let dng = header, deferred = deferred, develop = settings
         let source = try Image(identity: key) { () throws(DaguerreError) -> any ImageDecoder in
             switch dng.rawData {
-            case let .mosaic(mosaic): return try RAWDevelopDecoder(mosaic: mosaic, settings: develop)
+            case let .mosaic(mosaic):
+                // A mosaic still in its file: the full develop streams it from the file's
+                // chunks, unless something already decoded it whole; other paths decode it.
+                guard let deferred else { return try RAWDevelopDecoder(mosaic: mosaic, settings: develop) }
+                if develop.demosaic == .lmmseGW, deferred.wholeIfDecoded == nil {
+                    return try RAWDevelopDecoder(mosaic: mosaic, settings: develop, chunks: deferred.chunks)
+                }
+                return try RAWDevelopDecoder(mosaic: try deferred.whole(), settings: develop)
             case let .linear(linear):
                 let opcodes = dng.opcodeLists.filter { $0.stage == .linearized }.flatMap(\.opcodes)
                 return try LinearRawDevelopDecoder(linear: linear, opcodes: opcodes, activeArea: dng.activeArea, settings: develop)
@@ -129,9 +136,9 @@ extension RAWFilter {
     /// negative, so its unpremultiplied colour is a mean of marked pixels (``DraftBalance``).
     private func placed(_ develop: Image, halfSize: Bool, interpolation: Interpolation = .lanczos) throws(DaguerreError) -> Image {
         var image = develop
-        if versionNumber >= 3, isLensCorrectionEnabled, let warp = dng.lensWarp {
-            let size = dng.rawSize
-            let active = dng.activeArea ?? IntRect(x: 0, y: 0, width: size.width, height: size.height)
+        if versionNumber >= 3, isLensCorrectionEnabled, let warp = header.lensWarp {
+            let size = header.rawSize
+            let active = header.activeArea ?? IntRect(x: 0, y: 0, width: size.width, height: size.height)
             let frame = OpcodeFrame(originX: Double(crop.x - active.x), originY: Double(crop.y - active.y),
                                     width: Double(active.width), height: Double(active.height), pixelScale: halfSize ? 2 : 1)
             image = try LensWarp(warp, frame: frame).apply(to: image)

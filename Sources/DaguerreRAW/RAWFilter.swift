@@ -21,8 +21,22 @@ import Synchronization
 /// try Context().writeJPEGRepresentation(of: developed, to: URL(fileURLWithPath: "IMG_0001.jpg"), colorSpace: .displayP3)
 /// ```
 public struct RAWFilter: Sendable {
-    /// The DNG as read (mosaic, calibration, crop, metadata).
-    public let dng: DNGImage
+    /// The DNG as read (mosaic, calibration, crop, metadata). A DNG opened by URL or data keeps
+    /// its mosaic in the file until something needs it whole: the full develop streams it band
+    /// by band, and this property decodes it (once; damaged data throws here).
+    public var dng: DNGImage {
+        get throws(DaguerreError) {
+            guard let deferred else { return header }
+            var whole = header
+            whole.rawData = .mosaic(try deferred.whole())
+            return whole
+        }
+    }
+    /// The DNG as read, except that a deferred mosaic has no samples (``BayerImage/isDeferred``):
+    /// everything the develop's settings come from.
+    let header: DNGImage
+    /// The mosaic still in its file, for a DNG opened by URL or data (nil once in memory).
+    let deferred: DeferredMosaic?
     let colorModel: CameraColorModel
     /// Where the image came from, for the engine's source digest.
     let identity: String
@@ -136,9 +150,9 @@ public struct RAWFilter: Sendable {
         let stamp = "\(path)|\((attrs?[.size] as? Int) ?? 0)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         let head = (FileHandle(forReadingAtPath: path)?.readData(ofLength: 4096)).map { [UInt8]($0) } ?? []
         let (dng, byLibRaw) = try Self.decode(head: head, namedDNG: url.pathExtension.lowercased() == "dng",
-                                              ours: { () throws(DaguerreError) in try DNGReader.read(path: path, limits: limits) },
-                                              libRaw: { () throws(DaguerreError) in try LibRawReader.read(path: path, limits: limits) })
-        try self.init(dng: dng, identity: (byLibRaw ? "libraw|" : "") + stamp, limits: limits)
+                                              ours: { () throws(DaguerreError) in try DNGReader.open(path: path, limits: limits) },
+                                              libRaw: { () throws(DaguerreError) in (try LibRawReader.read(path: path, limits: limits), nil) })
+        self.init(header: dng.image, deferred: try Self.deferredMosaic(dng), identity: (byLibRaw ? "libraw|" : "") + stamp, limits: limits)
     }
 
     /// Opens a RAW file's bytes (Core Image's `init(imageData:identifierHint:)`): a DNG through
@@ -152,9 +166,9 @@ public struct RAWFilter: Sendable {
     public init(data: Data, identifierHint: String? = nil, limits: Limits = .default) throws(DaguerreError) {
         let bytes = [UInt8](data), name = identifierHint ?? "RAW data"
         let (dng, _) = try Self.decode(head: Array(bytes.prefix(4096)), namedDNG: name.lowercased().contains("dng") || name.lowercased().contains("adobe.raw"),
-                                       ours: { () throws(DaguerreError) in try DNGReader.read(bytes: bytes, limits: limits) },
-                                       libRaw: { () throws(DaguerreError) in try LibRawReader.read(bytes: bytes, name: name, limits: limits) })
-        try self.init(dng: dng, limits: limits)
+                                       ours: { () throws(DaguerreError) in try DNGReader.open(bytes: bytes, limits: limits) },
+                                       libRaw: { () throws(DaguerreError) in (try LibRawReader.read(bytes: bytes, name: name, limits: limits), nil) })
+        self.init(header: dng.image, deferred: try Self.deferredMosaic(dng), limits: limits)
     }
 
     /// Develops a Bayer mosaic with its calibration and capture facts (Core Image's
@@ -173,8 +187,8 @@ public struct RAWFilter: Sendable {
     /// Which reader gets a RAW, from IFD0 in its first bytes: DNGs ours, the rest (TIFF-based
     /// camera RAWs such as CR2, NEF and ARW included) LibRaw's, read once. A TIFF whose IFD0 lies
     /// further in is tried as a DNG first. Input named as a DNG keeps our reader's error.
-    private static func decode(head: [UInt8], namedDNG: Bool, ours: () throws(DaguerreError) -> DNGImage,
-                               libRaw: () throws(DaguerreError) -> DNGImage) throws(DaguerreError) -> (DNGImage, byLibRaw: Bool) {
+    private static func decode(head: [UInt8], namedDNG: Bool, ours: () throws(DaguerreError) -> Opened,
+                               libRaw: () throws(DaguerreError) -> Opened) throws(DaguerreError) -> (Opened, byLibRaw: Bool) {
         switch DNGReader.isDNG(head: head) {
         case true?:
             return (try ours(), false)
@@ -186,13 +200,33 @@ public struct RAWFilter: Sendable {
         return (try libRaw(), true)
     }
 
+    /// What a reader gives: the DNG, and the chunks of a mosaic it left in the file.
+    private typealias Opened = (image: DNGImage, chunks: DNGRawChunks?)
+
     /// Develops a DNG already in memory (from ``DNGReader`` or a camera).
     public init(dng: DNGImage, identity: String = UUID().uuidString, limits: Limits = .default) throws(DaguerreError) {
+        self.init(header: dng, deferred: try Self.deferredMosaic((dng, nil)), identity: identity, limits: limits)
+    }
+
+    /// What a reader gave, checked: the mosaic it left in its file, if it did. Every refusal
+    /// comes before a filter is initialized.
+    private static func deferredMosaic(_ opened: Opened) throws(DaguerreError) -> DeferredMosaic? {
+        let dng = opened.image
         if let linear = dng.linearRaw, linear.samplesPerPixel != 1, linear.samplesPerPixel != 3 {
             throw .unsupported(feature: "developing \(linear.samplesPerPixel)-colour LinearRaw DNGs",
                                hint: "RAWFilter develops Bayer (CFA) DNGs and 3-colour or monochrome LinearRaw DNGs.")
         }
-        self.dng = dng
+        guard let mosaic = dng.mosaic, mosaic.isDeferred else { return nil }
+        guard let chunks = opened.chunks else {
+            throw .invalidArgument(what: "a DNG whose mosaic is still in its file", problem: "needs the file's chunks (DNGReader.open)")
+        }
+        return DeferredMosaic(header: mosaic, chunks: chunks)
+    }
+
+    /// Develops `header`, whose mosaic, when deferred, is `deferred`'s.
+    private init(header dng: DNGImage, deferred: DeferredMosaic?, identity: String = UUID().uuidString, limits: Limits) {
+        header = dng
+        self.deferred = deferred
         self.identity = identity
         self.limits = limits
         colorModel = CameraColorModel(dng.color)
@@ -203,14 +237,25 @@ public struct RAWFilter: Sendable {
         isLensCorrectionEnabled = dng.lensWarp != nil || !dng.gainMaps.isEmpty
     }
 
+    /// The Bayer mosaic with its samples (decoded from the file the first time, for a deferred
+    /// one), or nil for a LinearRaw DNG: for the stages that read it whole.
+    func wholeMosaic() throws(DaguerreError) -> BayerImage? {
+        if let deferred { return try deferred.whole() }
+        return header.mosaic
+    }
+
+    /// The capture facts the file carries (EXIF, orientation; Core Image's `properties`),
+    /// without decoding anything: what an exported develop carries over (X1).
+    public var metadata: PhotoMetadata { header.metadata }
+
     /// The mosaic's size in photosites (Core Image's nativeSize).
-    public var nativeSize: (width: Int, height: Int) { dng.rawSize }
+    public var nativeSize: (width: Int, height: Int) { header.rawSize }
 
     /// The photosites developed: ActiveArea, then DefaultCrop inside it (whole photosites).
     var crop: IntRect {
-        let size = dng.rawSize
-        let active = dng.activeArea ?? IntRect(x: 0, y: 0, width: size.width, height: size.height)
-        guard let c = dng.defaultCrop, c.width >= 1, c.height >= 1 else { return active }
+        let size = header.rawSize
+        let active = header.activeArea ?? IntRect(x: 0, y: 0, width: size.width, height: size.height)
+        guard let c = header.defaultCrop, c.width >= 1, c.height >= 1 else { return active }
         let x = active.x + Int(c.x.rounded(.down)), y = active.y + Int(c.y.rounded(.down))
         let r = IntRect(x: x, y: y, width: Int(c.width.rounded(.down)), height: Int(c.height.rounded(.down)))
         return r.intersection(active).isEmpty ? active : r.intersection(active)

@@ -94,7 +94,8 @@ import Testing
             ours["\(name)_estimated"] = dir.path("\(name)_estimated.f32")
             try Self.develop(dng, amount: 0, to: dir.path("\(name)_off.f32"), context: context)
             ours["\(name)_off"] = dir.path("\(name)_off.f32")
-            let estimate = try RAWFilter(dng: unprofiled).noiseProfile(try Judge.need(dng.mosaic, "a Bayer mosaic in \(path)"))
+            _ = try Judge.need(dng.mosaic, "a Bayer mosaic in \(path)")
+            let estimate = try RAWFilter(dng: unprofiled).noiseProfile()
             let given = try Judge.need(CFANoiseProfile(dng: dng.color.noiseProfile, cfaPattern: [0, 1, 1, 2]), "a NoiseProfile in \(path)")
             print("\(name): estimated σ at 18 % grey / profile's: \(estimate.planes.map { ($0.sigma(at: 0.18) / given.planes[0].sigma(at: 0.18) * 1000).rounded() / 1000 })")
         }

@@ -122,10 +122,11 @@ import Testing
             let threshold = HighlightRecovery.thresholds(black: mosaic.blackLevel, white: mosaic.whiteLevel)
             var mismatches = 0, flaggedOnly = 0, markedCount = 0
             mosaic.samples.withUnsafeBufferPointer { samples in
+                let whole = MosaicRows(whole: samples.baseAddress!, width: mosaic.width, height: mosaic.height)
                 for y in 0..<h {
                     for (i, x) in columns.enumerated() {
-                        let clipped = HighlightRecovery.clippedColours(x: crop.x + step * x, y: crop.y + step * y, samples: samples.baseAddress!,
-                                                                       width: mosaic.width, height: mosaic.height, threshold: threshold,
+                        let clipped = HighlightRecovery.clippedColours(x: crop.x + step * x, y: crop.y + step * y, in: whole,
+                                                                       height: mosaic.height, threshold: threshold,
                                                                        colors: BayerPatternColors(mosaic.pattern.cfaPattern))
                         let c = (y * columns.count + i) * 3, o = (y * columns.count + i) * 4
                         let v = SIMD3(camera[c], camera[c + 1], camera[c + 2])

@@ -36,6 +36,23 @@ public struct BayerImage: Sendable, Equatable {
         whiteLevel = (1 << bitsPerSample) - 1
     }
 
+    /// A mosaic whose samples are still in its file (``DNGReader/open(path:limits:deferring:)``):
+    /// everything but the samples, which are empty. Only a develop that reads the file's chunks
+    /// itself may hold one; ``isDeferred`` tells them apart.
+    package init(deferredWidth width: Int, height: Int, pattern: BayerPattern, bitsPerSample: Int, blackLevel: [Double], whiteLevel: Int) {
+        self.width = width; self.height = height; self.pattern = pattern; self.bitsPerSample = bitsPerSample
+        samples = []; self.blackLevel = blackLevel; self.whiteLevel = whiteLevel
+    }
+
+    /// Whether the samples are still in the file (a mosaic always has at least one photosite).
+    package var isDeferred: Bool { samples.isEmpty }
+
+    /// The same mosaic with `samples`, decoded from its file (their count must be `width * height`).
+    package func with(samples: [UInt16]) throws(DaguerreError) -> BayerImage {
+        try BayerImage(width: width, height: height, pattern: pattern, bitsPerSample: bitsPerSample, samples: samples,
+                       blackLevel: blackLevel, whiteLevel: whiteLevel)
+    }
+
     /// Wraps existing samples (their count must be `width * height`).
     public init(width: Int, height: Int, pattern: BayerPattern, bitsPerSample: Int, samples: [UInt16],
                 blackLevel: [Double], whiteLevel: Int) throws(DaguerreError) {

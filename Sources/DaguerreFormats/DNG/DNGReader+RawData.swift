@@ -7,7 +7,10 @@ import Foundation
 
 extension DNGReader {
     /// The main image of `ifd`: its photometric interpretation decides the representation.
-    static func rawData(_ ifd: TIFFNode, _ r: TIFFStructureReader, limits: Limits, legacy: Bool) throws(DaguerreError) -> DNGRawData {
+    /// With `deferring`, a CFA mosaic stored uncompressed or as lossless JPEG is not decoded:
+    /// it comes back sample-less (``BayerImage/isDeferred``) with the chunks that hold it.
+    static func rawData(_ ifd: TIFFNode, _ r: TIFFStructureReader, limits: Limits, legacy: Bool,
+                        deferring: Bool = false) throws(DaguerreError) -> (DNGRawData, DNGRawChunks?) {
         guard let w = ifd.uint(.imageWidth, in: r), let h = ifd.uint(.imageLength, in: r) else {
             throw .corruptData(format: "DNG", detail: "the raw IFD has no ImageWidth/ImageLength", path: nil)
         }
@@ -56,20 +59,27 @@ extension DNGReader {
         try limits.check(width: layout.chunkWidth, height: layout.chunkHeight, bytesPerPixel: 2 * spp, what: "DNG tile")
         let shape = ChunkShape(width: width, height: height, samplesPerPixel: spp, compression: compression, bits: bits,
                                byteOrder: r.byteOrder, legacy: legacy, table: ifd.uints(.linearizationTable, in: r))
-        var (samples, significant) = try decodeChunks(layout, shape, bytes: r.bytes)
+        let chunks = DNGRawChunks(layout: layout, shape: shape, bytes: r.bytes)
+        let deferred = deferring && pattern != nil && (compression == 1 || compression == 7)
+        var (samples, significant) = deferred ? ([], try chunks.firstChunkBits()) : try chunks.decodeAll()
         if let table = shape.table, !table.isEmpty {
             significant = max(8, min(16, 32 - max(table.max() ?? 1, 1).leadingZeroBitCount))
         }
         let white = ifd.uints(.whiteLevel, in: r)?.map { Int($0) }
         let defaultWhite = (1 << significant) - 1
         if let pattern {
-            return .mosaic(try BayerImage(width: width, height: height, pattern: pattern, bitsPerSample: max(8, significant), samples: samples,
-                                          blackLevel: blackLevels(ifd, r), whiteLevel: white?.first ?? defaultWhite))
+            let (bits, black, whiteLevel) = (max(8, significant), blackLevels(ifd, r), white?.first ?? defaultWhite)
+            guard !deferred else {
+                return (.mosaic(BayerImage(deferredWidth: width, height: height, pattern: pattern, bitsPerSample: bits, blackLevel: black,
+                                           whiteLevel: whiteLevel)), chunks)
+            }
+            return (.mosaic(try BayerImage(width: width, height: height, pattern: pattern, bitsPerSample: bits, samples: samples,
+                                           blackLevel: black, whiteLevel: whiteLevel)), nil)
         }
         let whiteLevels = white.map { $0.count >= spp ? Array($0.prefix(spp)) : Array(repeating: $0.first ?? defaultWhite, count: spp) }
-        return .linear(try LinearRawImage(width: width, height: height, samplesPerPixel: spp, bitsPerSample: max(8, significant),
-                                          samples: samples, blackLevel: planeBlackLevels(ifd, r, planes: spp),
-                                          whiteLevel: whiteLevels ?? Array(repeating: defaultWhite, count: spp)))
+        return (.linear(try LinearRawImage(width: width, height: height, samplesPerPixel: spp, bitsPerSample: max(8, significant),
+                                           samples: samples, blackLevel: planeBlackLevels(ifd, r, planes: spp),
+                                           whiteLevel: whiteLevels ?? Array(repeating: defaultWhite, count: spp))), nil)
     }
 
     /// The 2×2 Bayer order of a CFA IFD; other layouts are refused by name.
@@ -93,46 +103,6 @@ extension DNGReader {
         var compression: UInt32, bits: Int
         var byteOrder: TIFFByteOrder, legacy: Bool
         var table: [UInt32]?
-    }
-
-    /// Decodes every chunk in parallel into one interleaved buffer; returns it with the
-    /// significant bits the data holds (the lossless JPEG precision, or the sample bits).
-    static func decodeChunks(_ layout: ChunkLayout, _ shape: ChunkShape, bytes: [UInt8]) throws(DaguerreError) -> ([UInt16], Int) {
-        let count = shape.width * shape.height * shape.samplesPerPixel
-        // Every sample is written by exactly one chunk, so the buffer needs no zero fill.
-        var samples = [UInt16](unsafeUninitializedCapacity: count) { b, n in
-            if let base = b.baseAddress { HugePages.advise(base, count: count) }
-            n = count
-        }
-        let results = TileResults<Int>(count: layout.offsets.count)
-        samples.withUnsafeMutableBufferPointer { dst in
-            let out = UnsafeTransfer(dst.baseAddress!)
-            // Safety: each chunk writes only its own rectangle of `samples`; the buffer outlives the workers.
-            // Neighbouring chunks go in pairs: two lossless JPEG tiles of the same shape decode
-            // in lockstep (``LosslessJPEGDecoder``), about twice as fast as one after the other.
-            let chunks = layout.offsets.count
-            DispatchQueue.concurrentPerform(iterations: (chunks + 1) / 2) { k in
-                let i = 2 * k, j = 2 * k + 1
-                if j < chunks, shape.compression == 7 {
-                    do throws(DaguerreError) {
-                        let (first, second) = try decodeTilePair(i, j, layout: layout, shape: shape, bytes: bytes, into: out.value)
-                        results.set(i, .success(first))
-                        results.set(j, .success(second))
-                    } catch {
-                        results.set(i, .failure(error))
-                        results.set(j, .failure(error))
-                    }
-                    return
-                }
-                for c in [i, j] where c < chunks {
-                    do throws(DaguerreError) {
-                        results.set(c, .success(try decodeChunk(c, layout: layout, shape: shape, bytes: bytes, into: out.value)))
-                    } catch { results.set(c, .failure(error)) }
-                }
-            }
-        }
-        let precisions = try results.collect()
-        return (samples, precisions.first ?? shape.bits)
     }
 
     /// Where the strips or tiles are, checked against the file and the image size.
@@ -168,135 +138,6 @@ extension DNGReader {
                 throw .corruptData(format: "DNG", detail: "a tile or strip (\(c) bytes at \(o)) lies past the end of the file", path: nil)
             }
         }
-    }
-
-    /// Decodes lossless JPEG chunks `i` and `j` together (``LosslessJPEGDecoder``'s lockstep
-    /// decode when their frames have the same header, one after the other otherwise), and
-    /// returns the precision of each.
-    static func decodeTilePair(_ i: Int, _ j: Int, layout: ChunkLayout, shape: ChunkShape, bytes: [UInt8],
-                               into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) -> (Int, Int) {
-        try bytes.withUnsafeBufferPointer { all throws(DaguerreError) in
-            let first = try FrameTarget(i, layout: layout, shape: shape, bytes: all, into: out)
-            defer { first.release() }
-            let second = try FrameTarget(j, layout: layout, shape: shape, bytes: all, into: out)
-            defer { second.release() }
-            try LosslessJPEGDecoder.decode(first.stream, first.data, into: first.destination, rowStride: first.rowStride, capacity: first.capacity,
-                                           second.stream, second.data, into: second.destination, rowStride: second.rowStride, capacity: second.capacity,
-                                           legacyDifference16: shape.legacy)
-            for frame in [first, second] {
-                frame.place(layout: layout, shape: shape, into: out)
-                linearize(frame.index, layout: layout, shape: shape, out)
-            }
-            return (first.stream.header.precision, second.stream.header.precision)
-        }
-    }
-
-    /// Where chunk `i`'s rectangle of the image starts, in samples, and how much of it is valid.
-    private static func rectangle(_ i: Int, layout: ChunkLayout, shape: ChunkShape) -> (x0: Int, y0: Int, validW: Int, validH: Int) {
-        let spp = shape.samplesPerPixel
-        let pixelX0 = (i % layout.across) * layout.chunkWidth, y0 = (i / layout.across) * layout.chunkHeight
-        return (pixelX0 * spp, y0, min(layout.chunkWidth, shape.width - pixelX0) * spp, min(layout.chunkHeight, shape.height - y0))
-    }
-
-    /// Chunk `i`'s lossless JPEG frame, parsed, and where it decodes: in place when it is a whole
-    /// tile whose frame rows are tile rows (the usual case), else into a scratch chunk whose rows
-    /// the frame's samples fill in order (DNG 1.4: frames may be shaped differently from the
-    /// tile, e.g. width/2 × 2 components), copied into place by ``place(layout:shape:into:)``.
-    private struct FrameTarget {
-        let index: Int
-        let stream: LosslessJPEGStream
-        let data: UnsafeRawBufferPointer
-        let destination: UnsafeMutablePointer<UInt16>
-        let rowStride: Int, capacity: Int
-        let scratch: UnsafeMutablePointer<UInt16>?
-
-        init(_ i: Int, layout: ChunkLayout, shape: ChunkShape, bytes all: UnsafeBufferPointer<UInt8>,
-             into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) {
-            let cw = layout.chunkWidth * shape.samplesPerPixel, ch = layout.chunkHeight, stride = shape.width * shape.samplesPerPixel
-            let (x0, y0, validW, validH) = DNGReader.rectangle(i, layout: layout, shape: shape)
-            data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[layout.offsets[i]..<layout.offsets[i] + layout.counts[i]]))
-            stream = try LosslessJPEGStream(data)
-            let header = stream.header
-            index = i
-            if validW == cw, validH == ch, header.samplesPerRow == cw, header.height == ch {
-                destination = out + y0 * stride + x0
-                rowStride = stride
-                capacity = (shape.height - y0 - 1) * stride + (stride - x0)
-                scratch = nil
-                return
-            }
-            guard header.samplesPerRow * header.height <= cw * ch else {
-                throw .corruptData(format: "DNG", detail: "a lossless JPEG tile holds more samples than its \(layout.chunkWidth)×\(ch) tile", path: nil)
-            }
-            let buffer = UnsafeMutablePointer<UInt16>.allocate(capacity: cw * ch)
-            buffer.initialize(repeating: 0, count: cw * ch)
-            (scratch, destination, rowStride, capacity) = (buffer, buffer, header.samplesPerRow, cw * ch)
-        }
-
-        /// Copies a scratch chunk's valid part into the image (nothing for an in-place frame).
-        func place(layout: ChunkLayout, shape: ChunkShape, into out: UnsafeMutablePointer<UInt16>) {
-            if let scratch { DNGReader.place(index, from: scratch, layout: layout, shape: shape, into: out) }
-        }
-
-        func release() { scratch?.deallocate() }
-    }
-
-    /// Copies the valid part of chunk `i`, decoded into a whole chunk of rows at `scratch`, into
-    /// its rectangle of the image.
-    private static func place(_ i: Int, from scratch: UnsafePointer<UInt16>, layout: ChunkLayout, shape: ChunkShape,
-                              into out: UnsafeMutablePointer<UInt16>) {
-        let cw = layout.chunkWidth * shape.samplesPerPixel, stride = shape.width * shape.samplesPerPixel
-        let (x0, y0, validW, validH) = rectangle(i, layout: layout, shape: shape)
-        for y in 0..<validH { (out + (y0 + y) * stride + x0).update(from: scratch + y * cw, count: validW) }
-    }
-
-    /// Maps chunk `i`'s samples through the linearization table, if the image has one.
-    private static func linearize(_ i: Int, layout: ChunkLayout, shape: ChunkShape, _ out: UnsafeMutablePointer<UInt16>) {
-        guard let table = shape.table, !table.isEmpty else { return }
-        let (x0, y0, validW, validH) = rectangle(i, layout: layout, shape: shape)
-        let stride = shape.width * shape.samplesPerPixel, last = table.count - 1
-        for y in 0..<validH {
-            let row = out + (y0 + y) * stride + x0
-            for x in 0..<validW { row[x] = UInt16(truncatingIfNeeded: table[min(Int(row[x]), last)]) }
-        }
-    }
-
-    /// Decodes chunk `i` into its rectangle of `out`, linearizes it through the table if given,
-    /// and returns the significant bits it holds (the lossless JPEG precision, or the sample
-    /// bits). Horizontal quantities are in samples: a pixel holds `samplesPerPixel` of them.
-    static func decodeChunk(_ i: Int, layout: ChunkLayout, shape: ChunkShape, bytes: [UInt8],
-                            into out: UnsafeMutablePointer<UInt16>) throws(DaguerreError) -> Int {
-        let spp = shape.samplesPerPixel
-        let cw = layout.chunkWidth * spp, ch = layout.chunkHeight
-        let (_, _, validW, validH) = rectangle(i, layout: layout, shape: shape)
-        let offset = layout.offsets[i], count = layout.counts[i]
-        var scratch: [UInt16] = []
-        let significant = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> Int in
-            let data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count]))
-            switch shape.compression {
-            case 1:
-                scratch = [UInt16](repeating: 0, count: cw * ch)
-                let rows = layout.isStrips ? validH : ch
-                try unpack(data, into: &scratch, count: cw * rows, bits: shape.bits, byteOrder: shape.byteOrder, rowSamples: cw)
-                return shape.bits
-            case 34892:
-                scratch = try lossyTile(data, samplesPerPixel: spp, width: layout.chunkWidth, height: ch,
-                                        needed: (validW / spp, validH))
-                return 8
-            default:
-                let frame = try FrameTarget(i, layout: layout, shape: shape, bytes: all, into: out)
-                defer { frame.release() }
-                try LosslessJPEGDecoder.decode(frame.stream, frame.data, into: frame.destination, rowStride: frame.rowStride, capacity: frame.capacity,
-                                               legacyDifference16: shape.legacy)
-                frame.place(layout: layout, shape: shape, into: out)
-                return frame.stream.header.precision
-            }
-        }
-        if !scratch.isEmpty {
-            scratch.withUnsafeBufferPointer { place(i, from: $0.baseAddress!, layout: layout, shape: shape, into: out) }
-        }
-        linearize(i, layout: layout, shape: shape, out)
-        return significant
     }
 
     /// A lossy JPEG tile (Compression 34892) decoded by libjpeg-turbo to 8-bit samples, laid out

@@ -23,8 +23,21 @@ import Foundation
 /// ```
 public enum DNGReader {
     public static func read(path: String, limits: Limits = .default) throws(DaguerreError) -> DNGImage {
+        try open(path: path, limits: limits, deferring: false).image
+    }
+
+    /// Reads a DNG's structure and metadata; with `deferring`, a CFA mosaic stored uncompressed
+    /// or as lossless JPEG comes back sample-less (``BayerImage/isDeferred``) together with the
+    /// chunks that hold it, for a develop to decode band by band (a 24 MP mosaic is 48 MB it
+    /// then never holds whole). Other main images are decoded as by ``read(path:limits:)``.
+    ///
+    /// ```swift
+    /// let (header, chunks) = try DNGReader.open(path: "IMG_0001.dng")
+    /// print(header.rawSize, chunks?.chunkHeight ?? 0)    // (6000, 4000) 256
+    /// ```
+    package static func open(path: String, limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> (image: DNGImage, chunks: DNGRawChunks?) {
         let bytes = try ImageSource.readFile(path)
-        do { return try read(bytes: bytes, limits: limits) } catch { throw error.at(path: path) }
+        do { return try open(bytes: bytes, limits: limits, deferring: deferring) } catch { throw error.at(path: path) }
     }
 
     /// Whether a file that begins with `head` is a DNG, from IFD0 alone: nil when IFD0's entries
@@ -37,6 +50,11 @@ public enum DNGReader {
     }
 
     public static func read(bytes: [UInt8], limits: Limits = .default) throws(DaguerreError) -> DNGImage {
+        try open(bytes: bytes, limits: limits, deferring: false).image
+    }
+
+    /// ``open(path:limits:deferring:)`` for a DNG's bytes in memory.
+    package static func open(bytes: [UInt8], limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> (image: DNGImage, chunks: DNGRawChunks?) {
         let r = try TIFFStructureReader(bytes: bytes, format: "DNG")
         let tree = try r.tree()
         guard let ifd0 = tree.first else { throw .corruptData(format: "DNG", detail: "it has no IFD", path: nil) }
@@ -44,7 +62,7 @@ public enum DNGReader {
             throw .unsupported(feature: "TIFF files that are not DNG (no DNGVersion tag) as raw images", hint: "Open it as an image with ImageReader instead.")
         }
         guard let rawIFD = findRaw(ifd0, r) else { throw .corruptData(format: "DNG", detail: "no IFD has NewSubFileType 0 (the main image)", path: nil) }
-        let raw = try rawData(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0)
+        let (raw, chunks) = try rawData(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0, deferring: deferring)
         var dng = DNGImage(rawData: raw, uniqueCameraModel: ifd0.string(.uniqueCameraModel, in: r) ?? "")
         dng.dngVersion = version
         dng.metadata = EXIFCodec.metadata(ifd0: ifd0, reader: r)
@@ -68,7 +86,7 @@ public enum DNGReader {
             if let b = rawIFD.bytes(stage.tag, in: r) { dng.opcodeLists.append(try DNGOpcodeList(stage: stage, parsing: b)) }
         }
         if ifd0.uint(.newSubFileType, in: r) == 1 { dng.preview = try? preview(ifd0, r, limits: limits) }
-        return dng
+        return (dng, chunks)
     }
 
     /// The main image IFD: IFD0 or the first SubIFD (depth first) with NewSubFileType 0.

@@ -10,11 +10,11 @@ import Synchronization
 /// DispatchQueue.concurrentPerform(iterations: tiles) { i in results.set(i, Result { try encode(i) }) }
 /// let encoded = try results.collect()
 /// ```
-final class TileResults<Value: Sendable>: Sendable {
+package final class TileResults<Value: Sendable>: Sendable {
     private let slots: Mutex<[Result<Value, DaguerreError>?]>
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
-    func set(_ i: Int, _ r: Result<Value, DaguerreError>) { slots.withLock { $0[i] = r } }
-    func collect() throws(DaguerreError) -> [Value] {
+    package init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+    package func set(_ i: Int, _ r: Result<Value, DaguerreError>) { slots.withLock { $0[i] = r } }
+    package func collect() throws(DaguerreError) -> [Value] {
         let all = slots.withLock { $0 }
         var out: [Value] = []
         out.reserveCapacity(all.count)

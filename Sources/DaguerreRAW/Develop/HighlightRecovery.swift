@@ -59,13 +59,15 @@ struct HighlightRecovery: Sendable, Hashable {
 
     /// Which colours have a photosite at the white level within ``reach`` of (x, y): the mosaic's
     /// `samples` (width w, height h), with the per-CFA-position code that counts as clipped.
-    @inline(__always) static func clippedColours(x: Int, y: Int, samples: UnsafePointer<UInt16>, width w: Int, height h: Int,
+    @inline(__always) static func clippedColours(x: Int, y: Int, in rows: MosaicRows, height h: Int,
                                                  threshold: SIMD4<Int32>, colors: BayerPatternColors) -> SIMD3<Float> {
         var found = SIMD3<Float>.zero
+        let w = rows.width
         for yy in max(0, y - reach)...min(h - 1, y + reach) {
+            let line = rows.row(yy)
             for xx in max(0, x - reach)...min(w - 1, x + reach) {
                 let p = (yy & 1) << 1 | (xx & 1)
-                if Int32(samples[yy * w + xx]) >= threshold[p] { found[colors.color(x: xx, y: yy)] = 1 }
+                if Int32(line[xx]) >= threshold[p] { found[colors.color(x: xx, y: yy)] = 1 }
             }
         }
         return found

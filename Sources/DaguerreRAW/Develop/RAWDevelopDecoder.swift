@@ -68,10 +68,23 @@ final class RAWDevelopDecoder: DevelopSource {
     let info: ImageFileInfo
     private let mosaic: BayerImage
     private let settings: DevelopSettings
+    /// For a deferred mosaic (``BayerImage/isDeferred``): its file's chunks, decoded band by
+    /// band as the chunks develop (LMMSE-GW only; the draft paths read a whole mosaic).
+    private let stream: StreamedMosaic?
     var columns: Range<Int>
 
-    init(mosaic: BayerImage, settings: DevelopSettings) throws(DaguerreError) {
+    /// Develops `mosaic`; a deferred one needs `chunks`, the file's chunks that hold it.
+    init(mosaic: BayerImage, settings: DevelopSettings, chunks: DNGRawChunks? = nil) throws(DaguerreError) {
         info = try Self.developedInfo(mosaic: mosaic, settings: settings)
+        if mosaic.isDeferred {
+            guard let chunks, settings.demosaic == .lmmseGW, chunks.width == mosaic.width, chunks.height == mosaic.height else {
+                throw .invalidArgument(what: "a \(settings.demosaic.rawValue) develop of a mosaic still in its file",
+                                       problem: "only LMMSE-GW streams the file's chunks; decode the whole mosaic first")
+            }
+            stream = StreamedMosaic(chunks: chunks, limits: settings.limits)
+        } else {
+            stream = nil
+        }
         self.mosaic = mosaic; self.settings = settings
         columns = 0..<info.width
     }
@@ -123,6 +136,7 @@ final class RAWDevelopDecoder: DevelopSource {
         let out = UnsafeTransfer(destination.assumingMemoryBound(to: UInt8.self))
         m.samples.withUnsafeBufferPointer { samples in
             let src = UnsafeTransfer(UnsafeMutablePointer(mutating: samples.baseAddress!))
+            let whole = MosaicRows(whole: samples.baseAddress!, width: w, height: h)
             SharedWork.run(iterations: count) { r in
                 let sy = s.crop.y + y + r
                 let row = UnsafeMutableRawPointer(out.value + r * bytesPerRow).assumingMemoryBound(to: Float.self)
@@ -154,7 +168,7 @@ final class RAWDevelopDecoder: DevelopSource {
                         rgb[2 - own] = (at(sx - 1, sy - 1) + at(sx + 1, sy - 1) + at(sx - 1, sy + 1) + at(sx + 1, sy + 1)) * 0.25
                     }
                     if let hl = s.highlight, hl.mayBeClipped(rgb * wbGain) {
-                        let clipped = HighlightRecovery.clippedColours(x: sx, y: sy, samples: src.value, width: w, height: h, threshold: threshold, colors: colors)
+                        let clipped = HighlightRecovery.clippedColours(x: sx, y: sy, in: whole, height: h, threshold: threshold, colors: colors)
                         rgb = hl.apply(rgb * wbGain, clipped: clipped) * neutral
                     }
                     matrix.write(rgb.x, rgb.y, rgb.z, to: row + 3 * i)
@@ -215,7 +229,7 @@ final class RAWDevelopDecoder: DevelopSource {
         let knee = (highlight?.saturation ?? SIMD3(repeating: .infinity)) * HighlightRecovery.knee / wbGain
         let out = UnsafeTransfer(destination)
         m.samples.withUnsafeBufferPointer { samples in
-            let src = UnsafeTransfer(samples.baseAddress!)
+            let src = UnsafeTransfer(samples.baseAddress!), whole = MosaicRows(whole: samples.baseAddress!, width: w, height: h)
             SharedWork.run(iterations: count) { row in
                 let sy = cropY + 2 * (y + row)
                 let o = (out.value + row * bytesPerRow).assumingMemoryBound(to: Float.self)
@@ -234,7 +248,7 @@ final class RAWDevelopDecoder: DevelopSource {
                     for j in 0..<cols.count {
                         let (red, green, blue) = blocks.block(j)
                         guard red > knee.x || green > knee.y || blue > knee.z else { continue }
-                        let clipped = HighlightRecovery.clippedColours(x: first + 2 * j, y: sy, samples: src.value, width: w, height: h,
+                        let clipped = HighlightRecovery.clippedColours(x: first + 2 * j, y: sy, in: whole, height: h,
                                                                        threshold: threshold, colors: colors)
                         let v = hl.apply(SIMD3(red, green, blue) * wbGain, clipped: clipped) * neutral
                         matrix.write(v.x, v.y, v.z, to: o + 3 * j)
@@ -411,6 +425,29 @@ final class RAWDevelopDecoder: DevelopSource {
     private func readRowsLMMSEGW(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int,
                                  assistance: SharedWork.Assistance? = nil) throws(DaguerreError) {
         guard count > 0 else { return }
+        if let stream {
+            let first = settings.crop.y + y
+            let rows = try stream.cover((first - Self.mosaicReach)..<(first + count + Self.mosaicReach), assistance: assistance)
+            try readRowsLMMSEGW(y: y, count: count, columns: cols, into: destination, bytesPerRow: bytesPerRow, from: rows, assistance: assistance)
+            return
+        }
+        try mosaic.samples.withUnsafeBufferPointer { (samples) throws(DaguerreError) in
+            let rows = MosaicRows(whole: samples.baseAddress!, width: mosaic.width, height: mosaic.height)
+            try readRowsLMMSEGW(y: y, count: count, columns: cols, into: destination, bytesPerRow: bytesPerRow, from: rows, assistance: assistance)
+        }
+    }
+
+    /// How far beyond a band's rows its develop reads the mosaic: the demosaic's halo, the
+    /// noise reduction's (``DenoisedMosaic``) and the noise-reduction window's row alignment
+    /// (the highlight stage's reach, 2, lies inside). A streamed band covers it.
+    static let mosaicReach = LMMSEGWDemosaic.halo + MosaicNoiseReduction.halo + 4
+
+    /// ``readRowsLMMSEGW(y:count:columns:into:bytesPerRow:assistance:)`` reading the mosaic's
+    /// photosites from `source`, which holds the band's rows and ``mosaicReach`` around them.
+    private func readRowsLMMSEGW(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int,
+                                 from source: MosaicRows, assistance: SharedWork.Assistance?) throws(DaguerreError) {
+        let first = settings.crop.y + y
+        try source.check(holds: max(0, first - Self.mosaicReach)..<min(mosaic.height, first + count + Self.mosaicReach), for: "RAW develop")
         // Workers claim whole column blocks of the band as they become free (each block's rows
         // roll through a workspace of about 1 MB, whatever the band's height), so the 20-row halo
         // is paid once per band, not once per worker. Blocks read their halo from real
@@ -442,14 +479,13 @@ final class RAWDevelopDecoder: DevelopSource {
         // With noise reduction, the stripes read the chunk's denoised window instead of codes.
         let window = try denoised.map { (d) throws(DaguerreError) in
             try d.update(rows: (s.crop.y + y)..<(s.crop.y + y + count), columns: (s.crop.x + cols.lowerBound)..<(s.crop.x + cols.upperBound),
-                         halo: LMMSEGWDemosaic.halo, assistance: assistance)
+                         halo: LMMSEGWDemosaic.halo, from: source, assistance: assistance)
         }
         let gains = (0..<4).map { Float(1 / max(n[Int(m.pattern.cfaPattern[$0])], 1e-6)) }
-        m.samples.withUnsafeBufferPointer { samples in
         tables.withUnsafeBufferPointer { lut in
         decode.withUnsafeBufferPointer { dec in
         encode.withUnsafeBufferPointer { encf in
-            let src = UnsafeTransfer(samples.baseAddress!), enc = UnsafeTransfer(lut.baseAddress!), dtab = UnsafeTransfer(dec.baseAddress!)
+            let src = source, enc = UnsafeTransfer(lut.baseAddress!), dtab = UnsafeTransfer(dec.baseAddress!)
             let nrw = UnsafeTransfer(denoised?.samples.baseAddress.map { UnsafePointer($0) }), etab = UnsafeTransfer(encf.baseAddress!)
             // Safety: each column block (claimed by one worker) writes only its own columns of
             // `destination` and uses its own workspace; the mosaic, the denoised window and the
@@ -465,7 +501,7 @@ final class RAWDevelopDecoder: DevelopSource {
                 @inline(__always) func developPixel(_ r: Float, _ g: Float, _ b: Float, x: Int, y yy: Int, into o: UnsafeMutablePointer<Float>) {
                     var v = SIMD3(r, g, b)
                     if let hl = highlight, hl.mayBeClipped(v) {
-                        let clipped = HighlightRecovery.clippedColours(x: x, y: yy, samples: src.value, width: w, height: h,
+                        let clipped = HighlightRecovery.clippedColours(x: x, y: yy, in: src, height: h,
                                                                        threshold: threshold, colors: colors)
                         v = hl.apply(v, clipped: clipped)
                     }
@@ -538,7 +574,7 @@ final class RAWDevelopDecoder: DevelopSource {
                         LMMSEGWDemosaic.stripe(rows: rows, columns: columns, pattern: colors, workspace: spaces.value[item],
                                                fill: { yy, x0, count, dst in
                                                    let my = mirrored(yy, h)
-                                                   let line = src.value + my * w, table = enc.value, py = (my & 1) << 1
+                                                   let line = src.row(my), table = enc.value, py = (my & 1) << 1
                                                    // Mirrored columns only at the mosaic's edges, as above.
                                                    let end = x0 + count, lo = min(max(x0, 0), end), hi = max(min(end, w), lo)
                                                    @inline(__always) func put(_ x: Int, from mx: Int) { dst[x - x0] = table[(py | (mx & 1)) << 16 | Int(line[mx])] }
@@ -549,6 +585,6 @@ final class RAWDevelopDecoder: DevelopSource {
                     }
                 }
             }
-        }}}}
+        }}}
     }
 }

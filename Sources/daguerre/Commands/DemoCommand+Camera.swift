@@ -44,7 +44,7 @@ extension DemoCommand {
                 var raw = try RAWFilter(url: URL(fileURLWithPath: out("camera-\(name).dng")))
                 raw.boostAmount = 1
                 try Context().writeJPEGRepresentation(of: try raw.outputImage(), to: URL(fileURLWithPath: out("camera-\(name)-developed-P3.jpg")),
-                                                      colorSpace: .displayP3, options: [.quality(0.9), .metadata(raw.dng.metadata)])
+                                                      colorSpace: .displayP3, options: [.quality(0.9), .metadata(raw.metadata)])
                 print(String(format: "    developed at %.0f K, tint %+.0f (as shot), pipeline version %@", raw.neutralTemperature, raw.neutralTint, raw.decoderVersion))
             }
         }

@@ -89,7 +89,7 @@ struct DevelopCommand: ParsableCommand {
                 raw.isDraftModeEnabled = draft
                 let image = try raw.outputImage()
                 // The orientation is applied to the pixels, so the file says upright.
-                var metadata = raw.dng.metadata
+                var metadata = raw.metadata
                 metadata.orientation = 1
                 try OutputWriting.write(image, to: destination, colorSpace: space, quality: quality, depth: "16", context: context,
                                         alpha: false, metadata: metadata, tiffCompression: compression)

@@ -88,7 +88,8 @@ final class DenoisedMosaic {
     /// ``samples``; returns where the samples lie (row stride `width`).
     ///
     /// `assistance` is offered the parallel loops (``SharedWork/Assistance``).
-    func update(rows: Range<Int>, columns: Range<Int>, halo: Int, assistance: SharedWork.Assistance? = nil) throws(DaguerreError) -> (x: Int, y: Int, width: Int, height: Int) {
+    func update(rows: Range<Int>, columns: Range<Int>, halo: Int, from source: MosaicRows,
+                assistance: SharedWork.Assistance? = nil) throws(DaguerreError) -> (x: Int, y: Int, width: Int, height: Int) {
         let m = mosaic, h = m.height, margin = MosaicNoiseReduction.halo
         let needed = max(0, rows.lowerBound - halo)..<min(h, rows.upperBound + halo)
         let (x0, y0, ww, wh) = Self.window(rows: needed, columns: max(0, columns.lowerBound - halo)..<min(m.width, columns.upperBound + halo),
@@ -108,7 +109,8 @@ final class DenoisedMosaic {
         }
         let reducer = reducer, nr = settings, buffer = samples
         let window = MosaicWindow(x: x0, y: from, width: ww, height: y0 + wh - from, stride: ww, samples: buffer.baseAddress! + (from - y0) * ww)
-        Self.linearize(m, into: window, assistance: assistance)
+        try source.check(holds: window.y..<(window.y + window.height), for: "raw noise reduction")
+        Self.linearize(m, from: source, into: window, assistance: assistance)
         applyGainMaps(window)
         if let nr {
             reducer?.denoise(window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep,
@@ -138,18 +140,18 @@ final class DenoisedMosaic {
     /// Writes x = (code − black)/(white − black) of each photosite of `window` (inside the mosaic),
     /// in bands of rows on all cores: on one thread it held up the start of every chunk's noise
     /// reduction (and the first touch of the window's pages) while the other core waited.
-    static func linearize(_ m: BayerImage, into window: MosaicWindow, assistance: SharedWork.Assistance? = nil) {
+    static func linearize(_ m: BayerImage, from source: MosaicRows, into window: MosaicWindow, assistance: SharedWork.Assistance? = nil) {
         let black = m.blackLevel.map(Float.init)
         let scale = m.blackLevel.map { Float(1 / max(Double(m.whiteLevel) - $0, 1)) }
-        let (x0, y0, ww, w) = (window.x, window.y, window.width, m.width)
+        let (x0, y0, ww) = (window.x, window.y, window.width)
         let band = 64, bands = (window.height + band - 1) / band
-        m.samples.withUnsafeBufferPointer { samples in
-            let src = UnsafeTransfer(samples.baseAddress!), shared = UnsafeTransfer(window)
+        do {
+            let src = source, shared = UnsafeTransfer(window)
             // Safety: each band writes only its own rows of the window; the mosaic is read-only.
             SharedWork.run(workers: ProcessInfo.processInfo.activeProcessorCount, items: bands, assistance: assistance) { _, item in
-                let src = src.value, window = shared.value
+                let window = shared.value
                 for r in (item * band)..<min(window.height, (item + 1) * band) {
-                    let sy = y0 + r, row = src + sy * w + x0, o = window.samples + r * window.stride
+                    let sy = y0 + r, row = src.row(sy) + x0, o = window.samples + r * window.stride
                     let b0 = black[(sy & 1) << 1 | (x0 & 1)], s0 = scale[(sy & 1) << 1 | (x0 & 1)]
                     let b1 = black[(sy & 1) << 1 | ((x0 + 1) & 1)], s1 = scale[(sy & 1) << 1 | ((x0 + 1) & 1)]
                     var c = 0

@@ -18,10 +18,13 @@ import Dispatch
         let denoised = DenoisedMosaic(mosaic: mosaic, settings: NoiseReductionSettings(profile: profile, amount: 1))
         try denoised.reserve(rows: step, columns: w)
         let t0 = DispatchTime.now().uptimeNanoseconds
-        var y = 0
-        while y < h {
-            _ = try denoised.update(rows: y..<min(h, y + step), columns: 0..<w, halo: developChunks ? LMMSEGWDemosaic.halo : 0)
-            y += step
+        try mosaic.samples.withUnsafeBufferPointer { (samples) throws(DaguerreError) in
+            let whole = MosaicRows(whole: samples.baseAddress!, width: w, height: h)
+            var y = 0
+            while y < h {
+                _ = try denoised.update(rows: y..<min(h, y + step), columns: 0..<w, halo: developChunks ? LMMSEGWDemosaic.halo : 0, from: whole)
+                y += step
+            }
         }
         return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
     }
