@@ -2,6 +2,7 @@
 // and the replays of their crashes (Tests/…/FuzzRegressionTests) run exactly the same calls.
 // Bad input must end in a DaguerreError: any trap, crash or sanitizer report is a bug.
 import Daguerre
+import Foundation
 
 /// One function per harness; each takes the fuzzer's bytes.
 ///
@@ -58,17 +59,19 @@ public enum FuzzTargets {
     /// The RAW develop (SPEC X1–X7) on whatever DNG the bytes hold: the default pipeline (noise
     /// reduction with the file's NoiseProfile or an estimate, highlights, gain maps and warps
     /// from its opcode lists), draft mode, the half-size path, versions 1, 2 and 3, and the
-    /// look, each rendered into a small buffer. Hostile levels, profiles, opcode areas and sizes
-    /// must end in a DaguerreError. Returns how many of the seven renders succeeded (nil when the
+    /// look, each rendered into a small buffer, and the default pipeline once more on the
+    /// streamed mosaic (``RAWFilter/init(data:identifierHint:limits:)``: the tiles decoded band by
+    /// band as the develop reaches them). Hostile levels, profiles, opcode areas and sizes must
+    /// end in a DaguerreError. Returns how many of the eight renders succeeded (nil when the
     /// bytes are not a readable DNG).
     @discardableResult
     public static func rawDevelop(_ bytes: [UInt8]) -> Int? {
         var limits = Self.limits
         limits.maxPixels = 1 << 18
         guard let dng = try? DNGReader.read(bytes: bytes, limits: limits) else { return nil }
-        func render(_ configure: (inout RAWFilter) -> Void) -> Int {
+        func render(streamed: Bool = false, _ configure: (inout RAWFilter) -> Void) -> Int {
             do {
-                var raw = try RAWFilter(dng: dng, limits: limits)
+                var raw = streamed ? try RAWFilter(data: Data(bytes), identifierHint: "public.dng", limits: limits) : try RAWFilter(dng: dng, limits: limits)
                 configure(&raw)
                 let image = try raw.outputImage()
                 let crop = image.cropped(to: Rect(x: image.extent.minX, y: image.extent.minY,
@@ -86,6 +89,7 @@ public enum FuzzTargets {
             + render { $0.decoderVersion = "1" }
             + render { $0.decoderVersion = "2"; $0.boostAmount = 1; $0.localToneMapAmount = 1; $0.colorNoiseReductionAmount = 1 }
             + render { $0.decoderVersion = "3" }
+            + render(streamed: true) { _ in }
     }
 
     /// The JPEG metadata reader (markers, EXIF IFDs, Apple MakerNote, XMP, ICC chunks,

@@ -25,7 +25,15 @@ import Dispatch
 package struct DNGRawChunks: Sendable {
     let layout: DNGReader.ChunkLayout
     let shape: DNGReader.ChunkShape
+    /// The file's bytes; without `file`, the chunks' too.
     let bytes: [UInt8]
+    /// Where the chunks are read from when `bytes` holds the file without them
+    /// (``DNGChunkFile/readAll(skipping:)``).
+    let file: DNGChunkFile?
+
+    init(layout: DNGReader.ChunkLayout, shape: DNGReader.ChunkShape, bytes: [UInt8], file: DNGChunkFile? = nil) {
+        self.layout = layout; self.shape = shape; self.bytes = bytes; self.file = file
+    }
 
     /// The image's width and height, in pixels.
     package var width: Int { shape.width }
@@ -101,10 +109,23 @@ package struct DNGRawChunks: Sendable {
     /// The significant bits the first chunk will give, read from its header alone: a deferred
     /// mosaic needs them before any chunk is decoded.
     func firstChunkBits() throws(DaguerreError) -> Int {
-        guard shape.compression == 7, let offset = layout.offsets.first, let count = layout.counts.first else { return shape.bits }
-        return try bytes.withUnsafeBufferPointer { all throws(DaguerreError) in
-            try LosslessJPEGStream(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count]))).header.precision
+        guard shape.compression == 7, !layout.offsets.isEmpty else { return shape.bits }
+        return try withChunk(0) { (data) throws(DaguerreError) in try LosslessJPEGStream(data).header.precision }
+    }
+
+    /// Runs `body` on chunk `i`'s bytes: in the file's bytes, or read from the file into a
+    /// buffer of their own (freed after).
+    private func withChunk<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws(DaguerreError) -> R) throws(DaguerreError) -> R {
+        let offset = layout.offsets[i], count = layout.counts[i]
+        guard let file else {
+            return try bytes.withUnsafeBufferPointer { (all) throws(DaguerreError) in
+                try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count])))
+            }
         }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+        defer { buffer.deallocate() }
+        try file.read(at: offset, into: buffer)
+        return try body(UnsafeRawBufferPointer(buffer))
     }
 
     /// Whether `target` holds every row of chunk `i`'s chunk row (the part inside the image).
@@ -128,10 +149,10 @@ package struct DNGRawChunks: Sendable {
     /// Decodes lossless JPEG chunks `i` and `j` together (the lockstep decode when their frames
     /// have the same header, one after the other otherwise), and returns the precision of each.
     private func decodeTilePair(_ i: Int, _ j: Int, into target: Target) throws(DaguerreError) -> (Int, Int) {
-        try bytes.withUnsafeBufferPointer { all throws(DaguerreError) in
-            let first = try FrameTarget(i, chunks: self, bytes: all, into: target)
+        try withChunk(i) { (a) throws(DaguerreError) in try withChunk(j) { (b) throws(DaguerreError) in
+            let first = try FrameTarget(i, chunks: self, data: a, into: target)
             defer { first.release() }
-            let second = try FrameTarget(j, chunks: self, bytes: all, into: target)
+            let second = try FrameTarget(j, chunks: self, data: b, into: target)
             defer { second.release() }
             try LosslessJPEGDecoder.decode(first.stream, first.data, into: first.destination, rowStride: first.rowStride, capacity: first.capacity,
                                            second.stream, second.data, into: second.destination, rowStride: second.rowStride, capacity: second.capacity,
@@ -141,7 +162,7 @@ package struct DNGRawChunks: Sendable {
                 linearize(frame.index, target)
             }
             return (first.stream.header.precision, second.stream.header.precision)
-        }
+        }}
     }
 
     /// Chunk `i`'s lossless JPEG frame, parsed, and where it decodes: in place when it is a whole
@@ -156,11 +177,11 @@ package struct DNGRawChunks: Sendable {
         let rowStride: Int, capacity: Int
         let scratch: UnsafeMutablePointer<UInt16>?
 
-        init(_ i: Int, chunks: DNGRawChunks, bytes all: UnsafeBufferPointer<UInt8>, into target: Target) throws(DaguerreError) {
+        init(_ i: Int, chunks: DNGRawChunks, data: UnsafeRawBufferPointer, into target: Target) throws(DaguerreError) {
             let layout = chunks.layout, shape = chunks.shape
             let cw = layout.chunkWidth * shape.samplesPerPixel, ch = layout.chunkHeight, stride = shape.width * shape.samplesPerPixel
             let (x0, y0, validW, validH) = chunks.rectangle(i)
-            data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[layout.offsets[i]..<layout.offsets[i] + layout.counts[i]]))
+            self.data = data
             stream = try LosslessJPEGStream(data)
             let header = stream.header
             index = i
@@ -209,10 +230,8 @@ package struct DNGRawChunks: Sendable {
         let spp = shape.samplesPerPixel
         let cw = layout.chunkWidth * spp, ch = layout.chunkHeight
         let (_, _, validW, validH) = rectangle(i)
-        let offset = layout.offsets[i], count = layout.counts[i]
         var scratch: [UInt16] = []
-        let significant = try bytes.withUnsafeBufferPointer { all throws(DaguerreError) -> Int in
-            let data = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count]))
+        let significant = try withChunk(i) { (data) throws(DaguerreError) -> Int in
             switch shape.compression {
             case 1:
                 scratch = [UInt16](repeating: 0, count: cw * ch)
@@ -223,7 +242,7 @@ package struct DNGRawChunks: Sendable {
                 scratch = try DNGReader.lossyTile(data, samplesPerPixel: spp, width: layout.chunkWidth, height: ch, needed: (validW / spp, validH))
                 return 8
             default:
-                let frame = try FrameTarget(i, chunks: self, bytes: all, into: target)
+                let frame = try FrameTarget(i, chunks: self, data: data, into: target)
                 defer { frame.release() }
                 try LosslessJPEGDecoder.decode(frame.stream, frame.data, into: frame.destination, rowStride: frame.rowStride, capacity: frame.capacity,
                                                legacyDifference16: shape.legacy)

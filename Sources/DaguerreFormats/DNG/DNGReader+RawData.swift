@@ -9,8 +9,9 @@ extension DNGReader {
     /// The main image of `ifd`: its photometric interpretation decides the representation.
     /// With `deferring`, a CFA mosaic stored uncompressed or as lossless JPEG is not decoded:
     /// it comes back sample-less (``BayerImage/isDeferred``) with the chunks that hold it.
+    /// With `file`, the chunks are read from it (`r`'s bytes lack them).
     static func rawData(_ ifd: TIFFNode, _ r: TIFFStructureReader, limits: Limits, legacy: Bool,
-                        deferring: Bool = false) throws(DaguerreError) -> (DNGRawData, DNGRawChunks?) {
+                        deferring: Bool = false, file: DNGChunkFile? = nil) throws(DaguerreError) -> (DNGRawData, DNGRawChunks?) {
         guard let w = ifd.uint(.imageWidth, in: r), let h = ifd.uint(.imageLength, in: r) else {
             throw .corruptData(format: "DNG", detail: "the raw IFD has no ImageWidth/ImageLength", path: nil)
         }
@@ -59,7 +60,7 @@ extension DNGReader {
         try limits.check(width: layout.chunkWidth, height: layout.chunkHeight, bytesPerPixel: 2 * spp, what: "DNG tile")
         let shape = ChunkShape(width: width, height: height, samplesPerPixel: spp, compression: compression, bits: bits,
                                byteOrder: r.byteOrder, legacy: legacy, table: ifd.uints(.linearizationTable, in: r))
-        let chunks = DNGRawChunks(layout: layout, shape: shape, bytes: r.bytes)
+        let chunks = DNGRawChunks(layout: layout, shape: shape, bytes: r.bytes, file: file)
         let deferred = deferring && pattern != nil && (compression == 1 || compression == 7)
         var (samples, significant) = deferred ? ([], try chunks.firstChunkBits()) : try chunks.decodeAll()
         if let table = shape.table, !table.isEmpty {

@@ -35,7 +35,12 @@ public enum DNGReader {
     /// let (header, chunks) = try DNGReader.open(path: "IMG_0001.dng")
     /// print(header.rawSize, chunks?.chunkHeight ?? 0)    // (6000, 4000) 256
     /// ```
+    ///
+    /// Deferring, a large regular file is read without its main image's chunk data when that
+    /// lies in one run the structure does not otherwise use (``readWithoutChunks(path:limits:)``);
+    /// the chunks are then read from the file as they are decoded.
     package static func open(path: String, limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> (image: DNGImage, chunks: DNGRawChunks?) {
+        if deferring, let opened = readWithoutChunks(path: path, limits: limits) { return opened }
         let bytes = try ImageSource.readFile(path)
         do { return try open(bytes: bytes, limits: limits, deferring: deferring) } catch { throw error.at(path: path) }
     }
@@ -55,6 +60,18 @@ public enum DNGReader {
 
     /// ``open(path:limits:deferring:)`` for a DNG's bytes in memory.
     package static func open(bytes: [UInt8], limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> (image: DNGImage, chunks: DNGRawChunks?) {
+        // Without a skipped range, parse always gives a result.
+        guard let opened = try parse(bytes: bytes, limits: limits, deferring: deferring, file: nil) else {
+            throw .corruptData(format: "DNG", detail: "its structure could not be read", path: nil)
+        }
+        return opened
+    }
+
+    /// Parses a DNG from `bytes`. With `file`, `bytes` lacks the bytes of `file.skipped`, and the
+    /// chunks are read from `file.chunks`; nil then means the skipped range holds more than the
+    /// main image's chunks (the caller reads the whole file instead).
+    static func parse(bytes: [UInt8], limits: Limits, deferring: Bool,
+                      file: (chunks: DNGChunkFile, skipped: Range<Int>)?) throws(DaguerreError) -> (image: DNGImage, chunks: DNGRawChunks?)? {
         let r = try TIFFStructureReader(bytes: bytes, format: "DNG")
         let tree = try r.tree()
         guard let ifd0 = tree.first else { throw .corruptData(format: "DNG", detail: "it has no IFD", path: nil) }
@@ -62,7 +79,9 @@ public enum DNGReader {
             throw .unsupported(feature: "TIFF files that are not DNG (no DNGVersion tag) as raw images", hint: "Open it as an image with ImageReader instead.")
         }
         guard let rawIFD = findRaw(ifd0, r) else { throw .corruptData(format: "DNG", detail: "no IFD has NewSubFileType 0 (the main image)", path: nil) }
-        let (raw, chunks) = try rawData(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0, deferring: deferring)
+        if let file, !onlyChunks(of: rawIFD, in: file.skipped, tree: tree, r) { return nil }
+        let (raw, chunks) = try rawData(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0, deferring: deferring,
+                                        file: file?.chunks)
         var dng = DNGImage(rawData: raw, uniqueCameraModel: ifd0.string(.uniqueCameraModel, in: r) ?? "")
         dng.dngVersion = version
         dng.metadata = EXIFCodec.metadata(ifd0: ifd0, reader: r)
