@@ -83,9 +83,9 @@ import Testing
         let bytes = try Self.dngBytes()
         let whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
         let stream = StreamedMosaic(chunks: try #require(try DNGReader.open(bytes: bytes).chunks), limits: .default)
-        for wanted in [0..<10, 300..<700, 600..<900, 100..<200, -40..<1200, 1099..<1100, 700..<1100, 255..<257] {
+        for wanted in [0..<10, 300..<700, 600..<900, 100..<200, -40..<1200, 1099..<1100, 700..<1100, 255..<257, 2000..<2100, -50..<(-10)] {
             let rows = try stream.cover(wanted)
-            let clipped = max(0, wanted.lowerBound)..<min(1100, wanted.upperBound)
+            let lo = min(max(0, wanted.lowerBound), 1099), clipped = lo..<max(lo + 1, min(1100, wanted.upperBound))
             #expect(rows.range.lowerBound <= clipped.lowerBound && rows.range.upperBound >= clipped.upperBound)
             #expect(rows.range.lowerBound % 256 == 0, "bands are whole tile rows: \(rows.range)")
             var same = true

@@ -81,7 +81,8 @@ final class RAWDevelopDecoder: DevelopSource {
                 throw .invalidArgument(what: "a \(settings.demosaic.rawValue) develop of a mosaic still in its file",
                                        problem: "only LMMSE-GW streams the file's chunks; decode the whole mosaic first")
             }
-            stream = StreamedMosaic(chunks: chunks, limits: settings.limits)
+            // A chunk's band: its rows and the reach around them.
+            stream = StreamedMosaic(chunks: chunks, limits: settings.limits, bandRows: Self.chunkRows + 2 * Self.mosaicReach)
         } else {
             stream = nil
         }

@@ -26,9 +26,17 @@ final class StreamedMosaic {
     private var buffer: UnsafeMutablePointer<UInt16>?
     private var capacity = 0
 
-    init(chunks: DNGRawChunks, limits: Limits) {
+    /// `bandRows`: the most rows one ``cover(_:assistance:)`` will ask for, if known; the
+    /// buffer is then sized once for the chunk rows such a band can span (a buffer grown on
+    /// the second band was the first one's pages faulted for nothing: 1 500 of them at 24 MP).
+    init(chunks: DNGRawChunks, limits: Limits, bandRows: Int = 0) {
         self.chunks = chunks; self.limits = limits
+        let ch = max(chunks.chunkHeight, 1)
+        reservedRows = bandRows > 0 ? min(chunks.height, ((bandRows - 1) / ch + 2) * ch) : 0
     }
+
+    /// The rows the buffer is first allocated for (0: what the first band needs).
+    private let reservedRows: Int
 
     deinit { buffer?.deallocate() }
 
@@ -36,14 +44,16 @@ final class StreamedMosaic {
     /// Throws the decoder's error for a damaged chunk, or a size error before allocating.
     func cover(_ rows: Range<Int>, assistance: SharedWork.Assistance? = nil) throws(DaguerreError) -> MosaicRows {
         let w = chunks.width, h = chunks.height, ch = chunks.chunkHeight
-        let lo = max(0, rows.lowerBound), hi = min(h, max(rows.upperBound, lo + 1))
+        // At least one row, inside the mosaic, whatever is asked.
+        let lo = min(max(0, rows.lowerBound), h - 1), hi = min(h, max(rows.upperBound, lo + 1))
         let need = (lo / ch)..<((hi - 1) / ch + 1)
         let firstRow = need.lowerBound * ch, count = min(h, need.upperBound * ch) - firstRow
         if count * w > capacity {
-            try limits.check(width: w, height: count, bytesPerPixel: 2, what: "decoded mosaic band")
+            let rows = max(count, capacity == 0 ? reservedRows : 0)
+            try limits.check(width: w, height: rows, bytesPerPixel: 2, what: "decoded mosaic band")
             buffer?.deallocate()
-            buffer = .allocate(capacity: count * w)
-            capacity = count * w
+            buffer = .allocate(capacity: rows * w)
+            capacity = rows * w
             held = 0..<0
         }
         guard let buffer else { throw .processorFailed(name: "streamed mosaic", reason: "no band buffer") }
