@@ -1,8 +1,8 @@
-// Decoding a DNG's main image: a CFA mosaic or LinearRaw samples, in tiles or strips,
-// uncompressed (8/16-bit or bit-packed), lossless JPEG (our codec) or, for LinearRaw, lossy JPEG
-// (libjpeg-turbo), in parallel; linearization table; black and white levels. SPEC R1, R6, X6.
+// A DNG's main image as its IFD describes it: a CFA mosaic or LinearRaw samples, in tiles or
+// strips (their layout, checked against the file), uncompressed (8/16-bit or bit-packed),
+// lossless JPEG (our codec) or, for LinearRaw, lossy JPEG (libjpeg-turbo); linearization table;
+// black and white levels. The chunks themselves decode in ``DNGRawChunks``. SPEC R1, R6, X6.
 import DaguerreCore
-import Dispatch
 import Foundation
 
 extension DNGReader {
