@@ -141,6 +141,11 @@ public struct RAWFilter: Sendable {
 
     /// Opens a RAW file: DNGs through our own reader, every other camera format through
     /// LibRaw (which only decodes; X6).
+    ///
+    /// A DNG's mosaic is decoded when a render needs it, as in Core Image: a damaged tile is the
+    /// render's error (only the tiles a render reads are decoded), and a DNG of 8 MiB or more
+    /// stays open while the filter, its copies or its images live, its tiles read from it as
+    /// they are decoded (so replacing the file is safe, rewriting it in place is not).
     public init(url: URL, limits: Limits = .default) throws(DaguerreError) {
         let path = url.path
         guard FileManager.default.isReadableFile(atPath: path) else {

@@ -40,7 +40,7 @@ public enum FuzzTargets {
         }
     }
 
-    /// The TIFF structure reader, EXIF, the DNG reader (IFD trees, tiles, lossless and lossy
+    /// The TIFF structure reader, EXIF, the sparse read's plan, the DNG reader (IFD trees, tiles, lossless and lossy
     /// JPEG, bit-packed strips, opcode lists, previews), and every applicable opcode on a small
     /// plane, which is returned (nil when the bytes are not a readable DNG).
     public static func dng(_ bytes: [UInt8]) -> [Float]? {
@@ -48,6 +48,8 @@ public enum FuzzTargets {
         if let reader = try? TIFFStructureReader(bytes: bytes), let tree = try? reader.tree(), let ifd0 = tree.first {
             _ = EXIFCodec.metadata(ifd0: ifd0, reader: reader)
         }
+        // The sparse read's plan: the chunk run found from the head, checked against the tree.
+        _ = DNGReader.skippableRun(in: bytes)
         guard let dng = try? DNGReader.read(bytes: bytes, limits: limits) else { return nil }
         var plane = [Float](repeating: 0.5, count: 16 * 16)
         for list in dng.opcodeLists {

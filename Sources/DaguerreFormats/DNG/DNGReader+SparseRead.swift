@@ -30,7 +30,11 @@ extension DNGReader {
 
     /// The bytes from the main image's first chunk to the end of its last, read from IFD0 or its
     /// SubIFDs in `head` alone: the run a sparse read skips. Nil unless it is a CFA image whose
-    /// chunks fill the run (at most one pad byte each, as TIFF's word alignment leaves).
+    /// chunks fill the run (at most one pad byte each, as TIFF's word alignment leaves) and
+    /// none claims more than twice its samples' 16-bit size and 64 KiB (a chunk read from the
+    /// file gets a buffer of its byte count: a hostile count near the file's size, on every
+    /// tile, would multiply the memory by the tiles decoding at once; held in memory, a chunk
+    /// is only a slice).
     static func rawChunkSpan(head: [UInt8]) -> Range<Int>? {
         guard let r = try? TIFFStructureReader(bytes: head, format: "DNG"), let (ifd0, _) = try? r.directory(at: r.firstIFD) else { return nil }
         var candidates = [ifd0]
@@ -41,11 +45,25 @@ extension DNGReader {
               raw.uint(.photometricInterpretation, in: r) == 32803 else { return nil }
         let offsets = raw.uints(.tileOffsets, in: r) ?? raw.uints(.stripOffsets, in: r)
         let counts = raw.uints(.tileByteCounts, in: r) ?? raw.uints(.stripByteCounts, in: r)
-        guard let offsets, let counts, !offsets.isEmpty, offsets.count == counts.count else { return nil }
+        guard let offsets, let counts, !offsets.isEmpty, offsets.count == counts.count,
+              let width = raw.uint(.tileWidth, in: r) ?? raw.uint(.imageWidth, in: r),
+              let rows = raw.uint(.tileLength, in: r) ?? raw.uint(.rowsPerStrip, in: r) ?? raw.uint(.imageLength, in: r) else { return nil }
+        let largest = 4 * Int(width) * Int(rows) * Int(raw.uint(.samplesPerPixel, in: r) ?? 1) + (64 << 10)
+        guard counts.allSatisfy({ Int($0) <= largest }) else { return nil }
         let starts = offsets.map { Int($0) }, ends = zip(offsets, counts).map { Int($0) + Int($1) }
         guard let start = starts.min(), let end = ends.max(), end > start else { return nil }
         let filled = counts.reduce(0) { $0 + Int($1) }
         return filled + offsets.count >= end - start ? start..<end : nil
+    }
+
+    /// The run a sparse read of a file holding `bytes` would skip, checked as
+    /// ``readWithoutChunks(path:limits:)`` checks it, or nil when it would read the whole file
+    /// (whatever the file's size): for the fuzzer and tests, on hostile structures.
+    package static func skippableRun(in bytes: [UInt8]) -> Range<Int>? {
+        guard let span = rawChunkSpan(head: Array(bytes.prefix(headBytes))), span.lowerBound >= 8, span.upperBound <= bytes.count,
+              let r = try? TIFFStructureReader(bytes: bytes, format: "DNG"), let tree = try? r.tree(), let ifd0 = tree.first,
+              let raw = findRaw(ifd0, r), onlyChunks(of: raw, in: span, tree: tree, r) else { return nil }
+        return span
     }
 
     /// Whether nothing the reader uses besides `rawIFD`'s chunks lies in `skipped`: no IFD table,

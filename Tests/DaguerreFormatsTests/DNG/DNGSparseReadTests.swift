@@ -61,6 +61,17 @@ import Testing
         #expect(!DNGReader.onlyChunks(of: raw, in: span.lowerBound..<bytes.count, tree: tree, r))
         #expect(!DNGReader.onlyChunks(of: raw, in: 0..<bytes.count, tree: tree, r))
         #expect(!DNGReader.onlyChunks(of: raw, in: 8..<span.upperBound, tree: tree, r))
+        #expect(DNGReader.skippableRun(in: bytes) == span)
+        // Hostile byte counts (every tile claiming the rest of the file, overlapping the others):
+        // a chunk read from the file would get a buffer that large, so the file is read whole.
+        var hostile = bytes
+        let entry = try #require(raw.entries[.tileByteCounts])
+        for k in 0..<entry.count {
+            let p = entry.position + 4 * k, v = UInt32(bytes.count - Int(offsets[k]))
+            for b in 0..<4 { hostile[p + b] = UInt8(truncatingIfNeeded: r.byteOrder == .littleEndian ? v >> (8 * b) : v >> (8 * (3 - b))) }
+        }
+        #expect(DNGReader.rawChunkSpan(head: Array(hostile.prefix(DNGReader.headBytes))) == nil)
+        #expect(DNGReader.skippableRun(in: hostile) == nil)
     }
 
     @Test("A DNG truncated after it was opened: decoding its chunks is a typed error naming the file, not a crash")
