@@ -205,8 +205,7 @@ public struct RAWFilter: Sendable {
         return (try libRaw(), true)
     }
 
-    /// What a reader gives: the DNG, and the chunks of a mosaic it left in the file.
-    private typealias Opened = (image: DNGImage, chunks: DNGRawChunks?)
+    private typealias Opened = DNGReader.Opened
 
     /// Develops a DNG already in memory (from ``DNGReader`` or a camera).
     public init(dng: DNGImage, identity: String = UUID().uuidString, limits: Limits = .default) throws(DaguerreError) {

@@ -34,49 +34,37 @@ enum ImageSource {
     /// a 28 MB DNG through `Data` cost a second copy and 14 000 page faults); anything else
     /// (a pipe, a device) through Foundation.
     static func readFile(_ path: String) throws(DaguerreError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(operation: "read", path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else {
+        guard let file = try RandomAccessFile(path: path), file.size > 0 else {
             do { return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
             catch { throw .io(operation: "read", path: path, reason: error.localizedDescription) }
         }
-        let size = Int(status.st_size)
+        let size = file.size
         // Large files are read in parts on all cores: the kernel's copy and the first touch of
         // the pages (about 9 ms for a 28 MB DNG on one thread) split between them.
         let parts = size >= 8 << 20 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
-        // Per part: the bytes it read, and the errno that stopped it (0 for none).
-        let done = UnsafeMutableBufferPointer<Int>.allocate(capacity: parts), failures = UnsafeMutableBufferPointer<Int32>.allocate(capacity: parts)
-        defer { done.deallocate(); failures.deallocate() }
-        done.initialize(repeating: 0); failures.initialize(repeating: 0)
-        @Sendable func bounds(_ k: Int) -> (start: Int, end: Int) { (size * k / parts, size * (k + 1) / parts) }
+        @Sendable func bounds(_ k: Int) -> Range<Int> { (size * k / parts)..<(size * (k + 1) / parts) }
+        // Per part: the bytes it read, or the error that stopped it.
+        let done = TileResults<Int>(count: parts)
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             guard let base = buffer.baseAddress else { return }
             HugePages.advise(base, count: size)
-            let shared = UnsafeTransfer((base, done, failures))
-            // Safety: each part writes only its own byte range of the buffer and its own slots.
+            let shared = UnsafeTransfer(base)
+            // Safety: each part writes only its own byte range of the buffer.
             DispatchQueue.concurrentPerform(iterations: parts) { k in
-                let (base, done, failures) = shared.value
-                let (start, end) = bounds(k)
-                while start + done[k] < end {
-                    let n = pread(fd, base + start + done[k], end - start - done[k], off_t(start + done[k]))
-                    if n > 0 { done[k] += n; continue }
-                    if n < 0, errno == EINTR { continue }
-                    if n < 0 { failures[k] = errno }
-                    return
-                }
+                let range = bounds(k)
+                done.set(k, Result { () throws(DaguerreError) in
+                    try file.read(at: range.lowerBound, into: UnsafeMutableRawBufferPointer(start: shared.value + range.lowerBound, count: range.count))
+                })
             }
             // A file that shrinks meanwhile gives the bytes up to its first short part; one that
             // grows, its first `size`.
+            guard let read = try? done.collect() else { return }
             for k in 0..<parts {
-                count += done[k]
-                if done[k] < bounds(k).end - bounds(k).start { return }
+                count += read[k]
+                if read[k] < bounds(k).count { return }
             }
         }
-        if let failure = failures.first(where: { $0 != 0 }) {
-            throw .io(operation: "read", path: path, reason: String(cString: strerror(failure)))
-        }
+        _ = try done.collect()
         return bytes
     }
 

@@ -28,10 +28,10 @@ package struct DNGRawChunks: Sendable {
     /// The file's bytes; without `file`, the chunks' too.
     let bytes: [UInt8]
     /// Where the chunks are read from when `bytes` holds the file without them
-    /// (``DNGChunkFile/readAll(skipping:)``).
-    let file: DNGChunkFile?
+    /// (``RandomAccessFile/readAll(skipping:)``).
+    let file: RandomAccessFile?
 
-    init(layout: DNGReader.ChunkLayout, shape: DNGReader.ChunkShape, bytes: [UInt8], file: DNGChunkFile? = nil) {
+    init(layout: DNGReader.ChunkLayout, shape: DNGReader.ChunkShape, bytes: [UInt8], file: RandomAccessFile? = nil) {
         self.layout = layout; self.shape = shape; self.bytes = bytes; self.file = file
     }
 
@@ -61,20 +61,17 @@ package struct DNGRawChunks: Sendable {
     }
 
     /// Decodes item `item` of `chunks` (``items(_:)``) into `target`, which must hold every row
-    /// of their chunk rows; returns the significant bits of each chunk it decoded (the lossless
+    /// of their chunk rows; returns the significant bits of the item's first chunk (the lossless
     /// JPEG precision, or the sample bits).
     @discardableResult
-    package func decode(item: Int, of chunks: Range<Int>, into target: Target) throws(DaguerreError) -> [Int] {
+    package func decode(item: Int, of chunks: Range<Int>, into target: Target) throws(DaguerreError) -> Int {
         let i = chunks.lowerBound + 2 * item, j = i + 1
         guard chunks.contains(i), rowsHeld(by: target, chunk: i), !chunks.contains(j) || rowsHeld(by: target, chunk: j) else {
             throw .invalidArgument(what: "DNG chunk item \(item) of \(chunks)", problem: "its chunk rows must lie inside the target's rows")
         }
-        if chunks.contains(j), shape.compression == 7 {
-            let (first, second) = try decodeTilePair(i, j, into: target)
-            return [first, second]
-        }
-        var bits = [try decodeChunk(i, into: target)]
-        if chunks.contains(j) { bits.append(try decodeChunk(j, into: target)) }
+        if chunks.contains(j), shape.compression == 7 { return try decodeTilePair(i, j, into: target) }
+        let bits = try decodeChunk(i, into: target)
+        if chunks.contains(j) { try decodeChunk(j, into: target) }
         return bits
     }
 
@@ -93,7 +90,7 @@ package struct DNGRawChunks: Sendable {
             let target = Target(samples: dst.baseAddress!, firstRow: 0, rows: height)
             DispatchQueue.concurrentPerform(iterations: Self.items(all)) { k in
                 do throws(DaguerreError) {
-                    results.set(k, .success(try decode(item: k, of: all, into: target).first ?? shape.bits))
+                    results.set(k, .success(try decode(item: k, of: all, into: target)))
                 } catch { results.set(k, .failure(error)) }
             }
         }
@@ -124,7 +121,7 @@ package struct DNGRawChunks: Sendable {
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
         defer { buffer.deallocate() }
-        try file.read(at: offset, into: buffer)
+        try file.readFully(at: offset, into: buffer, format: "DNG")
         return try body(UnsafeRawBufferPointer(buffer))
     }
 
@@ -147,8 +144,8 @@ package struct DNGRawChunks: Sendable {
     }
 
     /// Decodes lossless JPEG chunks `i` and `j` together (the lockstep decode when their frames
-    /// have the same header, one after the other otherwise), and returns the precision of each.
-    private func decodeTilePair(_ i: Int, _ j: Int, into target: Target) throws(DaguerreError) -> (Int, Int) {
+    /// have the same header, one after the other otherwise), and returns the first's precision.
+    private func decodeTilePair(_ i: Int, _ j: Int, into target: Target) throws(DaguerreError) -> Int {
         try withChunk(i) { (a) throws(DaguerreError) in try withChunk(j) { (b) throws(DaguerreError) in
             let first = try FrameTarget(i, chunks: self, data: a, into: target)
             defer { first.release() }
@@ -161,7 +158,7 @@ package struct DNGRawChunks: Sendable {
                 if let scratch = frame.scratch { place(frame.index, from: scratch, into: target) }
                 linearize(frame.index, target)
             }
-            return (first.stream.header.precision, second.stream.header.precision)
+            return first.stream.header.precision
         }}
     }
 
@@ -226,6 +223,7 @@ package struct DNGRawChunks: Sendable {
     /// Decodes chunk `i` into its rectangle of `target`, linearizes it through the table if
     /// given, and returns the significant bits it holds. Horizontal quantities are in samples: a
     /// pixel holds `samplesPerPixel` of them.
+    @discardableResult
     private func decodeChunk(_ i: Int, into target: Target) throws(DaguerreError) -> Int {
         let spp = shape.samplesPerPixel
         let cw = layout.chunkWidth * spp, ch = layout.chunkHeight

@@ -11,7 +11,7 @@ extension DNGReader {
     /// it comes back sample-less (``BayerImage/isDeferred``) with the chunks that hold it.
     /// With `file`, the chunks are read from it (`r`'s bytes lack them).
     static func rawData(_ ifd: TIFFNode, _ r: TIFFStructureReader, limits: Limits, legacy: Bool,
-                        deferring: Bool = false, file: DNGChunkFile? = nil) throws(DaguerreError) -> (DNGRawData, DNGRawChunks?) {
+                        deferring: Bool = false, file: RandomAccessFile? = nil) throws(DaguerreError) -> (DNGRawData, DNGRawChunks?) {
         guard let w = ifd.uint(.imageWidth, in: r), let h = ifd.uint(.imageLength, in: r) else {
             throw .corruptData(format: "DNG", detail: "the raw IFD has no ImageWidth/ImageLength", path: nil)
         }

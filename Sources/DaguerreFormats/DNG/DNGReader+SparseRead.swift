@@ -1,6 +1,6 @@
 // Reading a DNG without its main image's chunk data (SPEC X6): the structure, metadata and
 // preview are read as always, and the tiles or strips, most of the file, stay on disk until a
-// develop decodes them (``DNGChunkFile``). Nothing is trusted: the skipped range must hold only
+// develop decodes them (``RandomAccessFile``). Nothing is trusted: the skipped range must hold only
 // the main image's chunks, checked against every IFD, value and other image's data, or the whole
 // file is read as before.
 import DaguerreCore
@@ -15,14 +15,14 @@ extension DNGReader {
     /// from the file: nil when that does not apply (a small or non-regular file, chunks not in
     /// one run, a structure that lies elsewhere, a failure of any kind), and the caller reads the
     /// whole file, which then reports any damage itself.
-    static func readWithoutChunks(path: String, limits: Limits) -> (image: DNGImage, chunks: DNGRawChunks?)? {
+    static func readWithoutChunks(path: String, limits: Limits) -> Opened? {
         do throws(DaguerreError) {
-            guard let file = try DNGChunkFile(path: path), file.size >= sparseReadMinimum else { return nil }
+            guard let file = try RandomAccessFile(path: path), file.size >= sparseReadMinimum else { return nil }
             guard let span = rawChunkSpan(head: try file.prefix(headBytes)), span.lowerBound >= 8, span.upperBound <= file.size else { return nil }
-            let bytes = try file.readAll(skipping: span)
-            guard let opened = try parse(bytes: bytes, limits: limits, deferring: true, file: (file, span)),
-                  opened.chunks?.file != nil else { return nil }
-            return opened
+            let structure = try Self.structure(try file.readAll(skipping: span))
+            guard onlyChunks(of: structure.rawIFD, in: span, tree: structure.tree, structure.r) else { return nil }
+            let opened = try image(structure, limits: limits, deferring: true, file: file)
+            return opened.chunks?.file != nil ? opened : nil
         } catch {
             return nil
         }
@@ -61,8 +61,7 @@ extension DNGReader {
     /// (whatever the file's size): for the fuzzer and tests, on hostile structures.
     package static func skippableRun(in bytes: [UInt8]) -> Range<Int>? {
         guard let span = rawChunkSpan(head: Array(bytes.prefix(headBytes))), span.lowerBound >= 8, span.upperBound <= bytes.count,
-              let r = try? TIFFStructureReader(bytes: bytes, format: "DNG"), let tree = try? r.tree(), let ifd0 = tree.first,
-              let raw = findRaw(ifd0, r), onlyChunks(of: raw, in: span, tree: tree, r) else { return nil }
+              let s = try? structure(bytes), onlyChunks(of: s.rawIFD, in: span, tree: s.tree, s.r) else { return nil }
         return span
     }
 

@@ -39,7 +39,7 @@ public enum DNGReader {
     /// Deferring, a large regular file is read without its main image's chunk data when that
     /// lies in one run the structure does not otherwise use (``readWithoutChunks(path:limits:)``);
     /// the chunks are then read from the file as they are decoded.
-    package static func open(path: String, limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> (image: DNGImage, chunks: DNGRawChunks?) {
+    package static func open(path: String, limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> Opened {
         if deferring, let opened = readWithoutChunks(path: path, limits: limits) { return opened }
         let bytes = try ImageSource.readFile(path)
         do { return try open(bytes: bytes, limits: limits, deferring: deferring) } catch { throw error.at(path: path) }
@@ -58,20 +58,26 @@ public enum DNGReader {
         try open(bytes: bytes, limits: limits, deferring: false).image
     }
 
+    /// What ``open(path:limits:deferring:)`` gives: the DNG, and the chunks of a mosaic it left
+    /// in the file.
+    package typealias Opened = (image: DNGImage, chunks: DNGRawChunks?)
+
     /// ``open(path:limits:deferring:)`` for a DNG's bytes in memory.
-    package static func open(bytes: [UInt8], limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> (image: DNGImage, chunks: DNGRawChunks?) {
-        // Without a skipped range, parse always gives a result.
-        guard let opened = try parse(bytes: bytes, limits: limits, deferring: deferring, file: nil) else {
-            throw .corruptData(format: "DNG", detail: "its structure could not be read", path: nil)
-        }
-        return opened
+    package static func open(bytes: [UInt8], limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> Opened {
+        try image(try structure(bytes), limits: limits, deferring: deferring, file: nil)
     }
 
-    /// Parses a DNG from `bytes`. With `file`, `bytes` lacks the bytes of `file.skipped`, and the
-    /// chunks are read from `file.chunks`; nil then means the skipped range holds more than the
-    /// main image's chunks (the caller reads the whole file instead).
-    static func parse(bytes: [UInt8], limits: Limits, deferring: Bool,
-                      file: (chunks: DNGChunkFile, skipped: Range<Int>)?) throws(DaguerreError) -> (image: DNGImage, chunks: DNGRawChunks?)? {
+    /// A DNG's IFD tree, with IFD0, the DNG version and the main image's IFD found in it.
+    struct Structure {
+        let r: TIFFStructureReader
+        let tree: [TIFFNode]
+        let ifd0: TIFFNode, rawIFD: TIFFNode
+        let version: [UInt8]
+    }
+
+    /// Parses the IFD tree of the DNG in `bytes`; refuses a TIFF that is not a DNG, or one with
+    /// no main image.
+    static func structure(_ bytes: [UInt8]) throws(DaguerreError) -> Structure {
         let r = try TIFFStructureReader(bytes: bytes, format: "DNG")
         let tree = try r.tree()
         guard let ifd0 = tree.first else { throw .corruptData(format: "DNG", detail: "it has no IFD", path: nil) }
@@ -79,9 +85,14 @@ public enum DNGReader {
             throw .unsupported(feature: "TIFF files that are not DNG (no DNGVersion tag) as raw images", hint: "Open it as an image with ImageReader instead.")
         }
         guard let rawIFD = findRaw(ifd0, r) else { throw .corruptData(format: "DNG", detail: "no IFD has NewSubFileType 0 (the main image)", path: nil) }
-        if let file, !onlyChunks(of: rawIFD, in: file.skipped, tree: tree, r) { return nil }
-        let (raw, chunks) = try rawData(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0, deferring: deferring,
-                                        file: file?.chunks)
+        return Structure(r: r, tree: tree, ifd0: ifd0, rawIFD: rawIFD, version: version)
+    }
+
+    /// The DNG `structure` describes. With `file`, the main image's chunks are read from it (the
+    /// structure's bytes lack them).
+    static func image(_ structure: Structure, limits: Limits, deferring: Bool, file: RandomAccessFile?) throws(DaguerreError) -> Opened {
+        let (r, ifd0, rawIFD, version) = (structure.r, structure.ifd0, structure.rawIFD, structure.version)
+        let (raw, chunks) = try rawData(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0, deferring: deferring, file: file)
         var dng = DNGImage(rawData: raw, uniqueCameraModel: ifd0.string(.uniqueCameraModel, in: r) ?? "")
         dng.dngVersion = version
         dng.metadata = EXIFCodec.metadata(ifd0: ifd0, reader: r)

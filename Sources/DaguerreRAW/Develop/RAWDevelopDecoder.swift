@@ -136,7 +136,6 @@ final class RAWDevelopDecoder: DevelopSource {
         let shadingColumns = max(0, s.crop.x + cols.lowerBound - 1)..<min(w, s.crop.x + cols.upperBound + 1)
         let out = UnsafeTransfer(destination.assumingMemoryBound(to: UInt8.self))
         m.samples.withUnsafeBufferPointer { samples in
-            let src = UnsafeTransfer(UnsafeMutablePointer(mutating: samples.baseAddress!))
             let whole = MosaicRows(whole: samples.baseAddress!, width: w, height: h)
             SharedWork.run(iterations: count) { r in
                 let sy = s.crop.y + y + r
@@ -149,7 +148,7 @@ final class RAWDevelopDecoder: DevelopSource {
                 @inline(__always) func at(_ xx: Int, _ yy: Int) -> Float {
                     let cx = xx < 0 ? xx + 2 : xx >= w ? xx - 2 : xx, cy = yy < 0 ? yy + 2 : yy >= h ? yy - 2 : yy
                     let p = (cy & 1) * 2 + (cx & 1)
-                    let v = (Float(src.value[cy * w + cx]) - black[p]) * scale[p]
+                    let v = (Float(whole.row(cy)[cx]) - black[p]) * scale[p]
                     guard shaded, let f = shading[yy - sy + 1] else { return v }
                     return v * f[cx - shadingColumns.lowerBound]
                 }
@@ -230,11 +229,11 @@ final class RAWDevelopDecoder: DevelopSource {
         let knee = (highlight?.saturation ?? SIMD3(repeating: .infinity)) * HighlightRecovery.knee / wbGain
         let out = UnsafeTransfer(destination)
         m.samples.withUnsafeBufferPointer { samples in
-            let src = UnsafeTransfer(samples.baseAddress!), whole = MosaicRows(whole: samples.baseAddress!, width: w, height: h)
+            let whole = MosaicRows(whole: samples.baseAddress!, width: w, height: h)
             SharedWork.run(iterations: count) { row in
                 let sy = cropY + 2 * (y + row)
                 let o = (out.value + row * bytesPerRow).assumingMemoryBound(to: Float.self)
-                let first = cropX + 2 * cols.lowerBound, line = src.value + sy * w + first
+                let first = cropX + 2 * cols.lowerBound, line = whole.row(sy) + first
                 // Lens shading (GainMap) per photosite: factors of the block's two sensor rows.
                 let sensorColumns = first..<(cropX + 2 * cols.upperBound)
                 let topGain = Self.gainFactors(maps, area: area, row: sy, columns: sensorColumns) ?? []

@@ -80,7 +80,7 @@ final class StreamedMosaic {
         let range = chunks.chunks(inChunkRows: band), items = DNGRawChunks.items(range)
         let results = TileResults<Void>(count: items), chunks = self.chunks
         SharedWork.run(workers: ProcessInfo.processInfo.activeProcessorCount, items: items, assistance: assistance) { _, item in
-            results.set(item, Result { () throws(DaguerreError) in _ = try chunks.decode(item: item, of: range, into: target) })
+            results.set(item, Result { () throws(DaguerreError) in try chunks.decode(item: item, of: range, into: target) })
         }
         _ = try results.collect()
     }
