@@ -24,10 +24,48 @@ public protocol ImageDecoder: AnyObject {
     /// develop, which develops the next chunk while the engine reads this one) stays inside
     /// them; the others ignore it.
     func willRead(rows: Range<Int>)
+    /// Whether ``lendRows(y:count:)`` lends rows from the decoder's own memory. A decoder that
+    /// develops or decodes whole bands into buffers of its own (the RAW develop) lends them, so
+    /// the render reads them in place instead of copying every row into a window of its own.
+    var lendsRows: Bool { get }
+    /// Rows `y ..< y + count` in the decoder's own memory, as one or more spans in row order
+    /// (`info.pixelFormat`, the columns `setColumns` returned). They stay valid and unchanged
+    /// until ``releaseRows(below:)`` passes them or the decoder is released. Throws as
+    /// `readRows` does; a decoder that does not lend throws `.unsupported`.
+    func lendRows(y: Int, count: Int) throws(DaguerreError) -> [LentRows]
+    /// The caller will read no row above `y` again: a lending decoder may reuse their memory.
+    func releaseRows(below y: Int)
 }
 
 extension ImageDecoder {
     public func willRead(rows: Range<Int>) {}
+    public var lendsRows: Bool { false }
+    public func lendRows(y: Int, count: Int) throws(DaguerreError) -> [LentRows] {
+        throw .unsupported(feature: "lending rows from \(info.format.rawValue) decoders", hint: "Read them with readRows(y:count:into:bytesPerRow:).")
+    }
+    public func releaseRows(below y: Int) {}
+}
+
+/// Rows lent by an ``ImageDecoder``: `rows`, the first at `base`, `bytesPerRow` apart.
+///
+/// ```swift
+/// for span in try decoder.lendRows(y: 256, count: 64) {
+///     let row300 = span.rows.contains(300) ? span.base + (300 - span.rows.lowerBound) * span.bytesPerRow : nil
+/// }
+/// decoder.releaseRows(below: 320)      // rows above 320 may now be reused
+/// ```
+public struct LentRows: @unchecked Sendable {
+    // Safety: the rows are read-only to the borrower, and valid until it releases them.
+    public let rows: Range<Int>
+    public let base: UnsafeRawPointer
+    public let bytesPerRow: Int
+
+    public init(rows: Range<Int>, base: UnsafeRawPointer, bytesPerRow: Int) {
+        self.rows = rows; self.base = base; self.bytesPerRow = bytesPerRow
+    }
+
+    /// Row `y`'s first byte (`y` in `rows`).
+    public func row(_ y: Int) -> UnsafeRawPointer { base + (y - rows.lowerBound) * bytesPerRow }
 }
 
 /// Streams rows into a file that appears, complete, only when ``finish()`` succeeds.

@@ -13,10 +13,16 @@ import DaguerreFormats
 /// runs it beside the band's tiles, so decoding overlaps computing on the same workers. Columns outside the render's horizontal region of interest are
 /// never decoded (`jpeg_crop_scanline`). Going backwards restarts the decoder (counted in the
 /// render statistics).
+///
+/// A decoder that holds whole bands in memory of its own (``ImageDecoder/lendsRows``, the RAW
+/// develop's chunks) lends them instead: the session keeps their spans and no window, and
+/// releases rows as the bands move past them. At 24 MP that is 9 MB of window and a copy of
+/// every developed row (286 MB) less.
 final class SourceSession: @unchecked Sendable {
     // Safety: `prepare`, `prefetch` and `wait` run between bands on the renderer's thread; the
-    // prefetch task writes only rows at or beyond `end`, and `end` moves only in `wait` (after the
-    // band, and so the task, has finished), so tiles never read a row being written.
+    // prefetch task writes only rows at or beyond `end` (or, lending, only `pendingSpans`), and
+    // `end` and `spans` move only in `prepare` and `wait` (after the band, and so the task, has
+    // finished), so tiles never read a row being written.
     let node: FileSourceNode
     private var decoder: any ImageDecoder
     private(set) var columns: Range<Int>
@@ -31,6 +37,12 @@ final class SourceSession: @unchecked Sendable {
     private let stats: RenderStats
     private var pendingEnd: Int?
     private var pendingError: DaguerreError?
+    /// Whether the decoder lends its rows (then `window` stays nil).
+    private var lends: Bool
+    /// The lent rows tiles read, covering `first ..< end`, in row order.
+    private var spans: [LentRows] = []
+    /// Spans lent by the prefetch task, readable after ``wait()``.
+    private var pendingSpans: [LentRows] = []
 
     init(node: FileSourceNode, columns wanted: Range<Int>, rows: Range<Int>, stats: RenderStats) throws(DaguerreError) {
         self.node = node
@@ -43,6 +55,7 @@ final class SourceSession: @unchecked Sendable {
         requestedColumns = clamped
         columns = try decoder.setColumns(clamped)
         rowBytes = max(columns.count, 1) * node.info.pixelFormat.bytesPerPixel
+        lends = decoder.lendsRows
     }
 
     deinit { window?.deallocate() }
@@ -54,7 +67,7 @@ final class SourceSession: @unchecked Sendable {
     /// Makes the rows of a finished prefetch task readable.
     func wait() throws(DaguerreError) {
         if let e = pendingError { pendingError = nil; pendingEnd = nil; throw e }
-        if let p = pendingEnd { end = p; pendingEnd = nil }
+        if let p = pendingEnd { end = p; pendingEnd = nil; spans += pendingSpans; pendingSpans = [] }
     }
 
     /// Makes rows `rows` (clamped to the image) available to ``row(_:)``.
@@ -68,12 +81,23 @@ final class SourceSession: @unchecked Sendable {
             decoder = try node.openDecoder()
             decoder.willRead(rows: self.rows)
             columns = try decoder.setColumns(requestedColumns)
+            lends = decoder.lendsRows
+            spans = []
             first = rows.lowerBound; end = rows.lowerBound
         }
         // Rows above the band are dropped by moving `first`: the window is a ring, so the rows
         // kept never move.
         if end <= rows.lowerBound { end = rows.lowerBound }
         first = rows.lowerBound
+        if lends {
+            spans.removeAll { $0.rows.upperBound <= first }
+            decoder.releaseRows(below: first)
+            if rows.upperBound > end {
+                spans += try decoder.lendRows(y: end, count: rows.upperBound - end)
+                end = rows.upperBound
+            }
+            return
+        }
         // Room for the next band's rows as well, which ``prefetch(rows:)`` decodes beside this
         // band's tiles: growing the ring then would copy every held row into a fresh one, and
         // the first ring's pages would have been touched for nothing (at 24 MP, 4.6 MB of
@@ -90,6 +114,18 @@ final class SourceSession: @unchecked Sendable {
     func prefetch(rows wanted: Range<Int>) throws(DaguerreError) -> (@Sendable () -> Void)? {
         let rows = clampRows(wanted)
         guard !rows.isEmpty, rows.lowerBound >= first, rows.upperBound > end else { return nil }
+        if lends {
+            let from = end, count = rows.upperBound - end
+            let me = UnsafeTransfer(self)
+            pendingEnd = rows.upperBound
+            return {
+                do throws(DaguerreError) {
+                    me.value.pendingSpans = try me.value.decoder.lendRows(y: from, count: count)
+                } catch {
+                    me.value.pendingError = error
+                }
+            }
+        }
         // Room for everything from the current first row to the prefetched end: the new rows
         // take ring slots no held row uses, since tiles are about to read the held ones.
         try grow(toHold: rows.upperBound - first)
@@ -132,7 +168,13 @@ final class SourceSession: @unchecked Sendable {
 
     /// Row `y` if held: its first pixel and the columns it holds.
     func row(_ y: Int) -> (UnsafeRawPointer, Range<Int>)? {
-        guard y >= first, y < end, let window else { return nil }
+        guard y >= first, y < end else { return nil }
+        if lends {
+            // A few spans at most (a band and its neighbours' chunks).
+            for span in spans where span.rows.contains(y) { return (span.row(y), columns) }
+            return nil
+        }
+        guard let window else { return nil }
         return (UnsafeRawPointer(window + (y % capacityRows) * rowBytes), columns)
     }
 }

@@ -342,9 +342,11 @@ final class RAWDevelopDecoder: DevelopSource {
     /// (at least `rows` rows); then starts developing the chunk after it.
     private func takeChunk(containing row: Int, rows wanted: Int) throws(DaguerreError) {
         // The previous chunk's storage is reused (every sample is rewritten): a fresh allocation
-        // per chunk cost page faults and zeroing (a tenth of the samples in perf).
-        var spare = chunk.pixels
+        // per chunk cost page faults and zeroing (a tenth of the samples in perf). Not while its
+        // rows are lent: then a buffer the engine has released is used.
+        var spare = isLent(chunk) ? spares.popLast() : chunk.pixels
         chunk = Chunk()
+        aheadWaits = false
         if let p = pending {
             pending = nil
             // Instead of blocking until the chunk is ready, this thread takes items of the
@@ -364,8 +366,19 @@ final class RAWDevelopDecoder: DevelopSource {
             spare = nil     // one owner at a time
             try develop(&chunk)
         }
+        developAhead(into: spare ?? spares.popLast())
+    }
+
+    /// Starts developing the chunk after `chunk` on its own thread, into `spare` (or a new
+    /// buffer). While the engine still reads lent rows, a buffer of theirs is waited for
+    /// instead (``releaseRows(below:)`` starts it): two chunk buffers in all, not three.
+    private func developAhead(into spare: ZeroedBuffer?) {
         // Work ahead only inside the rows the render reads, so a region render costs no more.
-        guard let range = readRange, range.contains(chunk.rows.upperBound) else { return }
+        guard pending == nil, let range = readRange, range.contains(chunk.rows.upperBound) else { return }
+        if spare == nil, lent.contains(where: { $0.pixels != nil && $0.pixels !== chunk.pixels }) {
+            aheadWaits = true
+            return
+        }
         let start = chunk.rows.upperBound
         var stop = min(info.height, start + Self.chunkRows)
         // The image's last rows come as a short chunk of their own: once the develop is done,
@@ -376,7 +389,6 @@ final class RAWDevelopDecoder: DevelopSource {
         if stop == info.height, stop - start > 2 * Self.lastChunkRows { stop -= Self.lastChunkRows }
         let next = start..<stop
         let work = PendingChunk(Chunk(rows: next, columns: columns, pixels: spare))
-        spare = nil
         pending = work
         // Safety: until `finished` is signalled only the develop thread uses the decoder's
         // develop state (workspaces, noise-reduction window, tables), and the threads it shares
@@ -393,6 +405,58 @@ final class RAWDevelopDecoder: DevelopSource {
             }
             work.assistance.finish()
             work.finished.signal()
+        }
+    }
+
+    // MARK: Lending rows (the engine reads chunks in place)
+
+    var lendsRows: Bool { settings.demosaic == .lmmseGW && !columns.isEmpty }
+
+    /// Chunks whose rows are lent and not yet released: their buffers are not reused until
+    /// ``releaseRows(below:)`` passes them.
+    private var lent: [Chunk] = []
+    /// Released chunk buffers, for the next develop.
+    private var spares: [ZeroedBuffer] = []
+    /// Whether the develop ahead waits for a lent buffer to be released.
+    private var aheadWaits = false
+
+    private func isLent(_ c: Chunk) -> Bool {
+        guard let p = c.pixels else { return false }
+        return lent.contains { $0.pixels === p }
+    }
+
+    func lendRows(y: Int, count: Int) throws(DaguerreError) -> [LentRows] {
+        try checkRows(y: y, count: count)
+        guard lendsRows else {
+            throw .unsupported(feature: "lending rows of a \(settings.demosaic.rawValue) develop", hint: "Read them with readRows(y:count:into:bytesPerRow:).")
+        }
+        var spans: [LentRows] = []
+        var row = y
+        while row < y + count {
+            if !chunk.rows.contains(row) || chunk.columns != columns {
+                try takeChunk(containing: row, rows: y + count - row)
+            }
+            guard let pixels = chunk.pixels else {
+                throw .invalidArgument(what: "RAW rows \(row)..<\(y + count)", problem: "the develop left no pixels for them (internal error)")
+            }
+            if !isLent(chunk) { lent.append(chunk) }
+            let n = min(y + count - row, chunk.rows.upperBound - row), bytesPerRow = chunk.columns.count * 12
+            spans.append(LentRows(rows: row..<row + n, base: UnsafeRawPointer(pixels.pointer + (row - chunk.rows.lowerBound) * bytesPerRow),
+                                  bytesPerRow: bytesPerRow))
+            row += n
+        }
+        return spans
+    }
+
+    func releaseRows(below y: Int) {
+        lent.removeAll { c in
+            guard c.rows.upperBound <= y else { return false }
+            if let p = c.pixels, p !== chunk.pixels, spares.isEmpty { spares.append(p) }
+            return true
+        }
+        if aheadWaits, let spare = spares.popLast() {
+            aheadWaits = false
+            developAhead(into: spare)
         }
     }
 
