@@ -64,6 +64,11 @@ import Testing
         var buffers = Set<UnsafeRawPointer>()
         for y in stride(from: 0, to: h, by: 64) {
             lender.releaseRows(below: y)
+            // A chunk's last band released: the develop of the chunk after next starts now, in
+            // the buffer just released (the last chunk, from row 1024, has none after it).
+            if y % RAWDevelopDecoder.chunkRows == 0, y > 0, y + RAWDevelopDecoder.chunkRows < 1024 {
+                #expect(lender.isDevelopingAhead, "row \(y): the develop ahead did not start")
+            }
             held.removeAll { $0.rows.upperBound <= y }
             if y + 64 < h { held += try lender.lendRows(y: y + 64, count: min(64, h - y - 64)) }
             let band = y..<min(y + 64, h)

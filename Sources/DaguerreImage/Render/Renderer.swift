@@ -101,6 +101,16 @@ struct Renderer {
         }
         // Each source's rows per band, so the next band's rows can be decoded during this one.
         let sourceRows: [[ObjectIdentifier: IntRect]] = sessions.isEmpty ? [] : bands.map { regionsOfInterest(order, rect: $0) }
+        // Each window's size: the most rows a band holds, from its first to the next band's last.
+        for (key, s) in sessions {
+            var most = 0
+            for bi in bands.indices {
+                guard let r = sourceRows[bi][key], !r.isEmpty else { continue }
+                let next = bi + 1 < bands.count ? sourceRows[bi + 1][key] : nil
+                most = max(most, max(r.maxY, next.map { $0.isEmpty ? r.maxY : $0.maxY } ?? r.maxY) - r.y)
+            }
+            s.reserve(rows: most)
+        }
         for (bi, band) in bands.enumerated() {
             // Work that runs beside this band's tiles: encoding the previous band, decoding the next.
             var background: [@Sendable () -> Void] = []

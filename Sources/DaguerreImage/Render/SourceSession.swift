@@ -43,6 +43,8 @@ final class SourceSession: @unchecked Sendable {
     private var spans: [LentRows] = []
     /// Spans lent by the prefetch task, readable after ``wait()``.
     private var pendingSpans: [LentRows] = []
+    /// The window's size, in rows, from ``reserve(rows:)``.
+    private var reservedRows = 0
 
     init(node: FileSourceNode, columns wanted: Range<Int>, rows: Range<Int>, stats: RenderStats) throws(DaguerreError) {
         self.node = node
@@ -76,14 +78,15 @@ final class SourceSession: @unchecked Sendable {
         let rows = clampRows(wanted)
         guard !rows.isEmpty else { return }
         if rows.lowerBound < first {
-            // Backwards: start the file again.
+            // Backwards: start the file again. Nothing held stays readable (lent spans point into
+            // the old decoder's memory), even if opening the file again fails.
             stats.sourceRestarts.add(1, ordering: .relaxed)
+            spans = []; pendingSpans = []
+            first = rows.lowerBound; end = rows.lowerBound
             decoder = try node.openDecoder()
             decoder.willRead(rows: self.rows)
             columns = try decoder.setColumns(requestedColumns)
             lends = decoder.lendsRows
-            spans = []
-            first = rows.lowerBound; end = rows.lowerBound
         }
         // Rows above the band are dropped by moving `first`: the window is a ring, so the rows
         // kept never move.
@@ -98,17 +101,18 @@ final class SourceSession: @unchecked Sendable {
             }
             return
         }
-        // Room for the next band's rows as well, which ``prefetch(rows:)`` decodes beside this
-        // band's tiles: growing the ring then would copy every held row into a fresh one, and
-        // the first ring's pages would have been touched for nothing (at 24 MP, 4.6 MB of
-        // faults and copies).
-        let held = max(rows.upperBound, end)
-        try grow(toHold: held - first + min(rows.count, max(0, self.rows.upperBound - held)))
+        try grow(toHold: max(max(rows.upperBound, end) - first, reservedRows))
         if rows.upperBound > end {
             try decode(from: end, count: rows.upperBound - end)
             end = rows.upperBound
         }
     }
+
+    /// Sizes the window, when it is first needed, for `rows` rows: the most any band holds from
+    /// its first row to the end of the next band's, which the renderer knows before the first
+    /// band. Growing the ring later would copy every held row into a fresh one, and the first
+    /// ring's pages would have been touched for nothing (at 24 MP, 4.6 MB of faults and copies).
+    func reserve(rows: Int) { reservedRows = max(reservedRows, min(rows, self.rows.count)) }
 
     /// A task decoding rows up to `rows.upperBound` (the next band's), to run beside the tiles.
     func prefetch(rows wanted: Range<Int>) throws(DaguerreError) -> (@Sendable () -> Void)? {

@@ -371,7 +371,9 @@ final class RAWDevelopDecoder: DevelopSource {
 
     /// Starts developing the chunk after `chunk` on its own thread, into `spare` (or a new
     /// buffer). While the engine still reads lent rows, a buffer of theirs is waited for
-    /// instead (``releaseRows(below:)`` starts it): two chunk buffers in all, not three.
+    /// instead (``releaseRows(below:)`` starts it): where the engine's bands lie within two
+    /// chunks (its 64-row bands under 256-row chunks), two chunk buffers in all, not three.
+    /// Bands taller than a chunk take a chunk developed on the spot for each chunk they cover.
     private func developAhead(into spare: ZeroedBuffer?) {
         // Work ahead only inside the rows the render reads, so a region render costs no more.
         guard pending == nil, let range = readRange, range.contains(chunk.rows.upperBound) else { return }
@@ -419,6 +421,9 @@ final class RAWDevelopDecoder: DevelopSource {
     private var spares: [ZeroedBuffer] = []
     /// Whether the develop ahead waits for a lent buffer to be released.
     private var aheadWaits = false
+
+    /// Whether a chunk is developing ahead on its own thread (for the tests).
+    var isDevelopingAhead: Bool { pending != nil }
 
     private func isLent(_ c: Chunk) -> Bool {
         guard let p = c.pixels else { return false }
