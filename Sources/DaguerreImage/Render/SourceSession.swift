@@ -95,15 +95,11 @@ final class SourceSession: @unchecked Sendable {
         if lends {
             spans.removeAll { $0.rows.upperBound <= first }
             decoder.releaseRows(below: first)
-            if rows.upperBound > end {
-                spans += try decoder.lendRows(y: end, count: rows.upperBound - end)
-                end = rows.upperBound
-            }
-            return
+        } else {
+            try grow(toHold: max(max(rows.upperBound, end) - first, reservedRows))
         }
-        try grow(toHold: max(max(rows.upperBound, end) - first, reservedRows))
         if rows.upperBound > end {
-            try decode(from: end, count: rows.upperBound - end)
+            spans += try fetch(from: end, count: rows.upperBound - end)
             end = rows.upperBound
         }
     }
@@ -118,31 +114,27 @@ final class SourceSession: @unchecked Sendable {
     func prefetch(rows wanted: Range<Int>) throws(DaguerreError) -> (@Sendable () -> Void)? {
         let rows = clampRows(wanted)
         guard !rows.isEmpty, rows.lowerBound >= first, rows.upperBound > end else { return nil }
-        if lends {
-            let from = end, count = rows.upperBound - end
-            let me = UnsafeTransfer(self)
-            pendingEnd = rows.upperBound
-            return {
-                do throws(DaguerreError) {
-                    me.value.pendingSpans = try me.value.decoder.lendRows(y: from, count: count)
-                } catch {
-                    me.value.pendingError = error
-                }
-            }
-        }
         // Room for everything from the current first row to the prefetched end: the new rows
         // take ring slots no held row uses, since tiles are about to read the held ones.
-        try grow(toHold: rows.upperBound - first)
+        if !lends { try grow(toHold: rows.upperBound - first) }
         let from = end, count = rows.upperBound - end
         let me = UnsafeTransfer(self)
         pendingEnd = rows.upperBound
         return {
             do throws(DaguerreError) {
-                try me.value.decode(from: from, count: count)
+                me.value.pendingSpans = try me.value.fetch(from: from, count: count)
             } catch {
                 me.value.pendingError = error
             }
         }
+    }
+
+    /// Rows `from ..< from + count`: lent by the decoder (their spans), or decoded into the
+    /// window (no spans).
+    private func fetch(from: Int, count: Int) throws(DaguerreError) -> [LentRows] {
+        if lends { return try decoder.lendRows(y: from, count: count) }
+        try decode(from: from, count: count)
+        return []
     }
 
     /// Decodes rows `from ..< from + count` into their ring slots: one call, or two where the

@@ -320,21 +320,30 @@ final class RAWDevelopDecoder: DevelopSource {
 
     /// Serves rows from the chunk, developing the next chunk when the request runs past it.
     private func readRowsChunked(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
-        var done = 0
-        while done < count {
-            let row = y + done
+        try eachChunkSpan(y: y, count: count) { span in
+            for r in span.rows {
+                (destination + (r - y) * bytesPerRow).copyMemory(from: span.row(r), byteCount: span.bytesPerRow)
+            }
+        }
+    }
+
+    /// Walks rows `y ..< y + count` a chunk at a time, taking each chunk (``takeChunk``) and
+    /// handing `body` its rows in it before the next is taken: the next chunk's develop ahead
+    /// may reuse this chunk's buffer unless `body` lends it.
+    private func eachChunkSpan(y: Int, count: Int, _ body: (LentRows) throws(DaguerreError) -> Void) throws(DaguerreError) {
+        var row = y
+        while row < y + count {
             if !chunk.rows.contains(row) || chunk.columns != columns {
-                try takeChunk(containing: row, rows: count - done)
+                try takeChunk(containing: row, rows: y + count - row)
             }
-            let n = min(count - done, chunk.rows.upperBound - row)
-            let stride = chunk.columns.count * 3
-            if let raw = chunk.pixels?.pointer {
-                for k in 0..<n {
-                    (destination + (done + k) * bytesPerRow).copyMemory(from: raw + (row - chunk.rows.lowerBound + k) * stride * 4,
-                                                                        byteCount: stride * 4)
-                }
+            let n = min(y + count - row, chunk.rows.upperBound - row), bytesPerRow = chunk.columns.count * 12
+            if let pixels = chunk.pixels {
+                try body(LentRows(rows: row..<row + n, base: UnsafeRawPointer(pixels.pointer + (row - chunk.rows.lowerBound) * bytesPerRow),
+                                  bytesPerRow: bytesPerRow))
+            } else if bytesPerRow > 0 {
+                throw .invalidArgument(what: "RAW rows \(row)..<\(y + count)", problem: "the develop left no pixels for them (internal error)")
             }
-            done += n
+            row += n
         }
     }
 
@@ -436,19 +445,9 @@ final class RAWDevelopDecoder: DevelopSource {
             throw .unsupported(feature: "lending rows of a \(settings.demosaic.rawValue) develop", hint: "Read them with readRows(y:count:into:bytesPerRow:).")
         }
         var spans: [LentRows] = []
-        var row = y
-        while row < y + count {
-            if !chunk.rows.contains(row) || chunk.columns != columns {
-                try takeChunk(containing: row, rows: y + count - row)
-            }
-            guard let pixels = chunk.pixels else {
-                throw .invalidArgument(what: "RAW rows \(row)..<\(y + count)", problem: "the develop left no pixels for them (internal error)")
-            }
+        try eachChunkSpan(y: y, count: count) { span in
             if !isLent(chunk) { lent.append(chunk) }
-            let n = min(y + count - row, chunk.rows.upperBound - row), bytesPerRow = chunk.columns.count * 12
-            spans.append(LentRows(rows: row..<row + n, base: UnsafeRawPointer(pixels.pointer + (row - chunk.rows.lowerBound) * bytesPerRow),
-                                  bytesPerRow: bytesPerRow))
-            row += n
+            spans.append(span)
         }
         return spans
     }
