@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Daguerre", targets: ["Daguerre"]),
         .library(name: "DaguerreCore", targets: ["DaguerreCore"]),
         .library(name: "DaguerreFormats", targets: ["DaguerreFormats"]),
+        .library(name: "DaguerreMovie", targets: ["DaguerreMovie"]),
         .library(name: "DaguerreImage", targets: ["DaguerreImage"]),
         .library(name: "DaguerreVirtualCamera", targets: ["DaguerreVirtualCamera"]),
         .library(name: "DaguerreCapture", targets: ["DaguerreCapture"]),
@@ -65,7 +66,11 @@ let package = Package(
 
         .target(name: "DaguerreCore",
                 dependencies: ["CLCMS2", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs", "CDaguerreVideo", "CX264", "CFFmpeg"]),
+        // Still formats: JPEG, PNG, TIFF, DNG, EXIF/XMP/ICC.
+        .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs"]),
+        // Movies: QuickTime/MP4, H.264, AAC, the Live Photo pair and Motion Photo; the only
+        // module that needs the video libraries.
+        .target(name: "DaguerreMovie", dependencies: ["DaguerreCore", "DaguerreFormats", "CDaguerreVideo", "CX264", "CFFmpeg"]),
         .target(name: "DaguerreImage",
                 dependencies: ["DaguerreCore", "DaguerreFormats",
                                .product(name: "Collections", package: "swift-collections")]),
@@ -73,10 +78,10 @@ let package = Package(
         .target(name: "DaguerreVirtualCamera", dependencies: ["DaguerreCore", "DaguerreFormats"]),
         // Capture (AVFoundation's capture side): devices as a protocol, sessions, outputs,
         // authorization, clocks; the virtual camera adapted as the default devices.
-        .target(name: "DaguerreCapture", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreVirtualCamera"]),
+        .target(name: "DaguerreCapture", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreVirtualCamera"]),
         // RAW development (CIRAWFilter): the DNG colour model and the develop stages, rendering through the engine.
         .target(name: "DaguerreRAW", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "CLibRaw"]),
-        .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera", "DaguerreCapture"]),
+        .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera", "DaguerreCapture"]),
         // The seeds' worked examples, shared by the sample programs, the demo job and the tests.
         .target(name: "DaguerreSamples", dependencies: ["DaguerreImage"]),
         .executableTarget(name: "daguerre",
@@ -85,7 +90,7 @@ let package = Package(
         .executableTarget(name: "daguerre-bench", path: "Benchmarks/daguerre-bench"),
         .executableTarget(name: "daguerre-formats-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/formats-bench"),
         // Times recording a Live Photo movie in-process (run by daguerre-bench's livephoto-mov scenario).
-        .executableTarget(name: "livephoto-mov-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/livephoto-mov"),
+        .executableTarget(name: "livephoto-mov-bench", dependencies: ["DaguerreMovie"], path: "Benchmarks/livephoto-mov"),
         // Makes the RAW benchmark's DNGs and times draft re-renders (daguerre-bench's raw scenarios).
         .executableTarget(name: "raw-bench", dependencies: ["Daguerre"], path: "Benchmarks/raw"),
         // Times raw noise reduction as the develop source runs it (Benchmarks/NOISE_RESULTS.md).
@@ -101,8 +106,9 @@ let package = Package(
         .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore"], path: "Tests/DaguerreTestSupport"),
         .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "CDaguerreCodecs", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
+        .testTarget(name: "DaguerreMovieTests", dependencies: ["DaguerreMovie", "DaguerreFormats", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreVirtualCameraTests", dependencies: ["DaguerreVirtualCamera", "DaguerreTestSupport"]),
-        .testTarget(name: "DaguerreCaptureTests", dependencies: ["DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreTestSupport"]),
+        .testTarget(name: "DaguerreCaptureTests", dependencies: ["DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreRAWTests", dependencies: ["DaguerreRAW", "DaguerreVirtualCamera", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreImageTests", dependencies: ["Daguerre", "DaguerreSamples", "DaguerreTestSupport", "CLCMS2"]),
     ],

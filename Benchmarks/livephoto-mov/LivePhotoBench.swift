@@ -1,5 +1,6 @@
 import DaguerreCore
 import DaguerreFormats
+import DaguerreMovie
 import Foundation
 
 /// Command-line options of livephoto-mov-bench.

@@ -4,6 +4,7 @@
 //
 //   raw-nr-bench [WIDTH HEIGHT [REPS]]      (default 6000 4000 3; all cores)
 @_spi(Benchmarks) import DaguerreRAW
+import DaguerreCore
 import DaguerreFormats
 import Foundation
 

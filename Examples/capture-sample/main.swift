@@ -32,7 +32,7 @@ func run() async throws {
     try session.commitConfiguration()
 
     // 30 frames from the VideoDataOutput; the last one is written as PNG.
-    let (stream, continuation) = AsyncStream.makeStream(of: CaptureFrame.self)
+    let (stream, continuation) = AsyncStream.makeStream(of: SampleBuffer.self)
     frames.setSampleBufferHandler(queue: DispatchQueue(label: "frames")) { frame, _ in continuation.yield(frame) }
     try session.startRunning()
     var count = 0
@@ -42,8 +42,8 @@ func run() async throws {
         let rgba = try YCbCrConversion.makeRGBA(from: yuv)
         let path = folder + "/frame.png"
         try ImageWriter.write(rgba, to: path, options: EncoderOptions(format: .png, width: rgba.width, height: rgba.height,
-                                                                      rowFormat: .rgba8, iccProfile: try frame.colorSpace.colorSpace.iccProfileData()))
-        print("\(path): frame \(frame.metadata.sequenceNumber), \(frame.width)×\(frame.height) \(frame.pixelFormat.fourCC), \(frame.colorSpace)")
+                                                                      rowFormat: .rgba8, iccProfile: try (frame.colorSpace ?? .sRGB).iccProfileData()))
+        print("\(path): frame \(frame.metadata.sequenceNumber), \(frame.width)×\(frame.height) \(frame.pixelFormatType?.fourCC ?? "?"), \(frame.captureColorSpace?.description ?? "?")")
         break
     }
     frames.removeSampleBufferHandler()

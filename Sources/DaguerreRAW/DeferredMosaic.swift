@@ -6,26 +6,27 @@ import DaguerreCore
 import DaguerreFormats
 import Synchronization
 
-/// The chunks that hold a filter's mosaic, and the whole mosaic once something decoded it.
+/// A mosaic still in its file, and the whole mosaic once something decoded it.
 ///
 /// ```swift
-/// let (header, chunks) = try DNGReader.open(path: "IMG_0001.dng")
-/// let deferred = DeferredMosaic(header: header.mosaic!, chunks: chunks!)
+/// guard case let .storedMosaic(stored) = try DNGReader.open(path: "IMG_0001.dng").rawData else { return }
+/// let deferred = DeferredMosaic(stored)
 /// let whole = try deferred.whole()          // decoded here, the first time only
 /// ```
 final class DeferredMosaic: Sendable {
-    /// The mosaic without its samples (``BayerImage/isDeferred``).
-    let header: BayerImage
-    let chunks: DNGRawChunks
+    let stored: StoredMosaic
     private let decoded = Mutex<BayerImage?>(nil)
 
-    init(header: BayerImage, chunks: DNGRawChunks) { self.header = header; self.chunks = chunks }
+    init(_ stored: StoredMosaic) { self.stored = stored }
+
+    /// The mosaic's size, order and levels.
+    var layout: MosaicLayout { stored.layout }
 
     /// The mosaic with its samples, decoded on the first call; a damaged chunk throws every time.
     func whole() throws(DaguerreError) -> BayerImage {
         try decoded.withLock { (known) throws(DaguerreError) -> BayerImage in
             if let known { return known }
-            let mosaic = try chunks.mosaic(header)
+            let mosaic = try stored.decoded()
             known = mosaic
             return mosaic
         }

@@ -1,6 +1,7 @@
 // What a RAWFilter learns from its mosaic once (SPEC X7: re-renders after a parameter change
 // must not redo it): the noise profile estimate, and which rows have a photosite at the white
 // level. Copies of a filter share it, since the DNG they develop is the same and immutable.
+import DaguerreCore
 import DaguerreFormats
 import Synchronization
 

@@ -20,24 +20,23 @@ extension RAWFilter {
         }
         let px = c.x + Int(x), py = c.y + Int(y)
         var sum = SIMD3<Double>.zero, count = SIMD3<Double>.zero, clipped = false
-        switch try dng.rawData {
-        case let .mosaic(m):
+        if let m = try wholeMosaic() {
+            let lin = Linearization(layout: m.layout)
             for yy in max(0, py - 4)..<min(m.height, py + 4) {
                 for xx in max(0, px - 4)..<min(m.width, px + 4) {
                     let p = (yy & 1) * 2 + (xx & 1), colour = m.pattern.color(x: xx, y: yy)
-                    let code = Double(m.samples[yy * m.width + xx])
-                    let v = (code - m.blackLevel[p]) / max(Double(m.whiteLevel) - m.blackLevel[p], 1)
+                    let v = lin.value(Double(m.samples[yy * m.width + xx]), at: p)
                     clipped = clipped || v >= 0.99
                     sum[colour] += v; count[colour] += 1
                 }
             }
-        case let .linear(l):
+        } else if let l = header.linearRaw {
+            let lin = Linearization(linearRaw: l)
             for yy in max(0, py - 2)..<min(l.height, py + 3) {
                 for xx in max(0, px - 2)..<min(l.width, px + 3) {
                     for s in 0..<3 {
                         let plane = min(s, l.samplesPerPixel - 1)
-                        let code = Double(l.samples[(yy * l.width + xx) * l.samplesPerPixel + plane])
-                        let v = (code - l.blackLevel[plane]) / max(Double(l.whiteLevel[plane]) - l.blackLevel[plane], 1)
+                        let v = lin.value(Double(l.samples[(yy * l.width + xx) * l.samplesPerPixel + plane]), at: plane)
                         clipped = clipped || v >= 0.99
                         sum[s] += v; count[s] += 1
                     }

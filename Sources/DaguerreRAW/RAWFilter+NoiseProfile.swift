@@ -12,7 +12,7 @@ extension RAWFilter {
     func noiseProfile() throws(DaguerreError) -> CFANoiseProfile {
         try facts.noiseProfile.withLock { (cached) throws(DaguerreError) -> CFANoiseProfile in
             if let cached { return cached }
-            guard let pattern = header.mosaic?.pattern else { return .noiseFree }
+            guard let pattern = header.mosaicLayout?.pattern else { return .noiseFree }
             let result: CFANoiseProfile
             if let given = CFANoiseProfile(dng: header.color.noiseProfile, cfaPattern: pattern.cfaPattern) {
                 result = given

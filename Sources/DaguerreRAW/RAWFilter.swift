@@ -32,7 +32,7 @@ public struct RAWFilter: Sendable {
             return whole
         }
     }
-    /// The DNG as read, except that a deferred mosaic has no samples (``BayerImage/isDeferred``):
+    /// The DNG as read, its mosaic possibly still in the file (``DNGRawData/storedMosaic(_:)``):
     /// everything the develop's settings come from.
     let header: DNGImage
     /// The mosaic still in its file, for a DNG opened by URL or data (nil once in memory).
@@ -134,7 +134,7 @@ public struct RAWFilter: Sendable {
     /// 0.6 dB less than version 3 under the noise protocol, still 2.8 dB above LibRaw's best).
     /// Versions 1 and 2 predate the later stages and leave them out; no version's pixels change
     /// once it is released (each is pinned by a golden checksum in the tests).
-    public static let supportedDecoderVersions = ["1", "2", "3", "4"]
+    public static var supportedDecoderVersions: [String] { PipelineVersion.names }
     public var decoderVersion = "4"
     /// The file's noise profile, or the estimate made once on first use (shared by copies).
     let facts = MosaicFacts()
@@ -156,8 +156,8 @@ public struct RAWFilter: Sendable {
         let head = (FileHandle(forReadingAtPath: path)?.readData(ofLength: 4096)).map { [UInt8]($0) } ?? []
         let (dng, byLibRaw) = try Self.decode(head: head, namedDNG: url.pathExtension.lowercased() == "dng",
                                               ours: { () throws(DaguerreError) in try DNGReader.open(path: path, limits: limits) },
-                                              libRaw: { () throws(DaguerreError) in (try LibRawReader.read(path: path, limits: limits), nil) })
-        self.init(header: dng.image, deferred: try Self.deferredMosaic(dng), identity: (byLibRaw ? "libraw|" : "") + stamp, limits: limits)
+                                              libRaw: { () throws(DaguerreError) in try LibRawReader.read(path: path, limits: limits) })
+        self.init(header: dng, deferred: try Self.deferredMosaic(dng), identity: (byLibRaw ? "libraw|" : "") + stamp, limits: limits)
     }
 
     /// Opens a RAW file's bytes (Core Image's `init(imageData:identifierHint:)`): a DNG through
@@ -172,8 +172,8 @@ public struct RAWFilter: Sendable {
         let bytes = [UInt8](data), name = identifierHint ?? "RAW data"
         let (dng, _) = try Self.decode(head: Array(bytes.prefix(4096)), namedDNG: name.lowercased().contains("dng") || name.lowercased().contains("adobe.raw"),
                                        ours: { () throws(DaguerreError) in try DNGReader.open(bytes: bytes, limits: limits) },
-                                       libRaw: { () throws(DaguerreError) in (try LibRawReader.read(bytes: bytes, name: name, limits: limits), nil) })
-        self.init(header: dng.image, deferred: try Self.deferredMosaic(dng), limits: limits)
+                                       libRaw: { () throws(DaguerreError) in try LibRawReader.read(bytes: bytes, name: name, limits: limits) })
+        self.init(header: dng, deferred: try Self.deferredMosaic(dng), limits: limits)
     }
 
     /// Develops a Bayer mosaic with its calibration and capture facts (Core Image's
@@ -192,8 +192,8 @@ public struct RAWFilter: Sendable {
     /// Which reader gets a RAW, from IFD0 in its first bytes: DNGs ours, the rest (TIFF-based
     /// camera RAWs such as CR2, NEF and ARW included) LibRaw's, read once. A TIFF whose IFD0 lies
     /// further in is tried as a DNG first. Input named as a DNG keeps our reader's error.
-    private static func decode(head: [UInt8], namedDNG: Bool, ours: () throws(DaguerreError) -> Opened,
-                               libRaw: () throws(DaguerreError) -> Opened) throws(DaguerreError) -> (Opened, byLibRaw: Bool) {
+    private static func decode(head: [UInt8], namedDNG: Bool, ours: () throws(DaguerreError) -> DNGImage,
+                               libRaw: () throws(DaguerreError) -> DNGImage) throws(DaguerreError) -> (DNGImage, byLibRaw: Bool) {
         switch DNGReader.isDNG(head: head) {
         case true?:
             return (try ours(), false)
@@ -205,26 +205,20 @@ public struct RAWFilter: Sendable {
         return (try libRaw(), true)
     }
 
-    private typealias Opened = DNGReader.Opened
-
     /// Develops a DNG already in memory (from ``DNGReader`` or a camera).
     public init(dng: DNGImage, identity: String = UUID().uuidString, limits: Limits = .default) throws(DaguerreError) {
-        self.init(header: dng, deferred: try Self.deferredMosaic((dng, nil)), identity: identity, limits: limits)
+        self.init(header: dng, deferred: try Self.deferredMosaic(dng), identity: identity, limits: limits)
     }
 
     /// What a reader gave, checked: the mosaic it left in its file, if it did. Every refusal
     /// comes before a filter is initialized.
-    private static func deferredMosaic(_ opened: Opened) throws(DaguerreError) -> DeferredMosaic? {
-        let dng = opened.image
+    private static func deferredMosaic(_ dng: DNGImage) throws(DaguerreError) -> DeferredMosaic? {
         if let linear = dng.linearRaw, linear.samplesPerPixel != 1, linear.samplesPerPixel != 3 {
             throw .unsupported(feature: "developing \(linear.samplesPerPixel)-colour LinearRaw DNGs",
                                hint: "RAWFilter develops Bayer (CFA) DNGs and 3-colour or monochrome LinearRaw DNGs.")
         }
-        guard let mosaic = dng.mosaic, mosaic.isDeferred else { return nil }
-        guard let chunks = opened.chunks else {
-            throw .invalidArgument(what: "a DNG whose mosaic is still in its file", problem: "needs the file's chunks (DNGReader.open)")
-        }
-        return DeferredMosaic(header: mosaic, chunks: chunks)
+        guard case let .storedMosaic(stored) = dng.rawData else { return nil }
+        return DeferredMosaic(stored)
     }
 
     /// Develops `header`, whose mosaic, when deferred, is `deferred`'s.
@@ -241,8 +235,8 @@ public struct RAWFilter: Sendable {
         isLensCorrectionEnabled = dng.lensWarp != nil || !dng.gainMaps.isEmpty
     }
 
-    /// The Bayer mosaic with its samples (decoded from the file the first time, for a deferred
-    /// one), or nil for a LinearRaw DNG: for the stages that read it whole.
+    /// The Bayer mosaic with its samples (decoded from the file the first time, for one still in
+    /// its file), or nil for a LinearRaw DNG: for the stages that read it whole.
     func wholeMosaic() throws(DaguerreError) -> BayerImage? {
         if let deferred { return try deferred.whole() }
         return header.mosaic

@@ -7,13 +7,13 @@ import Testing
 struct DeviceTests {
     @Test("Pixel formats carry their four-character codes both ways (C4, R1)")
     func fourCCs() {
-        let expected: [(CapturePixelFormat, String)] = [(.yuv420VideoRange, "420v"), (.yuv420FullRange, "420f"), (.bgra, "BGRA"),
+        let expected: [(PixelFormatType, String)] = [(.yuv420VideoRange, "420v"), (.yuv420FullRange, "420f"), (.bgra, "BGRA"),
                                                         (.bayer(.rggb), "rgg4"), (.bayer(.grbg), "grb4"), (.bayer(.bggr), "bgg4"), (.bayer(.gbrg), "gbr4")]
         for (format, code) in expected {
             #expect(format.fourCC == code)
-            #expect(CapturePixelFormat(fourCC: code) == format)
+            #expect(PixelFormatType(fourCC: code) == format)
         }
-        #expect(CapturePixelFormat(fourCC: "yuvs") == nil)
+        #expect(PixelFormatType(fourCC: "yuvs") == nil)
     }
 
     @Test("W2: formats come in pairs; 420v supports sRGB only, 420f sRGB and P3 on a wide-colour device")
@@ -108,19 +108,19 @@ struct DeviceTests {
     @Test("Frames carry their colour space into the buffer's tags; P3 in video range is refused (W2, W4)")
     func frameTags() throws {
         let full = try PlanarYCbCr420Buffer(width: 16, height: 16, fullRange: true)
-        let p3 = try CaptureFrame(content: .yCbCr420(full), colorSpace: .p3D65, metadata: CaptureFrameMetadata(timestamp: 1))
-        #expect(p3.pixelFormat == .yuv420FullRange)
+        let p3 = try SampleBuffer(content: .yCbCr420(full), colorSpace: .displayP3, metadata: CaptureFrameMetadata(timestamp: 1))
+        #expect(p3.pixelFormatType == .yuv420FullRange)
         #expect(p3.yCbCrBuffer?.colorProperties.primaries == 12, "P3-D65 primaries")
         #expect(p3.yCbCrBuffer?.fullRange == true)
         let video = try PlanarYCbCr420Buffer(width: 16, height: 16)
         #expect(throws: DaguerreError.self) {
-            try CaptureFrame(content: .yCbCr420(video), colorSpace: .p3D65, metadata: CaptureFrameMetadata(timestamp: 0))
+            try SampleBuffer(content: .yCbCr420(video), colorSpace: .displayP3, metadata: CaptureFrameMetadata(timestamp: 0))
         }
-        let bgra = try CaptureFrame(content: .bgra(try PixelBuffer(width: 4, height: 4, format: .bgra8)), colorSpace: .p3D65,
+        let bgra = try SampleBuffer(content: .pixels(try PixelBuffer(width: 4, height: 4, format: .bgra8)), colorSpace: .displayP3,
                                     metadata: CaptureFrameMetadata(timestamp: 0))
         #expect(bgra.pixelBuffer?.colorSpace == .displayP3)
         #expect(throws: DaguerreError.self) {
-            try CaptureFrame(content: .bgra(try PixelBuffer(width: 4, height: 4, format: .rgba8)), colorSpace: .sRGB,
+            try SampleBuffer(content: .pixels(try PixelBuffer(width: 4, height: 4, format: .rgba8)), colorSpace: .sRGB,
                              metadata: CaptureFrameMetadata(timestamp: 0))
         }
         #expect(throws: DaguerreError.self, "a buffer of half a frame") {

@@ -92,10 +92,10 @@ final class FakeCamera: ControlledCaptureDevice {
     }
 
     static func frame(format: CaptureDeviceFormat, colorSpace: CaptureColorSpace, index: Int64, time: Double,
-                      exposure: CaptureExposure = CaptureExposure(), whiteBalance: CaptureWhiteBalance = CaptureWhiteBalance()) throws(DaguerreError) -> CaptureFrame {
+                      exposure: CaptureExposure = CaptureExposure(), whiteBalance: CaptureWhiteBalance = CaptureWhiteBalance()) throws(DaguerreError) -> SampleBuffer {
         let (w, h) = (format.dimensions.width, format.dimensions.height)
         let shade = luma(index)
-        let content: CaptureFrame.Content
+        let content: SampleBuffer.Content
         switch format.pixelFormat {
         case .yuv420FullRange?, .yuv420VideoRange?:
             content = .yCbCr420(try PlanarYCbCr420Buffer(width: w, height: h, luma: [UInt8](repeating: shade, count: w * h),
@@ -106,7 +106,7 @@ final class FakeCamera: ControlledCaptureDevice {
             buffer.withUnsafeMutableBytes { raw in
                 for i in stride(from: 0, to: raw.count, by: 4) { raw[i] = 60; raw[i + 1] = shade; raw[i + 2] = 200; raw[i + 3] = 255 }
             }
-            content = .bgra(buffer)
+            content = .pixels(buffer)
         case let .bayer(pattern)?:
             var mosaic = try BayerImage(width: w, height: h, pattern: pattern)
             mosaic.samples = [UInt16](repeating: UInt16(shade) * 16, count: w * h)
@@ -114,7 +114,7 @@ final class FakeCamera: ControlledCaptureDevice {
         case nil:
             throw .invalidArgument(what: "Format \(format)", problem: "is not a video format")
         }
-        return try CaptureFrame(content: content, colorSpace: colorSpace,
+        return try SampleBuffer(content: content, colorSpace: colorSpace.colorSpace,
                                 metadata: CaptureFrameMetadata(timestamp: time, sequenceNumber: index, exposureDuration: exposure.duration,
                                                                iso: exposure.iso, gain: exposure.iso / 100, luxEstimate: 320,
                                                                whiteBalanceGains: whiteBalance.gains,
@@ -191,10 +191,10 @@ final class EventLog: Sendable {
 /// Frames a VideoDataOutput delivered, in order.
 final class FrameLog: Sendable {
     let queue = DispatchQueue(label: "test.frames")
-    private let frames = Locked<[CaptureFrame]>([])
+    private let frames = Locked<[SampleBuffer]>([])
     private let drops = Locked<[(Int64, CaptureFrameDropReason)]>([])
 
-    init(_ output: VideoDataOutput, onFrame: (@Sendable (CaptureFrame) -> Void)? = nil) {
+    init(_ output: VideoDataOutput, onFrame: (@Sendable (SampleBuffer) -> Void)? = nil) {
         output.setSampleBufferHandler(queue: queue) { [frames] frame, _ in
             onFrame?(frame)
             frames.mutate { $0.append(frame) }
@@ -203,7 +203,7 @@ final class FrameLog: Sendable {
         }
     }
 
-    var all: [CaptureFrame] {
+    var all: [SampleBuffer] {
         queue.sync {}
         return frames.value
     }

@@ -1,6 +1,7 @@
 import DaguerreCapture
 import DaguerreCore
 import DaguerreFormats
+import DaguerreMovie
 import DaguerreTestSupport
 import Dispatch
 import Foundation

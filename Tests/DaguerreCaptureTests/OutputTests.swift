@@ -65,9 +65,9 @@ struct OutputTests {
     }
 
     final class Delegate: VideoDataOutputSampleBufferDelegate {
-        let frames = Mutex<[(Int64, CaptureColorSpace, CaptureMediaType)]>([])
-        func captureOutput(_ output: VideoDataOutput, didOutput frame: CaptureFrame, from connection: CaptureConnection) {
-            frames.withLock { $0.append((frame.metadata.sequenceNumber, frame.colorSpace, connection.mediaType)) }
+        let frames = Mutex<[(Int64, CaptureColorSpace?, CaptureMediaType)]>([])
+        func captureOutput(_ output: VideoDataOutput, didOutput frame: SampleBuffer, from connection: CaptureConnection) {
+            frames.withLock { $0.append((frame.metadata.sequenceNumber, frame.captureColorSpace, connection.mediaType)) }
         }
     }
 

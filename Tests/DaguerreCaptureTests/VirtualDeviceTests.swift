@@ -1,6 +1,7 @@
 import DaguerreCapture
 import DaguerreCore
 import DaguerreFormats
+import DaguerreMovie
 import DaguerreTestSupport
 import DaguerreVirtualCamera
 import Dispatch
@@ -35,13 +36,13 @@ struct VirtualDeviceTests {
     }
 
     /// A second of the front camera through a session on a virtual clock; the frames' luma.
-    static func oneSecond(seed: UInt64) throws -> (frames: [CaptureFrame], dropped: Int) {
+    static func oneSecond(seed: UInt64) throws -> (frames: [SampleBuffer], dropped: Int) {
         let provider = try VirtualDeviceProvider(seed: seed)
         let clock = VirtualClock()
         let session = CaptureSession(clock: clock)
         let output = VideoDataOutput()
         output.alwaysDiscardsLateVideoFrames = false
-        let got = Locked<[CaptureFrame]>([])
+        let got = Locked<[SampleBuffer]>([])
         let all = DispatchSemaphore(value: 0)
         output.setSampleBufferHandler(queue: DispatchQueue(label: "virtual.frames")) { frame, _ in
             if got.mutate({ $0.append(frame); return $0.count }) == 30 { all.signal() }
@@ -64,8 +65,8 @@ struct VirtualDeviceTests {
         let a = try Self.oneSecond(seed: 5), b = try Self.oneSecond(seed: 5)
         #expect(a.frames.count == 30 && a.dropped == 0)
         let last = try #require(a.frames.last)
-        #expect(last.dimensions == CaptureDimensions(width: 1280, height: 960) && last.pixelFormat == .yuv420FullRange)
-        #expect(last.colorSpace == .p3D65 && last.yCbCrBuffer?.colorProperties.primaries == 12)
+        #expect(last.dimensions == CaptureDimensions(width: 1280, height: 960) && last.pixelFormatType == .yuv420FullRange)
+        #expect(last.captureColorSpace == .p3D65 && last.yCbCrBuffer?.colorProperties.primaries == 12)
         #expect(abs(last.metadata.timestamp - 29.0 / 30) < 1e-9 && last.metadata.luxEstimate != nil)
         #expect(last.metadata.exposureDuration > 0 && last.metadata.iso >= 25)
         let same = zip(a.frames, b.frames).allSatisfy { $0.yCbCrBuffer == $1.yCbCrBuffer }
@@ -134,7 +135,7 @@ struct VirtualDeviceTests {
         session.stopRunning()
         let frame = try #require(frames.all.first)
         let got = try #require(frame.pixelBuffer)
-        #expect(frame.colorSpace == .sRGB && got.format == .bgra8 && got.colorSpace == ColorSpace.sRGB && got.alpha == .premultiplied)
+        #expect(frame.captureColorSpace == .sRGB && got.format == .bgra8 && got.colorSpace == ColorSpace.sRGB && got.alpha == .premultiplied)
 
         // The reference: the same camera's first exposure through the ISP, to RGBA, then swapped.
         let camera = VirtualCamera(profile: .front, seed: 11)

@@ -143,7 +143,7 @@ struct WideColorTests {
         #expect(try outcome.value?.get() == path)
         let delivered = frames.all
         #expect(delivered.count == 15)
-        #expect(delivered.allSatisfy { $0.colorSpace == .p3D65 && $0.yCbCrBuffer?.colorProperties.primaries == 12 })
+        #expect(delivered.allSatisfy { $0.captureColorSpace == .p3D65 && $0.yCbCrBuffer?.colorProperties.primaries == 12 })
         #expect(preview.colorSpace == .p3D65)
         let probe = try MovieProbe(path)
         #expect(probe.video?["color_primaries"] as? String == "smpte432")

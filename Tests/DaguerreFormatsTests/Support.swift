@@ -4,14 +4,6 @@ import Foundation
 import Testing
 @testable import DaguerreFormats
 
-/// Shared helpers for the format tests: fixtures, judges and byte comparisons.
-enum Fixture {
-    static func kodim(_ n: Int) -> String {
-        Judge.testdata.appendingPathComponent("kodak24").appendingPathComponent(String(format: "kodim%02d.png", n)).path
-    }
-    static var thirdParty: URL { Judge.testdata.appendingPathComponent("third-party") }
-}
-
 /// Decodes with our reader and packs the rows tightly.
 func decodeOurs(_ path: String) throws -> (info: ImageFileInfo, image: TightImage) {
     let buffer = try ImageReader.readAll(path: path)
@@ -74,27 +66,6 @@ func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
     for (x, y) in zip(a, b) { let d = Double(x) - Double(y); se += d * d }
     let mse = se / Double(a.count)
     return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
-}
-
-/// Runs `body` and records an issue unless it throws a DaguerreError that `matches`.
-func expectDaguerreError(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
-                         _ matches: (DaguerreError) -> Bool, _ body: () throws -> Void) {
-    do {
-        try body()
-        Issue.record("\(what): expected an error, got none", sourceLocation: sourceLocation)
-    } catch let error as DaguerreError {
-        #expect(matches(error), "\(what): unexpected error \(error)", sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("\(what): not a DaguerreError: \(error)", sourceLocation: sourceLocation)
-    }
-}
-
-extension DaguerreError {
-    var isTruncated: Bool { if case .truncated = self { return true } else { return false } }
-    var isCorrupt: Bool { if case .corruptData = self { return true } else { return false } }
-    var isTooLarge: Bool { if case .tooLarge = self { return true } else { return false } }
-    var isUnsupported: Bool { if case .unsupported = self { return true } else { return false } }
-    var isIO: Bool { if case .io = self { return true } else { return false } }
 }
 
 /// Reads every row of a decoder in bands of 16 (the way a renderer asks).

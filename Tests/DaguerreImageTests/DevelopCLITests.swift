@@ -19,7 +19,7 @@ import Testing
         try DNGWriter.write(camera.dngImage(for: frame), to: a)
         try DNGWriter.write(camera.dngImage(for: frame), to: b)
         try Data([0x49, 0x49, 0x2A, 0x00, 1, 2, 3]).write(to: URL(fileURLWithPath: broken))
-        try RAWAdjustments(temperature: 4000).writeSidecar(for: b)
+        try RAWAdjustments(["temperature": 4000]).writeSidecar(for: b)
         let out = dir.path("developed")
         let r = try CLITests.run(["develop", a, broken, b, "-o", out, "--colorspace", "sRGB"])
         #expect(r.status != 0, "a broken input makes the batch fail at the end")
@@ -47,5 +47,12 @@ import Testing
         #expect(v3.status == 0, "\(v3.err)")
         let unknown = try CLITests.run(["develop", a, "-o", dir.path("v9.png"), "--decoder-version", "9"])
         #expect(unknown.status != 0 && unknown.err.contains("decoderVersion 9"), "\(unknown.err)")
+        // Every RAW option of the table is a flag, listed in the help; vibrance and saturation too.
+        let look = try CLITests.run(["develop", a, "-o", dir.path("look.png"), "--vibrance", "0.4", "--saturation", "-0.2", "--draft"])
+        #expect(look.status == 0, "\(look.err)")
+        let help = try CLITests.run(["develop", "--help"])
+        for option in RAWFilter.options { #expect(help.out.contains("--\(option.flag)"), "--\(option.flag) is not in the help") }
+        let typo = try CLITests.run(["develop", a, "-o", dir.path("t.png"), "--exposre", "1"])
+        #expect(typo.status != 0 && typo.err.contains("--exposure"), "\(typo.err)")
     }
 }

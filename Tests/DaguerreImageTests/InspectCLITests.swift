@@ -1,4 +1,5 @@
 import Daguerre
+import DaguerreMovie
 import DaguerreTestSupport
 import Foundation
 import Testing
@@ -11,7 +12,7 @@ import Testing
         frame.withUnsafeMutableBytes { b in for i in 0..<b.count { b[i] = UInt8(truncatingIfNeeded: i / 3) } }
         var rgb = try PixelBuffer(width: 64, height: 48, format: .rgb8, colorSpace: .sRGB, alpha: .straight)
         rgb.withUnsafeMutableBytes { b in for i in 0..<b.count { b[i] = UInt8(truncatingIfNeeded: i / 2) } }
-        let still = SampleBuffer(pixels: rgb, metadata: PhotoMetadata(make: "Daguerre", model: "Inspect Test"))
+        let still = SampleBuffer(pixels: rgb, photoMetadata: PhotoMetadata(make: "Daguerre", model: "Inspect Test"))
         let settings = MovieSettings(width: 64, height: 48, frameRate: 15, bitRate: 200_000, audio: .init(sampleRate: 44_100, channels: 1),
                                      stillImageTime: MediaTime(value: 1, timescale: 15))
         return try LivePhotoPair.write(still: still, preview: SampleBuffer(pixels: frame), stillPath: dir.path("IMG_0002.JPG"),

@@ -59,9 +59,9 @@ import Testing
 /// A lending decoder over an image in memory: rows are copied into chunks of its own when lent,
 /// and a released chunk is filled with NaN (and kept until the end, never reused), so a render
 /// that read a row after releasing it would show it.
-private final class ChunkLender: ImageDecoder, @unchecked Sendable {
-    // Safety: the engine calls a decoder from one thread at a time; `counts` is locked for the test.
-    let info: ImageFileInfo
+private final class ChunkLender: RowSource, @unchecked Sendable {
+    // Safety: the engine calls a source from one thread at a time; `counts` is locked for the test.
+    let info: RowSourceInfo
     private let whole: PixelBuffer
     private let chunkRows: Int
     private var chunks: [(rows: Range<Int>, pixels: UnsafeMutablePointer<Float>)] = []
@@ -71,8 +71,8 @@ private final class ChunkLender: ImageDecoder, @unchecked Sendable {
 
     init(_ whole: PixelBuffer, chunkRows: Int) {
         self.whole = whole; self.chunkRows = chunkRows
-        info = ImageFileInfo(format: .tiff, width: whole.width, height: whole.height, pixelFormat: .rgbaf, alpha: .premultiplied,
-                             iccProfile: nil, colorSpace: .extendedLinearSRGB, randomAccess: true)
+        info = RowSourceInfo(kind: "chunk lender", width: whole.width, height: whole.height, pixelFormat: .rgbaf, alpha: .premultiplied,
+                             colorSpace: .extendedLinearSRGB)
     }
     deinit { for p in chunks.map(\.pixels) + retired { p.deallocate() } }
 

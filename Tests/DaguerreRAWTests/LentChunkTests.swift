@@ -1,10 +1,11 @@
 @testable import DaguerreFormats
 @testable import DaguerreRAW
 import DaguerreCore
+import DaguerreImage
 import Testing
 
 /// The full develop lends its chunks to the engine instead of copying every developed row into
-/// the engine's window (`ImageDecoder.lendRows`, SPEC X7). Lent rows are the develop's rows, bit
+/// the engine's window (`RowSource.lendRows`, SPEC X7). Lent rows are the develop's rows, bit
 /// for bit, and a chunk's buffer is reused only once the engine has released every row of it:
 /// while rows are held, the develop working ahead waits for a released buffer rather than
 /// writing over them.
@@ -13,15 +14,14 @@ import Testing
     /// from its DNG, and the same develop of the decoded mosaic read by copy.
     static func develops(noiseReduction: Bool) throws -> (expected: [Float], lender: RAWDevelopDecoder) {
         let bytes = try StreamedMosaicTests.dngBytes()
-        let (header, chunks) = try DNGReader.open(bytes: bytes)
-        let deferred = try #require(header.mosaic), whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
-        let settings = StreamedMosaicTests.settings(deferred, noiseReduction: noiseReduction)
+        let stored = try StreamedMosaicTests.stored(bytes), whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
+        let settings = StreamedMosaicTests.settings(noiseReduction: noiseReduction)
         let (w, h) = (690, 1088)
         var expected = [Float](repeating: .nan, count: w * h * 3)
         try expected.withUnsafeMutableBytes {
             try RAWDevelopDecoder(mosaic: whole, settings: settings).readRows(y: 0, count: h, into: $0.baseAddress!, bytesPerRow: w * 12)
         }
-        let lender = try RAWDevelopDecoder(mosaic: deferred, settings: settings, chunks: chunks)
+        let lender = try RAWDevelopDecoder(stored: stored, settings: settings)
         lender.willRead(rows: 0..<h)
         #expect(lender.lendsRows)
         return (expected, lender)
@@ -40,7 +40,7 @@ import Testing
 
     /// The start of the chunk buffer holding lent row `y` (chunks start every 256 rows here).
     static func buffer(_ spans: [LentRows], row y: Int, width: Int) -> UnsafeRawPointer? {
-        spans.last { $0.rows.contains(y) }.map { $0.row(y) - (y % RAWDevelopDecoder.chunkRows) * width * 12 }
+        spans.last { $0.rows.contains(y) }.map { $0.row(y) - (y % DevelopChunks.chunkRows) * width * 12 }
     }
 
     @Test("Rows lent and never released keep their chunks: every lent row equals the develop's at the end, and no chunk buffer was reused", arguments: [true, false])
@@ -52,7 +52,7 @@ import Testing
         #expect(spans.map(\.rows.count).reduce(0, +) == h)
         let off = Self.differing(spans, rows: 0..<h, expected: expected, width: w)
         #expect(off == 0, "\(off) lent samples differ from the develop's")
-        let buffers = Set(stride(from: 0, to: h, by: RAWDevelopDecoder.chunkRows).compactMap { Self.buffer(spans, row: $0, width: w) })
+        let buffers = Set(stride(from: 0, to: h, by: DevelopChunks.chunkRows).compactMap { Self.buffer(spans, row: $0, width: w) })
         #expect(buffers.count == 5, "\(buffers.count) buffers for 5 chunks held at once")
     }
 
@@ -66,7 +66,7 @@ import Testing
             lender.releaseRows(below: y)
             // A chunk's last band released: the develop of the chunk after next starts now, in
             // the buffer just released (the last chunk, from row 1024, has none after it).
-            if y % RAWDevelopDecoder.chunkRows == 0, y > 0, y + RAWDevelopDecoder.chunkRows < 1024 {
+            if y % DevelopChunks.chunkRows == 0, y > 0, y + DevelopChunks.chunkRows < 1024 {
                 #expect(lender.isDevelopingAhead, "row \(y): the develop ahead did not start")
             }
             held.removeAll { $0.rows.upperBound <= y }
@@ -83,7 +83,7 @@ import Testing
     func draftDevelopsDoNotLend() throws {
         let bytes = try StreamedMosaicTests.dngBytes()
         let whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
-        var settings = StreamedMosaicTests.settings(whole, noiseReduction: false)
+        var settings = StreamedMosaicTests.settings(noiseReduction: false)
         settings.demosaic = .bilinear
         let draft = try RAWDevelopDecoder(mosaic: whole, settings: settings)
         #expect(!draft.lendsRows)

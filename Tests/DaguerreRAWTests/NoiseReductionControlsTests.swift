@@ -254,7 +254,7 @@ import Testing
         #expect(try render { $0.noiseReductionDetailAmount = 0.5 } != plain)
         #expect(try render { $0.noiseReductionContrastAmount = 0.5 } != plain)
         #expect(try render { _ in } == plain)
-        let saved = RAWAdjustments(noiseReductionSharpness: 0.2, noiseReductionContrast: 0.3, noiseReductionDetail: 0.4)
+        let saved = try RAWAdjustments(["noiseReductionSharpness": 0.2, "noiseReductionContrast": 0.3, "noiseReductionDetail": 0.4])
         let decoded = try JSONDecoder().decode(RAWAdjustments.self, from: try JSONEncoder().encode(saved))
         #expect(decoded == saved)
         var raw = try RAWFilter(dng: dng)

@@ -163,8 +163,8 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.path("chart.dng")
         try DNGWriter.write(try RAWColorTests.chartDNG(.d65, width: 128, height: 96), to: path)
-        let saved = RAWAdjustments(decoderVersion: "3", exposure: 0.7, temperature: 5200, tint: 4, noiseReductionSharpness: 0.1,
-                                   noiseReductionContrast: 0.2, noiseReductionDetail: 0.3, contrast: 0.3, sharpness: 0.5)
+        let saved = try RAWAdjustments(["decoderVersion": "3", "exposure": 0.7, "temperature": 5200, "tint": 4, "noiseReductionSharpness": 0.1,
+                                        "noiseReductionContrast": 0.2, "noiseReductionDetail": 0.3, "contrast": 0.3, "sharpness": 0.5])
         try saved.writeSidecar(for: path)
         #expect(try RAWAdjustments.sidecar(for: path) == saved)
         var raw = try RAWFilter(url: URL(fileURLWithPath: path))
@@ -174,11 +174,11 @@ import Testing
         #expect(raw.exposure == 0.7 && raw.neutralTemperature == 5200 && raw.neutralTint == 4)
         #expect(raw.contrastAmount == 0.3 && raw.sharpnessAmount == 0.5 && raw.boostAmount == 0)
         #expect(raw.noiseReductionSharpnessAmount == 0.1 && raw.noiseReductionContrastAmount == 0.2 && raw.noiseReductionDetailAmount == 0.3)
-        RAWAdjustments(exposure: -1).apply(to: &raw)
+        try RAWAdjustments(["exposure": -1]).apply(to: &raw)
         #expect(raw.exposure == -1 && raw.neutralTemperature == 5200 && raw.decoderVersion == "3")
         // A sidecar written before the field existed still reads (the default version then).
         try Data(#"{"exposure": 0.25}"#.utf8).write(to: URL(fileURLWithPath: RAWAdjustments.sidecarPath(for: path)))
-        #expect(try RAWAdjustments.sidecar(for: path) == RAWAdjustments(exposure: 0.25))
+        #expect(try RAWAdjustments.sidecar(for: path) == RAWAdjustments(["exposure": 0.25]))
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: RAWAdjustments.sidecarPath(for: path)))
         #expect(throws: DaguerreError.self) { _ = try RAWAdjustments.sidecar(for: path) }
     }
@@ -186,6 +186,39 @@ import Testing
 
 /// The seed's spelling (505): options read and set by Core Image's key names.
 @Suite struct RAWFilterKeyTests {
+    @Test("Every RAW option is declared once and reachable everywhere: a unique key, sidecar field and flag; set by key, by sidecar and by flag to the same property; out-of-range values refused when rendering")
+    func optionTable() throws {
+        let options = RAWFilter.options
+        #expect(Set(options.map(\.key)).count == options.count && Set(options.map(\.sidecarName)).count == options.count
+                && Set(options.map(\.flag)).count == options.count)
+        #expect(RAWFilter.option(named: "inputVibranceAmount")?.sidecarName == "vibrance")
+        #expect(RAWFilter.option(named: "saturation")?.key == "inputSaturationAmount")
+        let dng = try RAWDevelopTests.fixedDNG()
+        for option in options {
+            guard case .number = option.value else { continue }
+            var byKey = try RAWFilter(dng: dng), bySidecar = byKey, byFlag = byKey
+            let v = option.key == "inputScaleFactor" ? 0.5 : 0.25
+            try byKey.setValue(v, forKey: option.key)
+            #expect(try byKey.value(forKey: option.key) == v, "\(option.key)")
+            try RAWAdjustments([option.sidecarName: .number(v)]).apply(to: &bySidecar)
+            try RAWAdjustments([option.flag: .text("\(v)")]).apply(to: &byFlag)
+            #expect(option.number(in: bySidecar) == v && option.number(in: byFlag) == v, "\(option.sidecarName), --\(option.flag)")
+            #expect(throws: DaguerreError.self, "\(option.key) nan") { try byKey.setValue(Double.nan, forKey: option.key) }
+        }
+        var raw = try RAWFilter(dng: dng)
+        try raw.setValue(0.3, forKey: "inputVibranceAmount")
+        try raw.setValue(-0.2, forKey: "inputSaturationAmount")
+        #expect(raw.vibranceAmount == 0.3 && raw.saturationAmount == -0.2)
+        try raw.setValue(2, forKey: "inputLuminanceNoiseReductionAmount")
+        #expect(throws: DaguerreError.self, "noise reduction above 1") { _ = try raw.outputImage() }
+        try raw.setValue(0, forKey: "inputScaleFactor")
+        #expect(throws: DaguerreError.self, "scale 0") { _ = try raw.outputImage() }
+        try raw.setValue("3", forKey: "inputDecoderVersion")
+        #expect(try raw.decoderVersion == "3" && raw.string(forKey: "inputDecoderVersion") == "3")
+        #expect(throws: DaguerreError.self, "a version by number") { try raw.setValue(3, forKey: "inputDecoderVersion") }
+        #expect(throws: DaguerreError.self, "an unknown sidecar field") { _ = try RAWAdjustments(["exposur": 1]) }
+    }
+
     @Test("value(forKey:) and setValue(_:forKey:) reach the typed options; unknown keys and non-finite values are refused")
     func keys() throws {
         var raw = try RAWFilter(dng: try RAWDevelopTests.fixedDNG())

@@ -29,7 +29,15 @@ import Testing
         return try DNGWriter.data(for: dng, compression: compression)
     }
 
-    static func settings(_ header: BayerImage, noiseReduction: Bool) -> DevelopSettings {
+    /// The mosaic of a DNG opened for a develop, still in its bytes.
+    static func stored(_ bytes: [UInt8]) throws -> StoredMosaic {
+        guard case let .storedMosaic(stored) = try DNGReader.open(bytes: bytes).rawData else {
+            throw Judge.Failure(description: "the DNG's mosaic was decoded on opening, not left in the file")
+        }
+        return stored
+    }
+
+    static func settings(noiseReduction: Bool) -> DevelopSettings {
         var s = DevelopSettings(matrix: Matrix3([1.6, -0.4, -0.2, -0.3, 1.5, -0.2, 0, -0.5, 1.5]), neutral: SIMD3(0.5, 1, 0.7),
                                 crop: IntRect(x: 3, y: 5, width: 690, height: 1088), workingSpace: .extendedLinearSRGB, demosaic: .lmmseGW,
                                 highlight: HighlightRecovery(neutral: SIMD3(0.5, 1, 0.7), amount: 1))
@@ -45,11 +53,9 @@ import Testing
           arguments: [(DNGCompression.losslessJPEG, true), (.losslessJPEG, false), (.none, true)])
     func streamedEqualsDecoded(compression: DNGCompression, noiseReduction: Bool) throws {
         let bytes = try Self.dngBytes(compression: compression)
-        let (header, chunks) = try DNGReader.open(bytes: bytes)
-        let deferred = try #require(header.mosaic), whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
-        #expect(deferred.isDeferred && !whole.isDeferred)
-        #expect(try #require(chunks).chunkRows == 5)
-        let settings = Self.settings(deferred, noiseReduction: noiseReduction)
+        let stored = try Self.stored(bytes), whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
+        #expect(stored.chunks.chunkRows == 5)
+        let settings = Self.settings(noiseReduction: noiseReduction)
         let (w, h) = (690, 1088), bytesPerRow = w * 12
         var expected = [Float](repeating: .nan, count: w * h * 3)
         try expected.withUnsafeMutableBytes {
@@ -57,7 +63,7 @@ import Testing
         }
         #expect(expected.allSatisfy { $0.isFinite })
         // In bands, with chunks developing ahead (each chunk a new band of tile rows).
-        let streamed = try RAWDevelopDecoder(mosaic: deferred, settings: settings, chunks: chunks)
+        let streamed = try RAWDevelopDecoder(stored: stored, settings: settings)
         streamed.willRead(rows: 0..<h)
         var banded = [Float](repeating: .nan, count: w * h * 3)
         try banded.withUnsafeMutableBytes { b in
@@ -68,7 +74,7 @@ import Testing
         let differing = zip(expected, banded).filter { $0.bitPattern != $1.bitPattern }.count
         #expect(differing == 0, "\(differing) of \(expected.count) samples differ")
         // Regions out of order, the last ones going back up the image (bands kept, moved, re-decoded).
-        let regions = try RAWDevelopDecoder(mosaic: deferred, settings: settings, chunks: chunks)
+        let regions = try RAWDevelopDecoder(stored: stored, settings: settings)
         for rows in [900..<1000, 0..<40, 500..<700, 520..<530, 230..<300, 1040..<1088, 600..<601] {
             var part = [Float](repeating: .nan, count: rows.count * w * 3)
             try part.withUnsafeMutableBytes { try regions.readRows(y: rows.lowerBound, count: rows.count, into: $0.baseAddress!, bytesPerRow: bytesPerRow) }
@@ -82,7 +88,7 @@ import Testing
     func bandsHoldTheMosaicsRows() throws {
         let bytes = try Self.dngBytes()
         let whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
-        let stream = StreamedMosaic(chunks: try #require(try DNGReader.open(bytes: bytes).chunks), limits: .default)
+        let stream = StreamedMosaic(stored: try Self.stored(bytes), limits: .default)
         for wanted in [0..<10, 300..<700, 600..<900, 100..<200, -40..<1200, 1099..<1100, 700..<1100, 255..<257, 2000..<2100, -50..<(-10)] {
             let rows = try stream.cover(wanted)
             let lo = min(max(0, wanted.lowerBound), 1099), clipped = lo..<max(lo + 1, min(1100, wanted.upperBound))
@@ -137,7 +143,7 @@ import Testing
     @Test("A damaged tile in the middle of a streamed DNG: opening succeeds, the develop throws a typed error naming the damage when it reaches the tile, and no output file appears")
     func damagedTile() throws {
         var bytes = try Self.dngBytes()
-        let chunks = try #require(try DNGReader.open(bytes: bytes).chunks)
+        let chunks = try Self.stored(bytes).chunks
         // Tile row 2's first tile loses its SOI marker.
         let tile = 2 * chunks.layout.across, offset = chunks.layout.offsets[tile]
         #expect(bytes[offset] == 0xFF && bytes[offset + 1] == 0xD8)

@@ -1,3 +1,4 @@
+import DaguerreCore
 import DaguerreFormats
 @testable import DaguerreVirtualCamera
 

@@ -9,7 +9,7 @@ import DaguerreCore
 /// spaces it supports and the device streams in its ``activeColorSpace`` (C4, W2). Setters
 /// throw ``DaguerreError`` when the value is not one the device offers, instead of trapping.
 /// Between ``startStreaming(clock:handler:)`` and ``stopStreaming()`` the device delivers
-/// ``CaptureStreamEvent``s: `.video(CaptureFrame)` from cameras, `.audio(CaptureAudioBuffer)`
+/// ``CaptureStreamEvent``s: `.video(SampleBuffer)` from cameras, `.audio(CaptureAudioBuffer)`
 /// from microphones, timed by the ``CaptureClock`` it is given.
 ///
 /// Implementing one outside this module: store a ``CaptureDeviceControls`` and forward the

@@ -90,7 +90,7 @@ public struct CaptureDeviceFormat: Sendable, Hashable, CustomStringConvertible {
     /// Streaming size; 0×0 for audio formats.
     public let dimensions: CaptureDimensions
     /// Nil for audio formats only.
-    public let pixelFormat: CapturePixelFormat?
+    public let pixelFormat: PixelFormatType?
     public let frameRateRange: CaptureFrameRateRange
     /// The colour spaces the device can stream in with this format (W2). Always contains sRGB
     /// for video formats; `.p3D65` only for full-range and non-Y'CbCr formats.
@@ -111,7 +111,7 @@ public struct CaptureDeviceFormat: Sendable, Hashable, CustomStringConvertible {
     /// A video format. Throws on sizes that are not positive (or not even for 4:2:0), ISO or
     /// duration ranges that are not positive, still dimensions smaller than the stream, and
     /// colour-space lists that break W2.
-    public init(width: Int, height: Int, pixelFormat: CapturePixelFormat,
+    public init(width: Int, height: Int, pixelFormat: PixelFormatType,
                 frameRateRange: CaptureFrameRateRange? = nil,
                 supportedColorSpaces: [CaptureColorSpace] = [.sRGB],
                 highResolutionStillDimensions: CaptureDimensions? = nil,

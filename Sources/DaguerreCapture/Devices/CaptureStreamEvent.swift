@@ -29,7 +29,7 @@ public enum CaptureInterruptionReason: Sendable, Hashable {
 /// }
 /// ```
 public enum CaptureStreamEvent: Sendable {
-    case video(CaptureFrame)
+    case video(SampleBuffer)
     case audio(CaptureAudioBuffer)
     case interrupted(CaptureInterruptionReason)
     case interruptionEnded

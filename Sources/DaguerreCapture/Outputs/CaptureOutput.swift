@@ -1,5 +1,6 @@
 // The common base of everything that receives data from a session (SPEC C1, C2): its
 // connections, the media it accepts, and the hooks the session calls.
+import DaguerreCore
 import Synchronization
 
 /// An output of a capture session (AVCaptureOutput): ``VideoDataOutput``, ``PreviewSink``,
@@ -44,7 +45,7 @@ public class CaptureOutput: @unchecked Sendable {
 
     // MARK: Hooks the session calls (on the device's delivery thread for frames and audio).
 
-    func deliver(frame: CaptureFrame, from connection: CaptureConnection) {}
+    func deliver(frame: SampleBuffer, from connection: CaptureConnection) {}
     func deliver(audio: CaptureAudioBuffer, from connection: CaptureConnection) {}
     func sessionDidStartRunning() {}
     func sessionDidStopRunning() {}

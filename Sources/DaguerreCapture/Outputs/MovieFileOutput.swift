@@ -1,6 +1,7 @@
 // Records the session's video (and microphone audio) to a QuickTime movie through the formats
 // layer's MovieRecorder: H.264 video, 16-bit PCM audio, written atomically (SPEC C2
 // MovieFileOutput; W3/W4 for the colour the movie is tagged with).
+import DaguerreMovie
 import Dispatch
 import DaguerreCore
 import DaguerreFormats
@@ -166,7 +167,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         job.queue.async { self.finish(job, error: nil) }
     }
 
-    override func deliver(frame: CaptureFrame, from connection: CaptureConnection) {
+    override func deliver(frame: SampleBuffer, from connection: CaptureConnection) {
         guard let job = admit() else { return }
         job.queue.async {
             do throws(DaguerreError) {

@@ -1,5 +1,6 @@
 // One MovieFileOutput recording: frame timing, audio alignment and the MovieRecorder, kept on
 // one serial queue because MovieRecorder is not thread-safe (SPEC C2 MovieFileOutput).
+import DaguerreMovie
 import Dispatch
 import DaguerreCore
 import DaguerreFormats
@@ -32,15 +33,15 @@ final class MovieRecordingJob: @unchecked Sendable {
 
     /// Encodes a frame; returns the frame count and duration so far, or nil if the frame was
     /// skipped (its time rounds onto the previous frame's tick).
-    func append(frame: CaptureFrame) throws(DaguerreError) -> (frames: Int, duration: Double)? {
+    func append(frame: SampleBuffer) throws(DaguerreError) -> (frames: Int, duration: Double)? {
         guard !done else { return nil }
         let settings = recorder.settings
         guard frame.width == settings.width, frame.height == settings.height else {
             throw .captureConfiguration(problem: "the camera's frames changed from \(settings.width)×\(settings.height) to \(frame.width)×\(frame.height) during the recording",
                                         fix: "Keep the session's preset and the camera's format unchanged while recording; start a new recording after changing them.")
         }
-        guard frame.colorSpace == colorSpace else {
-            throw .captureConfiguration(problem: "the camera's colour space changed from \(colorSpace) to \(frame.colorSpace) during the recording",
+        guard frame.captureColorSpace == colorSpace else {
+            throw .captureConfiguration(problem: "the camera's colour space changed from \(colorSpace) to \(frame.captureColorSpace?.description ?? "another space") during the recording",
                                         fix: "Keep the session's outputs and the camera's colour space unchanged while recording.")
         }
         let start = firstTime ?? frame.metadata.timestamp
@@ -49,9 +50,9 @@ final class MovieRecordingJob: @unchecked Sendable {
         let time = MediaTime(value: ticks, timescale: 600)
         switch frame.content {
         case let .yCbCr420(buffer): try recorder.append(frame: buffer, at: time)   // 420f becomes video range there
-        case let .bgra(buffer): try recorder.append(frame: buffer, at: time)
-        case .bayer:
-            throw .captureConfiguration(problem: "the camera switched to a Bayer format during the recording",
+        case let .pixels(buffer): try recorder.append(frame: buffer, at: time)
+        case .bayer, .jpeg:
+            throw .captureConfiguration(problem: "the camera switched to a Bayer or compressed format during the recording",
                                         fix: "Movies record 420v, 420f or BGRA; keep such a format active while recording.")
         }
         lastTicks = ticks

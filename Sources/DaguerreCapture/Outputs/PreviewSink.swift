@@ -17,10 +17,10 @@ import Synchronization
 /// ```
 public final class PreviewSink: CaptureOutput, @unchecked Sendable {
     private struct State: Sendable {
-        var latest: CaptureFrame?
+        var latest: SampleBuffer?
         var count = 0
         var nextID: UInt64 = 0
-        var observers: [UInt64: AsyncStream<CaptureFrame>.Continuation] = [:]
+        var observers: [UInt64: AsyncStream<SampleBuffer>.Continuation] = [:]
     }
 
     private let state = Mutex(State())
@@ -30,15 +30,15 @@ public final class PreviewSink: CaptureOutput, @unchecked Sendable {
     }
 
     /// The newest frame, or nil before the first.
-    public var latestFrame: CaptureFrame? { state.withLock { $0.latest } }
+    public var latestFrame: SampleBuffer? { state.withLock { $0.latest } }
     /// The colour space of the newest frame.
-    public var colorSpace: CaptureColorSpace? { state.withLock { $0.latest?.colorSpace } }
+    public var colorSpace: CaptureColorSpace? { state.withLock { $0.latest?.captureColorSpace } }
     /// Frames received so far.
     public var frameCount: Int { state.withLock { $0.count } }
 
     /// A stream of new frames, buffering only the newest. Ends when the caller stops iterating.
-    public func frames() -> AsyncStream<CaptureFrame> {
-        let (stream, continuation) = AsyncStream.makeStream(of: CaptureFrame.self, bufferingPolicy: .bufferingNewest(1))
+    public func frames() -> AsyncStream<SampleBuffer> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SampleBuffer.self, bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { s in
             let id = s.nextID
             s.nextID += 1
@@ -51,7 +51,7 @@ public final class PreviewSink: CaptureOutput, @unchecked Sendable {
         return stream
     }
 
-    override func deliver(frame: CaptureFrame, from connection: CaptureConnection) {
+    override func deliver(frame: SampleBuffer, from connection: CaptureConnection) {
         let observers = state.withLock { s in
             s.latest = frame
             s.count += 1

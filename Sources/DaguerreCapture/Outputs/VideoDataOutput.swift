@@ -10,13 +10,13 @@ import Synchronization
 ///
 /// ```swift
 /// final class Analyzer: VideoDataOutputSampleBufferDelegate {
-///     func captureOutput(_ output: VideoDataOutput, didOutput frame: CaptureFrame, from connection: CaptureConnection) {
+///     func captureOutput(_ output: VideoDataOutput, didOutput frame: SampleBuffer, from connection: CaptureConnection) {
 ///         print(frame.metadata.timestamp, frame.colorSpace)
 ///     }
 /// }
 /// ```
 public protocol VideoDataOutputSampleBufferDelegate: AnyObject, Sendable {
-    func captureOutput(_ output: VideoDataOutput, didOutput frame: CaptureFrame, from connection: CaptureConnection)
+    func captureOutput(_ output: VideoDataOutput, didOutput frame: SampleBuffer, from connection: CaptureConnection)
     func captureOutput(_ output: VideoDataOutput, didDrop frame: CaptureFrameMetadata, reason: CaptureFrameDropReason,
                        from connection: CaptureConnection)
 }
@@ -65,7 +65,7 @@ public enum CaptureFrameDropReason: String, Sendable, Hashable {
 public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
     private enum Target: Sendable {
         case delegate(WeakDelegate)
-        case closures(didOutput: @Sendable (CaptureFrame, CaptureConnection) -> Void,
+        case closures(didOutput: @Sendable (SampleBuffer, CaptureConnection) -> Void,
                       didDrop: (@Sendable (CaptureFrameMetadata, CaptureFrameDropReason, CaptureConnection) -> Void)?)
     }
 
@@ -74,7 +74,7 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
     }
 
     private struct Item: Sendable {
-        let frame: CaptureFrame
+        let frame: SampleBuffer
         let connection: CaptureConnection
     }
 
@@ -125,7 +125,7 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
 
     /// Sets closures (held strongly) and the serial queue they run on.
     public func setSampleBufferHandler(queue: DispatchQueue,
-                                       didOutput: @escaping @Sendable (CaptureFrame, CaptureConnection) -> Void,
+                                       didOutput: @escaping @Sendable (SampleBuffer, CaptureConnection) -> Void,
                                        didDrop: (@Sendable (CaptureFrameMetadata, CaptureFrameDropReason, CaptureConnection) -> Void)? = nil) {
         state.withLock { $0.target = .closures(didOutput: didOutput, didDrop: didDrop); $0.queue = queue }
     }
@@ -135,7 +135,7 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
         state.withLock { $0.target = nil; $0.queue = nil; $0.waiting = [] }
     }
 
-    override func deliver(frame: CaptureFrame, from connection: CaptureConnection) {
+    override func deliver(frame: SampleBuffer, from connection: CaptureConnection) {
         let item = Item(frame: frame, connection: connection)
         enum Action { case none, start(DispatchQueue), drop(Item, CaptureFrameDropReason, DispatchQueue) }
         let action: Action = state.withLock { s in

@@ -20,7 +20,7 @@ public enum TransferLUTs {
         let count = 65536, blocks = 16, size = count / blocks
         return [T](unsafeUninitializedCapacity: count) { buffer, n in
             let out = UnsafeTransfer(buffer.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: blocks) { b in
+            WorkerPool.forEach(blocks) { b in
                 for bits in (b * size)..<((b + 1) * size) { (out.value + bits).initialize(to: entry(bits)) }
             }
             n = count

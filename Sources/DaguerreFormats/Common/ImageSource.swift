@@ -16,24 +16,24 @@ import Darwin
 /// let source = ImageSource.file("in.png")
 /// let header = try source.prefix(64)     // magic bytes, the PNG IHDR
 /// ```
-enum ImageSource {
+package enum ImageSource {
     case file(String)
     case memory([UInt8])
 
     /// The path for error messages; nil for memory.
-    var path: String? {
+    package var path: String? {
         if case let .file(p) = self { return p }
         return nil
     }
 
     /// The path, or "(memory)", for errors that need a path.
-    var displayPath: String { path ?? "(memory)" }
+    package var displayPath: String { path ?? "(memory)" }
 
     /// The whole file at `path`, or `.io` naming it.
     /// A regular file is read straight into the array (one copy, on huge pages when large:
     /// a 28 MB DNG through `Data` cost a second copy and 14 000 page faults); anything else
     /// (a pipe, a device) through Foundation.
-    static func readFile(_ path: String) throws(DaguerreError) -> [UInt8] {
+    package static func readFile(_ path: String) throws(DaguerreError) -> [UInt8] {
         guard let file = try RandomAccessFile(path: path), file.size > 0 else {
             do { return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
             catch { throw .io(operation: "read", path: path, reason: error.localizedDescription) }
@@ -41,7 +41,7 @@ enum ImageSource {
         let size = file.size
         // Large files are read in parts on all cores: the kernel's copy and the first touch of
         // the pages (about 9 ms for a 28 MB DNG on one thread) split between them.
-        let parts = size >= 8 << 20 ? max(1, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let parts = size >= 8 << 20 ? max(1, WorkerPool.processorCount) : 1
         @Sendable func bounds(_ k: Int) -> Range<Int> { (size * k / parts)..<(size * (k + 1) / parts) }
         // Per part: the bytes it read, or the error that stopped it.
         let done = TileResults<Int>(count: parts)
@@ -50,7 +50,7 @@ enum ImageSource {
             HugePages.advise(base, count: size)
             let shared = UnsafeTransfer(base)
             // Safety: each part writes only its own byte range of the buffer.
-            DispatchQueue.concurrentPerform(iterations: parts) { k in
+            WorkerPool.forEach(parts) { k in
                 let range = bounds(k)
                 done.set(k, Result { () throws(DaguerreError) in
                     try file.read(at: range.lowerBound, into: UnsafeMutableRawBufferPointer(start: shared.value + range.lowerBound, count: range.count))
@@ -69,7 +69,7 @@ enum ImageSource {
     }
 
     /// The first `count` bytes (fewer if the file is shorter).
-    func prefix(_ count: Int) throws(DaguerreError) -> [UInt8] {
+    package func prefix(_ count: Int) throws(DaguerreError) -> [UInt8] {
         switch self {
         case let .memory(bytes):
             return Array(bytes.prefix(count))

@@ -39,21 +39,53 @@ public struct DNGImage: Sendable {
 
     public init(raw: BayerImage, uniqueCameraModel: String) { self.init(rawData: .mosaic(raw), uniqueCameraModel: uniqueCameraModel) }
 
-    /// The CFA mosaic, or nil for a LinearRaw DNG.
+    /// The CFA mosaic with its samples, or nil for a LinearRaw DNG or a mosaic still in its file.
     public var mosaic: BayerImage? { if case let .mosaic(m) = rawData { m } else { nil } }
+    /// The CFA mosaic's size, order and levels, whether its samples are decoded or still in the
+    /// file; nil for a LinearRaw DNG.
+    public var mosaicLayout: MosaicLayout? {
+        switch rawData {
+        case let .mosaic(m): m.layout
+        case let .storedMosaic(s): s.layout
+        case .linear: nil
+        }
+    }
     /// The LinearRaw samples, or nil for a CFA DNG.
     public var linearRaw: LinearRawImage? { if case let .linear(l) = rawData { l } else { nil } }
     /// Width and height of the main image, in photosites (CFA) or pixels (LinearRaw).
     public var rawSize: (width: Int, height: Int) {
-        switch rawData { case let .mosaic(m): (m.width, m.height); case let .linear(l): (l.width, l.height) }
+        switch rawData {
+        case let .mosaic(m): (m.width, m.height)
+        case let .storedMosaic(s): (s.layout.width, s.layout.height)
+        case let .linear(l): (l.width, l.height)
+        }
     }
 }
 
 /// A DNG's main image (DNG 1.4 §3, PhotometricInterpretation): a colour filter array (32803),
 /// as this project's cameras write, or LinearRaw (34892), already demosaiced by another tool.
+/// A mosaic a develop will stream stays in the file (``StoredMosaic``) until it is decoded.
 public enum DNGRawData: Sendable, Equatable {
     case mosaic(BayerImage)
+    case storedMosaic(StoredMosaic)
     case linear(LinearRawImage)
+
+    /// The same data with the CFA pattern and black levels counted from (x, y) photosites
+    /// further in (an odd ActiveArea origin).
+    func shiftingCFA(x dx: Int, y dy: Int) -> DNGRawData {
+        switch self {
+        case var .mosaic(m):
+            m.pattern = m.pattern.shifted(x: dx, y: dy)
+            m.blackLevel = BayerPattern.shift(m.blackLevel, x: dx, y: dy)
+            return .mosaic(m)
+        case var .storedMosaic(s):
+            s.layout.pattern = s.layout.pattern.shifted(x: dx, y: dy)
+            s.layout.blackLevel = BayerPattern.shift(s.layout.blackLevel, x: dx, y: dy)
+            return .storedMosaic(s)
+        case .linear:
+            return self
+        }
+    }
 }
 
 /// DefaultCropOrigin and DefaultCropSize, in photosites relative to the active area.

@@ -88,7 +88,7 @@ package struct DNGRawChunks: Sendable {
         let results = TileResults<Int>(count: Self.items(all))
         samples.withUnsafeMutableBufferPointer { dst in
             let target = Target(samples: dst.baseAddress!, firstRow: 0, rows: height)
-            DispatchQueue.concurrentPerform(iterations: Self.items(all)) { k in
+            WorkerPool.forEach(Self.items(all)) { k in
                 do throws(DaguerreError) {
                     results.set(k, .success(try decode(item: k, of: all, into: target)))
                 } catch { results.set(k, .failure(error)) }
@@ -98,13 +98,8 @@ package struct DNGRawChunks: Sendable {
         return (samples, precisions.first ?? shape.bits)
     }
 
-    /// `header` (the sample-less mosaic these chunks came with) with every chunk decoded.
-    package func mosaic(_ header: BayerImage) throws(DaguerreError) -> BayerImage {
-        try header.with(samples: try decodeAll().0)
-    }
-
-    /// The significant bits the first chunk will give, read from its header alone: a deferred
-    /// mosaic needs them before any chunk is decoded.
+    /// The significant bits the first chunk will give, read from its header alone: a stored
+    /// mosaic's layout needs them before any chunk is decoded.
     func firstChunkBits() throws(DaguerreError) -> Int {
         guard shape.compression == 7, !layout.offsets.isEmpty else { return shape.bits }
         return try withChunk(0) { (data) throws(DaguerreError) in try LosslessJPEGStream(data).header.precision }

@@ -8,10 +8,10 @@ import Foundation
 extension DNGReader {
     /// The main image of `ifd`: its photometric interpretation decides the representation.
     /// With `deferring`, a CFA mosaic stored uncompressed or as lossless JPEG is not decoded:
-    /// it comes back sample-less (``BayerImage/isDeferred``) with the chunks that hold it.
+    /// it comes back as a ``StoredMosaic``, the chunks that hold it.
     /// With `file`, the chunks are read from it (`r`'s bytes lack them).
     static func rawData(_ ifd: TIFFNode, _ r: TIFFStructureReader, limits: Limits, legacy: Bool,
-                        deferring: Bool = false, file: RandomAccessFile? = nil) throws(DaguerreError) -> (DNGRawData, DNGRawChunks?) {
+                        deferring: Bool = false, file: RandomAccessFile? = nil) throws(DaguerreError) -> DNGRawData {
         guard let w = ifd.uint(.imageWidth, in: r), let h = ifd.uint(.imageLength, in: r) else {
             throw .corruptData(format: "DNG", detail: "the raw IFD has no ImageWidth/ImageLength", path: nil)
         }
@@ -70,17 +70,15 @@ extension DNGReader {
         let defaultWhite = (1 << significant) - 1
         if let pattern {
             let (bits, black, whiteLevel) = (max(8, significant), blackLevels(ifd, r), white?.first ?? defaultWhite)
-            guard !deferred else {
-                return (.mosaic(BayerImage(deferredWidth: width, height: height, pattern: pattern, bitsPerSample: bits, blackLevel: black,
-                                           whiteLevel: whiteLevel)), chunks)
-            }
-            return (.mosaic(try BayerImage(width: width, height: height, pattern: pattern, bitsPerSample: bits, samples: samples,
-                                           blackLevel: black, whiteLevel: whiteLevel)), nil)
+            let layout = MosaicLayout(width: width, height: height, pattern: pattern, bitsPerSample: bits, blackLevel: black,
+                                      whiteLevel: whiteLevel)
+            guard !deferred else { return .storedMosaic(StoredMosaic(layout: layout, chunks: chunks)) }
+            return .mosaic(try BayerImage(layout: layout, samples: samples))
         }
         let whiteLevels = white.map { $0.count >= spp ? Array($0.prefix(spp)) : Array(repeating: $0.first ?? defaultWhite, count: spp) }
-        return (.linear(try LinearRawImage(width: width, height: height, samplesPerPixel: spp, bitsPerSample: max(8, significant),
+        return .linear(try LinearRawImage(width: width, height: height, samplesPerPixel: spp, bitsPerSample: max(8, significant),
                                            samples: samples, blackLevel: planeBlackLevels(ifd, r, planes: spp),
-                                           whiteLevel: whiteLevels ?? Array(repeating: defaultWhite, count: spp))), nil)
+                                           whiteLevel: whiteLevels ?? Array(repeating: defaultWhite, count: spp)))
     }
 
     /// The 2×2 Bayer order of a CFA IFD; other layouts are refused by name.

@@ -15,14 +15,15 @@ extension DNGReader {
     /// from the file: nil when that does not apply (a small or non-regular file, chunks not in
     /// one run, a structure that lies elsewhere, a failure of any kind), and the caller reads the
     /// whole file, which then reports any damage itself.
-    static func readWithoutChunks(path: String, limits: Limits) -> Opened? {
+    static func readWithoutChunks(path: String, limits: Limits) -> DNGImage? {
         do throws(DaguerreError) {
             guard let file = try RandomAccessFile(path: path), file.size >= sparseReadMinimum else { return nil }
             guard let span = rawChunkSpan(head: try file.prefix(headBytes)), span.lowerBound >= 8, span.upperBound <= file.size else { return nil }
             let structure = try Self.structure(try file.readAll(skipping: span))
             guard onlyChunks(of: structure.rawIFD, in: span, tree: structure.tree, structure.r) else { return nil }
             let opened = try image(structure, limits: limits, deferring: true, file: file)
-            return opened.chunks?.file != nil ? opened : nil
+            guard case let .storedMosaic(stored) = opened.rawData, stored.chunks.file != nil else { return nil }
+            return opened
         } catch {
             return nil
         }

@@ -23,23 +23,23 @@ import Foundation
 /// ```
 public enum DNGReader {
     public static func read(path: String, limits: Limits = .default) throws(DaguerreError) -> DNGImage {
-        try open(path: path, limits: limits, deferring: false).image
+        try open(path: path, limits: limits, deferring: false)
     }
 
     /// Reads a DNG's structure and metadata; with `deferring`, a CFA mosaic stored uncompressed
-    /// or as lossless JPEG comes back sample-less (``BayerImage/isDeferred``) together with the
-    /// chunks that hold it, for a develop to decode band by band (a 24 MP mosaic is 48 MB it
-    /// then never holds whole). Other main images are decoded as by ``read(path:limits:)``.
+    /// or as lossless JPEG stays in the file (``DNGRawData/storedMosaic(_:)``), for a develop to
+    /// decode band by band (a 24 MP mosaic is 48 MB it then never holds whole). Other main
+    /// images are decoded as by ``read(path:limits:)``.
     ///
     /// ```swift
-    /// let (header, chunks) = try DNGReader.open(path: "IMG_0001.dng")
-    /// print(header.rawSize, chunks?.chunkHeight ?? 0)    // (6000, 4000) 256
+    /// let dng = try DNGReader.open(path: "IMG_0001.dng")
+    /// print(dng.rawSize, dng.mosaicLayout?.pattern ?? .rggb)    // (6000, 4000) rggb
     /// ```
     ///
     /// Deferring, a large regular file is read without its main image's chunk data when that
     /// lies in one run the structure does not otherwise use (``readWithoutChunks(path:limits:)``);
     /// the chunks are then read from the file as they are decoded.
-    package static func open(path: String, limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> Opened {
+    package static func open(path: String, limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> DNGImage {
         if deferring, let opened = readWithoutChunks(path: path, limits: limits) { return opened }
         let bytes = try ImageSource.readFile(path)
         do { return try open(bytes: bytes, limits: limits, deferring: deferring) } catch { throw error.at(path: path) }
@@ -55,15 +55,11 @@ public enum DNGReader {
     }
 
     public static func read(bytes: [UInt8], limits: Limits = .default) throws(DaguerreError) -> DNGImage {
-        try open(bytes: bytes, limits: limits, deferring: false).image
+        try open(bytes: bytes, limits: limits, deferring: false)
     }
 
-    /// What ``open(path:limits:deferring:)`` gives: the DNG, and the chunks of a mosaic it left
-    /// in the file.
-    package typealias Opened = (image: DNGImage, chunks: DNGRawChunks?)
-
     /// ``open(path:limits:deferring:)`` for a DNG's bytes in memory.
-    package static func open(bytes: [UInt8], limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> Opened {
+    package static func open(bytes: [UInt8], limits: Limits = .default, deferring: Bool = true) throws(DaguerreError) -> DNGImage {
         try image(try structure(bytes), limits: limits, deferring: deferring, file: nil)
     }
 
@@ -90,9 +86,9 @@ public enum DNGReader {
 
     /// The DNG `structure` describes. With `file`, the main image's chunks are read from it (the
     /// structure's bytes lack them).
-    static func image(_ structure: Structure, limits: Limits, deferring: Bool, file: RandomAccessFile?) throws(DaguerreError) -> Opened {
+    static func image(_ structure: Structure, limits: Limits, deferring: Bool, file: RandomAccessFile?) throws(DaguerreError) -> DNGImage {
         let (r, ifd0, rawIFD, version) = (structure.r, structure.ifd0, structure.rawIFD, structure.version)
-        let (raw, chunks) = try rawData(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0, deferring: deferring, file: file)
+        let raw = try rawData(rawIFD, r, limits: limits, legacy: version[0] == 1 && version[1] == 0, deferring: deferring, file: file)
         var dng = DNGImage(rawData: raw, uniqueCameraModel: ifd0.string(.uniqueCameraModel, in: r) ?? "")
         dng.dngVersion = version
         dng.metadata = EXIFCodec.metadata(ifd0: ifd0, reader: r)
@@ -101,13 +97,8 @@ public enum DNGReader {
            Int(a[2]) <= dng.rawSize.height, Int(a[3]) <= dng.rawSize.width {
             dng.activeArea = IntRect(x: Int(a[1]), y: Int(a[0]), width: Int(a[3] - a[1]), height: Int(a[2] - a[0]))
             // CFAPattern and BlackLevel count from the ActiveArea's top-left (DNG 1.4, ActiveArea);
-            // BayerImage counts from the stored image's.
-            if case var .mosaic(m) = dng.rawData, (a[0] | a[1]) & 1 != 0 {
-                let (dx, dy) = (-Int(a[1]), -Int(a[0]))
-                m.pattern = m.pattern.shifted(x: dx, y: dy)
-                m.blackLevel = BayerPattern.shift(m.blackLevel, x: dx, y: dy)
-                dng.rawData = .mosaic(m)
-            }
+            // a mosaic's layout counts from the stored image's.
+            if (a[0] | a[1]) & 1 != 0 { dng.rawData = dng.rawData.shiftingCFA(x: -Int(a[1]), y: -Int(a[0])) }
         }
         if let o = rawIFD.doubles(.defaultCropOrigin, in: r), let s = rawIFD.doubles(.defaultCropSize, in: r), o.count == 2, s.count == 2 {
             dng.defaultCrop = DNGCrop(x: o[0], y: o[1], width: s[0], height: s[1])
@@ -116,7 +107,7 @@ public enum DNGReader {
             if let b = rawIFD.bytes(stage.tag, in: r) { dng.opcodeLists.append(try DNGOpcodeList(stage: stage, parsing: b)) }
         }
         if ifd0.uint(.newSubFileType, in: r) == 1 { dng.preview = try? preview(ifd0, r, limits: limits) }
-        return (dng, chunks)
+        return dng
     }
 
     /// The main image IFD: IFD0 or the first SubIFD (depth first) with NewSubFileType 0.

@@ -39,7 +39,11 @@ public enum DNGWriter {
 
     /// The file's bytes.
     public static func data(for image: DNGImage, compression: DNGCompression = .losslessJPEG) throws(DaguerreError) -> [UInt8] {
-        guard case let .mosaic(raw) = image.rawData else {
+        let raw: BayerImage
+        switch image.rawData {
+        case let .mosaic(m): raw = m
+        case let .storedMosaic(stored): raw = try stored.decoded()
+        case .linear:
             throw .unsupported(feature: "writing LinearRaw DNGs", hint: "The writer stores Bayer mosaics (SPEC R1); demosaiced images go to TIFF or JPEG.")
         }
         guard raw.samples.count == raw.width * raw.height else {
@@ -185,7 +189,7 @@ public enum DNGWriter {
         raw.samples.withUnsafeBufferPointer { all in
             let source = UnsafeTransfer(all.baseAddress!)
             // Safety: each iteration reads the shared mosaic and writes only its own results slot.
-            DispatchQueue.concurrentPerform(iterations: across * down) { index in
+            WorkerPool.forEach(across * down) { index in
                 let tx = index % across, ty = index / across
                 let x0 = tx * t, y0 = ty * th
                 var padded = [UInt16]()

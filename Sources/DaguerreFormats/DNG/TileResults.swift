@@ -2,12 +2,12 @@
 import DaguerreCore
 import Synchronization
 
-/// Per-tile results filled from parallel workers (`concurrentPerform`): each worker sets its
+/// Per-tile results filled from parallel workers (`WorkerPool.forEach`): each worker sets its
 /// own slot; ``collect()`` returns them in order, or the first failure.
 ///
 /// ```swift
 /// let results = TileResults<[UInt8]>(count: tiles)
-/// DispatchQueue.concurrentPerform(iterations: tiles) { i in results.set(i, Result { try encode(i) }) }
+/// WorkerPool.forEach(tiles) { i in results.set(i, Result { try encode(i) }) }
 /// let encoded = try results.collect()
 /// ```
 package final class TileResults<Value: Sendable>: Sendable {

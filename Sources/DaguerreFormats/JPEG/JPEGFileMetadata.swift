@@ -34,7 +34,7 @@ public struct JPEGFileMetadata: Sendable {
     }
 
     /// From a marker scan the caller already made of `bytes`.
-    init(bytes: [UInt8], scan: JPEGMarkerScanner) throws(DaguerreError) {
+    package init(bytes: [UInt8], scan: JPEGMarkerScanner) throws(DaguerreError) {
         byteCount = bytes.count
         width = scan.width; height = scan.height; components = scan.components
         var iccChunks: [Int: [UInt8]] = [:]
@@ -69,7 +69,7 @@ public struct JPEGFileMetadata: Sendable {
 
     /// The same from a scan the caller already made, keeping the bytes before `end` only (the
     /// image without a trailer) and reserving `extra` bytes for what the caller appends.
-    static func replacingMetadata(in jpeg: [UInt8], with segments: [JPEGSegment], scan: JPEGMarkerScanner,
+    package static func replacingMetadata(in jpeg: [UInt8], with segments: [JPEGSegment], scan: JPEGMarkerScanner,
                                   upTo end: Int? = nil, reserving extra: Int = 0) throws(DaguerreError) -> [UInt8] {
         var out: [UInt8] = [0xFF, 0xD8]
         out.reserveCapacity(jpeg.count + extra + segments.reduce(0) { $0 + $1.payload.count + 4 })

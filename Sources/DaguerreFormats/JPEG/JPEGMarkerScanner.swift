@@ -9,21 +9,21 @@ import DaguerreCore
 /// let scan = try JPEGMarkerScanner(bytes)
 /// for s in scan.segments where s.marker == 0xE1 { ... }
 /// ```
-struct JPEGMarkerScanner {
-    struct Segment {
-        var marker: UInt8
+package struct JPEGMarkerScanner {
+    package struct Segment {
+        package var marker: UInt8
         /// Range of the payload (after the 2-byte length) in the scanned bytes.
-        var payload: Range<Int>
+        package var payload: Range<Int>
         /// Range of the whole segment, from its 0xFF.
-        var whole: Range<Int>
+        package var whole: Range<Int>
     }
-    var segments: [Segment] = []
+    package var segments: [Segment] = []
     /// Position of the first SOS marker's 0xFF.
-    var scanStart: Int
+    package var scanStart: Int
     /// Frame size from SOFn.
-    var width = 0, height = 0, components = 0
+    package var width = 0, height = 0, components = 0
 
-    init(_ b: [UInt8]) throws(DaguerreError) {
+    package init(_ b: [UInt8]) throws(DaguerreError) {
         guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { throw .corruptData(format: "JPEG", detail: "it does not start with SOI", path: nil) }
         var p = 2
         while true {
@@ -55,7 +55,7 @@ struct JPEGMarkerScanner {
 
     /// The position just after the EOI that ends the entropy-coded data (for trailers such as a
     /// Motion Photo's video); nil when the data has no EOI.
-    func endOfImage(in b: [UInt8]) -> Int? {
+    package func endOfImage(in b: [UInt8]) -> Int? {
         var p = scanStart
         while p + 1 < b.count {
             if b[p] == 0xFF {

@@ -15,9 +15,9 @@ public struct JPEGSegment: Sendable, Equatable {
 
     /// The largest payload a segment can hold (its length field counts itself).
     public static let maxPayload = 65_533
-    static let exifIdentifier: [UInt8] = Array("Exif".utf8) + [0, 0]
-    static let xmpIdentifier: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
-    static let iccIdentifier: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
+    package static let exifIdentifier: [UInt8] = Array("Exif".utf8) + [0, 0]
+    package static let xmpIdentifier: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    package static let iccIdentifier: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
 
     /// APP1 "Exif\0\0" + a TIFF structure.
     public static func exif(_ tiff: [UInt8]) -> JPEGSegment { JPEGSegment(marker: 0xE1, payload: exifIdentifier + tiff) }
@@ -26,7 +26,7 @@ public struct JPEGSegment: Sendable, Equatable {
 
     /// The bytes for the C bridge: [marker][length, big-endian][payload]. A payload too large
     /// for one segment is refused, never dropped.
-    static func bridged(_ segments: [JPEGSegment]) throws(DaguerreError) -> [UInt8] {
+    package static func bridged(_ segments: [JPEGSegment]) throws(DaguerreError) -> [UInt8] {
         var out: [UInt8] = []
         for s in segments {
             guard s.payload.count <= maxPayload else {
@@ -38,7 +38,7 @@ public struct JPEGSegment: Sendable, Equatable {
     }
 
     /// The segment as it appears in a file: FF, marker, length (payload + 2), payload.
-    var fileBytes: [UInt8] {
+    package var fileBytes: [UInt8] {
         let n = payload.count + 2
         return [0xFF, marker, UInt8(n >> 8), UInt8(n & 0xFF)] + payload
     }

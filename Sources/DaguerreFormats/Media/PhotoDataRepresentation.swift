@@ -22,7 +22,7 @@ public enum PhotoDataRepresentation {
     public static func jpegPhotoDataRepresentation(forJPEGSampleBuffer photo: SampleBuffer,
                                                    previewPhotoSampleBuffer preview: SampleBuffer?,
                                                    xmp: XMPPacket? = nil) throws(DaguerreError) -> [UInt8] {
-        var metadata = photo.metadata
+        var metadata = photo.photoMetadata
         let space = photo.colorSpace ?? .sRGB
         metadata.colorSpace = space == .sRGB ? .sRGB : .uncalibrated
         var thumbnail: [UInt8]?
@@ -50,8 +50,11 @@ public enum PhotoDataRepresentation {
             let hasProfile = scan.segments.contains { $0.marker == 0xE2 && jpeg[$0.payload].starts(with: JPEGSegment.iccIdentifier) }
             if !hasProfile { all += iccSegments(try space.iccProfileData()) }
             return try JPEGFileMetadata.replacingMetadata(in: jpeg, with: all, scan: scan)
-        case .raw:
+        case .bayer:
             throw .invalidArgument(what: "a RAW sample buffer", problem: "use dngPhotoDataRepresentation for RAW photos")
+        case .yCbCr420:
+            throw .unsupported(feature: "JPEG data representations of Y'CbCr sample buffers",
+                               hint: "Convert the frame to RGB first (YCbCrConversion.makeRGBA), or capture JPEG or BGRA photos.")
         }
     }
 
@@ -68,13 +71,13 @@ public enum PhotoDataRepresentation {
     /// in IFD0 (SPEC R1, R5).
     public static func dngPhotoDataRepresentation(forRawSampleBuffer raw: SampleBuffer,
                                                   previewPhotoSampleBuffer preview: SampleBuffer?) throws(DaguerreError) -> [UInt8] {
-        guard case let .raw(mosaic, calibration) = raw.content else {
-            throw .invalidArgument(what: "a non-RAW sample buffer", problem: "dngPhotoDataRepresentation needs a RAW (Bayer) sample buffer")
+        guard case let .bayer(mosaic) = raw.content, let calibration = raw.rawCalibration else {
+            throw .invalidArgument(what: "a non-RAW sample buffer", problem: "dngPhotoDataRepresentation needs a RAW (Bayer) sample buffer with its colour calibration")
         }
-        var dng = DNGImage(raw: mosaic, uniqueCameraModel: [raw.metadata.make, raw.metadata.model].compactMap { $0 }.joined(separator: " "))
+        var dng = DNGImage(raw: mosaic, uniqueCameraModel: [raw.photoMetadata.make, raw.photoMetadata.model].compactMap { $0 }.joined(separator: " "))
         if dng.uniqueCameraModel.isEmpty { dng.uniqueCameraModel = "Daguerre Camera" }
         dng.color = calibration
-        dng.metadata = raw.metadata
+        dng.metadata = raw.photoMetadata
         if let preview, case let .pixels(p) = preview.content { dng.preview = p }
         return try DNGWriter.data(for: dng)
     }

@@ -119,7 +119,7 @@ extension XMPPacket {
     /// swift-corelibs-foundation's XMLParser dereferences a null pointer on a PI without data
     /// (found by FuzzJPEGMetadata; Tests/fuzz-regressions/jpegmeta-xmp-pi-crash.jpg): so no PI
     /// ever reaches it. An unterminated PI drops the rest of the text, which then fails to parse.
-    static func withoutProcessingInstructions(_ text: String) -> Data {
+    package static func withoutProcessingInstructions(_ text: String) -> Data {
         let b = Array(text.utf8)
         var out = [UInt8]()
         out.reserveCapacity(b.count)
@@ -140,15 +140,15 @@ extension XMPPacket {
 /// The XMLParser delegate: attribute-form and element-form simple properties, and
 /// Container:Directory items.
 private final class XMPCollector: NSObject, XMLParserDelegate {
-    var properties: [String: [String: String]] = [:]
-    var items: [XMPPacket.ContainerItem] = []
-    var sawDirectory = false
+    package var properties: [String: [String: String]] = [:]
+    package var items: [XMPPacket.ContainerItem] = []
+    package var sawDirectory = false
     private var stack: [(uri: String, name: String)] = []
     private var text = ""
     private static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
     private static let ignoredURIs: Set<String> = [rdf, "adobe:ns:meta/", "http://www.w3.org/2000/xmlns/"]
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+    package func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
         let uri = namespaceURI ?? ""
         stack.append((uri, name))
@@ -172,13 +172,13 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
 
     /// Prefix → URI as declared so far (attributes keep their prefixes).
     private var namespaces: [String: String] = [:]
-    func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+    package func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
         namespaces[prefix] = namespaceURI
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+    package func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    package func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         let uri = namespaceURI ?? ""
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         // An element-form simple property: a leaf directly inside rdf:Description.

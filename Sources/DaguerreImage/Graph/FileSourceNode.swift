@@ -2,20 +2,19 @@ import DaguerreCore
 import DaguerreFormats
 import Foundation
 
-/// An image file (JPEG, PNG, TIFF), in-memory file data, or any streaming decoder (a RAW
-/// developer's rows), decoded lazily (I1, I3).
+/// An image file (JPEG, PNG, TIFF), in-memory file data, or any row source (a RAW develop's
+/// rows), read lazily (I1, I3).
 ///
 /// Creating the node reads only the header (so the extent, colour space and any format error
 /// are known at once); rows are decoded during rendering, only those a render asks for.
 final class FileSourceNode: ImageNode, @unchecked Sendable {
-    enum Origin: Sendable { case path(String), data([UInt8]), decoder(@Sendable () throws(DaguerreError) -> any ImageDecoder, String) }
+    enum Origin: Sendable { case path(String), data([UInt8]), source(@Sendable () throws(DaguerreError) -> any RowSource, String) }
     let origin: Origin
-    let info: ImageFileInfo
+    let info: RowSourceInfo
     let limits: Limits
 
     init(path: String, limits: Limits) throws(DaguerreError) {
-        let decoder = try ImageReader.open(path: path, limits: limits)
-        let info = decoder.info
+        let info = ImageFileRowSource(try ImageReader.open(path: path, limits: limits)).info
         self.origin = .path(path); self.info = info; self.limits = limits
         // The digest names the file's identity and version: path, size and modification time.
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
@@ -26,18 +25,17 @@ final class FileSourceNode: ImageNode, @unchecked Sendable {
     }
 
     init(data: [UInt8], limits: Limits) throws(DaguerreError) {
-        let decoder = try ImageReader.open(data: data, limits: limits)
-        let info = decoder.info
+        let info = ImageFileRowSource(try ImageReader.open(data: data, limits: limits)).info
         self.origin = .data(data); self.info = info; self.limits = limits
         super.init(extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
                    kind: "data") { d in data.withUnsafeBytes { d.add(bytes: $0) } }
     }
 
-    /// Rows from `makeDecoder` (called once now for the header, then once per render);
+    /// Rows from `makeSource` (called once now for the header, then once per render);
     /// `identity` must name everything that decides the pixels, for the digest.
-    init(makeDecoder: @escaping @Sendable () throws(DaguerreError) -> any ImageDecoder, identity: String) throws(DaguerreError) {
-        let info = try makeDecoder().info
-        self.origin = .decoder(makeDecoder, identity); self.info = info; self.limits = .default
+    init(makeSource: @escaping @Sendable () throws(DaguerreError) -> any RowSource, identity: String) throws(DaguerreError) {
+        let info = try makeSource().info
+        self.origin = .source(makeSource, identity); self.info = info; self.limits = .default
         super.init(extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
                    kind: "decoder") { d in d.add(identity) }
     }
@@ -47,17 +45,17 @@ final class FileSourceNode: ImageNode, @unchecked Sendable {
         switch origin {
         case .path(let p): return "file '\((p as NSString).lastPathComponent)'"
         case .data(let d): return "data (\(d.count) bytes)"
-        case .decoder(_, let identity): return "decoder '\(identity)'"
+        case .source(_, let identity): return "decoder '\(identity)'"
         }
     }
-    override var details: String { "\(info.format.rawValue) \(info.pixelFormat) \(info.colorSpace.name)" }
+    override var details: String { "\(info.kind) \(info.pixelFormat) \(info.colorSpace.name)" }
     override var sourceColorSpace: ColorSpace? { info.colorSpace }
 
-    func openDecoder() throws(DaguerreError) -> any ImageDecoder {
+    func openSource() throws(DaguerreError) -> any RowSource {
         switch origin {
-        case .path(let p): return try ImageReader.open(path: p, limits: limits)
-        case .data(let d): return try ImageReader.open(data: d, limits: limits)
-        case .decoder(let make, _): return try make()
+        case .path(let p): return ImageFileRowSource(try ImageReader.open(path: p, limits: limits))
+        case .data(let d): return ImageFileRowSource(try ImageReader.open(data: d, limits: limits))
+        case .source(let make, _): return try make()
         }
     }
 

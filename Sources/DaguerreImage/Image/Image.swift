@@ -38,15 +38,20 @@ public struct Image: Sendable, CustomStringConvertible {
     public init(data: [UInt8], limits: Limits = .default) throws(DaguerreError) {
         self.init(try FileSourceNode(data: data, limits: limits))
     }
-    /// Rows streamed from a decoder made by `makeDecoder` (a RAW developer, a camera buffer
+    /// Rows streamed from a source made by `makeSource` (a RAW develop, a camera buffer
     /// source): the header is read now, rows only when rendered, band by band. `identity` must
     /// change whenever anything that decides the pixels does (it is the source's digest).
     ///
     /// ```swift
-    /// let decoded = try Image(identity: "in.png|\(modificationTime)") { try ImageReader.open(path: "in.png") }
+    /// let decoded = try Image(identity: "in.png|\(modificationTime)") { ImageFileRowSource(try ImageReader.open(path: "in.png")) }
     /// ```
+    public init(identity: String, makeSource: @escaping @Sendable () throws(DaguerreError) -> any RowSource) throws(DaguerreError) {
+        self.init(try FileSourceNode(makeSource: makeSource, identity: identity))
+    }
+    /// Rows streamed from an image file decoder made by `makeDecoder`.
+    @available(*, deprecated, renamed: "init(identity:makeSource:)", message: "Wrap the decoder in ImageFileRowSource, or implement RowSource.")
     public init(identity: String, makeDecoder: @escaping @Sendable () throws(DaguerreError) -> any DaguerreFormats.ImageDecoder) throws(DaguerreError) {
-        self.init(try FileSourceNode(makeDecoder: makeDecoder, identity: identity))
+        try self.init(identity: identity) { () throws(DaguerreError) -> any RowSource in ImageFileRowSource(try makeDecoder()) }
     }
     /// Pixels in memory, in any format. `colorSpace` defaults to the buffer's own, else sRGB for
     /// integer formats and extended linear sRGB for float formats (Core Image's convention).

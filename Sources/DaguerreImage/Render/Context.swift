@@ -68,7 +68,7 @@ public final class Context: Sendable {
     public var cachedBytes: Int { cache.byteCount }
 
     var workerCount: Int {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = WorkerPool.processorCount
         let n = options.maxThreads ?? cores
         return max(1, options.lowPriority ? max(1, n / 2) : n)
     }

@@ -110,15 +110,15 @@ enum PixelPack {
 
     /// Every format, one channel at a time: the reference the fast paths above must match.
     static func generic(_ src: UnsafePointer<SIMD4<Float>>, count: Int, format: PixelFormat, into dst: UnsafeMutableRawPointer) {
-        let n = format.channels
+        let n = format.channels, w = Luma.rec709
         for i in 0..<count {
             let v = src[i]
             let ch: SIMD4<Float>
             switch format.layout {
             case .r, .rg, .rgb, .rgba: ch = v
             case .bgra: ch = SIMD4(v.z, v.y, v.x, v.w)
-            case .l: ch = SIMD4(0.2126 * v.x + 0.7152 * v.y + 0.0722 * v.z, 0, 0, 0)
-            case .la: ch = SIMD4(0.2126 * v.x + 0.7152 * v.y + 0.0722 * v.z, v.w, 0, 0)
+            case .l: ch = SIMD4(w.x * v.x + w.y * v.y + w.z * v.z, 0, 0, 0)
+            case .la: ch = SIMD4(w.x * v.x + w.y * v.y + w.z * v.z, v.w, 0, 0)
             }
             for c in 0..<n {
                 let idx = i * n + c

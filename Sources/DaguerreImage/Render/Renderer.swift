@@ -149,7 +149,7 @@ struct Renderer {
             if iterations == 1 || workers == 1 {
                 for i in 0..<iterations { body(i) }
             } else {
-                DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
+                WorkerPool.forEach(iterations, body)
             }
             for s in sessions.values { try s.wait() }
             if let e = firstError.withLock({ $0 }) { throw e }

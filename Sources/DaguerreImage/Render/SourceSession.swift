@@ -14,7 +14,7 @@ import DaguerreFormats
 /// never decoded (`jpeg_crop_scanline`). Going backwards restarts the decoder (counted in the
 /// render statistics).
 ///
-/// A decoder that holds whole bands in memory of its own (``ImageDecoder/lendsRows``, the RAW
+/// A decoder that holds whole bands in memory of its own (``RowSource/lendsRows``, the RAW
 /// develop's chunks) lends them instead: the session keeps their spans and no window, and
 /// releases rows as the bands move past them. At 24 MP that is 9 MB of window and a copy of
 /// every developed row (286 MB) less.
@@ -24,7 +24,7 @@ final class SourceSession: @unchecked Sendable {
     // `end` and `spans` move only in `prepare` and `wait` (after the band, and so the task, has
     // finished), so tiles never read a row being written.
     let node: FileSourceNode
-    private var decoder: any ImageDecoder
+    private var decoder: any RowSource
     private(set) var columns: Range<Int>
     private let requestedColumns: Range<Int>
     /// The rows the render reads (its region of interest in this source).
@@ -50,7 +50,7 @@ final class SourceSession: @unchecked Sendable {
         self.node = node
         self.stats = stats
         self.rows = rows
-        decoder = try node.openDecoder()
+        decoder = try node.openSource()
         decoder.willRead(rows: rows)
         let w = node.info.width
         let clamped = max(0, wanted.lowerBound)..<min(w, max(wanted.upperBound, max(0, wanted.lowerBound) + 1))
@@ -83,7 +83,7 @@ final class SourceSession: @unchecked Sendable {
             stats.sourceRestarts.add(1, ordering: .relaxed)
             spans = []; pendingSpans = []
             first = rows.lowerBound; end = rows.lowerBound
-            decoder = try node.openDecoder()
+            decoder = try node.openSource()
             decoder.willRead(rows: self.rows)
             columns = try decoder.setColumns(requestedColumns)
             lends = decoder.lendsRows

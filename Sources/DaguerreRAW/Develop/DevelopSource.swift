@@ -1,16 +1,16 @@
-// What the two develop sources (Bayer and LinearRaw) share as engine decoders (SPEC X2, X6):
+// What the two develop sources (Bayer and LinearRaw) share as engine row sources (SPEC X2, X6):
 // the column window the engine may ask for, and the check of a row request.
 import DaguerreCore
-import DaguerreFormats
+import DaguerreImage
 
-/// A develop source: an ``ImageDecoder`` whose rows are developed on demand, restricted to the
+/// A develop source: a ``RowSource`` whose rows are developed on demand, restricted to the
 /// columns the engine asks for.
 ///
 /// ```swift
 /// let cols = try source.setColumns(100..<600)     // clipped to the image
 /// try source.checkRows(y: 0, count: 64)
 /// ```
-protocol DevelopSource: ImageDecoder {
+protocol DevelopSource: RowSource {
     var columns: Range<Int> { get set }
 }
 

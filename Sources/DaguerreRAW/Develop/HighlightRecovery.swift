@@ -84,7 +84,7 @@ struct HighlightRecovery: Sendable, Hashable {
             let out = UnsafeTransfer(f.baseAddress!)
             mosaic.samples.withUnsafeBufferPointer { s in
                 let samples = UnsafeTransfer(UnsafeMutablePointer(mutating: s.baseAddress!))
-                SharedWork.run(iterations: bands) { b in
+                WorkerPool.share(iterations: bands) { b in
                     for y in (rows * b / bands)..<(rows * (b + 1) / bands) {
                         let line = samples.value + y * w
                         var top: UInt16 = 0

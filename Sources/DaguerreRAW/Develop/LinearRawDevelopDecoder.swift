@@ -5,6 +5,7 @@
 // Our own code: no Debian library develops DNGs.
 import DaguerreCore
 import DaguerreFormats
+import DaguerreImage
 import Dispatch
 import Foundation
 
@@ -15,7 +16,7 @@ import Foundation
 /// try d.readRows(y: 0, count: 16, into: rows, bytesPerRow: d.info.width * 12)
 /// ```
 final class LinearRawDevelopDecoder: DevelopSource {
-    let info: ImageFileInfo
+    let info: RowSourceInfo
     private let linear: LinearRawImage
     private let settings: DevelopSettings
     /// OpcodeList2 (applied to the linearized image, in the active area's coordinates).
@@ -42,8 +43,8 @@ final class LinearRawDevelopDecoder: DevelopSource {
         try settings.limits.check(width: c.width, height: c.height, bytesPerPixel: 12, what: "developed RAW image")
         self.linear = linear; self.settings = settings; self.opcodes = opcodes; self.active = active
         columns = 0..<c.width
-        info = ImageFileInfo(format: .tiff, width: c.width, height: c.height, pixelFormat: .rgbf, alpha: .premultiplied,
-                             iccProfile: nil, colorSpace: settings.workingSpace, randomAccess: true)
+        info = RowSourceInfo(kind: "LinearRaw develop", width: c.width, height: c.height, pixelFormat: .rgbf, alpha: .premultiplied,
+                             colorSpace: settings.workingSpace)
     }
 
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
@@ -55,15 +56,14 @@ final class LinearRawDevelopDecoder: DevelopSource {
         let band = (s.crop.y - active.y + y)..<(s.crop.y - active.y + y + count)
         let span = (s.crop.x - active.x + columns.lowerBound)..<(s.crop.x - active.x + columns.upperBound), sw = span.count
         var pixels = [Float](repeating: 0, count: count * sw * spp)
-        let black = (0..<spp).map { Float(l.blackLevel[$0]) }
-        let scale = (0..<spp).map { Float(1 / max(Double(l.whiteLevel[$0]) - l.blackLevel[$0], 1)) }
+        let lin = Linearization(linearRaw: l), black = lin.floatBlack, scale = lin.floatScale
         for r in 0..<count {
             let src = ((active.y + band.lowerBound + r) * l.width + active.x + span.lowerBound) * spp
             for i in 0..<sw * spp { pixels[r * sw * spp + i] = (Float(l.samples[src + i]) - black[i % spp]) * scale[i % spp] }
         }
         for op in opcodes { op.apply(to: &pixels, width: active.width, height: active.height, channels: spp, rows: band, columns: span) }
-        let k = s.matrix.m.map(Float.init)
-        let (neutral, wbGain) = RAWDevelopDecoder.whiteBalance(s)
+        let matrix = DevelopMatrix(s.matrix)
+        let (neutral, wbGain) = s.whiteBalance
         for r in 0..<count {
             let row = (destination + r * bytesPerRow).assumingMemoryBound(to: Float.self)
             for i in 0..<sw {
@@ -74,10 +74,7 @@ final class LinearRawDevelopDecoder: DevelopSource {
                     let clipped = SIMD3<Float>(rgb.x >= 0.999 ? 1 : 0, rgb.y >= 0.999 ? 1 : 0, rgb.z >= 0.999 ? 1 : 0)
                     rgb = hl.apply(rgb * wbGain, clipped: clipped) * neutral
                 }
-                let o = row + 3 * i
-                o[0] = k[0] * rgb.x + k[1] * rgb.y + k[2] * rgb.z
-                o[1] = k[3] * rgb.x + k[4] * rgb.y + k[5] * rgb.z
-                o[2] = k[6] * rgb.x + k[7] * rgb.y + k[8] * rgb.z
+                matrix.write(rgb.x, rgb.y, rgb.z, to: row + 3 * i)
             }
         }
     }

@@ -13,12 +13,13 @@ import Foundation
 /// all cores, in the develop's own parallel loop.
 ///
 /// ```swift
-/// let (header, chunks) = try DNGReader.open(path: "IMG_0001.dng")
-/// let stream = StreamedMosaic(chunks: chunks!, limits: .default)
+/// guard case let .storedMosaic(stored) = try DNGReader.open(path: "IMG_0001.dng").rawData else { return }
+/// let stream = StreamedMosaic(stored: stored, limits: .default)
 /// let rows = try stream.cover(200..<520)       // tile rows 0, 1 and 2 at 256-row tiles
 /// print(rows.row(300)[12])
 /// ```
 final class StreamedMosaic {
+    let layout: MosaicLayout
     let chunks: DNGRawChunks
     let limits: Limits
     /// Decoded chunk rows, contiguous from the buffer's start.
@@ -29,8 +30,8 @@ final class StreamedMosaic {
     /// `bandRows`: the most rows one ``cover(_:assistance:)`` will ask for, if known; the
     /// buffer is then sized once for the chunk rows such a band can span (a buffer grown on
     /// the second band was the first one's pages faulted for nothing: 1 500 of them at 24 MP).
-    init(chunks: DNGRawChunks, limits: Limits, bandRows: Int = 0) {
-        self.chunks = chunks; self.limits = limits
+    init(stored: StoredMosaic, limits: Limits, bandRows: Int = 0) {
+        layout = stored.layout; chunks = stored.chunks; self.limits = limits
         let ch = max(chunks.chunkHeight, 1)
         reservedRows = bandRows > 0 ? min(chunks.height, ((bandRows - 1) / ch + 2) * ch) : 0
     }
@@ -42,7 +43,7 @@ final class StreamedMosaic {
 
     /// Mosaic rows `rows` (clipped to the mosaic) and the rest of their chunk rows, decoded.
     /// Throws the decoder's error for a damaged chunk, or a size error before allocating.
-    func cover(_ rows: Range<Int>, assistance: SharedWork.Assistance? = nil) throws(DaguerreError) -> MosaicRows {
+    func cover(_ rows: Range<Int>, assistance: WorkerPool.Assistance? = nil) throws(DaguerreError) -> MosaicRows {
         let w = chunks.width, h = chunks.height, ch = chunks.chunkHeight
         // At least one row, inside the mosaic, whatever is asked.
         let lo = min(max(0, rows.lowerBound), h - 1), hi = min(h, max(rows.upperBound, lo + 1))
@@ -76,10 +77,10 @@ final class StreamedMosaic {
 
     /// Decodes chunk rows `band` into `target` on all cores (items of two tiles each), the
     /// develop's reading thread helping through `assistance`; the first failure is thrown.
-    private func decode(chunkRows band: Range<Int>, into target: DNGRawChunks.Target, assistance: SharedWork.Assistance?) throws(DaguerreError) {
+    private func decode(chunkRows band: Range<Int>, into target: DNGRawChunks.Target, assistance: WorkerPool.Assistance?) throws(DaguerreError) {
         let range = chunks.chunks(inChunkRows: band), items = DNGRawChunks.items(range)
         let results = TileResults<Void>(count: items), chunks = self.chunks
-        SharedWork.run(workers: ProcessInfo.processInfo.activeProcessorCount, items: items, assistance: assistance) { _, item in
+        WorkerPool.share(workers: WorkerPool.processorCount, items: items, assistance: assistance) { _, item in
             results.set(item, Result { () throws(DaguerreError) in try chunks.decode(item: item, of: range, into: target) })
         }
         _ = try results.collect()

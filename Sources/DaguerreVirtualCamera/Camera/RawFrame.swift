@@ -1,5 +1,6 @@
 // A frame as the virtual sensor delivers it (SPEC C4, R1): the Bayer mosaic and what the camera
 // knew when it took it.
+import DaguerreCore
 import DaguerreFormats
 
 /// Per-frame metadata: the facts a capture pipeline attaches to each buffer.

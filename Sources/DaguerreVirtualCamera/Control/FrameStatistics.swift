@@ -1,6 +1,7 @@
 // The statistics an image signal processor's 3A block gathers from each raw frame (SPEC C4):
 // per-cell means of the red, green and blue photosites above black, on a coarse grid, which
 // auto-exposure and auto-white-balance read instead of the full frame.
+import DaguerreCore
 import DaguerreFormats
 
 /// Per-cell linear means (0...1 of the range above black) on a `columns` × `rows` grid.

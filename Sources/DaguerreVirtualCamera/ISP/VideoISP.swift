@@ -25,11 +25,7 @@ public struct VideoISP: Sendable {
         self.outputPrimaries = outputPrimaries
         let xyzToOut = outputPrimaries.rgbToXYZ.inverse ?? .identity
         matrix = xyzToOut * Colorimetry.cameraToXYZ(under: .d65)
-        curve = (0..<4096).map { i in
-            let v = Double(i) / 4095
-            let e = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055
-            return UInt8((e * 255).rounded())
-        }
+        curve = (0..<4096).map { i in UInt8((TransferFunction.sRGB.encode(Double(i) / 4095) * 255).rounded()) }
     }
 
     /// Demosaics and converts `m` (even width and height). `exposureScale` maps the raw range
@@ -43,22 +39,21 @@ public struct VideoISP: Sendable {
         let black = Float(m.blackLevel.reduce(0, +) / 4), range = Float(m.whiteLevel) - black
         let k = Matrix3.diagonal(whiteBalance.x, whiteBalance.y, whiteBalance.z)
         let mm = (matrix * k).m.map { Float($0 * exposureScale) / range }
-        // Per position of the 2×2 quad: 0 red, 3 blue, 1 green with red in its row, 2 green with red in its column.
-        let cfa = m.pattern.cfaPattern.map(Int.init)
-        let kinds = (0..<4).map { k -> Int in
-            switch cfa[k] { case 0: 0; case 2: 3; default: cfa[(k & 2) | ((k + 1) & 1)] == 0 ? 1 : 2 }
-        }
+        // What each position of the 2×2 quad is (row-major).
+        let sites = (0..<4).map { BilinearSite(pattern: m.pattern, x: $0 & 1, y: $0 >> 1) }
         let yScale: Float = fullRange ? 255 : 219, yOffset: Float = fullRange ? 0 : 16, cScale: Float = fullRange ? 255 : 224
         let lut = curve
+        let bt709 = YCbCrMatrix.bt709, wr = Luma.rec709.x, wg = Luma.rec709.y, wb = Luma.rec709.z
+        let cbScale = 1 / Float(bt709.cbDivisor), crScale = 1 / Float(bt709.crDivisor)
         m.samples.withUnsafeBufferPointer { src in
             frame.luma.withUnsafeMutableBufferPointer { yp in
             frame.cb.withUnsafeMutableBufferPointer { cbp in
             frame.cr.withUnsafeMutableBufferPointer { crp in
             lut.withUnsafeBufferPointer { lutp in
                 // Safety: workers read the shared mosaic and table and write disjoint row pairs of
-                // the planes, all of which outlive the `concurrentPerform` call.
+                // the planes, all of which outlive the `WorkerPool.forEach` call.
                 let shared = UnsafeTransfer((src: src.baseAddress!, y: yp.baseAddress!, cb: cbp.baseAddress!, cr: crp.baseAddress!, lut: lutp.baseAddress!))
-                DispatchQueue.concurrentPerform(iterations: h / 2) { pair in
+                WorkerPool.forEach(h / 2) { pair in
                     let io = shared.value
                     // Rows y-1 ... y+2 as floats above black, one sample of edge padding each side.
                     let stride = w + 2
@@ -82,28 +77,10 @@ public struct VideoISP: Sendable {
                     for dy in 0..<2 {
                         let y = pair * 2 + dy
                         let up = rows + dy * stride + 1, mid = up + stride, down = mid + stride
-                        // Demosaic: one simple loop per CFA position of the row.
-                        for parity in 0..<2 {
-                            var x = parity
-                            switch kinds[dy * 2 + parity] {
-                            case 0, 3:
-                                let own = kinds[dy * 2 + parity] == 0 ? rr : bb, other = kinds[dy * 2 + parity] == 0 ? bb : rr
-                                while x < w {
-                                    own[x] = mid[x]
-                                    gg[x] = (up[x] + down[x] + mid[x - 1] + mid[x + 1]) * 0.25
-                                    other[x] = (up[x - 1] + up[x + 1] + down[x - 1] + down[x + 1]) * 0.25
-                                    x += 2
-                                }
-                            default:
-                                let inRow = kinds[dy * 2 + parity] == 1 ? rr : bb, inColumn = kinds[dy * 2 + parity] == 1 ? bb : rr
-                                while x < w {
-                                    gg[x] = mid[x]
-                                    inRow[x] = (mid[x - 1] + mid[x + 1]) * 0.5
-                                    inColumn[x] = (up[x] + down[x]) * 0.5
-                                    x += 2
-                                }
-                            }
-                        }
+                        // With the virtual sensor's integral black levels the rows hold whole
+                        // numbers, so the demosaic's sums are exact in any order.
+                        BilinearDemosaic.row(up: up, mid: mid, down: down, count: w, first: sites[dy * 2], second: sites[dy * 2 + 1],
+                                             red: rr, green: gg, blue: bb)
                         let lumaRow = io.y + y * w
                         // Float → integer through the 1.5·2²³ trick: the value lands in the low
                         // mantissa bits, rounded to nearest, with no trap checks (values are clamped first).
@@ -116,9 +93,9 @@ public struct VideoISP: Sendable {
                             let eg = Float(io.lut[Int((lg * 4095 + magic).bitPattern & 0xFFF)])
                             let eb = Float(io.lut[Int((lb * 4095 + magic).bitPattern & 0xFFF)])
                             // BT.709 Y'CbCr on 0...255 codes.
-                            let luma = 0.2126 * er + 0.7152 * eg + 0.0722 * eb
+                            let luma = wr * er + wg * eg + wb * eb
                             lumaRow[x] = UInt8(truncatingIfNeeded: (luma * (yScale / 255) + yOffset + magic).bitPattern)
-                            chroma[x >> 1] += SIMD2((eb - luma) * (1 / 1.8556), (er - luma) * (1 / 1.5748))
+                            chroma[x >> 1] += SIMD2((eb - luma) * cbScale, (er - luma) * crScale)
                         }
                     }
                     let cbRow = io.cb + pair * (w / 2), crRow = io.cr + pair * (w / 2)

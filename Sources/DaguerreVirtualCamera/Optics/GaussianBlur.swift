@@ -15,10 +15,10 @@ enum GaussianBlur {
         w = w.map { $0 / total }
         let weights = w
         // Safety: the workers write disjoint rows (first pass) or disjoint column bands (second
-        // pass) of a plane that outlives the `concurrentPerform` calls.
+        // pass) of a plane that outlives the `WorkerPool.forEach` calls.
         let p = UnsafeTransfer(plane)
         // Rows.
-        DispatchQueue.concurrentPerform(iterations: height) { y in
+        WorkerPool.forEach(height) { y in
             let row = p.value + y * width
             var line = [Float](repeating: 0, count: width)
             for x in 0..<width {
@@ -30,7 +30,7 @@ enum GaussianBlur {
         }
         // Columns, in bands of 64 columns so rows are read contiguously.
         let bands = (width + 63) / 64
-        DispatchQueue.concurrentPerform(iterations: bands) { band in
+        WorkerPool.forEach(bands) { band in
             let x0 = band * 64, x1 = min(width, x0 + 64), n = x1 - x0
             var column = [Float](repeating: 0, count: height * n)
             for y in 0..<height { for x in 0..<n { column[y * n + x] = p.value[y * width + x0 + x] } }

@@ -47,9 +47,9 @@ public struct OpticalImage: Sendable {
         distance.withUnsafeMutableBufferPointer { dp in
             guard let r = rp.baseAddress, let g = gp.baseAddress, let b = bp.baseAddress, let d = dp.baseAddress else { return }
             // Safety: each worker writes only its own row of each plane, and the arrays outlive
-            // the `concurrentPerform` call that uses them.
+            // the `WorkerPool.forEach` call that uses them.
             let shared = UnsafeTransfer((r: r, g: g, b: b, d: d))
-            DispatchQueue.concurrentPerform(iterations: height) { y in
+            WorkerPool.forEach(height) { y in
                 let rows = shared.value
                 for x in 0..<width {
                     var sum = SIMD3<Float>.zero, dist: Float = 0

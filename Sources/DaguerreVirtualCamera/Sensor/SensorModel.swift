@@ -1,6 +1,7 @@
 // The parameters of a simulated CMOS Bayer sensor (SPEC C4, R1): geometry, light sensitivity,
 // full well, the noise sources before and after the analog gain, black level, fixed-pattern
 // noise (PRNU, DSNU), the ADC and the rolling-shutter readout.
+import DaguerreCore
 import DaguerreFormats
 
 /// A sensor, described the way a sensor datasheet and a photon-transfer measurement describe it.

@@ -54,9 +54,9 @@ enum SensorReadout {
                 q.optical.planes[0].withUnsafeBufferPointer { p0 in
                 q.optical.planes[1].withUnsafeBufferPointer { p1 in
                 q.optical.planes[2].withUnsafeBufferPointer { p2 in
-                    // Safety: read-only pointers into arrays that outlive the `concurrentPerform` using them.
+                    // Safety: read-only pointers into arrays that outlive the `WorkerPool.forEach` using them.
                     let shared = UnsafeTransfer([p0.baseAddress!, p1.baseAddress!, p2.baseAddress!])
-                    DispatchQueue.concurrentPerform(iterations: h) { y in
+                    WorkerPool.forEach(h) { y in
                         let planes = shared.value
                         let rowStart = q.startTime + Double(y) / Double(h) * s.readoutTime
                         let taps = motionTaps(q, rowStart: rowStart)

@@ -3,6 +3,7 @@
 // 1080p stream, then a 12 MP raw still written as a DNG with its calibration and as the ISP's
 // Display P3 JPEG), and two seconds recorded through a capture session with MovieFileOutput.
 import Daguerre
+import DaguerreMovie
 import Dispatch
 import Foundation
 
@@ -26,12 +27,12 @@ extension DemoCommand {
                 let dng = camera.dngImage(for: frame, preview: nil, date: Date())
                 let jpegPreview = SampleBuffer(pixels: preview)
                 try AtomicFile.write(try PhotoDataRepresentation.dngPhotoDataRepresentation(
-                    forRawSampleBuffer: SampleBuffer(raw: dng.mosaic ?? frame.mosaic, calibration: dng.color, metadata: dng.metadata),
+                    forRawSampleBuffer: SampleBuffer(raw: dng.mosaic ?? frame.mosaic, calibration: dng.color, photoMetadata: dng.metadata),
                     previewPhotoSampleBuffer: jpegPreview), to: out("camera-\(name).dng"))
                 var metadata = dng.metadata
                 metadata.colorSpace = .uncalibrated
                 try AtomicFile.write(try PhotoDataRepresentation.jpegPhotoDataRepresentation(
-                    forJPEGSampleBuffer: SampleBuffer(pixels: rgba, metadata: metadata), previewPhotoSampleBuffer: jpegPreview),
+                    forJPEGSampleBuffer: SampleBuffer(pixels: rgba, photoMetadata: metadata), previewPhotoSampleBuffer: jpegPreview),
                     to: out("camera-\(name)-P3.jpg"))
                 let m = frame.metadata
                 print(String(format: "    1/%.0f s, ISO %.0f, lux estimate %.0f, white balance gains %.2f / 1 / %.2f",

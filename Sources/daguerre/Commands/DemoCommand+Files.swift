@@ -3,6 +3,7 @@
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
+import DaguerreMovie
 import Foundation
 
 extension DemoCommand {
@@ -21,7 +22,7 @@ extension DemoCommand {
         let preview = SampleBuffer(pixels: try PreviewScaler.fit(rgb, maxWidth: 320, maxHeight: 320))
         try timed("photo-exif-P3.jpg (EXIF, MakerNote, P3 profile, thumbnail)") {
             let jpeg = try PhotoDataRepresentation.jpegPhotoDataRepresentation(
-                forJPEGSampleBuffer: SampleBuffer(pixels: rgb, metadata: metadata), previewPhotoSampleBuffer: preview)
+                forJPEGSampleBuffer: SampleBuffer(pixels: rgb, photoMetadata: metadata), previewPhotoSampleBuffer: preview)
             try AtomicFile.write(jpeg, to: out("photo-exif-P3.jpg").path)
         }
 
@@ -44,7 +45,7 @@ extension DemoCommand {
             calibration.calibrationIlluminant1 = .d65
             calibration.asShotNeutral = [1, 1, 1]
             let dng = try PhotoDataRepresentation.dngPhotoDataRepresentation(
-                forRawSampleBuffer: SampleBuffer(raw: raw, calibration: calibration, metadata: metadata), previewPhotoSampleBuffer: preview)
+                forRawSampleBuffer: SampleBuffer(raw: raw, calibration: calibration, photoMetadata: metadata), previewPhotoSampleBuffer: preview)
             try AtomicFile.write(dng, to: out("photo.dng").path)
         }
 
@@ -56,7 +57,7 @@ extension DemoCommand {
             // Frames come from the developed photograph rendered once, not from the filter chain.
             let still = Image(buffer: rgb, colorSpace: .displayP3)
             let e = still.extent
-            pair = try LivePhotoPair.write(still: SampleBuffer(pixels: rgb, metadata: metadata), preview: preview,
+            pair = try LivePhotoPair.write(still: SampleBuffer(pixels: rgb, photoMetadata: metadata), preview: preview,
                                            stillPath: out("IMG_0001.JPG").path, moviePath: out("IMG_0001.MOV").path,
                                            movie: settings) { (recorder) throws(DaguerreError) in
                 for i in 0..<45 {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Daguerre
 import Foundation
 
-/// `daguerre develop`: RAWExpose's job on the command line (issue #5, SPEC X1): develops DNGs
+/// `daguerre develop`: RAWExpose's job on the command line (SPEC X1): develops DNGs
 /// with RAWFilter, each with its sidecar adjustments (`FILE.daguerre.json`) under the options
 /// given here, and writes JPEG, 16-bit TIFF or PNG with the camera's metadata.
 struct DevelopCommand: ParsableCommand {
@@ -12,36 +12,24 @@ struct DevelopCommand: ParsableCommand {
         discussion: """
         Options given here override each file's sidecar (FILE.daguerre.json), which overrides the file's defaults.
         Example: daguerre develop IMG_0001.dng IMG_0002.dng -o developed/ --exposure 0.5 --colorspace displayP3
+
+        Develop options (RAWFilter's, each also a sidecar field and a Core Image key):
+        \(RAWAdjustmentArguments.help)
         """)
 
-    @Argument(help: "DNG files.") var inputs: [String]
+    @Argument(parsing: .allUnrecognized, help: "DNG files, and the develop options listed below.") var arguments: [String] = []
     @Option(name: .shortAndLong, help: "Output folder (or a file name when developing one input).") var output: String
-    @Option(help: "Exposure in EV, added to the file's baseline exposure.") var exposure: FiniteNumber?
-    @Option(help: "White balance temperature in kelvin (default: as shot).") var temperature: FiniteNumber?
-    @Option(help: "White balance tint (default: as shot).") var tint: FiniteNumber?
-    @Option(help: "Noise reduction amount, 0...1 (default 0.5: as much as the file's noise profile, or an estimate, calls for; 0 shows the raw noise).") var noiseReduction: FiniteNumber?
-    @Option(help: "Colour noise reduction, 0...1 (default 0): chroma smoothing, luminance kept.") var colorNoiseReduction: FiniteNumber?
-    @Option(help: "Noise reduction detail, 0...1 (default 0): keep more fine texture (and fine grain).") var noiseReductionDetail: FiniteNumber?
-    @Option(help: "Noise reduction contrast, 0...1 (default 0): keep more faint shading and local contrast.") var noiseReductionContrast: FiniteNumber?
-    @Option(help: "Noise reduction sharpness, 0...1 (default 0): give back edge sharpness, not the noise.") var noiseReductionSharpness: FiniteNumber?
     @Option(help: "Output colour space: displayP3, sRGB, adobeRGB, bt2020, linearSRGB...") var colorspace = "displayP3"
     @Option(help: "jpeg, tiff16 or png (default: from the output file's extension, else jpeg).") var format: String?
-    @Option(help: "Scale factor, 0 < s ≤ 1 (½ or less develops at half size first).") var scale: FiniteNumber?
-    @Option(help: "Boost curve amount, 0 (linear, default) … 1 (filmic).") var boost: FiniteNumber?
-    @Option(help: "Contrast, −1 … 1.") var contrast: FiniteNumber?
-    @Option(help: "Local tone mapping, 0 … 1.") var localToneMap: FiniteNumber?
-    @Option(help: "Sharpening amount, 0 … 1.") var sharpness: FiniteNumber?
-    @Option(help: "Highlight recovery, 0 (clip to white) … 1 (default: rebuild).") var highlights: FiniteNumber?
     @Option(help: "TIFF compression: none (default, as LibRaw and RawTherapee write), lzw or deflate.") var tiffCompression = "none"
-    @Flag(help: "Draft mode (fast demosaic).") var draft = false
-    @Option(help: "Pipeline version, 1…4 (default: the sidecar's, else 4, the newest; 3 is the slower one with 0.6 dB more noise reduction quality).")
-    var decoderVersion: String?
     @Option(help: "JPEG quality, 0...1.") var quality = 0.9
 
     /// The extensions of the formats the command writes, by `--format` name.
     static let extensions = ["jpeg": "jpg", "jpg": "jpg", "tiff16": "tif", "tiff": "tif", "tif": "tif", "png": "png"]
 
     func run() throws {
+        let (inputs, overrides) = try RAWAdjustmentArguments.parse(arguments)
+        guard !inputs.isEmpty else { throw ValidationError("Give at least one RAW file to develop.") }
         guard let space = ColorSpace(named: colorspace) else {
             throw ValidationError("--colorspace \(colorspace): use displayP3, sRGB, adobeRGB, bt2020, linearSRGB or linearP3.")
         }
@@ -71,11 +59,6 @@ struct DevelopCommand: ParsableCommand {
             }
         }
         let context = try Context()
-        let overrides = RAWAdjustments(decoderVersion: decoderVersion, exposure: exposure?.value, temperature: temperature?.value, tint: tint?.value, noiseReduction: noiseReduction?.value,
-                                       colorNoiseReduction: colorNoiseReduction?.value, noiseReductionSharpness: noiseReductionSharpness?.value,
-                                       noiseReductionContrast: noiseReductionContrast?.value, noiseReductionDetail: noiseReductionDetail?.value,
-                                       boost: boost?.value, highlightRecovery: highlights?.value, contrast: contrast?.value,
-                                       localToneMap: localToneMap?.value, sharpness: sharpness?.value)
         var failures = 0
         for (i, input) in inputs.enumerated() {
             let started = Date()
@@ -85,8 +68,6 @@ struct DevelopCommand: ParsableCommand {
                 var raw = try RAWFilter(url: URL(fileURLWithPath: input))
                 try RAWAdjustments.sidecar(for: input)?.apply(to: &raw)
                 overrides.apply(to: &raw)
-                if let scale { raw.scaleFactor = scale.value }
-                raw.isDraftModeEnabled = draft
                 let image = try raw.outputImage()
                 // The orientation is applied to the pixels, so the file says upright.
                 var metadata = raw.metadata

@@ -2,6 +2,7 @@ import ArgumentParser
 import DaguerreCore
 import DaguerreFormats
 import Daguerre
+import DaguerreMovie
 import Foundation
 
 /// `daguerre frames`: streams frames from a virtual camera and writes them as PNG (issue #4).

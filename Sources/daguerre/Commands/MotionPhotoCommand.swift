@@ -1,6 +1,7 @@
 import ArgumentParser
 import DaguerreCore
 import DaguerreFormats
+import DaguerreMovie
 import Foundation
 
 /// `daguerre motionphoto STILL.jpg MOVIE.mov -o OUT.MP.jpg`: a Live Photo pair as one Motion

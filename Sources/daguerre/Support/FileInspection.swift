@@ -1,6 +1,7 @@
 // What `daguerre inspect` reports: each reader's findings as a JSON-ready tree.
 import DaguerreCore
 import DaguerreFormats
+import DaguerreMovie
 import Foundation
 
 /// Builds the inspection report of one file from Daguerre's own readers.
@@ -83,11 +84,10 @@ enum FileInspection {
             "colorMatrix1": d.color.colorMatrix1, "calibrationIlluminant1": Int(d.color.calibrationIlluminant1.rawValue),
             "baselineExposure": d.color.baselineExposure, "exif": exif(d.metadata),
         ]
-        switch d.rawData {
-        case let .mosaic(m):
+        if let m = d.mosaicLayout {
             out.merge(["rawKind": "CFA", "cfa": m.pattern.fourCC, "bitsPerSample": m.bitsPerSample,
                        "blackLevel": m.blackLevel, "whiteLevel": m.whiteLevel]) { $1 }
-        case let .linear(l):
+        } else if let l = d.linearRaw {
             out.merge(["rawKind": "LinearRaw", "samplesPerPixel": l.samplesPerPixel, "bitsPerSample": l.bitsPerSample,
                        "blackLevel": l.blackLevel, "whiteLevel": l.whiteLevel]) { $1 }
         }

@@ -1,5 +1,6 @@
 // The QuickTime/MP4 part of `daguerre inspect`: what MovieReader finds.
 import DaguerreFormats
+import DaguerreMovie
 
 enum QuickTimeInspection {
     /// nil when the file's first bytes are not a QuickTime/MP4 file's (no ftyp, moov, mdat, wide

@@ -31,14 +31,15 @@ import Testing
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(size >= DNGReader.sparseReadMinimum, "\(size) bytes")
         let whole = try DNGReader.read(path: path)
-        let (header, chunks) = try DNGReader.open(path: path)
-        let file = try #require(chunks?.file, "the sparse read was not taken")
+        let header = try DNGReader.open(path: path)
+        guard case let .storedMosaic(stored) = header.rawData else { Issue.record("the mosaic was decoded on opening"); return }
+        let file = try #require(stored.chunks.file, "the sparse read was not taken")
         #expect(file.size == size)
         #expect(header.metadata == whole.metadata)
         #expect(header.color == whole.color)
         #expect(header.uniqueCameraModel == whole.uniqueCameraModel && header.defaultCrop == whole.defaultCrop)
         #expect(header.preview?.width == 64 && whole.preview?.width == 64)
-        let mosaic = try #require(chunks).mosaic(try #require(header.mosaic))
+        let mosaic = try stored.decoded()
         #expect(mosaic == whole.mosaic)
     }
 
@@ -79,12 +80,12 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.path("big.dng")
         try Self.write(to: path, compression: .losslessJPEG)
-        let (header, chunks) = try DNGReader.open(path: path)
-        #expect(chunks?.file != nil)
+        guard case let .storedMosaic(stored) = try DNGReader.open(path: path).rawData else { Issue.record("the mosaic was decoded on opening"); return }
+        #expect(stored.chunks.file != nil)
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: 1 << 20)
         try handle.close()
-        let error = try #require(throws: DaguerreError.self) { _ = try #require(chunks).mosaic(try #require(header.mosaic)) }
+        let error = try #require(throws: DaguerreError.self) { _ = try stored.decoded() }
         #expect("\(error)".contains(path), "\(error)")
     }
 }

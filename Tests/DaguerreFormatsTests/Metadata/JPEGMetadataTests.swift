@@ -7,41 +7,11 @@ import Testing
 /// JPEG files with EXIF, Apple MakerNote, ICC, thumbnail and XMP, judged by exiftool and Pillow
 /// (SPEC P12, V4, L3, W5).
 @Suite struct JPEGMetadataTests {
-    static let uuid = "F1A8E2C4-3B6D-4E1F-9A7C-2D5B8E0F1A3C"
-
-    static func metadata() -> PhotoMetadata {
-        var m = PhotoMetadata(make: "Daguerre", model: "Virtual Back Camera", software: "Daguerre 0.1")
-        m.dateTimeOriginal = Date(timeIntervalSince1970: 1_763_700_000.25)
-        m.timeZoneOffset = -5 * 3600
-        m.exposureTime = 1.0 / 120; m.fNumber = 1.8; m.iso = 200
-        m.focalLength = 3.99; m.focalLengthIn35mmFilm = 28
-        m.flash = PhotoMetadata.FlashValue.autoFired
-        m.orientation = 6
-        m.lensModel = "Daguerre back camera 3.99mm f/1.8"
-        m.gps = GPSLocation(latitude: 48.858370, longitude: -2.294481, altitude: 35.5)
-        m.livePhotoContentIdentifier = uuid
-        return m
-    }
-
-    static func gradient(width: Int, height: Int, format: PixelFormat = .rgb8, space: ColorSpace = .displayP3) throws -> PixelBuffer {
-        var p = try PixelBuffer(width: width, height: height, format: format, colorSpace: space, alpha: .straight)
-        let bpp = format.bytesPerPixel, stride = p.bytesPerRow
-        p.withUnsafeMutableBytes { b in
-            for y in 0..<height { for x in 0..<width {
-                b[y * stride + x * bpp] = UInt8(x * 255 / max(1, width - 1))
-                b[y * stride + x * bpp + 1] = UInt8(y * 255 / max(1, height - 1))
-                b[y * stride + x * bpp + 2] = 128
-                if bpp == 4 { b[y * stride + x * bpp + 3] = 255 }
-            } }
-        }
-        return p
-    }
-
     @Test("A Display P3 JPEG with EXIF, MakerNote, thumbnail and XMP reads back in exiftool, Pillow and our reader")
     func jpegWithEverything() throws {
         let dir = try TemporaryDirectory()
-        let photo = SampleBuffer(pixels: try Self.gradient(width: 640, height: 480), metadata: Self.metadata())
-        let preview = SampleBuffer(pixels: try Self.gradient(width: 320, height: 240, format: .bgra8))
+        let photo = SampleBuffer(pixels: try TestPhotos.gradient(width: 640, height: 480), photoMetadata: TestPhotos.metadata())
+        let preview = SampleBuffer(pixels: try TestPhotos.gradient(width: 320, height: 240, format: .bgra8))
         var xmp = XMPPacket()
         xmp.set("Label", "Daguerre test", in: .xmp)
         let bytes = try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: preview, xmp: xmp)
@@ -70,7 +40,7 @@ import Testing
         #expect(tags["GPS:GPSLongitudeRef"] as? String == "W")
         #expect(abs((tags["Composite:GPSLongitude"] as? Double ?? 0) + 2.294481) < 1e-6, "west is negative: \(tag("Composite:GPSLongitude"))")
         #expect(abs((tags["GPS:GPSAltitude"] as? Double ?? 0) - 35.5) < 1e-3)
-        #expect(tag("Apple:MediaGroupUUID") == Self.uuid)
+        #expect(tag("Apple:MediaGroupUUID") == TestPhotos.uuid)
         #expect(tag("ICC-header:ProfileDescription").contains("Display P3") || tag("ICC_Profile:ProfileDescription").contains("Display P3"),
                 "\(tags.filter { $0.key.contains("ProfileDescription") })")
         #expect(tag("XMP-xmp:Label") == "Daguerre test")
@@ -89,7 +59,7 @@ import Testing
 
         // Our reader.
         let info = try JPEGFileMetadata(bytes: bytes)
-        #expect(info.metadata?.livePhotoContentIdentifier == Self.uuid)
+        #expect(info.metadata?.livePhotoContentIdentifier == TestPhotos.uuid)
         #expect(info.metadata?.iso == 200)
         #expect(info.metadata?.orientation == 6)
         #expect(info.metadata?.gps.map { abs($0.longitude + 2.294481) < 1e-6 } == true)
@@ -103,7 +73,7 @@ import Testing
     @Test("An sRGB JPEG says ColorSpace sRGB and carries an sRGB profile")
     func srgbJPEG() throws {
         let dir = try TemporaryDirectory()
-        let photo = SampleBuffer(pixels: try Self.gradient(width: 64, height: 48, space: .sRGB), metadata: Self.metadata())
+        let photo = SampleBuffer(pixels: try TestPhotos.gradient(width: 64, height: 48, space: .sRGB), photoMetadata: TestPhotos.metadata())
         let bytes = try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: nil)
         let path = dir.path("photo-sRGB.jpg")
         try AtomicFile.write(bytes, to: path)
@@ -137,9 +107,9 @@ import Testing
 
     @Test("Damaged EXIF and JPEG headers are typed errors, never crashes")
     func hostile() throws {
-        let photo = SampleBuffer(pixels: try Self.gradient(width: 64, height: 48), metadata: Self.metadata())
+        let photo = SampleBuffer(pixels: try TestPhotos.gradient(width: 64, height: 48), photoMetadata: TestPhotos.metadata())
         let good = try PhotoDataRepresentation.jpegPhotoDataRepresentation(
-            forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: SampleBuffer(pixels: try Self.gradient(width: 64, height: 48)))
+            forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: SampleBuffer(pixels: try TestPhotos.gradient(width: 64, height: 48)))
         for n in stride(from: 0, to: min(good.count, 4000), by: 7) { _ = try? JPEGFileMetadata(bytes: Array(good.prefix(n))) }
         var rng = SeededRandom(seed: 11)
         for _ in 0..<3000 {

@@ -4,6 +4,7 @@
 // simulator's control loops; its choices are reported back through CaptureDeviceControls.
 import DaguerreCore
 import DaguerreFormats
+import DaguerreMovie
 import DaguerreVirtualCamera
 
 /// A virtual back or front camera.
@@ -53,7 +54,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
             let rates = try CaptureFrameRateRange(minFrameRate: 1, maxFrameRate: mode.maxFrameRate)
             let durations = (1.0 / 8000)...(1 / mode.maxFrameRate)
             let photo = mode.width * mode.height >= sensor.width * sensor.height || stills != nil
-            for pixel in [CapturePixelFormat.yuv420VideoRange, .yuv420FullRange, .bgra] {
+            for pixel in [PixelFormatType.yuv420VideoRange, .yuv420FullRange, .bgra] {
                 formats.append(try CaptureDeviceFormat(
                     width: mode.width, height: mode.height, pixelFormat: pixel, frameRateRange: rates,
                     supportedColorSpaces: pixel == .yuv420VideoRange ? [.sRGB] : [.sRGB, .p3D65],
@@ -101,7 +102,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     /// One frame: the device's controls applied to the simulator, a raw exposure, the ISP for
     /// the active pixel format, and the control loops' choices reported back.
     static func frame(camera: VirtualCamera, controls: CaptureDeviceControls, mode: SensorReadoutMode,
-                      index: Int64, time: Double) throws(DaguerreError) -> CaptureFrame {
+                      index: Int64, time: Double) throws(DaguerreError) -> SampleBuffer {
         let (format, colorSpace, exposure, whiteBalance) = controls.snapshot
         switch exposure.mode {
         case .auto: if camera.exposureControl != .auto { camera.exposureControl = .auto }
@@ -123,7 +124,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         controls.reportAutomaticExposure(duration: camera.currentExposure.duration, iso: camera.currentExposure.iso)
         controls.reportAutomaticWhiteBalance(gains: gains)
         let isp = colorSpace == .p3D65 ? Self.ispP3 : Self.ispSRGB
-        let content: CaptureFrame.Content
+        let content: SampleBuffer.Content
         switch format.pixelFormat {
         case .yuv420FullRange?, .yuv420VideoRange?:
             content = .yCbCr420(try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: format.pixelFormat == .yuv420FullRange))
@@ -132,7 +133,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
             let yuv = try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: true)
             var bgra = try PixelBuffer(width: yuv.width, height: yuv.height, format: .bgra8, colorSpace: colorSpace.colorSpace)
             try YCbCrConversion.convert(yuv, into: &bgra)
-            content = .bgra(bgra)
+            content = .pixels(bgra)
         case .bayer?:
             content = .bayer(raw.mosaic)
         case nil:
@@ -142,7 +143,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         // vertical is pitch.
         let d0 = camera.motion.displacement(at: time, stabilized: false), d1 = camera.motion.displacement(at: time + 0.001, stabilized: false)
         let omega = (d1 - d0) / 0.001 / camera.pixelsPerRadian
-        return try CaptureFrame(content: content, colorSpace: colorSpace, metadata: CaptureFrameMetadata(
+        return try SampleBuffer(content: content, colorSpace: colorSpace.colorSpace, metadata: CaptureFrameMetadata(
             timestamp: time, sequenceNumber: index, exposureDuration: m.exposureDuration, iso: m.iso, gain: m.analogGain,
             luxEstimate: m.luxEstimate, whiteBalanceGains: gains,
             motion: CaptureMotion(angularVelocity: SIMD3(omega.y, omega.x, 0))))

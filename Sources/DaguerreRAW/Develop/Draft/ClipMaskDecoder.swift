@@ -6,6 +6,7 @@
 // Our own code: the mosaic's clipping is the point of the highlight stage.
 import DaguerreCore
 import DaguerreFormats
+import DaguerreImage
 
 /// Rows (RGBA floats) in the geometry of the draft develop that `settings` describe: one pixel
 /// per 2×2 block for the half-size path, one per photosite for bilinear.
@@ -34,7 +35,7 @@ import DaguerreFormats
 final class ClipMaskDecoder: DevelopSource {
     enum Output: String, Sendable { case flags, markedCamera }
 
-    let info: ImageFileInfo
+    let info: RowSourceInfo
     var columns: Range<Int>
     private let output: Output
     private let mosaic: BayerImage
@@ -64,8 +65,8 @@ final class ClipMaskDecoder: DevelopSource {
         rowClips = clippedRows
         camera = try RAWDevelopDecoder(mosaic: mosaic, settings: settings)
         let base = camera.info
-        info = ImageFileInfo(format: base.format, width: base.width, height: base.height, pixelFormat: .rgbaf, alpha: .premultiplied,
-                             iccProfile: nil, colorSpace: base.colorSpace, randomAccess: true)
+        info = RowSourceInfo(kind: "RAW clip mask", width: base.width, height: base.height, pixelFormat: .rgbaf, alpha: .premultiplied,
+                             colorSpace: base.colorSpace)
         self.output = output
         self.mosaic = mosaic
         crop = settings.crop
@@ -110,7 +111,7 @@ final class ClipMaskDecoder: DevelopSource {
             let rowBits = UnsafeTransfer(b.baseAddress!)
             mosaic.samples.withUnsafeBufferPointer { s in
                 let samples = UnsafeTransfer(UnsafeMutablePointer(mutating: s.baseAddress!))
-                SharedWork.run(iterations: min(sensorRows.count, 8)) { part in
+                WorkerPool.share(iterations: min(sensorRows.count, 8)) { part in
                     for k in stride(from: part, to: sensorRows.count, by: min(sensorRows.count, 8)) {
                         let yy = sensorRows.lowerBound + k
                         guard rowClips[yy] else { continue }
@@ -137,7 +138,7 @@ final class ClipMaskDecoder: DevelopSource {
             let camera = UnsafeTransfer(UnsafeMutablePointer(mutating: developed.baseAddress!))
             bits.withUnsafeBufferPointer { b in
                 let rowBits = UnsafeTransfer(UnsafeMutablePointer(mutating: b.baseAddress!))
-                SharedWork.run(iterations: min(last - first + 1, 8)) { part in
+                WorkerPool.share(iterations: min(last - first + 1, 8)) { part in
                     // Per worker: the row's flags by sensor column, then widened by the reach.
                     let columnFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: span)
                     let widened = UnsafeMutablePointer<UInt8>.allocate(capacity: span)

@@ -35,7 +35,7 @@ struct DraftBalance: Sendable {
         let space = settings.workingSpace
         var image = camera.matchedFromWorkingSpace(to: space)
         if let highlight = settings.highlight, let highlights {
-            let (neutral, gain) = RAWDevelopDecoder.whiteBalance(settings)
+            let (neutral, gain) = settings.whiteBalance
             let kernel = ColorKernel(name: "rawDraftHighlights") { span in
                 let pixels = span.pixels, marked = span.input(1), flags = span.input(2)
                 for i in 0..<span.count where flags[i].w > 1e-3 && marked[i].w > 1e-4 {

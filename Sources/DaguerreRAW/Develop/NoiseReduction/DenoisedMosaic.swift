@@ -16,17 +16,17 @@ import Foundation
 /// full frame has them), and is clipped to the mosaic, where each plane is mirrored as in a
 /// full-frame run. When the rows come in order, the final rows the previous window shares with
 /// the next (2 × `halo`) are carried over and only the rest is denoised, with its own 12-row
-/// margin: at the develop's 256-row chunks (`RAWDevelopDecoder.chunkRows`) and the demosaic's
+/// margin: at the develop's 256-row chunks (`DevelopChunks.chunkRows`) and the demosaic's
 /// 20-row halo, about 9 % of rows are denoised twice instead of 25 %.
 ///
 /// ```swift
-/// let d = DenoisedMosaic(mosaic: mosaic, settings: nr)
+/// let d = DenoisedMosaic(layout: mosaic.layout, settings: nr)
 /// try d.reserve(rows: 256, columns: 6000)
 /// let w = try d.update(rows: 0..<256, columns: 0..<6000, halo: 20)
 /// d.samples[(y - w.y) * w.width + (x - w.x)]      // for y in 0..<276, x in 0..<6000
 /// ```
 final class DenoisedMosaic {
-    let mosaic: BayerImage
+    let mosaic: MosaicLayout
     /// Noise reduction, or nil when the window only linearizes (and applies gain maps).
     let settings: NoiseReductionSettings?
     /// OpcodeList2's gain maps (lens shading, DNG 1.4 §7), applied to the linearized photosites
@@ -50,8 +50,8 @@ final class DenoisedMosaic {
     /// The window size allocated so far.
     private var reserved = (width: 0, height: 0)
 
-    init(mosaic: BayerImage, settings: NoiseReductionSettings?, gainMaps: [DNGGainMap] = [], activeArea: IntRect? = nil, limits: Limits = .default) {
-        self.mosaic = mosaic; self.settings = settings; self.gainMaps = gainMaps; self.limits = limits
+    init(layout: MosaicLayout, settings: NoiseReductionSettings?, gainMaps: [DNGGainMap] = [], activeArea: IntRect? = nil, limits: Limits = .default) {
+        mosaic = layout; self.settings = settings; self.gainMaps = gainMaps; self.limits = limits
         self.activeArea = activeArea ?? IntRect(x: 0, y: 0, width: mosaic.width, height: mosaic.height)
     }
 
@@ -78,7 +78,7 @@ final class DenoisedMosaic {
         try limits.check(width: width, height: height, bytesPerPixel: 4, what: "noise reduction window")
         reducer = nil; storage = nil; layout = nil
         if settings != nil {
-            reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: ProcessInfo.processInfo.activeProcessorCount, limits: limits)
+            reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: WorkerPool.processorCount, limits: limits)
         }
         storage = ZeroedBuffer(byteCount: width * height * MemoryLayout<Float>.stride)
         reserved = (width, height)
@@ -87,9 +87,9 @@ final class DenoisedMosaic {
     /// Makes `rows` × `columns` (mosaic coordinates) and `halo` around them final in
     /// ``samples``; returns where the samples lie (row stride `width`).
     ///
-    /// `assistance` is offered the parallel loops (``SharedWork/Assistance``).
+    /// `assistance` is offered the parallel loops (``WorkerPool/Assistance``).
     func update(rows: Range<Int>, columns: Range<Int>, halo: Int, from source: MosaicRows,
-                assistance: SharedWork.Assistance? = nil) throws(DaguerreError) -> (x: Int, y: Int, width: Int, height: Int) {
+                assistance: WorkerPool.Assistance? = nil) throws(DaguerreError) -> (x: Int, y: Int, width: Int, height: Int) {
         let m = mosaic, h = m.height, margin = MosaicNoiseReduction.halo
         let needed = max(0, rows.lowerBound - halo)..<min(h, rows.upperBound + halo)
         let (x0, y0, ww, wh) = Self.window(rows: needed, columns: max(0, columns.lowerBound - halo)..<min(m.width, columns.upperBound + halo),
@@ -140,15 +140,14 @@ final class DenoisedMosaic {
     /// Writes x = (code − black)/(white − black) of each photosite of `window` (inside the mosaic),
     /// in bands of rows on all cores: on one thread it held up the start of every chunk's noise
     /// reduction (and the first touch of the window's pages) while the other core waited.
-    static func linearize(_ m: BayerImage, from source: MosaicRows, into window: MosaicWindow, assistance: SharedWork.Assistance? = nil) {
-        let black = m.blackLevel.map(Float.init)
-        let scale = m.blackLevel.map { Float(1 / max(Double(m.whiteLevel) - $0, 1)) }
+    static func linearize(_ m: MosaicLayout, from source: MosaicRows, into window: MosaicWindow, assistance: WorkerPool.Assistance? = nil) {
+        let lin = Linearization(layout: m), black = lin.floatBlack, scale = lin.floatScale
         let (x0, y0, ww) = (window.x, window.y, window.width)
         let band = 64, bands = (window.height + band - 1) / band
         do {
             let src = source, shared = UnsafeTransfer(window)
             // Safety: each band writes only its own rows of the window; the mosaic is read-only.
-            SharedWork.run(workers: ProcessInfo.processInfo.activeProcessorCount, items: bands, assistance: assistance) { _, item in
+            WorkerPool.share(workers: WorkerPool.processorCount, items: bands, assistance: assistance) { _, item in
                 let window = shared.value
                 for r in (item * band)..<min(window.height, (item + 1) * band) {
                     let sy = y0 + r, row = src.row(sy) + x0, o = window.samples + r * window.stride

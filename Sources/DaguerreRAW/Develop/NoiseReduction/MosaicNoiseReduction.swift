@@ -59,7 +59,7 @@ final class MosaicNoiseReduction {
 
     /// Workspaces for windows up to `maxWidth` × `maxHeight` photosites, one per worker (at most
     /// 8: a 24 MP chunk has 12 items, and each workspace is 2.8 MB), and one more for a thread
-    /// that assists (``SharedWork/Assistance``).
+    /// that assists (``WorkerPool/Assistance``).
     /// Sizes are checked against `limits` before anything is allocated.
     init(maxWidth: Int, maxHeight: Int, workers: Int, limits: Limits = .default) throws(DaguerreError) {
         try limits.check(width: maxWidth, height: maxHeight, bytesPerPixel: 4, what: "noise reduction window")
@@ -91,7 +91,7 @@ final class MosaicNoiseReduction {
     /// row) and, for the SIMD lane groups, on a column that is a multiple of 32 (16 plane
     /// samples) for its valid part to equal a full-frame run bit for bit.
     func denoise(_ window: MosaicWindow, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1),
-                 blockStep: DCT4PlaneDenoiser.BlockStep = .every, assistance: SharedWork.Assistance? = nil) {
+                 blockStep: DCT4PlaneDenoiser.BlockStep = .every, assistance: WorkerPool.Assistance? = nil) {
         guard amount > 0, amount.isFinite, profile.hasNoise, window.x >= 0, window.y >= 0,
               window.width >= 1, window.height >= 1, window.width <= maxWidth, window.height <= maxHeight,
               window.stride >= window.width else { return }
@@ -108,7 +108,7 @@ final class MosaicNoiseReduction {
         let workers = workspaces.count - 1
         // Safety: each worker owns one workspace; an item writes only its own plane's samples of
         // its own strip's columns, which no other item reads (they read the boundaries instead).
-        SharedWork.run(workers: workers, items: 4 * strips, assistance: assistance) { worker, item in
+        WorkerPool.share(workers: workers, items: 4 * strips, assistance: assistance) { worker, item in
             let plane = planes[item % 4], strip = item / 4
             guard strip < plane.strips else { return }
             plane.denoise(strip: strip, of: w.value, amount: amount, noiseScales: noiseScales, blockStep: blockStep,

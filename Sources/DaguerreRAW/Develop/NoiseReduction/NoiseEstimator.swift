@@ -55,7 +55,7 @@ enum NoiseEstimator {
             mosaic.samples.withUnsafeBufferPointer { samples in
                 let src = UnsafeTransfer(samples.baseAddress!)
                 // Safety: each iteration writes its own element of `models`; the samples are read-only.
-                DispatchQueue.concurrentPerform(iterations: 4) { position in
+                WorkerPool.forEach(4) { position in
                     let stats = blockStatistics(src.value, mosaic: mosaic, position: position, x0: x0, y0: y0, x1: x1, y1: y1)
                     results.value[position] = fit(stats)
                 }
@@ -76,7 +76,7 @@ enum NoiseEstimator {
         let b = blockSize, blockRows = rows / b, blockColumns = columns / b
         guard blockRows > 0, blockColumns > 0 else { return [] }
         let black = mosaic.blackLevel.count == 4 ? mosaic.blackLevel[position] : 0
-        let scale = 1 / max(Double(mosaic.whiteLevel) - black, 1)
+        let scale = mosaic.blackLevel.count == 4 ? Linearization(layout: mosaic.layout).scale[position] : 1 / max(Double(mosaic.whiteLevel), 1)
         let clip = black + clipLevel * (Double(mosaic.whiteLevel) - black)
         let w = mosaic.width
         var blocks: [Block] = []

@@ -9,13 +9,13 @@ import Dispatch
     /// Seconds spent on one develop-shaped pass over `mosaic` (every photosite): linearizing
     /// and DCT4-2S (amount 1, the uniform profile S = `scale`, O = `offset`) through the same
     /// ``DenoisedMosaic`` as RAWFilter's develop source, in its chunks
-    /// (`RAWDevelopDecoder.chunkRows`, with the demosaic's halo) or, with `developChunks`
+    /// (`DevelopChunks.chunkRows`, with the demosaic's halo) or, with `developChunks`
     /// false, as one full-frame window.
     public static func run(_ mosaic: BayerImage, scale: Double, offset: Double, developChunks: Bool) throws(DaguerreError) -> Double {
         let w = mosaic.width, h = mosaic.height
-        let step = developChunks ? RAWDevelopDecoder.chunkRows : h
+        let step = developChunks ? DevelopChunks.chunkRows : h
         let profile = CFANoiseProfile(uniform: NoiseModel(scale: scale, offset: offset))
-        let denoised = DenoisedMosaic(mosaic: mosaic, settings: NoiseReductionSettings(profile: profile, amount: 1))
+        let denoised = DenoisedMosaic(layout: mosaic.layout, settings: NoiseReductionSettings(profile: profile, amount: 1))
         try denoised.reserve(rows: step, columns: w)
         let t0 = DispatchTime.now().uptimeNanoseconds
         try mosaic.samples.withUnsafeBufferPointer { (samples) throws(DaguerreError) in

@@ -1,0 +1,29 @@
+// What a Bayer mosaic is apart from its samples (SPEC R1, X6): enough to plan a develop, check
+// sizes and linearize codes before a single sample is decoded.
+
+/// A mosaic's size, CFA order, bit depth and black and white levels.
+///
+/// ``BayerImage`` is a layout with its samples; a mosaic still in its file (a DNG opened for a
+/// develop) is a layout with the chunks that hold it.
+///
+/// ```swift
+/// let layout = MosaicLayout(width: 4032, height: 3024, pattern: .rggb, bitsPerSample: 14,
+///                           blackLevel: [528, 528, 528, 528], whiteLevel: 16383)
+/// layout.pattern.color(x: 1, y: 0)    // 1 (green)
+/// ```
+public struct MosaicLayout: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var pattern: BayerPattern
+    /// Significant bits per sample (the DNG's JPEG precision and WhiteLevel bound).
+    public var bitsPerSample: Int
+    /// The black level of each position of the 2×2 block, row-major (DNG BlackLevel, 2×2 repeat).
+    public var blackLevel: [Double]
+    /// The sample value of a saturated photosite.
+    public var whiteLevel: Int
+
+    public init(width: Int, height: Int, pattern: BayerPattern, bitsPerSample: Int, blackLevel: [Double], whiteLevel: Int) {
+        self.width = width; self.height = height; self.pattern = pattern; self.bitsPerSample = bitsPerSample
+        self.blackLevel = blackLevel; self.whiteLevel = whiteLevel
+    }
+}
