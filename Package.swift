@@ -97,8 +97,9 @@ let package = Package(
 
         .target(name: "DaguerreFuzzTargets", dependencies: ["Daguerre"], path: "fuzz/Targets"),
 
-        // Test-only helpers: running the independent judges (Python packages, exiftool).
-        .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore"], path: "Tests/DaguerreTestSupport"),
+        // Test-only helpers: running the independent judges (Python packages, exiftool), the
+        // test data's folders and the reference images beside the golden checksums.
+        .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore", "DaguerreFormats"], path: "Tests/DaguerreTestSupport"),
         .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "CDaguerreCodecs", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreVirtualCameraTests", dependencies: ["DaguerreVirtualCamera", "DaguerreTestSupport"]),
