@@ -1,6 +1,7 @@
 // swift-tools-version: 6.0
 // Daguerre: the iOS 10 photography stack (capture, RAW/DNG, Live Photos, wide colour and a
 // Core Image-class engine) in Swift, on Linux. See ARCHITECTURE.md for the module map.
+// The benchmarks (Benchmarks/) and the fuzz harnesses (fuzz/) are packages of their own.
 //
 // Performance note for people who depend on this package: pixel loops want AVX2, FMA and F16C.
 // Unsafe compiler flags in a manifest would stop other packages from depending on this one, so
@@ -19,13 +20,7 @@ let package = Package(
         .library(name: "DaguerreVirtualCamera", targets: ["DaguerreVirtualCamera"]),
         .library(name: "DaguerreCapture", targets: ["DaguerreCapture"]),
         .library(name: "DaguerreRAW", targets: ["DaguerreRAW"]),
-        // For the fuzz/ package and the crash replays only: what each fuzz harness runs.
-        .library(name: "DaguerreFuzzTargets", targets: ["DaguerreFuzzTargets"]),
         .executable(name: "daguerre", targets: ["daguerre"]),
-        .executable(name: "daguerre-bench", targets: ["daguerre-bench"]),
-        .executable(name: "daguerre-formats-bench", targets: ["daguerre-formats-bench"]),
-        .executable(name: "livephoto-mov-bench", targets: ["livephoto-mov-bench"]),
-        .executable(name: "raw-bench", targets: ["raw-bench"]),
         .executable(name: "variable-box-blur", targets: ["variable-box-blur"]),
     ],
     dependencies: [
@@ -87,23 +82,17 @@ let package = Package(
         .executableTarget(name: "daguerre",
                           dependencies: ["Daguerre", "DaguerreSamples",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "daguerre-bench", path: "Benchmarks/daguerre-bench"),
-        .executableTarget(name: "daguerre-formats-bench", dependencies: ["DaguerreFormats"], path: "Benchmarks/formats-bench"),
-        // Times recording a Live Photo movie in-process (run by daguerre-bench's livephoto-mov scenario).
-        .executableTarget(name: "livephoto-mov-bench", dependencies: ["DaguerreMovie"], path: "Benchmarks/livephoto-mov"),
-        // Makes the RAW benchmark's DNGs and times draft re-renders (daguerre-bench's raw scenarios).
-        .executableTarget(name: "raw-bench", dependencies: ["Daguerre"], path: "Benchmarks/raw"),
-        // Times raw noise reduction as the develop source runs it (Benchmarks/NOISE_RESULTS.md).
-        .executableTarget(name: "raw-nr-bench", dependencies: ["DaguerreRAW", "DaguerreFormats"], path: "Benchmarks/raw-nr"),
-        .executableTarget(name: "virtual-camera-bench", dependencies: ["DaguerreVirtualCamera", "DaguerreCapture"], path: "Benchmarks/virtual-camera"),
         .executableTarget(name: "capture-sample", dependencies: ["Daguerre"], path: "Examples/capture-sample"),
         .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
                           path: "Examples/variable-box-blur"),
 
-        .target(name: "DaguerreFuzzTargets", dependencies: ["Daguerre"], path: "fuzz/Targets"),
+        // What each fuzz harness runs, for the crash replays in the tests (FuzzRegressionTests).
+        // Not a product: the fuzz/ package compiles the same folder as a target of its own.
+        .target(name: "DaguerreFuzzTargets", dependencies: ["Daguerre", "DaguerreFormats"], path: "fuzz/Targets"),
 
-        // Test-only helpers: running the independent judges (Python packages, exiftool).
-        .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore"], path: "Tests/DaguerreTestSupport"),
+        // Test-only helpers: running the independent judges (Python packages, exiftool), the
+        // test data's folders and the reference images beside the golden checksums.
+        .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore", "DaguerreFormats"], path: "Tests/DaguerreTestSupport"),
         .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "CDaguerreCodecs", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreMovieTests", dependencies: ["DaguerreMovie", "DaguerreFormats", "DaguerreFuzzTargets", "DaguerreTestSupport"]),

@@ -12,14 +12,17 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(path: "..")],
     targets: [
-        // What each harness does lives in the parent package (DaguerreFuzzTargets, fuzz/Targets),
-        // where the crash replays in its tests call the same code; here only the entry points.
+        // What each harness does: the same folder the parent package compiles for the crash
+        // replays in its tests (FuzzRegressionTests), built here as a target of this package,
+        // so it uses the parent's public (and SPI) interface only. Here also the entry points.
+        .target(name: "DaguerreFuzzTargets",
+                dependencies: [.product(name: "Daguerre", package: parent), .product(name: "DaguerreFormats", package: parent)], path: "Targets"),
         .target(name: "FuzzDriver"),
-        .executableTarget(name: "FuzzDecode", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
-        .executableTarget(name: "FuzzDNG", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
-        .executableTarget(name: "FuzzJPEGMetadata", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
-        .executableTarget(name: "FuzzQuickTime", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
-        .executableTarget(name: "FuzzRAWDevelop", dependencies: ["FuzzDriver", .product(name: "DaguerreFuzzTargets", package: parent)]),
+        .executableTarget(name: "FuzzDecode", dependencies: ["FuzzDriver", "DaguerreFuzzTargets"]),
+        .executableTarget(name: "FuzzDNG", dependencies: ["FuzzDriver", "DaguerreFuzzTargets"]),
+        .executableTarget(name: "FuzzJPEGMetadata", dependencies: ["FuzzDriver", "DaguerreFuzzTargets"]),
+        .executableTarget(name: "FuzzQuickTime", dependencies: ["FuzzDriver", "DaguerreFuzzTargets"]),
+        .executableTarget(name: "FuzzRAWDevelop", dependencies: ["FuzzDriver", "DaguerreFuzzTargets"]),
     ],
     swiftLanguageModes: [.v6]
 )

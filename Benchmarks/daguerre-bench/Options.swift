@@ -54,10 +54,11 @@ struct Options {
       --peers DIR       The peer scripts. Default: <package>/Benchmarks/peers.
       --no-check        Skip the sanity check of the outputs (size, mean colour, PSNR vs OpenCV).
       --livephoto-bench PATH
-                        The livephoto-mov-bench executable. Default: <package>/.build/release/
-                        livephoto-mov-bench, built with swift-flags if missing (or with --build).
+                        The livephoto-mov-bench executable. Default: <package>/Benchmarks/.build/
+                        release/livephoto-mov-bench, built with swift-flags if missing (or with
+                        --build).
       --raw-bench PATH  The raw-bench executable (makes the DNGs, times draft re-renders).
-                        Default: <package>/.build/release/raw-bench, built like the others.
+                        Default: <package>/Benchmarks/.build/release/raw-bench, built like the others.
       -h, --help        Show this help.
     """
 

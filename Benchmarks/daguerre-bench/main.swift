@@ -61,7 +61,10 @@ struct Results: Codable {
 final class Bench {
     let opts: Options
     let fm = FileManager.default
+    /// The Daguerre package (the CLI, `scripts/`, `Benchmarks/peers`).
     let root: String?
+    /// The benchmarks' package, `<root>/Benchmarks` (raw-bench, livephoto-mov-bench).
+    let benchmarksRoot: String?
     let work: String
     var python = "python3"
     var peers = ""
@@ -69,21 +72,25 @@ final class Bench {
 
     init(_ opts: Options) {
         self.opts = opts
-        root = Bench.packageRoot()
+        benchmarksRoot = Bench.benchmarksRoot()
+        root = benchmarksRoot.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
         work = URL(fileURLWithPath: opts.work).standardizedFileURL.path
     }
 
-    /// The package directory: the first ancestor of the working directory, then of this
-    /// executable, whose Package.swift declares daguerre-bench.
-    static func packageRoot() -> String? {
+    /// The benchmarks' package directory (`Benchmarks/`, whose Package.swift declares
+    /// daguerre-bench): the first ancestor of the working directory, then of this executable,
+    /// that is it or holds it.
+    static func benchmarksRoot() -> String? {
         var starts = [FileManager.default.currentDirectoryPath]
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { starts.append(exe) }
         for start in starts {
             var url = URL(fileURLWithPath: start)
             while url.path != "/" {
-                let pkg = url.appendingPathComponent("Package.swift").path
-                if let text = try? String(contentsOfFile: pkg, encoding: .utf8), text.contains("daguerre-bench") {
-                    return url.path
+                for dir in [url, url.appendingPathComponent("Benchmarks")] {
+                    let pkg = dir.appendingPathComponent("Package.swift").path
+                    if let text = try? String(contentsOfFile: pkg, encoding: .utf8), text.contains("\"daguerre-bench\"") {
+                        return dir.path
+                    }
                 }
                 url.deleteLastPathComponent()
             }
@@ -103,7 +110,7 @@ final class Bench {
 
         // Peers directory and Python.
         if let p = opts.peers { peers = p } else if let root { peers = root + "/Benchmarks/peers" } else {
-            throw BenchError("cannot find the package (Package.swift); pass --peers DIR and --daguerre PATH")
+            throw BenchError("cannot find the checkout (Benchmarks/Package.swift); pass --peers DIR and --daguerre PATH")
         }
         guard fm.fileExists(atPath: peers + "/opencv_chain.py") else { throw BenchError("no peer scripts in \(peers)") }
         // The real interpreter, not a pyenv/asdf shim script, so start-up is the interpreter's own.
@@ -383,21 +390,23 @@ final class Bench {
         print("")
     }
 
-    /// A release-built executable of this package (`product`), or `override`: built with
-    /// swift-flags when missing (or with --build), and copied so a rebuild during the run
+    /// A release-built executable of the benchmarks' package (`product`), or `override`: built
+    /// with swift-flags when missing (or with --build), and copied so a rebuild during the run
     /// changes nothing.
     func locateBenchTool(_ product: String, override: String?, option: String) throws -> String {
         if let p = override {
             guard fm.isExecutableFile(atPath: p) else { throw BenchError("\(option) \(p) is not an executable") }
             return p
         }
-        guard let root else { throw BenchError("cannot find the package (Package.swift); pass \(option) PATH") }
-        let built = root + "/.build/release/" + product
+        guard let root, let benchmarksRoot else {
+            throw BenchError("cannot find the benchmarks' package (Benchmarks/Package.swift); pass \(option) PATH")
+        }
+        let built = benchmarksRoot + "/.build/release/" + product
         if opts.build || !fm.isExecutableFile(atPath: built) {
             let flags = Shell.capture([root + "/scripts/swift-flags"])?.split(separator: " ").map(String.init) ?? []
             let argv = ["swift", "build", "-c", "release"] + flags + ["--product", product]
-            log("Building: (cd \(root) && \(argv.joined(separator: " ")))")
-            guard try Shell.runVisible(argv, cwd: root) == 0 else { throw BenchError("swift build failed") }
+            log("Building: (cd \(benchmarksRoot) && \(argv.joined(separator: " ")))")
+            guard try Shell.runVisible(argv, cwd: benchmarksRoot) == 0 else { throw BenchError("swift build failed") }
         }
         guard fm.isExecutableFile(atPath: built) else { throw BenchError("no \(product) at \(built)") }
         let copy = work + "/bin/" + product
@@ -513,7 +522,7 @@ final class Bench {
             guard fm.isExecutableFile(atPath: p) else { throw BenchError("--daguerre \(p) is not an executable") }
             return p
         }
-        guard let root else { throw BenchError("cannot find the package (Package.swift); pass --daguerre PATH") }
+        guard let root else { throw BenchError("cannot find the checkout (Benchmarks/Package.swift); pass --daguerre PATH") }
         let flags = Shell.capture([root + "/scripts/swift-flags"])?.split(separator: " ").map(String.init) ?? []
         let built = root + "/.build/release/daguerre"
         if opts.build || !fm.isExecutableFile(atPath: built) {

@@ -1,6 +1,6 @@
 // daguerre-formats-bench: in-process timings of the file writers and readers (SPEC R1, L2):
 // a 12 MP DNG written and read back, with LibRaw (rawpy) reading the same file for comparison.
-// Release build: swift build -c release $(scripts/swift-flags) --product daguerre-formats-bench
+// Release build: swift build --package-path Benchmarks -c release $(scripts/swift-flags) --product daguerre-formats-bench
 import DaguerreCore
 import DaguerreFormats
 import Foundation

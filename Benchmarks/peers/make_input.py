@@ -2,7 +2,7 @@
 """Test inputs for daguerre-bench.
 
   make_input.py photo OUT.jpg [--kodak DIR] [--size 10000] [--seed 1]
-      (DIR defaults to $KODAK_DIR, else <checkout>/../shared/testdata/kodak24)
+      (DIR defaults to $KODAK_DIR, else <checkout>/Tests/Resources/kodak24)
       A SIZE×SIZE RGB JPEG (quality 92) tiled from randomly chosen 500×500 Kodak crops
       (seeded; some mirrored left-right or upside down).
   make_input.py tiny OUT.png [--size 20]
@@ -51,9 +51,9 @@ def tiny(args):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    # The project's test data lives next to the checkout: <checkout>/../shared/testdata.
+    # The crops the tests use, in the checkout: <checkout>/Tests/Resources/kodak24.
     default_kodak = os.environ.get("KODAK_DIR") or os.path.normpath(
-        os.path.join(here, "..", "..", "..", "shared", "testdata", "kodak24"))
+        os.path.join(here, "..", "..", "Tests", "Resources", "kodak24"))
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="kind", required=True)
     a = sub.add_parser("photo")

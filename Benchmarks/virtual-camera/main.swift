@@ -1,8 +1,8 @@
 // Times the virtual camera (issue #4 "Real time"): a 12 MP Bayer still, and the 1920×1080 420f
 // stream (raw readout + VideoISP) against its 33.3 ms frame budget at 30 fps; reports medians
 // and the CPU share the stream needs. Release build:
-//   swift build -c release $(scripts/swift-flags) --product virtual-camera-bench
-//   /usr/bin/time -v .build/release/virtual-camera-bench --reps 15
+//   swift build --package-path Benchmarks -c release $(scripts/swift-flags) --product virtual-camera-bench
+//   /usr/bin/time -v Benchmarks/.build/release/virtual-camera-bench --reps 15
 import DaguerreCapture
 import DaguerreVirtualCamera
 import Dispatch

@@ -8,7 +8,7 @@ import Testing
 struct RobustnessTests {
     @Test("Third-party files decode all rows or throw a DaguerreError")
     func thirdParty() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Fixture.thirdParty.path).sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Fixture.thirdParty.path).filter { $0 != "README.md" }.sorted()
         #expect(files.count >= 8)
         var decoded: [String] = []
         for name in files {

@@ -9,12 +9,28 @@ import Testing
 
 /// Development versions (X5), sidecars and the `develop` command (issue #5).
 @Suite struct RAWDevelopTests {
-    /// SHA-256 of the 16-bit sRGB rendering of a developed image.
-    static func fingerprint(_ image: Image) throws -> String {
-        let buffer = try Context().createBuffer(image, format: .rgba16, colorSpace: .sRGB)
+    /// The 16-bit sRGB rendering of a developed image: what the golden checksums are taken of.
+    static func rendering(_ image: Image) throws -> PixelBuffer {
+        try Context().createBuffer(image, format: .rgba16, colorSpace: .sRGB)
+    }
+
+    /// SHA-256 (as ``DigestBuilder`` prints it) of the 16-bit sRGB rendering of a developed image.
+    static func fingerprint(_ image: Image) throws -> String { fingerprint(try rendering(image)) }
+
+    static func fingerprint(_ buffer: PixelBuffer) -> String {
         var d = DigestBuilder("raw-fingerprint")
         buffer.withUnsafeBytes { d.add(bytes: $0) }
         return d.finish().description
+    }
+
+    /// The checksum of `image`'s rendering, after checking that rendering against its reference
+    /// image (`Tests/reference/<reference>.png`, the same 16-bit RGBA samples), which shows what
+    /// the golden checksum stands for; a render that differs is written out for a person to see.
+    static func fingerprint(_ image: Image, reference: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let buffer = try rendering(image)
+        let problem = ReferenceImages.compare(buffer, with: reference)
+        #expect(problem == nil, "\(problem ?? "")", sourceLocation: sourceLocation)
+        return fingerprint(buffer)
     }
 
     /// A fixed DNG made from formulas only (not from the virtual camera, whose physics may
@@ -46,11 +62,11 @@ import Testing
     func versionOneIsPinned() throws {
         var raw = try RAWFilter(dng: try Self.fixedDNG())
         raw.decoderVersion = "1"
-        let print1 = try Self.fingerprint(try raw.outputImage())
+        let print1 = try Self.fingerprint(try raw.outputImage(), reference: "raw-develop-v1")
         // Recorded when version 1 was first built; a change here means version 1's pixels moved.
         #expect(print1 == Self.golden, "version 1 now renders \(print1)")
         raw.decoderVersion = "2"
-        let print2 = try Self.fingerprint(try raw.outputImage())
+        let print2 = try Self.fingerprint(try raw.outputImage(), reference: "raw-develop-v2")
         #expect(print2 == Self.golden2, "version 2 now renders \(print2)")
         raw.decoderVersion = "0"
         #expect(throws: DaguerreError.self) { _ = try raw.outputImage() }
@@ -83,7 +99,7 @@ import Testing
         var raw = try RAWFilter(dng: try Self.noisyFixedDNG())
         raw.decoderVersion = "3"
         #expect(raw.luminanceNoiseReductionAmount == 0.5)
-        let print3 = try Self.fingerprint(try raw.outputImage())
+        let print3 = try Self.fingerprint(try raw.outputImage(), reference: "raw-develop-v3-noisy")
         #expect(print3 == Self.golden3, "version 3 now renders \(print3)")
         raw.decoderVersion = "2"
         let print2 = try Self.fingerprint(try raw.outputImage())
@@ -111,7 +127,7 @@ import Testing
         var raw = try RAWFilter(dng: try Self.noisyFixedDNG())
         #expect(raw.decoderVersion == "4" && RAWFilter.supportedDecoderVersions.last == "4")
         let image4 = try raw.outputImage()
-        let print4 = try Self.fingerprint(image4)
+        let print4 = try Self.fingerprint(image4, reference: "raw-develop-v4-noisy")
         #expect(print4 == Self.golden4, "version 4 now renders \(print4)")
         raw.decoderVersion = "3"
         let image3 = try raw.outputImage()

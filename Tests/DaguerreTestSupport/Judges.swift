@@ -12,8 +12,9 @@ public enum Judge {
     }()
     /// `Tests/judges`, where the Python judge scripts live.
     public static let scripts = repoRoot.appendingPathComponent("Tests/judges")
-    /// `../shared/testdata`, next to the repository.
-    public static let testdata = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata")
+    /// `Tests/Resources`: the photographs (`kodak24/`) and the files of other cameras and tools
+    /// (`third-party/`) that tests read; each folder's README gives origin and licence.
+    public static let testdata = repoRoot.appendingPathComponent("Tests/Resources")
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Demosaic judge for the L protocol (../shared/testdata/README.md), through LibRaw (rawpy):
+"""Demosaic judge for the L protocol (Tests/Resources/kodak24/README.md), through LibRaw (rawpy):
 
   demosaic_judge.py SPEC.json
 

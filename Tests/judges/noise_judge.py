@@ -3,7 +3,7 @@
 
 The N protocol of the project's noise research, written here independently of Daguerre:
 
-Scene: kodim01..kodim12 (500x500 crops of ../shared/testdata/kodak24) tiled row-major 4 across,
+Scene: kodim01..kodim12 (500x500 crops in Tests/Resources/kodak24) tiled row-major 4 across,
   3 down (2000x1500), decoded with the sRGB EOTF to linear light: the scene truth.
 Sensor: RGGB, unity white balance; W_e = 300/0.18 e- at white (ISO 1600) or 150/0.18 (ISO 3200),
   so 18 % grey gives 300 / 150 e-; e = Poisson(W_e x) + N(0, 3^2) with numpy default_rng(ISO)
@@ -46,8 +46,7 @@ import tifffile
 from PIL import Image
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TESTDATA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "shared", "testdata")
-KODAK = os.path.join(TESTDATA, "kodak24")
+KODAK = os.path.join(os.path.dirname(HERE), "Resources", "kodak24")
 IMAGES = [f"kodim{i:02d}" for i in range(1, 13)]
 BLACK, WHITE, READ_E, BORDER = 512, 16383, 3.0, 10
 ISOS = {1600: 300.0 / 0.18, 3200: 150.0 / 0.18}

@@ -2,6 +2,7 @@
 // and the replays of their crashes (Tests/…/FuzzRegressionTests) run exactly the same calls.
 // Bad input must end in a DaguerreError: any trap, crash or sanitizer report is a bug.
 import Daguerre
+@_spi(Fuzzing) import DaguerreFormats
 import Foundation
 
 /// One function per harness; each takes the fuzzer's bytes.

@@ -59,8 +59,9 @@ extension DNGReader {
 
     /// The run a sparse read of a file holding `bytes` would skip, checked as
     /// ``readWithoutChunks(path:limits:)`` checks it, or nil when it would read the whole file
-    /// (whatever the file's size): for the fuzzer and tests, on hostile structures.
-    package static func skippableRun(in bytes: [UInt8]) -> Range<Int>? {
+    /// (whatever the file's size): for the fuzzer and tests, on hostile structures (SPI: the
+    /// fuzz/ package builds its harnesses against the public interface).
+    @_spi(Fuzzing) public static func skippableRun(in bytes: [UInt8]) -> Range<Int>? {
         guard let span = rawChunkSpan(head: Array(bytes.prefix(headBytes))), span.lowerBound >= 8, span.upperBound <= bytes.count,
               let s = try? structure(bytes), onlyChunks(of: s.rawIFD, in: span, tree: s.tree, s.r) else { return nil }
         return span

@@ -4,17 +4,23 @@ import DaguerreImage
 import DaguerreSamples
 import Foundation
 
-/// `daguerre demo`: the project's main end-to-end job: develops test photographs through filter
-/// chains into wide-colour files, renders the seed's new filters, runs the seed's worked example
-/// (K2), writes the first photograph as a JPEG with EXIF, a DNG, a Live Photo pair and a Motion
-/// Photo, shoots RAW stills with the virtual camera and develops them with RAWFilter, and records
-/// through a capture session, printing what it measured.
+/// `daguerre demo`: the project's main end-to-end job: develops photographs (those given, or
+/// ones it shoots with the virtual camera) through filter chains into wide-colour files, renders
+/// the seed's new filters, runs the seed's worked example (K2), writes the first photograph as a
+/// JPEG with EXIF, a DNG, a Live Photo pair and a Motion Photo, shoots RAW stills with the
+/// virtual camera and develops them with RAWFilter, and records through a capture session,
+/// printing what it measured.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo", abstract: "Run the end-to-end demonstration job.")
 
     @Option(name: .shortAndLong, help: "Output directory.") var output: String = "out"
-    @Option(help: "Directory of input photographs (PNG/JPEG/TIFF); default ../shared/testdata/kodak24.") var inputs: String?
+    @Option(help: "Directory of input photographs (PNG/JPEG/TIFF); default: photographs of the virtual camera's studio scene, shot first into <output>/photographs.")
+    var inputs: String?
     @Option(help: "How many photographs to develop.") var count: Int = 4
+
+    func validate() throws {
+        guard count >= 0 else { throw ValidationError("--count \(count): give 0 or more photographs to develop.") }
+    }
 
     func run() throws {
         do { try execute() } catch let e as DaguerreError { throw ValidationError(e.description) }
@@ -35,7 +41,7 @@ struct DemoCommand: ParsableCommand {
         func timed(_ label: String, _ body: () throws -> Void) rethrows { try Self.timed(label, body) }
 
         // 1. Photographs through a development chain, out as Display P3 JPEG and 16-bit TIFF.
-        let dir = inputs ?? "../shared/testdata/kodak24"
+        let dir = try inputs ?? makePhotographs(in: out("photographs"), count: count)
         let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { ["png", "jpg", "jpeg", "tif", "tiff"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
         print("Developing \(min(count, files.count)) photographs from \(dir):")
         var firstDeveloped: Image?

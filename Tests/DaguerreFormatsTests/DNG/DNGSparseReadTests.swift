@@ -2,7 +2,7 @@ import DaguerreCore
 import DaguerreTestSupport
 import Foundation
 import Testing
-@testable import DaguerreFormats
+@_spi(Fuzzing) @testable import DaguerreFormats
 
 /// Opening a large DNG without its chunk data (SPEC X6): the structure and metadata are those of
 /// a whole read, the chunks come from the file as they are decoded, and the skipped run is
