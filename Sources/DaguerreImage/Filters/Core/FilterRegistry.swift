@@ -20,6 +20,8 @@ public enum FilterRegistry {
         HighlightShadowAdjust.self,
         Vibrance.self,
         ColorClamp.self,
+        // Colour effect
+        SepiaTone.self,
         // Blur and sharpen
         GaussianBlur.self,
         BoxBlur.self,
