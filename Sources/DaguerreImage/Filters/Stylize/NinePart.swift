@@ -58,12 +58,30 @@ struct NinePartGeometry: Sendable {
         return b0 + f
     }
 
+    /// The input region that output `rect` samples, in image coordinates. Per axis: the mapped
+    /// centres of its first and last pixels (the map rises piece by piece and keeps the pieces
+    /// in order), the whole middle when a tiled middle is crossed, clamped as the samples are,
+    /// and two pixels more each side for the bilinear taps.
+    func sourceRect(for rect: Rect, tiled: Bool) -> Rect {
+        func axis(_ lo: Double, _ hi: Double, origin: Double, size: Double, b0: Double, b1: Double, grow: Double) -> (Double, Double) {
+            let first = lo - origin + 0.5, last = hi - origin - 0.5
+            var a = Self.map(first, b0: b0, b1: b1, grow: grow, tiled: tiled, flip: false)
+            var b = Self.map(last, b0: b0, b1: b1, grow: grow, tiled: tiled, flip: false)
+            if tiled && last >= b0 && first < b1 + grow { a = min(a, b0); b = max(b, b1) }
+            a = min(max(a, 0.5), size - 0.5); b = min(max(b, 0.5), size - 0.5)
+            return (origin + (a - 0.5).rounded(.down) - 2, origin + (b - 0.5).rounded(.down) + 3)
+        }
+        let x = axis(rect.minX, rect.maxX, origin: origin.x, size: size.x, b0: b0.x, b1: b1.x, grow: grow.x)
+        let y = axis(rect.minY, rect.maxY, origin: origin.y, size: size.y, b0: b0.y, b1: b1.y, grow: grow.y)
+        return Rect(minX: x.0, minY: y.0, maxX: x.1, maxY: y.1)
+    }
+
     func image(_ input: Image, name: String, tiled: Bool, flipY: Bool) -> Image {
         let g = self
         let node = SamplingNode(name: name, inputs: [input.node], extent: outputExtent,
                                 parameters: "b0 \(b0) b1 \(b1) grow \(grow)\(tiled ? " flipY \(flipY)" : "")", outputFormat: nil,
                                 digest: { d in d.add([g.b0.x, g.b0.y, g.b1.x, g.b1.y, g.grow.x, g.grow.y]); d.add(tiled); d.add(flipY) },
-                                roi: { _, _ in input.extent }) { samplers, p in
+                                roi: { _, rect in g.sourceRect(for: rect, tiled: tiled) }) { samplers, p in
             let x = NinePartGeometry.map(Double(p.x) - g.origin.x, b0: g.b0.x, b1: g.b1.x, grow: g.grow.x, tiled: tiled, flip: false)
             let y = NinePartGeometry.map(Double(p.y) - g.origin.y, b0: g.b0.y, b1: g.b1.y, grow: g.grow.y, tiled: tiled, flip: flipY)
             // Clamp inside the source so bilinear sampling never reads transparency at the seams.
