@@ -26,6 +26,13 @@ public protocol Filter: Sendable {
 
 /// Proof that a filter's values passed its declaration's checks: only ``Filter/outputImage()``
 /// makes one, so a filter's implementation never sees an unchecked value.
+///
+/// ```swift
+/// public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+///     let input = try required(\.inputImage)   // present: validated
+///     ...
+/// }
+/// ```
 public struct ValidatedParameters: Sendable {
     fileprivate init() {}
 }

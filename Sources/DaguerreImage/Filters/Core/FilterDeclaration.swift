@@ -28,8 +28,12 @@ public struct FilterDeclaration<F: Filter>: Sendable {
         self.parameters = parameters
     }
 
-    /// One parameter: its attributes and the property that holds its value. Made by the kind's
-    /// factory (`.scalar(\.radius, "inputRadius", ...)`, `.image(\.inputImage)`, ...).
+    /// One parameter: its attributes and the property that holds its value, made by its kind's
+    /// factory.
+    ///
+    /// ```swift
+    /// .scalar(\.radius, "inputRadius", "Standard deviation in pixels.", min: 0, max: 1000, sliderMax: 100)
+    /// ```
     public struct Parameter: Sendable {
         public let attributes: FilterParameter
         /// The property's value as a by-name value; nil for an absent image.

@@ -7,7 +7,8 @@ extension FilterParameter {
     /// caller opens.
     ///
     /// ```swift
-    /// let center = try RadialGradient.descriptor.parameter(named: "center").value(parsing: "300,200")
+    /// let center = try RadialGradient.descriptor.parameter(named: "center")
+    /// let value = try center.value(parsing: "300,200", filter: "RadialGradient")   // .vector([300, 200])
     /// ```
     public func value(parsing text: String, filter: String) throws(DaguerreError) -> FilterValue {
         func bad(_ problem: String) -> DaguerreError { .invalidParameter(filter: filter, key: key, problem: problem) }
