@@ -8,6 +8,8 @@ nobody here wrote computes from the same input, and prints one JSON object:
   lanczos   Pillow Image.resize(LANCZOS)                          -> PSNR in dB
   decode    Pillow's JPEG decode                                  -> number of differing bytes
   color     colour-science RGB_to_RGB, and lcms2 (via the test)   -> CIEDE2000 statistics
+  sepia     the W3C Filter Effects sepia() matrix in linear light,
+            colour-science's sRGB curves                          -> max/mean abs difference (8-bit)
 """
 import argparse
 import json
@@ -96,6 +98,25 @@ def color(a):
     print(json.dumps(out))
 
 
+def sepia(a):
+    """SepiaTone's documented formula computed independently: decode sRGB to linear light,
+    apply (1 - k) I + k S with S the W3C Filter Effects sepia matrix, encode, round to 8 bits."""
+    import colour
+    from PIL import Image
+    src = np.asarray(Image.open(a.input).convert("RGB")).astype(float) / 255
+    w3c = np.array([[0.393, 0.769, 0.189],
+                    [0.349, 0.686, 0.168],
+                    [0.272, 0.534, 0.131]])
+    m = (1 - a.intensity) * np.eye(3) + a.intensity * w3c
+    linear = colour.models.eotf_sRGB(src) @ m.T
+    ref = np.round(colour.models.eotf_inverse_sRGB(np.clip(linear, 0, 1)) * 255).astype(int)
+    ours = load_raw(a.ours, ref.shape[1], ref.shape[0], 3, np.uint8).astype(int)
+    d = np.abs(ref - ours)
+    print(json.dumps({"max_abs_diff": int(d.max()), "mean_abs_diff": float(d.mean()),
+                      "fraction_differing": float((d > 0).mean()),
+                      "clipped_fraction": float((linear > 1).any(axis=2).mean())}))
+
+
 def main():
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -112,8 +133,12 @@ def main():
     s.add_argument("--ours", required=True)
     s.add_argument("--lcms")
     s.add_argument("--grid", type=int, default=17)
+    s = sub.add_parser("sepia")
+    s.add_argument("--input", required=True)
+    s.add_argument("--ours", required=True)
+    s.add_argument("--intensity", type=float, default=1)
     a = p.parse_args()
-    {"gaussian": gaussian, "lanczos": lanczos, "decode": decode, "color": color}[a.cmd](a)
+    {"gaussian": gaussian, "lanczos": lanczos, "decode": decode, "color": color, "sepia": sepia}[a.cmd](a)
 
 
 if __name__ == "__main__":

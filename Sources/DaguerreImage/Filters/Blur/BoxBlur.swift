@@ -8,17 +8,24 @@ import DaguerreCore
 /// ```
 public struct BoxBlur: Filter {
     public var inputImage: Image?
-    public var radius: Double
-    public init(inputImage: Image? = nil, radius: Double = 10) { self.inputImage = inputImage; self.radius = radius }
-    public var values: [String: FilterValue] { filterValues(["inputRadius": .number(radius)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "BoxBlur", displayName: "Box Blur",
-        categories: [FilterCategory.blur, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+    public var radius: Double = 10
+
+    public init() {}
+    public init(inputImage: Image? = nil, radius: Double = Self.defaults.radius) {
+        self.inputImage = inputImage
+        self.radius = radius
+    }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "BoxBlur", displayName: "Box Blur", categories: [.blur, .video, .stillImage, .builtIn],
         description: "Averages a square neighbourhood.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputRadius", kind: .scalar, description: "Half the box width, in pixels.", default: 10, min: 0, max: 1000, sliderMin: 1, sliderMax: 100)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage"), r = Int(a.number("inputRadius").rounded())
+        parameters: [
+            .image(\.inputImage),
+            .scalar(\.radius, "inputRadius", "Half the box width, in pixels.", min: 0, max: 1000, sliderMin: 1, sliderMax: 100),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage), r = Int(radius.rounded())
         if r == 0 { return input }
         let w = SeparableConvolutionNode.boxWeights(radius: r)
         return Image(SeparableConvolutionNode(input: input.node, name: "boxBlur", parameters: "radius \(r)", horizontal: w, vertical: w))

@@ -10,19 +10,26 @@ import DaguerreCore
 /// ```
 public struct GaussianBlur: Filter {
     public var inputImage: Image?
-    public var radius: Double
-    public init(inputImage: Image? = nil, radius: Double = 10) { self.inputImage = inputImage; self.radius = radius }
-    public var values: [String: FilterValue] { filterValues(["inputRadius": .number(radius)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "GaussianBlur", displayName: "Gaussian Blur",
-        categories: [FilterCategory.blur, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+    public var radius: Double = 10
+
+    public init() {}
+    public init(inputImage: Image? = nil, radius: Double = Self.defaults.radius) {
+        self.inputImage = inputImage
+        self.radius = radius
+    }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "GaussianBlur", displayName: "Gaussian Blur", categories: [.blur, .video, .stillImage, .builtIn],
         description: "Blurs with a Gaussian of the given standard deviation.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputRadius", kind: .scalar, description: "Standard deviation in pixels.", default: 10, min: 0, max: 1000, sliderMax: 100)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage"), r = a.number("inputRadius")
-        if r == 0 { return input }
-        let w = SeparableConvolutionNode.gaussianWeights(sigma: r)
-        return Image(SeparableConvolutionNode(input: input.node, name: "gaussianBlur", parameters: "σ \(r)", horizontal: w, vertical: w))
+        parameters: [
+            .image(\.inputImage),
+            .scalar(\.radius, "inputRadius", "Standard deviation in pixels.", min: 0, max: 1000, sliderMax: 100),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage)
+        if radius == 0 { return input }
+        let w = SeparableConvolutionNode.gaussianWeights(sigma: radius)
+        return Image(SeparableConvolutionNode(input: input.node, name: "gaussianBlur", parameters: "σ \(radius)", horizontal: w, vertical: w))
     }
 }

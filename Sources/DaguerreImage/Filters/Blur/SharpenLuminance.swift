@@ -8,20 +8,27 @@ import DaguerreCore
 /// ```
 public struct SharpenLuminance: Filter {
     public var inputImage: Image?
-    public var sharpness: Double, radius: Double
-    public init(inputImage: Image? = nil, sharpness: Double = 0.4, radius: Double = 1.69) {
-        self.inputImage = inputImage; self.sharpness = sharpness; self.radius = radius
+    public var sharpness: Double = 0.4
+    public var radius: Double = 1.69
+
+    public init() {}
+    public init(inputImage: Image? = nil, sharpness: Double = Self.defaults.sharpness, radius: Double = Self.defaults.radius) {
+        self.inputImage = inputImage
+        self.sharpness = sharpness
+        self.radius = radius
     }
-    public var values: [String: FilterValue] { filterValues(["inputSharpness": .number(sharpness), "inputRadius": .number(radius)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "SharpenLuminance", displayName: "Sharpen Luminance",
-        categories: [FilterCategory.sharpen, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "SharpenLuminance", displayName: "Sharpen Luminance", categories: [.sharpen, .video, .stillImage, .builtIn],
         description: "Increases luminance detail without touching colour.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputSharpness", kind: .scalar, description: "Amount of detail added.", default: 0.4, min: 0, max: 100, sliderMax: 2),
-                     FilterParameter(key: "inputRadius", kind: .scalar, description: "Detail scale (blur σ) in pixels.", default: 1.69, min: 0, max: 100, sliderMax: 20)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage"), s = Float(a.number("inputSharpness")), r = a.number("inputRadius")
+        parameters: [
+            .image(\.inputImage),
+            .scalar(\.sharpness, "inputSharpness", "Amount of detail added.", min: 0, max: 100, sliderMax: 2),
+            .scalar(\.radius, "inputRadius", "Detail scale (blur σ) in pixels.", min: 0, max: 100, sliderMax: 20),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage), s = Float(sharpness), r = radius
         if s == 0 || r == 0 { return input }
         let luma = PointwiseNode(name: "luminance", inputs: [input.node], extent: input.extent, digest: { _ in }) { span in
             let p = span.pixels

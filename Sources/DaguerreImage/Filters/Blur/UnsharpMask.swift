@@ -8,20 +8,27 @@ import DaguerreCore
 /// ```
 public struct UnsharpMask: Filter {
     public var inputImage: Image?
-    public var radius: Double, intensity: Double
-    public init(inputImage: Image? = nil, radius: Double = 2.5, intensity: Double = 0.5) {
-        self.inputImage = inputImage; self.radius = radius; self.intensity = intensity
+    public var radius: Double = 2.5
+    public var intensity: Double = 0.5
+
+    public init() {}
+    public init(inputImage: Image? = nil, radius: Double = Self.defaults.radius, intensity: Double = Self.defaults.intensity) {
+        self.inputImage = inputImage
+        self.radius = radius
+        self.intensity = intensity
     }
-    public var values: [String: FilterValue] { filterValues(["inputRadius": .number(radius), "inputIntensity": .number(intensity)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "UnsharpMask", displayName: "Unsharp Mask",
-        categories: [FilterCategory.sharpen, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "UnsharpMask", displayName: "Unsharp Mask", categories: [.sharpen, .video, .stillImage, .builtIn],
         description: "Adds back the difference between the image and a blur of it.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputRadius", kind: .scalar, description: "Blur σ in pixels.", default: 2.5, min: 0, max: 500, sliderMax: 100),
-                     FilterParameter(key: "inputIntensity", kind: .scalar, description: "How much detail to add.", default: 0.5, min: 0, max: 100, sliderMax: 1)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage"), r = a.number("inputRadius"), k = Float(a.number("inputIntensity"))
+        parameters: [
+            .image(\.inputImage),
+            .scalar(\.radius, "inputRadius", "Blur σ in pixels.", min: 0, max: 500, sliderMax: 100),
+            .scalar(\.intensity, "inputIntensity", "How much detail to add.", min: 0, max: 100, sliderMax: 1),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage), r = radius, k = Float(intensity)
         if r == 0 || k == 0 { return input }
         let w = SeparableConvolutionNode.gaussianWeights(sigma: r)
         let blur = SeparableConvolutionNode(input: ClampNode(input: input.node), name: "gaussianBlur", parameters: "σ \(r)", horizontal: w, vertical: w)

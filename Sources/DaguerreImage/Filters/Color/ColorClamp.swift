@@ -7,21 +7,28 @@ import DaguerreCore
 /// ```
 public struct ColorClamp: Filter {
     public var inputImage: Image?
-    public var minComponents: [Double], maxComponents: [Double]
-    public init(inputImage: Image? = nil, minComponents: [Double] = [0, 0, 0, 0], maxComponents: [Double] = [1, 1, 1, 1]) {
-        self.inputImage = inputImage; self.minComponents = minComponents; self.maxComponents = maxComponents
+    public var minComponents: [Double] = [0, 0, 0, 0]
+    public var maxComponents: [Double] = [1, 1, 1, 1]
+
+    public init() {}
+    public init(inputImage: Image? = nil, minComponents: [Double] = Self.defaults.minComponents, maxComponents: [Double] = Self.defaults.maxComponents) {
+        self.inputImage = inputImage
+        self.minComponents = minComponents
+        self.maxComponents = maxComponents
     }
-    public var values: [String: FilterValue] { filterValues(["inputMinComponents": .vector(minComponents), "inputMaxComponents": .vector(maxComponents)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "ColorClamp", displayName: "Color Clamp",
-        categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "ColorClamp", displayName: "Color Clamp", categories: [.colorAdjustment, .video, .stillImage, .builtIn],
         description: "Clamps RGBA components to a range.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputMinComponents", kind: .vector, description: "Lower bounds of R, G, B, A.", default: [0, 0, 0, 0], count: 4),
-                     FilterParameter(key: "inputMaxComponents", kind: .vector, description: "Upper bounds of R, G, B, A.", default: [1, 1, 1, 1], count: 4)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage")
-        let lo = a.vector("inputMinComponents"), hi = a.vector("inputMaxComponents")
+        parameters: [
+            .image(\.inputImage),
+            .vector(\.minComponents, "inputMinComponents", "Lower bounds of R, G, B, A.", count: 4),
+            .vector(\.maxComponents, "inputMaxComponents", "Upper bounds of R, G, B, A.", count: 4),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage)
+        let lo = minComponents, hi = maxComponents
         let l = SIMD4<Float>(lo.map(Float.init)), h = SIMD4<Float>(hi.map(Float.init))
         let top = pointwiseMax(l, h)
         return Image(PointwiseNode(name: "colorClamp", inputs: [input.node], extent: input.extent, parameters: "min \(l) max \(h)",

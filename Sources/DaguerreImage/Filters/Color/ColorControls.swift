@@ -11,22 +11,32 @@ import DaguerreCore
 /// ```
 public struct ColorControls: Filter {
     public var inputImage: Image?
-    public var saturation: Double, brightness: Double, contrast: Double
-    public init(inputImage: Image? = nil, saturation: Double = 1, brightness: Double = 0, contrast: Double = 1) {
-        self.inputImage = inputImage; self.saturation = saturation; self.brightness = brightness; self.contrast = contrast
+    public var saturation: Double = 1
+    public var brightness: Double = 0
+    public var contrast: Double = 1
+
+    public init() {}
+    public init(inputImage: Image? = nil, saturation: Double = Self.defaults.saturation, brightness: Double = Self.defaults.brightness,
+                contrast: Double = Self.defaults.contrast) {
+        self.inputImage = inputImage
+        self.saturation = saturation
+        self.brightness = brightness
+        self.contrast = contrast
     }
-    public var values: [String: FilterValue] { filterValues(["inputSaturation": .number(saturation), "inputBrightness": .number(brightness), "inputContrast": .number(contrast)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "ColorControls", displayName: "Color Controls",
-        categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "ColorControls", displayName: "Color Controls", categories: [.colorAdjustment, .video, .stillImage, .builtIn],
         description: "Adjusts saturation (linear light), brightness and contrast (perceptual values).",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputSaturation", kind: .scalar, description: "0 is grey, 1 unchanged.", default: 1, min: 0, max: 100, sliderMax: 2),
-                     FilterParameter(key: "inputBrightness", kind: .scalar, description: "Added to perceptual values.", default: 0, min: -10, max: 10, sliderMin: -1, sliderMax: 1),
-                     FilterParameter(key: "inputContrast", kind: .scalar, description: "Scale around middle grey.", default: 1, min: 0, max: 100, sliderMin: 0.25, sliderMax: 4)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage")
-        let s = Float(a.number("inputSaturation")), b = Float(a.number("inputBrightness")), c = Float(a.number("inputContrast"))
+        parameters: [
+            .image(\.inputImage),
+            .scalar(\.saturation, "inputSaturation", "0 is grey, 1 unchanged.", min: 0, max: 100, sliderMax: 2),
+            .scalar(\.brightness, "inputBrightness", "Added to perceptual values.", min: -10, max: 10, sliderMin: -1, sliderMax: 1),
+            .scalar(\.contrast, "inputContrast", "Scale around middle grey.", min: 0, max: 100, sliderMin: 0.25, sliderMax: 4),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage)
+        let s = Float(saturation), b = Float(brightness), c = Float(contrast)
         let curve = PerceptualCurve.shared
         let perceptual = b != 0 || c != 1
         // Saturation alone mixes each pixel with its luminance: a 3×3 matrix.

@@ -10,18 +10,24 @@ import Foundation
 public struct ExposureAdjust: Filter {
     public var inputImage: Image?
     /// Stops of exposure. Default 0.5 (Core Image's).
-    public var ev: Double
-    public init(inputImage: Image? = nil, ev: Double = 0.5) { self.inputImage = inputImage; self.ev = ev }
-    public var values: [String: FilterValue] { filterValues(["inputEV": .number(ev)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "ExposureAdjust", displayName: "Exposure Adjust",
-        categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+    public var ev: Double = 0.5
+
+    public init() {}
+    public init(inputImage: Image? = nil, ev: Double = Self.defaults.ev) {
+        self.inputImage = inputImage
+        self.ev = ev
+    }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "ExposureAdjust", displayName: "Exposure Adjust", categories: [.colorAdjustment, .video, .stillImage, .builtIn],
         description: "Adjusts exposure by a number of stops: multiplies linear colour by 2^EV.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputEV", kind: .scalar, description: "Stops of exposure (+1 doubles the light).",
-                                     default: 0.5, min: -64, max: 64, sliderMin: -10, sliderMax: 10)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage"), ev = a.number("inputEV")
+        parameters: [
+            .image(\.inputImage),
+            .scalar(\.ev, "inputEV", "Stops of exposure (+1 doubles the light).", min: -64, max: 64, sliderMin: -10, sliderMax: 10),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage), ev = self.ev
         let k = Double(pow(2, ev))
         // A 3×3 matrix: folded with its linear neighbours, run on planar rows.
         return Image(PointwiseNode(name: "exposureAdjust", inputs: [input.node], extent: input.extent, parameters: "EV \(ev)",

@@ -10,18 +10,24 @@ import Foundation
 /// ```
 public struct GammaAdjust: Filter {
     public var inputImage: Image?
-    public var power: Double
-    public init(inputImage: Image? = nil, power: Double = 1) { self.inputImage = inputImage; self.power = power }
-    public var values: [String: FilterValue] { filterValues(["inputPower": .number(power)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "GammaAdjust", displayName: "Gamma Adjust",
-        categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+    public var power: Double = 1
+
+    public init() {}
+    public init(inputImage: Image? = nil, power: Double = Self.defaults.power) {
+        self.inputImage = inputImage
+        self.power = power
+    }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "GammaAdjust", displayName: "Gamma Adjust", categories: [.colorAdjustment, .video, .stillImage, .builtIn],
         description: "Raises each colour channel to a power.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputPower", kind: .scalar, description: "The exponent; 1 leaves the image unchanged.",
-                                     default: 1, min: 0.01, max: 100, sliderMin: 0.25, sliderMax: 4)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage"), g = Float(a.number("inputPower"))
+        parameters: [
+            .image(\.inputImage),
+            .scalar(\.power, "inputPower", "The exponent; 1 leaves the image unchanged.", min: 0.01, max: 100, sliderMin: 0.25, sliderMax: 4),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage), g = Float(power)
         if g == 1 { return input }
         return Image(PointwiseNode(name: "gammaAdjust", inputs: [input.node], extent: input.extent, parameters: "power \(g)",
                                    planar: { [power = PlanarMath.SignedPower(g)] s in

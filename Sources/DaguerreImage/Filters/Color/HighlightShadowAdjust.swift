@@ -9,22 +9,32 @@ import DaguerreCore
 /// ```
 public struct HighlightShadowAdjust: Filter {
     public var inputImage: Image?
-    public var radius: Double, shadowAmount: Double, highlightAmount: Double
-    public init(inputImage: Image? = nil, radius: Double = 0, shadowAmount: Double = 0, highlightAmount: Double = 1) {
-        self.inputImage = inputImage; self.radius = radius; self.shadowAmount = shadowAmount; self.highlightAmount = highlightAmount
+    public var radius: Double = 0
+    public var shadowAmount: Double = 0
+    public var highlightAmount: Double = 1
+
+    public init() {}
+    public init(inputImage: Image? = nil, radius: Double = Self.defaults.radius, shadowAmount: Double = Self.defaults.shadowAmount,
+                highlightAmount: Double = Self.defaults.highlightAmount) {
+        self.inputImage = inputImage
+        self.radius = radius
+        self.shadowAmount = shadowAmount
+        self.highlightAmount = highlightAmount
     }
-    public var values: [String: FilterValue] { filterValues(["inputRadius": .number(radius), "inputShadowAmount": .number(shadowAmount), "inputHighlightAmount": .number(highlightAmount)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "HighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
-        categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "HighlightShadowAdjust", displayName: "Highlight and Shadow Adjust", categories: [.colorAdjustment, .video, .stillImage, .builtIn],
         description: "Brightens shadows (shadow amount > 0) and darkens highlights (highlight amount < 1).",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputRadius", kind: .scalar, description: "Blur radius of the tone judgement; 0 is per pixel.", default: 0, min: 0, max: 500, sliderMax: 20),
-                     FilterParameter(key: "inputShadowAmount", kind: .scalar, description: "Shadow lift, −1…1.", default: 0, min: -1, max: 1),
-                     FilterParameter(key: "inputHighlightAmount", kind: .scalar, description: "Highlight level, 0…1 (1 leaves them).", default: 1, min: 0, max: 1)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage")
-        let r = a.number("inputRadius"), s = Float(a.number("inputShadowAmount")), h = Float(a.number("inputHighlightAmount"))
+        parameters: [
+            .image(\.inputImage),
+            .scalar(\.radius, "inputRadius", "Blur radius of the tone judgement; 0 is per pixel.", min: 0, max: 500, sliderMax: 20),
+            .scalar(\.shadowAmount, "inputShadowAmount", "Shadow lift, −1…1.", min: -1, max: 1),
+            .scalar(\.highlightAmount, "inputHighlightAmount", "Highlight level, 0…1 (1 leaves them).", min: 0, max: 1),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage)
+        let r = radius, s = Float(shadowAmount), h = Float(highlightAmount)
         let curve = PerceptualCurve.shared
         // Perceptual luminance of each pixel (and, with a radius, blurred).
         let luma = PointwiseNode(name: "perceptualLuminance", inputs: [input.node], extent: input.extent, digest: { _ in }) { span in

@@ -12,23 +12,30 @@ import DaguerreCore
 public struct TemperatureAndTint: Filter {
     public var inputImage: Image?
     /// (temperature in kelvin, tint).
-    public var neutral: [Double], targetNeutral: [Double]
-    public init(inputImage: Image? = nil, neutral: [Double] = [6500, 0], targetNeutral: [Double] = [6500, 0]) {
-        self.inputImage = inputImage; self.neutral = neutral; self.targetNeutral = targetNeutral
+    public var neutral: [Double] = [6500, 0]
+    public var targetNeutral: [Double] = [6500, 0]
+
+    public init() {}
+    public init(inputImage: Image? = nil, neutral: [Double] = Self.defaults.neutral, targetNeutral: [Double] = Self.defaults.targetNeutral) {
+        self.inputImage = inputImage
+        self.neutral = neutral
+        self.targetNeutral = targetNeutral
     }
-    public var values: [String: FilterValue] { filterValues(["inputNeutral": .vector(neutral), "inputTargetNeutral": .vector(targetNeutral)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "TemperatureAndTint", displayName: "Temperature and Tint",
-        categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "TemperatureAndTint", displayName: "Temperature and Tint", categories: [.colorAdjustment, .video, .stillImage, .builtIn],
         description: "Adapts the white point from (temperature, tint) to a target (temperature, tint).",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputNeutral", kind: .offset, description: "The source white: (kelvin, tint).", default: [6500, 0], min: -100000, max: 100000),
-                     FilterParameter(key: "inputTargetNeutral", kind: .offset, description: "The target white: (kelvin, tint).", default: [6500, 0], min: -100000, max: 100000)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage")
-        let n = a.vector("inputNeutral"), t = a.vector("inputTargetNeutral")
-        for (key, v) in [("inputNeutral", n), ("inputTargetNeutral", t)] where !(1000...100000).contains(v[0]) || abs(v[1]) > 1000 {
-            throw .invalidParameter(filter: "TemperatureAndTint", key: key, problem: "temperature must be 1000…100000 K and |tint| ≤ 1000, got \(v)")
+        parameters: [
+            .image(\.inputImage),
+            .offset(\.neutral, "inputNeutral", "The source white: (kelvin, tint).", min: -100000, max: 100000),
+            .offset(\.targetNeutral, "inputTargetNeutral", "The target white: (kelvin, tint).", min: -100000, max: 100000),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage)
+        let n = neutral, t = targetNeutral
+        for (property, v) in [(\Self.neutral, n), (\Self.targetNeutral, t)] where !(1000...100000).contains(v[0]) || abs(v[1]) > 1000 {
+            throw Self.invalid(property, "temperature must be 1000…100000 K and |tint| ≤ 1000, got \(v)")
         }
         let m = ColorTemperature.adaptation(from: ColorTemperature.xy(temperature: n[0], tint: n[1]),
                                             to: ColorTemperature.xy(temperature: t[0], tint: t[1]))

@@ -9,28 +9,37 @@ import DaguerreCore
 /// ```
 public struct ToneCurve: Filter {
     public var inputImage: Image?
-    public var points: [[Double]]
-    public init(inputImage: Image? = nil, points: [[Double]] = [[0, 0], [0.25, 0.25], [0.5, 0.5], [0.75, 0.75], [1, 1]]) {
-        self.inputImage = inputImage; self.points = points
+    public var point0: [Double] = [0, 0]
+    public var point1: [Double] = [0.25, 0.25]
+    public var point2: [Double] = [0.5, 0.5]
+    public var point3: [Double] = [0.75, 0.75]
+    public var point4: [Double] = [1, 1]
+
+    /// The five points as a list: setting fewer leaves the others, extra points are ignored.
+    public var points: [[Double]] {
+        get { Self.pointProperties.map { self[keyPath: $0] } }
+        set { for (property, p) in zip(Self.pointProperties, newValue) { self[keyPath: property] = p } }
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = [:]
-        for (i, p) in points.prefix(5).enumerated() { v["inputPoint\(i)"] = .vector(p) }
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        return v
+    static let pointProperties: [WritableKeyPath<Self, [Double]> & Sendable] = [\.point0, \.point1, \.point2, \.point3, \.point4]
+
+    public init() {}
+    public init(inputImage: Image? = nil, points: [[Double]] = Self.defaults.points) {
+        self.inputImage = inputImage
+        self.points = points
     }
-    public static let descriptor = FilterDescriptor(
-        name: "ToneCurve", displayName: "Tone Curve",
-        categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "ToneCurve", displayName: "Tone Curve", categories: [.colorAdjustment, .video, .stillImage, .builtIn],
         description: "Maps perceptual channel values through a smooth monotone curve through five points.",
-        parameters: [CommonParameters.inputImage] + [0, 0.25, 0.5, 0.75, 1].enumerated().map { i, x in
-            FilterParameter(key: "inputPoint\(i)", kind: .offset, description: "Curve point \(i) (input, output).", default: .vector([x, x]), min: -10, max: 10)
-        }
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage")
-        let pts = (0..<5).map { a.point("inputPoint\($0)") }
+        parameters: [.image(\.inputImage)] + pointProperties.enumerated().map { i, property in
+            .offset(property, "inputPoint\(i)", "Curve point \(i) (input, output).", min: -10, max: 10)
+        })
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage)
+        let pts = points.map { SIMD2($0[0], $0[1]) }
         for i in 1..<5 where pts[i].x <= pts[i - 1].x {
-            throw .invalidParameter(filter: "ToneCurve", key: "inputPoint\(i)", problem: "input values must increase from point to point")
+            throw Self.invalid(Self.pointProperties[i], "input values must increase from point to point")
         }
         // The identity curve (the default) changes nothing: no node at all.
         if pts.allSatisfy({ abs($0.x - $0.y) < 1e-12 }) { return input }

@@ -8,17 +8,24 @@ import DaguerreCore
 /// ```
 public struct Vibrance: Filter {
     public var inputImage: Image?
-    public var amount: Double
-    public init(inputImage: Image? = nil, amount: Double = 0) { self.inputImage = inputImage; self.amount = amount }
-    public var values: [String: FilterValue] { filterValues(["inputAmount": .number(amount)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "Vibrance", displayName: "Vibrance",
-        categories: [FilterCategory.colorAdjustment, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+    public var amount: Double = 0
+
+    public init() {}
+    public init(inputImage: Image? = nil, amount: Double = Self.defaults.amount) {
+        self.inputImage = inputImage
+        self.amount = amount
+    }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "Vibrance", displayName: "Vibrance", categories: [.colorAdjustment, .video, .stillImage, .builtIn],
         description: "Raises the saturation of dull colours more than of vivid ones.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputAmount", kind: .scalar, description: "−1 mutes, +1 boosts dull colours.", default: 0, min: -1, max: 1)]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage"), k = Float(a.number("inputAmount"))
+        parameters: [
+            .image(\.inputImage),
+            .scalar(\.amount, "inputAmount", "−1 mutes, +1 boosts dull colours.", min: -1, max: 1),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage), k = Float(amount)
         if k == 0 { return input }
         let luma = SpanMath.luma
         let lr = luma.x, lg = luma.y, lb = luma.z

@@ -8,20 +8,22 @@ import DaguerreCore
 public struct SourceOverCompositing: Filter {
     public var inputImage: Image?
     public var backgroundImage: Image?
-    public init(inputImage: Image? = nil, backgroundImage: Image? = nil) { self.inputImage = inputImage; self.backgroundImage = backgroundImage }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = [:]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        if let backgroundImage { v["inputBackgroundImage"] = .image(backgroundImage) }
-        return v
+
+    public init() {}
+    public init(inputImage: Image? = nil, backgroundImage: Image? = nil) {
+        self.inputImage = inputImage
+        self.backgroundImage = backgroundImage
     }
-    public static let descriptor = FilterDescriptor(
-        name: "SourceOverCompositing", displayName: "Source Over",
-        categories: [FilterCategory.composite, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "SourceOverCompositing", displayName: "Source Over", categories: [.composite, .video, .stillImage, .builtIn],
         description: "Places the image over the background.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputBackgroundImage", kind: .image, description: "The image underneath.")]
-    ) { a throws(DaguerreError) in
-        try a.image("inputImage").composited(over: a.image("inputBackgroundImage"))
+        parameters: [
+            .image(\.inputImage),
+            .image(\.backgroundImage, "inputBackgroundImage", "The image underneath."),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        try required(\.inputImage).composited(over: required(\.backgroundImage))
     }
 }

@@ -1,13 +1,17 @@
 import DaguerreCore
 
 /// One parameter's attributes (CIFilter's attributes dictionary): type, default, hard range and
-/// slider range, and a description. Validation against them is what makes the by-name API safe.
+/// slider range, and a description. A filter's ``FilterDeclaration`` makes them; validation
+/// against them is what makes the by-name API safe.
 ///
 /// ```swift
-/// FilterParameter(key: "inputRadius", kind: .scalar, description: "Standard deviation in pixels.",
-///                 default: 10, min: 0, max: 1000, sliderMax: 100)
+/// let radius = try FilterRegistry.descriptor(named: "GaussianBlur").parameter(named: "radius")
+/// print(radius.kind, radius.defaultValue ?? "none", radius.min ?? -.infinity, radius.sliderMax ?? .infinity)
 /// ```
 public struct FilterParameter: Sendable {
+    /// The key of a filter's main image (Core Image's kCIInputImageKey).
+    public static let inputImageKey = "inputImage"
+
     public enum Kind: String, Sendable {
         case image, scalar, angle, integer, boolean, position, offset, vector, color, transform, rectangle, colorSpace
     }
@@ -64,6 +68,7 @@ public struct FilterParameter: Sendable {
             guard [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite) else { throw bad("the transform must be finite") }
             return value
         case (.transform, .vector(let v)) where v.count == 6:
+            guard v.allSatisfy(\.isFinite) else { throw bad("the transform must be finite") }
             return .transform(AffineTransform2D(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]))
         case (.rectangle, .rect(let r)):
             guard !r.isInfinite, [r.minX, r.minY, r.maxX, r.maxY].allSatisfy(\.isFinite) else { throw bad("the rectangle must be finite") }
@@ -78,5 +83,15 @@ public struct FilterParameter: Sendable {
         default:
             throw bad("expected \(kind == .scalar ? "a number" : "a value of type \(kind.rawValue)"), got a \(value.typeName) (\(value))")
         }
+    }
+
+    /// The error for a required parameter that has no value.
+    func missing(filter: String) -> DaguerreError {
+        .invalidParameter(filter: filter, key: key, problem: "this \(kind.rawValue) parameter is required")
+    }
+
+    /// The error for a key that names no parameter of `filter`.
+    static func unknown(_ key: String, filter: String, keys: [String]) -> DaguerreError {
+        .invalidParameter(filter: filter, key: key, problem: "\(filter) has no such parameter; its parameters are \(keys.joined(separator: ", "))")
     }
 }

@@ -7,13 +7,15 @@ import DaguerreCore
 /// let p3Red = try ConstantColor(color: Color(red: 1, green: 0, blue: 0, colorSpace: .displayP3)).outputImage()
 /// ```
 public struct ConstantColor: Filter {
-    public var color: Color
-    public init(color: Color = .black) { self.color = color }
-    public var values: [String: FilterValue] { ["inputColor": .color(color)] }
-    public static let descriptor = FilterDescriptor(
-        name: "ConstantColor", displayName: "Constant Color",
-        categories: [FilterCategory.generator, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+    public var color: Color = .black
+
+    public init() {}
+    public init(color: Color = Self.defaults.color) { self.color = color }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "ConstantColor", displayName: "Constant Color", categories: [.generator, .video, .stillImage, .builtIn],
         description: "An infinite image of one colour.",
-        parameters: [FilterParameter(key: "inputColor", kind: .color, description: "The colour.", default: .color(.black))]
-    ) { a throws(DaguerreError) in Image(color: a.color("inputColor")) }
+        parameters: [.color(\.color, "inputColor", "The colour.")])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { Image(color: color) }
 }

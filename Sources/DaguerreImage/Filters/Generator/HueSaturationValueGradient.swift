@@ -11,30 +11,37 @@ import Foundation
 /// let wheel = try HueSaturationValueGradient(value: 1, radius: 300, colorSpace: .displayP3).outputImage()
 /// ```
 public struct HueSaturationValueGradient: Filter {
-    public var value: Double, radius: Double, softness: Double, dither: Double
-    public var colorSpace: ColorSpace
-    public init(value: Double = 1, radius: Double = 300, softness: Double = 1, dither: Double = 1, colorSpace: ColorSpace = .sRGB) {
-        self.value = value; self.radius = radius; self.softness = softness; self.dither = dither; self.colorSpace = colorSpace
+    public var value: Double = 1
+    public var radius: Double = 300
+    public var softness: Double = 1
+    public var dither: Double = 1
+    public var colorSpace: ColorSpace = .sRGB
+
+    public init() {}
+    public init(value: Double = Self.defaults.value, radius: Double = Self.defaults.radius, softness: Double = Self.defaults.softness,
+                dither: Double = Self.defaults.dither, colorSpace: ColorSpace = Self.defaults.colorSpace) {
+        self.value = value
+        self.radius = radius
+        self.softness = softness
+        self.dither = dither
+        self.colorSpace = colorSpace
     }
-    public var values: [String: FilterValue] {
-        ["inputValue": .number(value), "inputRadius": .number(radius), "inputSoftness": .number(softness),
-         "inputDither": .number(dither), "inputColorSpace": .colorSpace(colorSpace)]
-    }
-    public static let descriptor = FilterDescriptor(
+
+    public static let declaration = FilterDeclaration<Self>(
         name: "HueSaturationValueGradient", displayName: "Hue/Saturation/Value Gradient",
-        categories: [FilterCategory.gradient, FilterCategory.generator, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+        categories: [.gradient, .generator, .video, .stillImage, .builtIn],
         description: "A hue/saturation disc at one value, in a chosen colour space.",
-        parameters: [FilterParameter(key: "inputValue", kind: .scalar, description: "Brightness (HSV value).", default: 1, min: 0, max: 10, sliderMax: 1),
-                     FilterParameter(key: "inputRadius", kind: .scalar, description: "Disc radius in pixels.", default: 300, min: 1, max: 100000, sliderMax: 1000),
-                     FilterParameter(key: "inputSoftness", kind: .scalar, description: "Edge feather in pixels.", default: 1, min: 0, max: 1000, sliderMax: 10),
-                     FilterParameter(key: "inputDither", kind: .scalar, description: "Noise amplitude in 1/255 steps.", default: 1, min: 0, max: 100, sliderMax: 3),
-                     FilterParameter(key: "inputColorSpace", kind: .colorSpace, description: "The space the wheel's colours are in.", default: .colorSpace(.sRGB))]
-    ) { a throws(DaguerreError) in
-        let v = Float(a.number("inputValue")), r = a.number("inputRadius"), soft = Float(a.number("inputSoftness"))
-        let dither = Float(a.number("inputDither")), space = a.colorSpace("inputColorSpace")
-        guard case let .rgb(_, transfer) = space.model else {
-            throw .invalidParameter(filter: "HueSaturationValueGradient", key: "inputColorSpace", problem: "\(space.name) is not an RGB space")
-        }
+        parameters: [
+            .scalar(\.value, "inputValue", "Brightness (HSV value).", min: 0, max: 10, sliderMax: 1),
+            .scalar(\.radius, "inputRadius", "Disc radius in pixels.", min: 1, max: 100000, sliderMax: 1000),
+            .scalar(\.softness, "inputSoftness", "Edge feather in pixels.", min: 0, max: 1000, sliderMax: 10),
+            .scalar(\.dither, "inputDither", "Noise amplitude in 1/255 steps.", min: 0, max: 100, sliderMax: 3),
+            .colorSpace(\.colorSpace, "inputColorSpace", "The space the wheel's colours are in."),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let v = Float(value), r = radius, soft = Float(softness), dither = Float(self.dither), space = colorSpace
+        guard case let .rgb(_, transfer) = space.model else { throw Self.invalid(\.colorSpace, "\(space.name) is not an RGB space") }
         return Image(GeneratorNode(name: "hueSaturationValueGradient", extent: Rect(x: 0, y: 0, width: 2 * r, height: 2 * r),
                                    parameters: "value \(v) radius \(r) softness \(soft) dither \(dither) \(space.name)",
                                    digest: { d in d.add(v); d.add(r); d.add(soft); d.add(dither); d.add(space) }) { working in

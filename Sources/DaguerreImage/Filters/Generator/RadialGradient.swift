@@ -7,28 +7,35 @@ import DaguerreCore
 /// let mask = try RadialGradient(center: [300, 200], radius0: 20, radius1: 150).outputImage()
 /// ```
 public struct RadialGradient: Filter {
-    public var center: [Double]
-    public var radius0: Double, radius1: Double
-    public var color0: Color, color1: Color
-    public init(center: [Double] = [150, 150], radius0: Double = 5, radius1: Double = 100, color0: Color = .white, color1: Color = .black) {
-        self.center = center; self.radius0 = radius0; self.radius1 = radius1; self.color0 = color0; self.color1 = color1
+    public var center: [Double] = [150, 150]
+    public var radius0: Double = 5
+    public var radius1: Double = 100
+    public var color0: Color = .white
+    public var color1: Color = .black
+
+    public init() {}
+    public init(center: [Double] = Self.defaults.center, radius0: Double = Self.defaults.radius0, radius1: Double = Self.defaults.radius1,
+                color0: Color = Self.defaults.color0, color1: Color = Self.defaults.color1) {
+        self.center = center
+        self.radius0 = radius0
+        self.radius1 = radius1
+        self.color0 = color0
+        self.color1 = color1
     }
-    public var values: [String: FilterValue] {
-        ["inputCenter": .vector(center), "inputRadius0": .number(radius0), "inputRadius1": .number(radius1),
-         "inputColor0": .color(color0), "inputColor1": .color(color1)]
-    }
-    public static let descriptor = FilterDescriptor(
-        name: "RadialGradient", displayName: "Radial Gradient",
-        categories: [FilterCategory.gradient, FilterCategory.generator, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "RadialGradient", displayName: "Radial Gradient", categories: [.gradient, .generator, .video, .stillImage, .builtIn],
         description: "Blends two colours between two concentric circles.",
-        parameters: [FilterParameter(key: "inputCenter", kind: .position, description: "The centre.", default: [150, 150], min: -1e9, max: 1e9),
-                     FilterParameter(key: "inputRadius0", kind: .scalar, description: "Radius of color0.", default: 5, min: 0, max: 1e9, sliderMax: 800),
-                     FilterParameter(key: "inputRadius1", kind: .scalar, description: "Radius of color1.", default: 100, min: 0, max: 1e9, sliderMax: 800),
-                     FilterParameter(key: "inputColor0", kind: .color, description: "The inner colour.", default: .color(.white)),
-                     FilterParameter(key: "inputColor1", kind: .color, description: "The outer colour.", default: .color(.black))]
-    ) { a throws(DaguerreError) in
-        let c = a.point("inputCenter"), r0 = a.number("inputRadius0"), r1 = a.number("inputRadius1")
-        let c0 = a.color("inputColor0"), c1 = a.color("inputColor1")
+        parameters: [
+            .position(\.center, "inputCenter", "The centre.", min: -1e9, max: 1e9),
+            .scalar(\.radius0, "inputRadius0", "Radius of color0.", min: 0, max: 1e9, sliderMax: 800),
+            .scalar(\.radius1, "inputRadius1", "Radius of color1.", min: 0, max: 1e9, sliderMax: 800),
+            .color(\.color0, "inputColor0", "The inner colour."),
+            .color(\.color1, "inputColor1", "The outer colour."),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let c = SIMD2(center[0], center[1]), r0 = radius0, r1 = radius1, c0 = color0, c1 = color1
         return Image(GeneratorNode(name: "radialGradient", parameters: "centre \(c) r \(r0)…\(r1)", digest: { d in
             d.add([c.x, c.y, r0, r1]); FilterValue.color(c0).addDigest(&d); FilterValue.color(c1).addDigest(&d)
         }) { working in

@@ -9,20 +9,25 @@ import DaguerreCore
 /// ```
 public struct AffineTransformFilter: Filter {
     public var inputImage: Image?
-    public var transform: AffineTransform2D
-    public init(inputImage: Image? = nil, transform: AffineTransform2D = .identity) { self.inputImage = inputImage; self.transform = transform }
-    public var values: [String: FilterValue] { filterValues(["inputTransform": .transform(transform)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "AffineTransform", displayName: "Affine Transform",
-        categories: [FilterCategory.geometry, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+    public var transform: AffineTransform2D = .identity
+
+    public init() {}
+    public init(inputImage: Image? = nil, transform: AffineTransform2D = Self.defaults.transform) {
+        self.inputImage = inputImage
+        self.transform = transform
+    }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "AffineTransform", displayName: "Affine Transform", categories: [.geometry, .video, .stillImage, .builtIn],
         description: "Applies an affine transform, sampling bilinearly.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputTransform", kind: .transform, description: "The transform [a b c d tx ty].", default: .transform(.identity))]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage"), t = a.transform("inputTransform")
-        guard t.isInvertible else {
-            throw .invalidParameter(filter: "AffineTransform", key: "inputTransform", problem: "the transform \(t) is not invertible")
-        }
+        parameters: [
+            .image(\.inputImage),
+            .transform(\.transform, "inputTransform", "The transform [a b c d tx ty]."),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage), t = transform
+        guard t.isInvertible else { throw Self.invalid(\.transform, "the transform \(t) is not invertible") }
         return input.transformed(by: t)
     }
 }

@@ -7,19 +7,24 @@ import DaguerreCore
 /// ```
 public struct Crop: Filter {
     public var inputImage: Image?
-    public var rectangle: Rect
-    public init(inputImage: Image? = nil, rectangle: Rect = Rect(x: -8.98e307, y: -8.98e307, width: 1.79e308, height: 1.79e308)) {
-        self.inputImage = inputImage; self.rectangle = rectangle
+    /// Core Image's default: a rectangle so large it keeps everything.
+    public var rectangle = Rect(x: -8.98e307, y: -8.98e307, width: 1.79e308, height: 1.79e308)
+
+    public init() {}
+    public init(inputImage: Image? = nil, rectangle: Rect = Self.defaults.rectangle) {
+        self.inputImage = inputImage
+        self.rectangle = rectangle
     }
-    public var values: [String: FilterValue] { filterValues(["inputRectangle": .rect(rectangle)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "Crop", displayName: "Crop",
-        categories: [FilterCategory.geometry, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "Crop", displayName: "Crop", categories: [.geometry, .video, .stillImage, .builtIn],
         description: "Keeps the pixels inside a rectangle.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputRectangle", kind: .rectangle, description: "[x y width height] to keep.",
-                                     default: .rect(Rect(x: -8.98e307, y: -8.98e307, width: 1.79e308, height: 1.79e308)))]
-    ) { a throws(DaguerreError) in
-        try a.image("inputImage").cropped(to: a.rect("inputRectangle"))
+        parameters: [
+            .image(\.inputImage),
+            .rectangle(\.rectangle, "inputRectangle", "[x y width height] to keep."),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        try required(\.inputImage).cropped(to: rectangle)
     }
 }

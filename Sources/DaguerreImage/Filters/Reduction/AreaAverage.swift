@@ -9,19 +9,26 @@ import DaguerreCore
 /// ```
 public struct AreaAverage: Filter {
     public var inputImage: Image?
-    public var extent: Rect
-    public init(inputImage: Image? = nil, extent: Rect = Rect(x: 0, y: 0, width: 640, height: 80)) { self.inputImage = inputImage; self.extent = extent }
-    public var values: [String: FilterValue] { filterValues(["inputExtent": .rect(extent)], inputImage: inputImage) }
-    public static let descriptor = FilterDescriptor(
-        name: "AreaAverage", displayName: "Area Average",
-        categories: [FilterCategory.reduction, FilterCategory.video, FilterCategory.stillImage, FilterCategory.builtIn],
+    public var extent = Rect(x: 0, y: 0, width: 640, height: 80)
+
+    public init() {}
+    public init(inputImage: Image? = nil, extent: Rect = Self.defaults.extent) {
+        self.inputImage = inputImage
+        self.extent = extent
+    }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "AreaAverage", displayName: "Area Average", categories: [.reduction, .video, .stillImage, .builtIn],
         description: "Averages the pixels of a region into one pixel.",
-        parameters: [CommonParameters.inputImage,
-                     FilterParameter(key: "inputExtent", kind: .rectangle, description: "The region [x y width height].", default: .rect(Rect(x: 0, y: 0, width: 640, height: 80)))]
-    ) { a throws(DaguerreError) in
-        let input = try a.image("inputImage"), r = a.rect("inputExtent")
+        parameters: [
+            .image(\.inputImage),
+            .rectangle(\.extent, "inputExtent", "The region [x y width height]."),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage), r = extent
         guard !r.intersection(input.extent).isEmpty else {
-            throw .invalidParameter(filter: "AreaAverage", key: "inputExtent", problem: "\(r) does not overlap the image's extent \(input.extent)")
+            throw Self.invalid(\.extent, "\(r) does not overlap the image's extent \(input.extent)")
         }
         return Image(AreaReductionNode(input: input.node, region: r))
     }

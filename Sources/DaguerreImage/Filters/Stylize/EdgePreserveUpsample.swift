@@ -14,27 +14,31 @@ import Foundation
 public struct EdgePreserveUpsample: Filter {
     public var inputImage: Image?
     public var smallImage: Image?
-    public var spatialSigma: Double, lumaSigma: Double
-    public init(inputImage: Image? = nil, smallImage: Image? = nil, spatialSigma: Double = 3, lumaSigma: Double = 0.15) {
-        self.inputImage = inputImage; self.smallImage = smallImage; self.spatialSigma = spatialSigma; self.lumaSigma = lumaSigma
+    public var spatialSigma: Double = 3
+    public var lumaSigma: Double = 0.15
+
+    public init() {}
+    public init(inputImage: Image? = nil, smallImage: Image? = nil, spatialSigma: Double = Self.defaults.spatialSigma,
+                lumaSigma: Double = Self.defaults.lumaSigma) {
+        self.inputImage = inputImage
+        self.smallImage = smallImage
+        self.spatialSigma = spatialSigma
+        self.lumaSigma = lumaSigma
     }
-    public var values: [String: FilterValue] {
-        var v: [String: FilterValue] = ["inputSpatialSigma": .number(spatialSigma), "inputLumaSigma": .number(lumaSigma)]
-        if let inputImage { v["inputImage"] = .image(inputImage) }
-        if let smallImage { v["inputSmallImage"] = .image(smallImage) }
-        return v
-    }
-    public static let descriptor = FilterDescriptor(
-        name: "EdgePreserveUpsample", displayName: "Edge Preserve Upsample",
-        categories: [FilterCategory.geometry, FilterCategory.stillImage, FilterCategory.builtIn],
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "EdgePreserveUpsample", displayName: "Edge Preserve Upsample", categories: [.geometry, .stillImage, .builtIn],
         description: "Upsamples a small image to the guide's size, keeping the guide's edges.",
-        parameters: [FilterParameter(key: "inputImage", kind: .image, description: "The full-size guide."),
-                     FilterParameter(key: "inputSmallImage", kind: .image, description: "The small image to upsample."),
-                     FilterParameter(key: "inputSpatialSigma", kind: .scalar, description: "Spatial σ in small-image pixels.", default: 3, min: 0.1, max: 5, sliderMax: 5),
-                     FilterParameter(key: "inputLumaSigma", kind: .scalar, description: "Luminance σ (perceptual, 0…1).", default: 0.15, min: 0.001, max: 1, sliderMax: 1)]
-    ) { a throws(DaguerreError) in
-        let guide = try a.image("inputImage"), small = try a.image("inputSmallImage")
-        let ss = a.number("inputSpatialSigma"), ls = a.number("inputLumaSigma")
+        parameters: [
+            .image(\.inputImage, FilterParameter.inputImageKey, "The full-size guide."),
+            .image(\.smallImage, "inputSmallImage", "The small image to upsample."),
+            .scalar(\.spatialSigma, "inputSpatialSigma", "Spatial σ in small-image pixels.", min: 0.1, max: 5, sliderMax: 5),
+            .scalar(\.lumaSigma, "inputLumaSigma", "Luminance σ (perceptual, 0…1).", min: 0.001, max: 1, sliderMax: 1),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let guide = try required(\.inputImage), small = try required(\.smallImage)
+        let ss = spatialSigma, ls = lumaSigma
         let ge = guide.extent, se = small.extent
         guard !ge.isInfinite, !se.isInfinite, !ge.isEmpty, !se.isEmpty else {
             throw .invalidArgument(what: "EdgePreserveUpsample", problem: "both images need finite, non-empty extents")
