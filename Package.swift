@@ -30,14 +30,18 @@ let package = Package(
     ],
     targets: [
         // System libraries from Debian: module maps and shim headers only.
-        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg",
-                       providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
-        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2",
-                       providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng",
-                       providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4",
-                       providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+        .systemLibrary(
+            name: "CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CLCMS2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CTIFF", pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
         // Video: libx264 encodes H.264 (L2); FFmpeg's libavcodec decodes it and encodes AAC for
         // Motion Photo MP4s. The QuickTime container itself is Daguerre's own code.
         // No pkgConfig for x264: its .pc file adds -DX264_API_IMPORTS (a Windows DLL flag), which
@@ -59,16 +63,20 @@ let package = Package(
         // dlopen has loaded them on first use.
         .target(name: "CDaguerreVideo", dependencies: ["CFFmpeg", "CX264"]),
 
-        .target(name: "DaguerreCore",
-                dependencies: ["CLCMS2", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "DaguerreCore",
+            dependencies: ["CLCMS2", .product(name: "Crypto", package: "swift-crypto")]),
         // Still formats: JPEG, PNG, TIFF, DNG, EXIF/XMP/ICC.
         .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs"]),
         // Movies: QuickTime/MP4, H.264, AAC, the Live Photo pair and Motion Photo; the only
         // module that needs the video libraries.
         .target(name: "DaguerreMovie", dependencies: ["DaguerreCore", "DaguerreFormats", "CDaguerreVideo", "CX264", "CFFmpeg"]),
-        .target(name: "DaguerreImage",
-                dependencies: ["DaguerreCore", "DaguerreFormats",
-                               .product(name: "Collections", package: "swift-collections")]),
+        .target(
+            name: "DaguerreImage",
+            dependencies: [
+                "DaguerreCore", "DaguerreFormats",
+                .product(name: "Collections", package: "swift-collections"),
+            ]),
         // The physically based virtual camera: scenes, optics, Bayer sensor physics, control loops.
         .target(name: "DaguerreVirtualCamera", dependencies: ["DaguerreCore", "DaguerreFormats"]),
         // Capture (AVFoundation's capture side): devices as a protocol, sessions, outputs,
@@ -76,15 +84,24 @@ let package = Package(
         .target(name: "DaguerreCapture", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreVirtualCamera"]),
         // RAW development (CIRAWFilter): the DNG colour model and the develop stages, rendering through the engine.
         .target(name: "DaguerreRAW", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "CLibRaw"]),
-        .target(name: "Daguerre", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera", "DaguerreCapture"]),
+        .target(
+            name: "Daguerre",
+            dependencies: [
+                "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera",
+                "DaguerreCapture",
+            ]),
         // The seeds' worked examples, shared by the sample programs, the demo job and the tests.
         .target(name: "DaguerreSamples", dependencies: ["DaguerreImage"]),
-        .executableTarget(name: "daguerre",
-                          dependencies: ["Daguerre", "DaguerreSamples",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(
+            name: "daguerre",
+            dependencies: [
+                "Daguerre", "DaguerreSamples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(name: "capture-sample", dependencies: ["Daguerre"], path: "Examples/capture-sample"),
-        .executableTarget(name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
-                          path: "Examples/variable-box-blur"),
+        .executableTarget(
+            name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
+            path: "Examples/variable-box-blur"),
 
         // What each fuzz harness runs, for the crash replays in the tests (FuzzRegressionTests).
         // Not a product: the fuzz/ package compiles the same folder as a target of its own.
@@ -94,10 +111,17 @@ let package = Package(
         // test data's folders and the reference images beside the golden checksums.
         .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore", "DaguerreFormats"], path: "Tests/DaguerreTestSupport"),
         .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
-        .testTarget(name: "DaguerreFormatsTests", dependencies: ["DaguerreFormats", "CDaguerreCodecs", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
-        .testTarget(name: "DaguerreMovieTests", dependencies: ["DaguerreMovie", "DaguerreFormats", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
+        .testTarget(
+            name: "DaguerreFormatsTests",
+            dependencies: ["DaguerreFormats", "CDaguerreCodecs", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
+        .testTarget(
+            name: "DaguerreMovieTests", dependencies: ["DaguerreMovie", "DaguerreFormats", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreVirtualCameraTests", dependencies: ["DaguerreVirtualCamera", "DaguerreTestSupport"]),
-        .testTarget(name: "DaguerreCaptureTests", dependencies: ["DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreTestSupport"]),
+        .testTarget(
+            name: "DaguerreCaptureTests",
+            dependencies: [
+                "DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreTestSupport",
+            ]),
         .testTarget(name: "DaguerreRAWTests", dependencies: ["DaguerreRAW", "DaguerreVirtualCamera", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreImageTests", dependencies: ["Daguerre", "DaguerreSamples", "DaguerreTestSupport", "CLCMS2"]),
     ],

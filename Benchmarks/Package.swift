@@ -18,15 +18,21 @@ let package = Package(
     targets: [
         // The whole-process harness (Foundation only): runs the daguerre CLI, the peers and the tools below.
         .executableTarget(name: "daguerre-bench", path: "daguerre-bench"),
-        .executableTarget(name: "daguerre-formats-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreFormats")], path: "formats-bench"),
+        .executableTarget(
+            name: "daguerre-formats-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreFormats")], path: "formats-bench"),
         // Times recording a Live Photo movie in-process (run by daguerre-bench's livephoto-mov scenario).
-        .executableTarget(name: "livephoto-mov-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreFormats"), daguerre("DaguerreMovie")], path: "livephoto-mov"),
+        .executableTarget(
+            name: "livephoto-mov-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreFormats"), daguerre("DaguerreMovie")],
+            path: "livephoto-mov"),
         // Makes the RAW benchmark's DNGs and times draft re-renders (daguerre-bench's raw scenarios).
         .executableTarget(name: "raw-bench", dependencies: [daguerre("Daguerre")], path: "raw"),
         // Times raw noise reduction as the develop source runs it (NOISE_RESULTS.md).
-        .executableTarget(name: "raw-nr-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreRAW"), daguerre("DaguerreFormats")], path: "raw-nr"),
-        .executableTarget(name: "virtual-camera-bench", dependencies: [daguerre("DaguerreVirtualCamera"), daguerre("DaguerreCapture")],
-                          path: "virtual-camera"),
+        .executableTarget(
+            name: "raw-nr-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreRAW"), daguerre("DaguerreFormats")],
+            path: "raw-nr"),
+        .executableTarget(
+            name: "virtual-camera-bench", dependencies: [daguerre("DaguerreVirtualCamera"), daguerre("DaguerreCapture")],
+            path: "virtual-camera"),
     ],
     swiftLanguageModes: [.v6]
 )

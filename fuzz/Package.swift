@@ -15,8 +15,10 @@ let package = Package(
         // What each harness does: the same folder the parent package compiles for the crash
         // replays in its tests (FuzzRegressionTests), built here as a target of this package,
         // so it uses the parent's public (and SPI) interface only. Here also the entry points.
-        .target(name: "DaguerreFuzzTargets",
-                dependencies: [.product(name: "Daguerre", package: parent), .product(name: "DaguerreFormats", package: parent)], path: "Targets"),
+        .target(
+            name: "DaguerreFuzzTargets",
+            dependencies: [.product(name: "Daguerre", package: parent), .product(name: "DaguerreFormats", package: parent)], path: "Targets"
+        ),
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzDecode", dependencies: ["FuzzDriver", "DaguerreFuzzTargets"]),
         .executableTarget(name: "FuzzDNG", dependencies: ["FuzzDriver", "DaguerreFuzzTargets"]),

@@ -28,21 +28,33 @@ extension Bench {
                 let out = "\(dir)/\(tool).\(ext)"
                 switch tool {
                 case "daguerre":
-                    jobs.append(Job(name: "daguerre → \(tiff ? "TIFF 16" : "JPEG q90")",
-                                    steps: [[daguerre, "develop", input, "-o", out, "--colorspace", "sRGB", "--quality", "0.9"]], output: out))
+                    jobs.append(
+                        Job(
+                            name: "daguerre → \(tiff ? "TIFF 16" : "JPEG q90")",
+                            steps: [[daguerre, "develop", input, "-o", out, "--colorspace", "sRGB", "--quality", "0.9"]], output: out))
                 case "libraw":
                     // dcraw_emu writes TIFF or PPM; the JPEG goes through libjpeg-turbo's cjpeg.
-                    jobs.append(Job(name: "LibRaw AHD (dcraw_emu -q 3) → \(tiff ? "TIFF 16" : "JPEG q90")",
-                                    steps: tiff ? [["dcraw_emu", "-q", "3", "-6", "-T", "-Z", out, input]]
-                                        : [["sh", "-c", "dcraw_emu -q 3 -Z - '\(input)' | cjpeg -quality 90 > '\(out)'"]], output: out))
+                    jobs.append(
+                        Job(
+                            name: "LibRaw AHD (dcraw_emu -q 3) → \(tiff ? "TIFF 16" : "JPEG q90")",
+                            steps: tiff
+                                ? [["dcraw_emu", "-q", "3", "-6", "-T", "-Z", out, input]]
+                                : [["sh", "-c", "dcraw_emu -q 3 -Z - '\(input)' | cjpeg -quality 90 > '\(out)'"]], output: out))
                 case "rawtherapee":
                     // -s without a sidecar: RawTherapee's neutral profile.
-                    jobs.append(Job(name: "RawTherapee (neutral) → \(tiff ? "TIFF 16" : "JPEG q90")",
-                                    steps: [["rawtherapee-cli", "-Y", "-s", "-o", out] + (tiff ? ["-t", "-b16"] : ["-j90"]) + ["-c", input]], output: out))
+                    jobs.append(
+                        Job(
+                            name: "RawTherapee (neutral) → \(tiff ? "TIFF 16" : "JPEG q90")",
+                            steps: [["rawtherapee-cli", "-Y", "-s", "-o", out] + (tiff ? ["-t", "-b16"] : ["-j90"]) + ["-c", input]],
+                            output: out))
                 case "darktable":
                     let conf = tiff ? "plugins/imageio/format/tiff/bpp=16" : "plugins/imageio/format/jpeg/quality=90"
-                    jobs.append(Job(name: "darktable → \(tiff ? "TIFF 16" : "JPEG q90")",
-                                    steps: [["darktable-cli", input, out, "--core", "--configdir", dtConfig, "--library", ":memory:", "--conf", conf]], output: out))
+                    jobs.append(
+                        Job(
+                            name: "darktable → \(tiff ? "TIFF 16" : "JPEG q90")",
+                            steps: [
+                                ["darktable-cli", input, out, "--core", "--configdir", dtConfig, "--library", ":memory:", "--conf", conf]
+                            ], output: out))
                 default: break
                 }
             }
@@ -81,11 +93,16 @@ extension Bench {
         print("| tool → output | median wall (s) | min–max wall (s) | median peak RSS (MiB) | median CPU (s) | wall / \(reference) |")
         print("|---|---:|---:|---:|---:|---:|")
         for x in s {
-            guard x.ok else { print("| \(x.name) | failed | | | | |"); continue }
+            guard x.ok else {
+                print("| \(x.name) | failed | | | | |")
+                continue
+            }
             let output = x.name.components(separatedBy: " → ").last ?? ""
             let ref = s.first { $0.name.hasPrefix(reference) && $0.name.hasSuffix(output) && $0.ok }
             let ratio = ref.map { fmt(x.medianWall / $0.medianWall) } ?? "–"
-            print("| \(x.name) | \(fmt(x.medianWall)) | \(fmt(x.minWall))–\(fmt(x.maxWall)) | \(fmt(x.medianRSSMiB, 0)) | \(fmt(x.medianCPU)) | \(ratio) |")
+            print(
+                "| \(x.name) | \(fmt(x.medianWall)) | \(fmt(x.minWall))–\(fmt(x.maxWall)) | \(fmt(x.medianRSSMiB, 0)) | \(fmt(x.medianCPU)) | \(ratio) |"
+            )
         }
         print("\nGoal: \(goal).")
         printFailures(s)

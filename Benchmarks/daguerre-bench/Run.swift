@@ -72,8 +72,8 @@ enum Shell {
         }
         // With -o, time writes only the format line (plus a status line on failure).
         guard let last = text.split(separator: "\n").last,
-              case let parts = last.split(separator: " "), parts.count == 4,
-              let wall = Double(parts[0]), let rss = Int(parts[1]), let user = Double(parts[2]), let sys = Double(parts[3])
+            case let parts = last.split(separator: " "), parts.count == 4,
+            let wall = Double(parts[0]), let rss = Int(parts[1]), let user = Double(parts[2]), let sys = Double(parts[3])
         else { throw BenchError("cannot parse /usr/bin/time output '\(text)'") }
         return Measurement(wallSeconds: wall, peakRSSKiB: rss, cpuSeconds: user + sys)
     }
@@ -96,7 +96,11 @@ struct Summary: Codable {
     enum CodingKeys: String, CodingKey {
         case name, runs, failures, medianWallSeconds, minWallSeconds, maxWallSeconds, medianPeakRSSMiB, maxPeakRSSMiB, medianCPUSeconds
     }
-    init(name: String) { self.name = name; runs = []; failures = [] }
+    init(name: String) {
+        self.name = name
+        runs = []
+        failures = []
+    }
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)

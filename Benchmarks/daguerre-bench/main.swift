@@ -5,7 +5,8 @@ import Foundation
 
 let opts: Options
 do { opts = try Options.parse(Array(CommandLine.arguments.dropFirst())) } catch {
-    log("daguerre-bench: \(error)"); exit(64)
+    log("daguerre-bench: \(error)")
+    exit(64)
 }
 
 do {
@@ -99,7 +100,10 @@ final class Bench {
     }
 
     var wantsChain: Bool { !opts.only.isDisjoint(with: Options.tools) }
-    var wantsPython: Bool { opts.only.contains("opencv") || opts.only.contains("pyvips") || wantsChain || opts.only.contains("memory") || opts.only.contains("fusion") }
+    var wantsPython: Bool {
+        opts.only.contains("opencv") || opts.only.contains("pyvips") || wantsChain || opts.only.contains("memory")
+            || opts.only.contains("fusion")
+    }
     var wantsDaguerre: Bool {
         !opts.only.isDisjoint(with: ["daguerre", "daguerre-nocm", "memory", "fusion", "raw", "raw120"])
     }
@@ -109,7 +113,11 @@ final class Bench {
         try fm.createDirectory(atPath: work + "/logs", withIntermediateDirectories: true)
 
         // Peers directory and Python.
-        if let p = opts.peers { peers = p } else if let root { peers = root + "/Benchmarks/peers" } else {
+        if let p = opts.peers {
+            peers = p
+        } else if let root {
+            peers = root + "/Benchmarks/peers"
+        } else {
             throw BenchError("cannot find the checkout (Benchmarks/Package.swift); pass --peers DIR and --daguerre PATH")
         }
         guard fm.fileExists(atPath: peers + "/opencv_chain.py") else { throw BenchError("no peer scripts in \(peers)") }
@@ -122,17 +130,23 @@ final class Bench {
 
         var versions: [String: String] = [:]
         if wantsPython {
-            let probe = "import cv2, pyvips, PIL, numpy; print(cv2.__version__, pyvips.__version__, PIL.__version__, numpy.__version__, pyvips.version(0), pyvips.version(1), pyvips.version(2))"
+            let probe =
+                "import cv2, pyvips, PIL, numpy; print(cv2.__version__, pyvips.__version__, PIL.__version__, numpy.__version__, pyvips.version(0), pyvips.version(1), pyvips.version(2))"
             guard let v = Shell.capture([python, "-c", probe]) else {
                 throw BenchError("\(python) lacks one of cv2, pyvips, PIL, numpy (pip install opencv-python-headless pyvips Pillow numpy)")
             }
             let f = v.split(separator: " ").map(String.init)
-            versions["opencv"] = f[0]; versions["pyvips"] = f[1]; versions["Pillow"] = f[2]; versions["numpy"] = f[3]
+            versions["opencv"] = f[0]
+            versions["pyvips"] = f[1]
+            versions["Pillow"] = f[2]
+            versions["numpy"] = f[3]
             versions["libvips (pyvips)"] = f[4...6].joined(separator: ".")
             versions["python"] = Shell.capture([python, "-c", "import platform; print(platform.python_version())"]) ?? "?"
         }
         if opts.only.contains("vips") {
-            guard let v = Shell.capture([opts.vips, "--version"]) else { throw BenchError("cannot run \(opts.vips) (apt-get install libvips-tools)") }
+            guard let v = Shell.capture([opts.vips, "--version"]) else {
+                throw BenchError("cannot run \(opts.vips) (apt-get install libvips-tools)")
+            }
             versions["vips CLI"] = v
         }
         if wantsDaguerre {
@@ -156,7 +170,9 @@ final class Bench {
             guard r.status == 0 else { throw BenchError("make_input.py failed:\n\(r.output)") }
         }
         // Warm the page cache so the first tool does not pay for the disk.
-        if fm.fileExists(atPath: input) { _ = try? Data(contentsOf: URL(fileURLWithPath: input), options: .alwaysMapped).reduce(0) { $0 &+ $1 } }
+        if fm.fileExists(atPath: input) {
+            _ = try? Data(contentsOf: URL(fileURLWithPath: input), options: .alwaysMapped).reduce(0) { $0 &+ $1 }
+        }
 
         var results = Results(date: Bench.now(), machine: Bench.machine(), versions: versions, reps: opts.reps, input: input)
         printHeader(results)
@@ -169,7 +185,9 @@ final class Bench {
         if opts.only.contains("raw120") { try raw120(into: &results) }
 
         results.machine["loadAverageAtEnd"] = Bench.loadAverage()
-        print("Load average (1, 5, 15 min) at the start: \(results.machine["loadAverageAtStart"] ?? "?"), at the end: \(results.machine["loadAverageAtEnd"] ?? "?").")
+        print(
+            "Load average (1, 5, 15 min) at the start: \(results.machine["loadAverageAtStart"] ?? "?"), at the end: \(results.machine["loadAverageAtEnd"] ?? "?")."
+        )
 
         if let path = opts.json {
             let out = path.isEmpty ? work + "/results.json" : path
@@ -190,28 +208,48 @@ final class Bench {
             let out = "\(dir)/\(tool).jpg"
             switch tool {
             case "daguerre":
-                jobs.append(Job(name: tool, steps: [[daguerre, "apply", input, "-o", out,
-                    "--filter", "GaussianBlur", "inputRadius=2",
-                    "--filter", "ColorMatrix", "inputRVector=0.9,0.1,0,0", "inputGVector=0.05,0.9,0.05,0", "inputBVector=0,0.1,0.9,0",
-                    "--filter", "LanczosScaleTransform", "inputScale=0.5",
-                    "--quality", "0.9"]], output: out))
+                jobs.append(
+                    Job(
+                        name: tool,
+                        steps: [
+                            [
+                                daguerre, "apply", input, "-o", out,
+                                "--filter", "GaussianBlur", "inputRadius=2",
+                                "--filter", "ColorMatrix", "inputRVector=0.9,0.1,0,0", "inputGVector=0.05,0.9,0.05,0",
+                                "inputBVector=0,0.1,0.9,0",
+                                "--filter", "LanczosScaleTransform", "inputScale=0.5",
+                                "--quality", "0.9",
+                            ]
+                        ], output: out))
             case "daguerre-nocm":
-                jobs.append(Job(name: "daguerre --no-color-management", steps: [[daguerre, "apply", input, "-o", out,
-                    "--filter", "GaussianBlur", "inputRadius=2",
-                    "--filter", "ColorMatrix", "inputRVector=0.9,0.1,0,0", "inputGVector=0.05,0.9,0.05,0", "inputBVector=0,0.1,0.9,0",
-                    "--filter", "LanczosScaleTransform", "inputScale=0.5",
-                    "--quality", "0.9", "--no-color-management"]], output: out))
+                jobs.append(
+                    Job(
+                        name: "daguerre --no-color-management",
+                        steps: [
+                            [
+                                daguerre, "apply", input, "-o", out,
+                                "--filter", "GaussianBlur", "inputRadius=2",
+                                "--filter", "ColorMatrix", "inputRVector=0.9,0.1,0,0", "inputGVector=0.05,0.9,0.05,0",
+                                "inputBVector=0,0.1,0.9,0",
+                                "--filter", "LanczosScaleTransform", "inputScale=0.5",
+                                "--quality", "0.9", "--no-color-management",
+                            ]
+                        ], output: out))
             case "opencv":
                 jobs.append(Job(name: tool, steps: [[python, peers + "/opencv_chain.py", input, out]], output: out))
             case "pyvips":
                 jobs.append(Job(name: tool, steps: [[python, peers + "/pyvips_chain.py", input, out]], output: out))
             case "vips":
-                let t1 = dir + "/vips-blur.v", t2 = dir + "/vips-recomb.v"
-                jobs.append(Job(name: "vips CLI", steps: [
-                    [opts.vips, "gaussblur", input, t1, "2"],
-                    [opts.vips, "recomb", t1, t2, peers + "/recomb.mat"],
-                    [opts.vips, "resize", t2, out + "[Q=90]", "0.5", "--kernel", "lanczos3"],
-                ], output: out, intermediates: [t1, t2]))
+                let t1 = dir + "/vips-blur.v"
+                let t2 = dir + "/vips-recomb.v"
+                jobs.append(
+                    Job(
+                        name: "vips CLI",
+                        steps: [
+                            [opts.vips, "gaussblur", input, t1, "2"],
+                            [opts.vips, "recomb", t1, t2, peers + "/recomb.mat"],
+                            [opts.vips, "resize", t2, out + "[Q=90]", "0.5", "--kernel", "lanczos3"],
+                        ], output: out, intermediates: [t1, t2]))
             default: break
             }
         }
@@ -227,23 +265,33 @@ final class Bench {
         let cv = byName["opencv"].flatMap { $0.ok ? $0.medianWall : nil }
         let pv = byName["pyvips"].flatMap { $0.ok ? $0.medianRSSMiB : nil }
         print("## Chain: 10000×10000 JPEG → Gaussian σ=2 → 3×3 colour matrix → Lanczos 0.5× → JPEG Q90\n")
-        print("| tool | median wall (s) | min–max wall (s) | median peak RSS (MiB) | wall / OpenCV | paired wall / OpenCV | RSS / pyvips | median CPU (s) |")
+        print(
+            "| tool | median wall (s) | min–max wall (s) | median peak RSS (MiB) | wall / OpenCV | paired wall / OpenCV | RSS / pyvips | median CPU (s) |"
+        )
         print("|---|---:|---:|---:|---:|---:|---:|---:|")
         let cvRuns = byName["opencv"].flatMap { $0.ok ? $0.runs.map(\.wallSeconds) : nil }
         for s in summaries {
-            guard s.ok else { print("| \(s.name) | failed | | | | | | |"); continue }
+            guard s.ok else {
+                print("| \(s.name) | failed | | | | | | |")
+                continue
+            }
             let wr = cv.map { fmt(s.medianWall / $0) } ?? "—"
             // The median of per-repetition ratios: each pair ran back to back, so a slow spell
             // of the shared machine hits both sides of a ratio.
-            let paired = cvRuns.map { cvw -> String in
-                let r = zip(s.runs.map(\.wallSeconds), cvw).map { $0 / $1 }
-                return r.isEmpty ? "—" : fmt(median(r))
-            } ?? "—"
+            let paired =
+                cvRuns.map { cvw -> String in
+                    let r = zip(s.runs.map(\.wallSeconds), cvw).map { $0 / $1 }
+                    return r.isEmpty ? "—" : fmt(median(r))
+                } ?? "—"
             let rr = pv.map { fmt(s.medianRSSMiB / $0) } ?? "—"
-            print("| \(s.name) | \(fmt(s.medianWall)) | \(fmt(s.minWall))–\(fmt(s.maxWall)) | \(fmt(s.medianRSSMiB, 0)) | \(wr) | \(paired) | \(rr) | \(fmt(s.medianCPU)) |")
+            print(
+                "| \(s.name) | \(fmt(s.medianWall)) | \(fmt(s.minWall))–\(fmt(s.maxWall)) | \(fmt(s.medianRSSMiB, 0)) | \(wr) | \(paired) | \(rr) | \(fmt(s.medianCPU)) |"
+            )
         }
-        print("\nCPU = user + system seconds." + (opts.only.contains("vips")
-              ? " vips CLI: the sum of its three processes' wall and CPU times and the largest of their peak RSS." : ""))
+        print(
+            "\nCPU = user + system seconds."
+                + (opts.only.contains("vips")
+                    ? " vips CLI: the sum of its three processes' wall and CPU times and the largest of their peak RSS." : ""))
         printFailures(summaries)
 
         if opts.check {
@@ -256,35 +304,49 @@ final class Bench {
     func memory(into results: inout Results) throws {
         let dir = work + "/memory"
         try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let tiny = dir + "/tiny.png", out = dir + "/big.jpg"
+        let tiny = dir + "/tiny.png"
+        let out = dir + "/big.jpg"
         let r = try Shell.run([python, peers + "/make_input.py", "tiny", tiny])
         guard r.status == 0 else { throw BenchError("make_input.py tiny failed:\n\(r.output)") }
         let gradientOut = dir + "/gradient.jpg"
         let jobs = [
             // The issue's scenario: a generator recipe, 400 MP, streamed to JPEG.
-            Job(name: "daguerre LinearGradient recipe → 20000×20000 JPEG",
-                steps: [[daguerre, "generate", "LinearGradient", "inputPoint0=0,0", "inputPoint1=20000,20000",
-                         "--size", "20000x20000", "-o", gradientOut, "--quality", "0.9"]],
+            Job(
+                name: "daguerre LinearGradient recipe → 20000×20000 JPEG",
+                steps: [
+                    [
+                        daguerre, "generate", "LinearGradient", "inputPoint0=0,0", "inputPoint1=20000,20000",
+                        "--size", "20000x20000", "-o", gradientOut, "--quality", "0.9",
+                    ]
+                ],
                 output: gradientOut),
-            Job(name: "daguerre 20×20 PNG → Lanczos 1000× → 20000×20000 JPEG",
+            Job(
+                name: "daguerre 20×20 PNG → Lanczos 1000× → 20000×20000 JPEG",
                 steps: [[daguerre, "apply", tiny, "-o", out, "--filter", "LanczosScaleTransform", "inputScale=1000", "--quality", "0.9"]],
                 output: out),
         ]
         let all = measure(jobs, label: "memory")
         results.memory = all[1]
         print("## Memory: a 400 MP (20000×20000) render streamed to JPEG\n")
-        print("| scenario | median wall (s) | min–max wall (s) | median peak RSS (MiB) | max peak RSS (MiB) | goal < 250 MiB | median CPU (s) |")
+        print(
+            "| scenario | median wall (s) | min–max wall (s) | median peak RSS (MiB) | max peak RSS (MiB) | goal < 250 MiB | median CPU (s) |"
+        )
         print("|---|---:|---:|---:|---:|---|---:|")
         for s in all {
             if s.ok {
-                print("| \(s.name) | \(fmt(s.medianWall)) | \(fmt(s.minWall))–\(fmt(s.maxWall)) | \(fmt(s.medianRSSMiB, 0)) | \(fmt(s.maxRSSMiB, 0)) | \(s.maxRSSMiB < 250 ? "met" : "**missed**") | \(fmt(s.medianCPU)) |")
-            } else { print("| \(s.name) | failed | | | | | |") }
+                print(
+                    "| \(s.name) | \(fmt(s.medianWall)) | \(fmt(s.minWall))–\(fmt(s.maxWall)) | \(fmt(s.medianRSSMiB, 0)) | \(fmt(s.maxRSSMiB, 0)) | \(s.maxRSSMiB < 250 ? "met" : "**missed**") | \(fmt(s.medianCPU)) |"
+                )
+            } else {
+                print("| \(s.name) | failed | | | | | |")
+            }
         }
         printFailures(all)
         if opts.check && all[1].ok, let c = summarize([("memory", out)]).first {
             results.memoryOutput = c
-            print("\nOutput: \(c.width ?? 0)×\(c.height ?? 0), mean RGB \(c.mean.map { $0.map { fmt($0, 1) }.joined(separator: ", ") } ?? "?")"
-                  + ((c.width == 20000 && c.height == 20000) ? "" : "  **expected 20000×20000**"))
+            print(
+                "\nOutput: \(c.width ?? 0)×\(c.height ?? 0), mean RGB \(c.mean.map { $0.map { fmt($0, 1) }.joined(separator: ", ") } ?? "?")"
+                    + ((c.width == 20000 && c.height == 20000) ? "" : "  **expected 20000×20000**"))
         }
         print("")
     }
@@ -292,42 +354,64 @@ final class Bench {
     func fusion(input: String, into results: inout Results) throws {
         let dir = work + "/fusion"
         try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let one = dir + "/one.jpg", eight = dir + "/eight.jpg"
+        let one = dir + "/one.jpg"
+        let eight = dir + "/eight.jpg"
         let jobs = [
-            Job(name: "1 filter (ExposureAdjust)", steps: [[daguerre, "apply", input, "-o", one,
-                "--filter", "ExposureAdjust", "inputEV=0.3", "--quality", "0.9"]], output: one),
-            Job(name: "8 point-wise filters", steps: [[daguerre, "apply", input, "-o", eight,
-                "--filter", "ExposureAdjust", "inputEV=0.3",
-                "--filter", "ColorMatrix", "inputRVector=0.9,0.1,0,0", "inputGVector=0.05,0.9,0.05,0", "inputBVector=0,0.1,0.9,0",
-                "--filter", "ColorControls", "inputSaturation=1.1",
-                "--filter", "Vibrance", "inputAmount=0.2",
-                "--filter", "GammaAdjust", "inputPower=0.95",
-                "--filter", "TemperatureAndTint", "inputNeutral=6000,0",
-                "--filter", "ToneCurve",
-                "--filter", "ColorClamp",
-                "--quality", "0.9"]], output: eight),
+            Job(
+                name: "1 filter (ExposureAdjust)",
+                steps: [
+                    [
+                        daguerre, "apply", input, "-o", one,
+                        "--filter", "ExposureAdjust", "inputEV=0.3", "--quality", "0.9",
+                    ]
+                ], output: one),
+            Job(
+                name: "8 point-wise filters",
+                steps: [
+                    [
+                        daguerre, "apply", input, "-o", eight,
+                        "--filter", "ExposureAdjust", "inputEV=0.3",
+                        "--filter", "ColorMatrix", "inputRVector=0.9,0.1,0,0", "inputGVector=0.05,0.9,0.05,0", "inputBVector=0,0.1,0.9,0",
+                        "--filter", "ColorControls", "inputSaturation=1.1",
+                        "--filter", "Vibrance", "inputAmount=0.2",
+                        "--filter", "GammaAdjust", "inputPower=0.95",
+                        "--filter", "TemperatureAndTint", "inputNeutral=6000,0",
+                        "--filter", "ToneCurve",
+                        "--filter", "ColorClamp",
+                        "--quality", "0.9",
+                    ]
+                ], output: eight),
         ]
         let s = measure(jobs, label: "fusion")
-        results.fusionOne = s[0]; results.fusionEight = s[1]
+        results.fusionOne = s[0]
+        results.fusionEight = s[1]
         print("## Fusion: daguerre on the 100 MP JPEG, one point-wise filter vs eight chained\n")
         print("| chain | median wall (s) | min–max wall (s) | median peak RSS (MiB) | median CPU (s) |")
         print("|---|---:|---:|---:|---:|")
         for x in s {
-            guard x.ok else { print("| \(x.name) | failed | | | |"); continue }
-            print("| \(x.name) | \(fmt(x.medianWall)) | \(fmt(x.minWall))–\(fmt(x.maxWall)) | \(fmt(x.medianRSSMiB, 0)) | \(fmt(x.medianCPU)) |")
+            guard x.ok else {
+                print("| \(x.name) | failed | | | |")
+                continue
+            }
+            print(
+                "| \(x.name) | \(fmt(x.medianWall)) | \(fmt(x.minWall))–\(fmt(x.maxWall)) | \(fmt(x.medianRSSMiB, 0)) | \(fmt(x.medianCPU)) |"
+            )
         }
         if s[0].ok && s[1].ok {
             let ratio = s[1].medianWall / s[0].medianWall
             results.fusionRatio = ratio
             let paired = median(zip(s[1].runs.map(\.wallSeconds), s[0].runs.map(\.wallSeconds)).map { $0 / $1 })
-            print("\nEight / one (median wall): **\(fmt(ratio))** — goal ≤ 1.3: \(ratio <= 1.3 ? "met" : "**missed**")"
-                  + " (paired per repetition: \(fmt(paired)); CPU: \(fmt(s[1].medianCPU / s[0].medianCPU)))")
+            print(
+                "\nEight / one (median wall): **\(fmt(ratio))** — goal ≤ 1.3: \(ratio <= 1.3 ? "met" : "**missed**")"
+                    + " (paired per repetition: \(fmt(paired)); CPU: \(fmt(s[1].medianCPU / s[0].medianCPU)))")
         }
         printFailures(s)
         if opts.check {
             let cs = summarize(zip(s, jobs).filter { $0.0.ok }.map { ($0.1.name, $0.1.output) })
             for c in cs {
-                print("\nOutput of \(c.tool ?? "?"): \(c.width ?? 0)×\(c.height ?? 0), mean RGB \(c.mean.map { $0.map { fmt($0, 1) }.joined(separator: ", ") } ?? "?")", terminator: "")
+                print(
+                    "\nOutput of \(c.tool ?? "?"): \(c.width ?? 0)×\(c.height ?? 0), mean RGB \(c.mean.map { $0.map { fmt($0, 1) }.joined(separator: ", ") } ?? "?")",
+                    terminator: "")
             }
             print("")
         }
@@ -354,15 +438,18 @@ final class Bench {
                 let v = (k + rep) % variants.count
                 try? fm.removeItem(atPath: resultFile)
                 do {
-                    let m = try Shell.timed([bench, "--reps", "1", "--out", dir, "--result", resultFile] + variants[v].args,
-                                            log: "\(work)/logs/livephoto-mov.log", timeFile: "\(work)/logs/time-livephoto.txt")
+                    let m = try Shell.timed(
+                        [bench, "--reps", "1", "--out", dir, "--result", resultFile] + variants[v].args,
+                        log: "\(work)/logs/livephoto-mov.log", timeFile: "\(work)/logs/time-livephoto.txt")
                     let data = try Data(contentsOf: URL(fileURLWithPath: resultFile))
                     guard let obj = try JSONSerialization.jsonObject(with: data) as? [String: Any], let t = obj["median"] as? Double else {
                         throw BenchError("no result in \(resultFile)")
                     }
                     summaries[v].runs.append(m)
                     encode[v].append(t)
-                    log("[livephoto-mov rep \(rep + 1)/\(opts.reps)] \(variants[v].name): encode+mux \(fmt(t, 3)) s; process \(fmt(m.wallSeconds)) s, \(fmt(m.peakRSSMiB, 0)) MiB")
+                    log(
+                        "[livephoto-mov rep \(rep + 1)/\(opts.reps)] \(variants[v].name): encode+mux \(fmt(t, 3)) s; process \(fmt(m.wallSeconds)) s, \(fmt(m.peakRSSMiB, 0)) MiB"
+                    )
                 } catch {
                     summaries[v].failures.append("rep \(rep + 1): \(error)")
                     log("[livephoto-mov rep \(rep + 1)/\(opts.reps)] \(variants[v].name): FAILED \(error)")
@@ -377,14 +464,20 @@ final class Bench {
         print("| frames | median encode + mux (s) | min–max (s) | median process wall (s) | median peak RSS (MiB) | max peak RSS (MiB) |")
         print("|---|---:|---:|---:|---:|---:|")
         for (k, s) in summaries.enumerated() {
-            guard s.ok else { print("| \(variants[k].name) | failed | | | | |"); continue }
+            guard s.ok else {
+                print("| \(variants[k].name) | failed | | | | |")
+                continue
+            }
             let e = encode[k].sorted()
-            print("| \(variants[k].name) | \(fmt(median(e), 3)) | \(fmt(e.first ?? .nan, 3))–\(fmt(e.last ?? .nan, 3)) | \(fmt(s.medianWall)) | \(fmt(s.medianRSSMiB, 0)) | \(fmt(s.maxRSSMiB, 0)) |")
+            print(
+                "| \(variants[k].name) | \(fmt(median(e), 3)) | \(fmt(e.first ?? .nan, 3))–\(fmt(e.last ?? .nan, 3)) | \(fmt(s.medianWall)) | \(fmt(s.medianRSSMiB, 0)) | \(fmt(s.maxRSSMiB, 0)) |"
+            )
         }
         if summaries[0].ok {
             let goal = median(encode[0])
-            print("\nEncode + mux is timed inside the process (recorder calls only); the process wall includes making the frames."
-                  + " Goal: encode + mux ≤ 1.5 s (median, frames made beforehand) — \(goal <= 1.5 ? "met" : "**missed**").")
+            print(
+                "\nEncode + mux is timed inside the process (recorder calls only); the process wall includes making the frames."
+                    + " Goal: encode + mux ≤ 1.5 s (median, frames made beforehand) — \(goal <= 1.5 ? "met" : "**missed**").")
         }
         printFailures(summaries)
         print("")
@@ -430,17 +523,24 @@ final class Bench {
                 let job = jobs[i]
                 try? fm.removeItem(atPath: job.output)
                 if opts.settle > 0 { Thread.sleep(forTimeInterval: opts.settle) }
-                var wall = 0.0, rss = 0, cpu = 0.0
+                var wall = 0.0
+                var rss = 0
+                var cpu = 0.0
                 do {
                     for (n, argv) in job.steps.enumerated() {
-                        let m = try Shell.timed(argv, log: "\(work)/logs/\(label)-\(slug(job.name)).log",
-                                                timeFile: "\(work)/logs/time-\(n).txt")
-                        wall += m.wallSeconds; rss = max(rss, m.peakRSSKiB); cpu += m.cpuSeconds
+                        let m = try Shell.timed(
+                            argv, log: "\(work)/logs/\(label)-\(slug(job.name)).log",
+                            timeFile: "\(work)/logs/time-\(n).txt")
+                        wall += m.wallSeconds
+                        rss = max(rss, m.peakRSSKiB)
+                        cpu += m.cpuSeconds
                     }
                     guard fm.fileExists(atPath: job.output) else { throw BenchError("no output \(job.output)") }
                     let m = Measurement(wallSeconds: wall, peakRSSKiB: rss, cpuSeconds: cpu)
                     summaries[i].runs.append(m)
-                    log("[\(label) rep \(rep + 1)/\(opts.reps)] \(job.name): \(fmt(m.wallSeconds)) s, \(fmt(m.peakRSSMiB, 0)) MiB, CPU \(fmt(m.cpuSeconds)) s")
+                    log(
+                        "[\(label) rep \(rep + 1)/\(opts.reps)] \(job.name): \(fmt(m.wallSeconds)) s, \(fmt(m.peakRSSMiB, 0)) MiB, CPU \(fmt(m.cpuSeconds)) s"
+                    )
                 } catch {
                     summaries[i].failures.append("rep \(rep + 1): \(error)")
                     log("[\(label) rep \(rep + 1)/\(opts.reps)] \(job.name): FAILED \(error)")
@@ -479,17 +579,25 @@ final class Bench {
         print("| tool | size | mean R, G, B | mean abs diff vs \(ref.name) | PSNR vs \(ref.name) (dB) | note |")
         print("|---|---|---|---:|---:|---|")
         for c in results {
-            if let e = c.error { print("| \(c.tool ?? c.path) | — | — | — | — | **unreadable: \(e)** |"); continue }
+            if let e = c.error {
+                print("| \(c.tool ?? c.path) | — | — | — | — | **unreadable: \(e)** |")
+                continue
+            }
             var notes: [String] = []
-            let w = c.width ?? 0, h = c.height ?? 0
+            let w = c.width ?? 0
+            let h = c.height ?? 0
             if w != 5000 || h != 5000 {
                 notes.append(abs(w - 5000) <= 8 && abs(h - 5000) <= 8 ? "\(w)×\(h), not 5000×5000" : "**wrong size**")
             }
-            if let m = c.mean, let rm = refMean, zip(m, rm).contains(where: { abs($0 - $1) > 8 }) { notes.append("**mean colour far off**") }
+            if let m = c.mean, let rm = refMean, zip(m, rm).contains(where: { abs($0 - $1) > 8 }) {
+                notes.append("**mean colour far off**")
+            }
             if let p = c.psnrVsRef, p < 25 { notes.append("**low PSNR**") }
             let mean = c.mean.map { $0.map { fmt($0, 1) }.joined(separator: ", ") } ?? "?"
             let psnr = c.psnrVsRef.map { fmt($0, 1) } ?? (c.path == ref.output ? "(ref)" : "∞")
-            print("| \(c.tool ?? c.path) | \(w)×\(h) | \(mean) | \(c.meanAbsVsRef.map { fmt($0, 2) } ?? "—") | \(psnr) | \(notes.joined(separator: "; ")) |")
+            print(
+                "| \(c.tool ?? c.path) | \(w)×\(h) | \(mean) | \(c.meanAbsVsRef.map { fmt($0, 2) } ?? "—") | \(psnr) | \(notes.joined(separator: "; ")) |"
+            )
         }
         return results
     }
@@ -497,16 +605,16 @@ final class Bench {
     /// Size and approximate mean colour (JPEG DCT-scaled decode: cheap for 100–400 MP files).
     func summarize(_ files: [(String, String)]) -> [CheckResult] {
         let script = """
-        import json, sys
-        import numpy as np
-        from PIL import Image
-        Image.MAX_IMAGE_PIXELS = None
-        for p in sys.argv[1:]:
-            im = Image.open(p); w, h = im.size
-            im.draft("RGB", (max(1, w // 8), max(1, h // 8)))
-            a = np.asarray(im.convert("RGB"), dtype=np.float64)
-            print(json.dumps({"path": p, "width": w, "height": h, "mean": [round(float(v), 2) for v in a.reshape(-1, 3).mean(0)]}))
-        """
+            import json, sys
+            import numpy as np
+            from PIL import Image
+            Image.MAX_IMAGE_PIXELS = None
+            for p in sys.argv[1:]:
+                im = Image.open(p); w, h = im.size
+                im.draft("RGB", (max(1, w // 8), max(1, h // 8)))
+                a = np.asarray(im.convert("RGB"), dtype=np.float64)
+                print(json.dumps({"path": p, "width": w, "height": h, "mean": [round(float(v), 2) for v in a.reshape(-1, 3).mean(0)]}))
+            """
         guard let r = try? Shell.run([python, "-c", script] + files.map(\.1)), r.status == 0 else { return [] }
         return r.output.split(separator: "\n").compactMap { line in
             guard var c = try? JSONDecoder().decode(CheckResult.self, from: Data(line.utf8)) else { return nil }
@@ -529,8 +637,11 @@ final class Bench {
             let argv = ["swift", "build", "-c", "release"] + flags + ["--product", "daguerre"]
             log("Building the CLI: (cd \(root) && \(argv.joined(separator: " ")))")
             guard try Shell.runVisible(argv, cwd: root) == 0 else { throw BenchError("swift build failed") }
-            if let bin = Shell.capture(["swift", "build", "-c", "release", "--show-bin-path"] + flags).flatMap({ $0.split(separator: "\n").last.map(String.init) }),
-               fm.isExecutableFile(atPath: bin + "/daguerre") {
+            if let bin = Shell.capture(["swift", "build", "-c", "release", "--show-bin-path"] + flags).flatMap({
+                $0.split(separator: "\n").last.map(String.init)
+            }),
+                fm.isExecutableFile(atPath: bin + "/daguerre")
+            {
                 return bin + "/daguerre"
             }
         }
@@ -551,7 +662,8 @@ final class Bench {
         var m: [String: String] = [:]
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         if let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
-           let colon = line.firstIndex(of: ":") {
+            let colon = line.firstIndex(of: ":")
+        {
             m["cpu"] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         m["cores"] = String(ProcessInfo.processInfo.activeProcessorCount)
@@ -568,7 +680,9 @@ final class Bench {
 
     func printHeader(_ r: Results) {
         print("# daguerre-bench\n")
-        print("\(r.date) · \(r.machine["cpu"] ?? "?") · \(r.machine["cores"] ?? "?") cores · \(r.machine["memoryGiB"] ?? "?") GiB · \(r.reps) repetitions, tools interleaved, \(fmt(opts.settle, 1)) s pause before each\n")
+        print(
+            "\(r.date) · \(r.machine["cpu"] ?? "?") · \(r.machine["cores"] ?? "?") cores · \(r.machine["memoryGiB"] ?? "?") GiB · \(r.reps) repetitions, tools interleaved, \(fmt(opts.settle, 1)) s pause before each\n"
+        )
         for (k, v) in r.versions.sorted(by: { $0.key < $1.key }) { print("- \(k): \(v)") }
         print("")
     }

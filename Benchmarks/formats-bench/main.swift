@@ -5,18 +5,27 @@ import DaguerreCore
 import DaguerreFormats
 import Foundation
 
-func median(_ v: [Double]) -> Double { let s = v.sorted(); return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2 }
+func median(_ v: [Double]) -> Double {
+    let s = v.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-func peakRSSMiB() -> Double { var u = rusage(); getrusage(RUSAGE_SELF.rawValue, &u); return Double(u.ru_maxrss) / 1024 }
+func peakRSSMiB() -> Double {
+    var u = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &u)
+    return Double(u.ru_maxrss) / 1024
+}
 
 /// A 4032×3024 14-bit Bayer frame of a smooth scene with shot and read noise, like a phone's.
 func scene12MP() throws -> DNGImage {
-    let w = 4032, h = 3024
+    let w = 4032
+    let h = 3024
     var raw = try BayerImage(width: w, height: h, pattern: .rggb, bitsPerSample: 14)
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     func noise() -> Double {
         state = state &* 6364136223846793005 &+ 1442695040888963407
-        let u1 = Double((state >> 11) & 0xFFFFF) / 1048576 + 1e-9, u2 = Double((state >> 33) & 0xFFFFF) / 1048576
+        let u1 = Double((state >> 11) & 0xFFFFF) / 1048576 + 1e-9
+        let u2 = Double((state >> 33) & 0xFFFFF) / 1048576
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
     raw.samples.withUnsafeMutableBufferPointer { s in
@@ -29,7 +38,8 @@ func scene12MP() throws -> DNGImage {
             }
         }
     }
-    raw.blackLevel = [528, 528, 528, 528]; raw.whiteLevel = 16383
+    raw.blackLevel = [528, 528, 528, 528]
+    raw.whiteLevel = 16383
     var dng = DNGImage(raw: raw, uniqueCameraModel: "Daguerre Benchmark")
     dng.color.asShotNeutral = [0.5, 1, 0.7]
     return dng
@@ -42,7 +52,8 @@ try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectori
 let path = work + "/bench-12mp.dng"
 
 let dng = try scene12MP()
-var writes: [Double] = [], reads: [Double] = []
+var writes: [Double] = []
+var reads: [Double] = []
 for _ in 0..<reps {
     let t0 = now()
     try DNGWriter.write(dng, to: path)
@@ -50,33 +61,42 @@ for _ in 0..<reps {
     let back = try DNGReader.read(path: path)
     let t2 = now()
     precondition(back.rawData == dng.rawData, "round trip differs")
-    writes.append(t1 - t0); reads.append(t2 - t1)
+    writes.append(t1 - t0)
+    reads.append(t2 - t1)
 }
 let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 print(String(format: "DNG 4032x3024 14-bit, lossless JPEG tiles, %d reps, %d cores", reps, ProcessInfo.processInfo.activeProcessorCount))
-print(String(format: "  write median %.1f ms (min %.1f)   read median %.1f ms (min %.1f)", median(writes) * 1000, writes.min()! * 1000,
-             median(reads) * 1000, reads.min()! * 1000))
-print(String(format: "  file %.1f MB (%.2f bits/photosite), peak RSS %.0f MiB", Double(size) / 1e6, Double(size * 8) / Double(4032 * 3024), peakRSSMiB()))
+print(
+    String(
+        format: "  write median %.1f ms (min %.1f)   read median %.1f ms (min %.1f)", median(writes) * 1000, writes.min()! * 1000,
+        median(reads) * 1000, reads.min()! * 1000))
+print(
+    String(
+        format: "  file %.1f MB (%.2f bits/photosite), peak RSS %.0f MiB", Double(size) / 1e6, Double(size * 8) / Double(4032 * 3024),
+        peakRSSMiB()))
 
 // The peer: LibRaw (through rawpy) opening and unpacking the same file, timed inside Python.
 let script = """
-import rawpy, time, statistics
-t = []
-for _ in range(\(reps)):
-    a = time.perf_counter()
-    with rawpy.imread('\(path)') as r:
-        _ = r.raw_image.copy()
-    t.append(time.perf_counter() - a)
-print('%.1f' % (statistics.median(t) * 1000))
-"""
+    import rawpy, time, statistics
+    t = []
+    for _ in range(\(reps)):
+        a = time.perf_counter()
+        with rawpy.imread('\(path)') as r:
+            _ = r.raw_image.copy()
+        t.append(time.perf_counter() - a)
+    print('%.1f' % (statistics.median(t) * 1000))
+    """
 let p = Process()
 p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
 p.arguments = ["python3", "-c", script]
-let pipe = Pipe(); p.standardOutput = pipe
+let pipe = Pipe()
+p.standardOutput = pipe
 if (try? p.run()) != nil {
     p.waitUntilExit()
-    let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines)
     if let ms = Double(out) {
-        print(String(format: "  LibRaw (rawpy) read of the same file: median %.1f ms; daguerre/LibRaw = %.2f", ms, median(reads) * 1000 / ms))
+        print(
+            String(format: "  LibRaw (rawpy) read of the same file: median %.1f ms; daguerre/LibRaw = %.2f", ms, median(reads) * 1000 / ms))
     }
 }

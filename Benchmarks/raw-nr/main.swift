@@ -1,20 +1,22 @@
+import DaguerreCore
+import DaguerreFormats
 // raw-nr-bench: times raw noise reduction (DCT4-2S, SPEC X3) as RAWFilter's develop source runs
 // it, on a synthetic noisy mosaic (ISO 1600-like: S = 1/1667, O = 9/1667²), best of N runs.
 // See Benchmarks/NOISE_RESULTS.md.
 //
 //   raw-nr-bench [WIDTH HEIGHT [REPS]]      (default 6000 4000 3; all cores)
 @_spi(Benchmarks) import DaguerreRAW
-import DaguerreCore
-import DaguerreFormats
 import Foundation
 
 let args = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-let width = args.count > 0 ? args[0] : 6000, height = args.count > 1 ? args[1] : 4000
+let width = args.count > 0 ? args[0] : 6000
+let height = args.count > 1 ? args[1] : 4000
 let reps = args.count > 2 ? args[2] : 3
 
 do {
     var mosaic = try BayerImage(width: width, height: height, pattern: .rggb, bitsPerSample: 14)
-    mosaic.blackLevel = [512, 512, 512, 512]; mosaic.whiteLevel = 16383
+    mosaic.blackLevel = [512, 512, 512, 512]
+    mosaic.whiteLevel = 16383
     var state: UInt64 = 1600
     for i in 0..<(width * height) {
         state = state &* 6364136223846793005 &+ 1442695040888963407

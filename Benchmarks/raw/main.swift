@@ -28,7 +28,8 @@ func median(_ v: [Double]) -> Double {
 /// with blown highlights, for the draft's highlight path.
 func makeDNG(width w: Int, height h: Int, lux: Double, push: Double, output: String) throws {
     var profile = VirtualCameraProfile.back
-    profile.sensor.width = w; profile.sensor.height = h
+    profile.sensor.width = w
+    profile.sensor.height = h
     let stream = SensorReadoutMode(width: w / 4 / 2 * 2, height: h / 4 / 2 * 2, maxFrameRate: 30)
     profile.modes = [stream, SensorReadoutMode(width: w, height: h, maxFrameRate: 5)]
     let camera = VirtualCamera(profile: profile, seed: 5)
@@ -36,11 +37,14 @@ func makeDNG(width w: Int, height h: Int, lux: Double, push: Double, output: Str
     for i in 0..<15 { _ = try camera.captureRAW(mode: stream, at: Double(i) / 30) }
     let frame = try camera.captureRAW(mode: profile.modes[1], at: 0.5)
     var dng = camera.dngImage(for: frame)
-    if push != 0, case var .mosaic(mosaic) = dng.rawData {
-        let black = mosaic.blackLevel, white = Double(mosaic.whiteLevel), gain = pow(2, push)
+    if push != 0, case .mosaic(var mosaic) = dng.rawData {
+        let black = mosaic.blackLevel
+        let white = Double(mosaic.whiteLevel)
+        let gain = pow(2, push)
         for y in 0..<mosaic.height {
             for x in 0..<mosaic.width {
-                let b = black[(y & 1) * 2 + (x & 1)], i = y * mosaic.width + x
+                let b = black[(y & 1) * 2 + (x & 1)]
+                let i = y * mosaic.width + x
                 mosaic.samples[i] = UInt16(min(white, b + (Double(mosaic.samples[i]) - b) * gain).rounded())
             }
         }
@@ -64,7 +68,8 @@ func draft(dng path: String, longEdge: Double, reps: Int) throws {
         return Date().timeIntervalSince(t)
     }
     let first = try render()
-    var exposure: [Double] = [], balance: [Double] = []
+    var exposure: [Double] = []
+    var balance: [Double] = []
     for i in 0..<reps {
         raw.exposure = Double(i % 3) * 0.25 + 0.1
         exposure.append(try render())
@@ -75,9 +80,12 @@ func draft(dng path: String, longEdge: Double, reps: Int) throws {
         balance.append(try render())
     }
     let image = try raw.outputImage()
-    print(String(format: "draft %@ at %.0f px (%.0f×%.0f): first render %.0f ms; after an exposure change median %.1f ms (min %.1f); after a white-balance change median %.1f ms (min %.1f); %d reps",
-                 path, longEdge, image.extent.width, image.extent.height, first * 1000, median(exposure) * 1000, (exposure.min() ?? 0) * 1000,
-                 median(balance) * 1000, (balance.min() ?? 0) * 1000, reps))
+    print(
+        String(
+            format:
+                "draft %@ at %.0f px (%.0f×%.0f): first render %.0f ms; after an exposure change median %.1f ms (min %.1f); after a white-balance change median %.1f ms (min %.1f); %d reps",
+            path, longEdge, image.extent.width, image.extent.height, first * 1000, median(exposure) * 1000, (exposure.min() ?? 0) * 1000,
+            median(balance) * 1000, (balance.min() ?? 0) * 1000, reps))
 }
 
 /// Process CPU seconds (user + system) so far.
@@ -94,15 +102,20 @@ func cpuSeconds() -> Double {
 func develop(dng path: String, reps: Int) throws {
     let raw = try RAWFilter(url: URL(fileURLWithPath: path))
     let context = try Context()
-    var wall: [Double] = [], cpu: [Double] = []
+    var wall: [Double] = []
+    var cpu: [Double] = []
     for i in 0...reps {
         let (t, c) = (Date(), cpuSeconds())
         _ = try context.createBuffer(try raw.outputImage(), format: .rgb8, colorSpace: .sRGB)
-        if i > 0 { wall.append(Date().timeIntervalSince(t)); cpu.append(cpuSeconds() - c) }
+        if i > 0 {
+            wall.append(Date().timeIntervalSince(t))
+            cpu.append(cpuSeconds() - c)
+        }
     }
     func ms(_ t: Double) -> String { String(format: "%.1f ms", t * 1000) }
-    print("develop \(path) (\(Int(raw.nativeSize.width))×\(Int(raw.nativeSize.height))), \(reps) reps: wall min \(ms(wall.min() ?? 0)), "
-          + "median \(ms(median(wall))); CPU min \(ms(cpu.min() ?? 0)), median \(ms(median(cpu)))")
+    print(
+        "develop \(path) (\(Int(raw.nativeSize.width))×\(Int(raw.nativeSize.height))), \(reps) reps: wall min \(ms(wall.min() ?? 0)), "
+            + "median \(ms(median(wall))); CPU min \(ms(cpu.min() ?? 0)), median \(ms(median(cpu)))")
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -110,15 +123,18 @@ do {
     switch args.first {
     case "make-dng":
         guard let w = value("--width", in: args).flatMap(Int.init), let h = value("--height", in: args).flatMap(Int.init),
-              let out = value("--out", in: args), w >= 64, h >= 64, w % 2 == 0, h % 2 == 0 else {
+            let out = value("--out", in: args), w >= 64, h >= 64, w % 2 == 0, h % 2 == 0
+        else {
             fail("usage: raw-bench make-dng --width W --height H --out FILE.dng [--lux L] [--push EV]   (even W, H ≥ 64)")
         }
-        try makeDNG(width: w, height: h, lux: value("--lux", in: args).flatMap(Double.init) ?? 300,
-                    push: value("--push", in: args).flatMap(Double.init) ?? 0, output: out)
+        try makeDNG(
+            width: w, height: h, lux: value("--lux", in: args).flatMap(Double.init) ?? 300,
+            push: value("--push", in: args).flatMap(Double.init) ?? 0, output: out)
     case "draft":
         guard let dng = value("--dng", in: args) else { fail("usage: raw-bench draft --dng FILE.dng [--long-edge 2048] [--reps 9]") }
-        try draft(dng: dng, longEdge: value("--long-edge", in: args).flatMap(Double.init) ?? 2048,
-                  reps: value("--reps", in: args).flatMap(Int.init) ?? 9)
+        try draft(
+            dng: dng, longEdge: value("--long-edge", in: args).flatMap(Double.init) ?? 2048,
+            reps: value("--reps", in: args).flatMap(Int.init) ?? 9)
     case "develop":
         guard let dng = value("--dng", in: args) else { fail("usage: raw-bench develop --dng FILE.dng [--reps 9]") }
         try develop(dng: dng, reps: max(1, value("--reps", in: args).flatMap(Int.init) ?? 9))

@@ -15,14 +15,18 @@ guard args.count == 2 else {
 let folder = args[1]
 
 func run() async throws {
-    CaptureAuthorization.shared.usageDescriptions = UsageDescriptions(camera: "To show the sample's frames.",
-                                                                      microphone: "To record the sample's sound.")
+    CaptureAuthorization.shared.usageDescriptions = UsageDescriptions(
+        camera: "To show the sample's frames.",
+        microphone: "To record the sample's sound.")
     guard let camera = CaptureDevices.default(for: .video, position: .back),
-          let microphone = CaptureDevices.default(for: .audio) else {
-        throw DaguerreError.unsupported(feature: "capture without a camera and a microphone", hint: "Register devices in CaptureDeviceRegistry.shared.")
+        let microphone = CaptureDevices.default(for: .audio)
+    else {
+        throw DaguerreError.unsupported(
+            feature: "capture without a camera and a microphone", hint: "Register devices in CaptureDeviceRegistry.shared.")
     }
     let session = CaptureSession()
-    let frames = VideoDataOutput(), movie = MovieFileOutput()
+    let frames = VideoDataOutput()
+    let movie = MovieFileOutput()
     session.beginConfiguration()
     try session.setSessionPreset(.hd1920x1080)
     try session.addInput(CaptureDeviceInput(device: camera))
@@ -41,9 +45,14 @@ func run() async throws {
         guard count == 30, let yuv = frame.yCbCrBuffer else { continue }
         let rgba = try YCbCrConversion.makeRGBA(from: yuv)
         let path = folder + "/frame.png"
-        try ImageWriter.write(rgba, to: path, options: EncoderOptions(format: .png, width: rgba.width, height: rgba.height,
-                                                                      rowFormat: .rgba8, iccProfile: try (frame.colorSpace ?? .sRGB).iccProfileData()))
-        print("\(path): frame \(frame.metadata.sequenceNumber), \(frame.width)×\(frame.height) \(frame.pixelFormatType?.fourCC ?? "?"), \(frame.captureColorSpace?.description ?? "?")")
+        try ImageWriter.write(
+            rgba, to: path,
+            options: EncoderOptions(
+                format: .png, width: rgba.width, height: rgba.height,
+                rowFormat: .rgba8, iccProfile: try (frame.colorSpace ?? .sRGB).iccProfileData()))
+        print(
+            "\(path): frame \(frame.metadata.sequenceNumber), \(frame.width)×\(frame.height) \(frame.pixelFormatType?.fourCC ?? "?"), \(frame.captureColorSpace?.description ?? "?")"
+        )
         break
     }
     frames.removeSampleBufferHandler()

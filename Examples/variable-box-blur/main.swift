@@ -18,10 +18,12 @@ func run(input: String, prefix: String) throws(DaguerreError) {
     let image = try Image(contentsOf: URL(fileURLWithPath: input))
     let sample = VariableBoxBlur()
     let integral = sample.integralImage(image)
-    let context = try Context()   // cacheIntermediates on: the integral image is kept
-    let w = image.extent.width, h = image.extent.height
+    let context = try Context()  // cacheIntermediates on: the integral image is kept
+    let w = image.extent.width
+    let h = image.extent.height
     for (i, f) in [0.25, 0.5, 0.75, 0.5].enumerated() {
-        let blurred = try sample.variableBlur(integral: integral, mask: sample.mask(center: [w * f, h * 0.5], radius1: min(w, h) / 2), maxRadius: 15)
+        let blurred = try sample.variableBlur(
+            integral: integral, mask: sample.mask(center: [w * f, h * 0.5], radius1: min(w, h) / 2), maxRadius: 15)
         let out = "\(prefix)-\(i).jpg"
         try context.writeJPEGRepresentation(of: blurred, to: URL(fileURLWithPath: out), colorSpace: .sRGB, options: [.quality(0.9)])
         print("wrote \(out)")

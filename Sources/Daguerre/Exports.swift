@@ -1,7 +1,7 @@
+@_exported import DaguerreCapture
 @_exported import DaguerreCore
 @_exported import DaguerreFormats
-@_exported import DaguerreMovie
 @_exported import DaguerreImage
-@_exported import DaguerreVirtualCamera
-@_exported import DaguerreCapture
+@_exported import DaguerreMovie
 @_exported import DaguerreRAW
+@_exported import DaguerreVirtualCamera

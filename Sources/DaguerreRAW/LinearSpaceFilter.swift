@@ -18,7 +18,8 @@ public struct LinearSpaceFilter: Sendable {
     public let name: String
 
     public init(name: String = "closure", _ body: @escaping @Sendable (Image) throws(DaguerreError) -> Image) {
-        self.name = name; self.body = body
+        self.name = name
+        self.body = body
     }
     public init<F: Filter>(_ filter: F) {
         self.init(name: F.descriptor.name) { image throws(DaguerreError) in try image.applying(filter) }

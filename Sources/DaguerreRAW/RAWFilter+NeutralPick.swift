@@ -2,8 +2,8 @@
 // the camera's mean response around the point is taken as the neutral, and the temperature and
 // tint that make it neutral are found through the DNG colour model.
 import DaguerreCore
-import DaguerreImage
 import DaguerreFormats
+import DaguerreImage
 
 extension RAWFilter {
     /// Sets ``neutralTemperature`` and ``neutralTint`` so the area around (x, y) develops
@@ -18,16 +18,21 @@ extension RAWFilter {
         guard x.isFinite, y.isFinite, x >= 0, y >= 0, x < Double(c.width), y < Double(c.height) else {
             throw .invalidArgument(what: "neutral location (\(x), \(y))", problem: "must lie inside the \(c.width)×\(c.height) image")
         }
-        let px = c.x + Int(x), py = c.y + Int(y)
-        var sum = SIMD3<Double>.zero, count = SIMD3<Double>.zero, clipped = false
+        let px = c.x + Int(x)
+        let py = c.y + Int(y)
+        var sum = SIMD3<Double>.zero
+        var count = SIMD3<Double>.zero
+        var clipped = false
         if let m = try wholeMosaic() {
             let lin = Linearization(layout: m.layout)
             for yy in max(0, py - 4)..<min(m.height, py + 4) {
                 for xx in max(0, px - 4)..<min(m.width, px + 4) {
-                    let p = (yy & 1) * 2 + (xx & 1), colour = m.pattern.color(x: xx, y: yy)
+                    let p = (yy & 1) * 2 + (xx & 1)
+                    let colour = m.pattern.color(x: xx, y: yy)
                     let v = lin.value(Double(m.samples[yy * m.width + xx]), at: p)
                     clipped = clipped || v >= 0.99
-                    sum[colour] += v; count[colour] += 1
+                    sum[colour] += v
+                    count[colour] += 1
                 }
             }
         } else if let l = header.linearRaw {
@@ -38,7 +43,8 @@ extension RAWFilter {
                         let plane = min(s, l.samplesPerPixel - 1)
                         let v = lin.value(Double(l.samples[(yy * l.width + xx) * l.samplesPerPixel + plane]), at: plane)
                         clipped = clipped || v >= 0.99
-                        sum[s] += v; count[s] += 1
+                        sum[s] += v
+                        count[s] += 1
                     }
                 }
             }

@@ -19,8 +19,9 @@ extension RAWFilter {
         if let linearSpaceFilter { image = try linearSpaceFilter.apply(to: image) }
         let ev = exposure + baselineExposure
         if ev != 0 { image = try image.applying(ExposureAdjust(ev: ev)) }
-        let look = RAWLook(boost: boostAmount, boostShadows: boostShadowAmount, localToneMap: localToneMapAmount, contrast: contrastAmount,
-                           vibrance: vibranceAmount, saturation: saturationAmount, sharpness: sharpnessAmount)
+        let look = RAWLook(
+            boost: boostAmount, boostShadows: boostShadowAmount, localToneMap: localToneMapAmount, contrast: contrastAmount,
+            vibrance: vibranceAmount, saturation: saturationAmount, sharpness: sharpnessAmount)
         return try look.apply(to: image)
     }
 
@@ -38,10 +39,12 @@ extension RAWFilter {
         let halfSize = version.halfSizeDevelop && mosaic != nil && scaleFactor <= 0.5 && crop.width >= 4 && crop.height >= 4
         let demosaic: DemosaicMethod = halfSize ? .halfSize : (isDraftModeEnabled ? .bilinear : version.demosaic)
         let highlight = version.highlightRecovery ? HighlightRecovery(neutral: neutral, amount: highlightRecoveryAmount) : nil
-        var settings = DevelopSettings(matrix: colorModel.cameraToWorking(white: white, working: workingSpace), neutral: neutral,
-                                       crop: crop, workingSpace: workingSpace, demosaic: demosaic, highlight: highlight, limits: limits)
+        var settings = DevelopSettings(
+            matrix: colorModel.cameraToWorking(white: white, working: workingSpace), neutral: neutral,
+            crop: crop, workingSpace: workingSpace, demosaic: demosaic, highlight: highlight, limits: limits)
         settings.domain = version.domain
-        var key = "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"
+        var key =
+            "raw v\(decoderVersion) \(identity) wb \(neutralTemperature)/\(neutralTint) \(workingSpace.name) \(settings.demosaic.rawValue)"
         if let highlight { key += " highlights \(highlight.amount)" }
         if version.lensCorrection, isLensCorrectionEnabled, mosaic != nil {
             settings.gainMaps = header.gainMaps
@@ -53,12 +56,14 @@ extension RAWFilter {
             let profile = try noiseProfile()
             if profile.hasNoise {
                 let controls = try noiseReductionControls
-                settings.noiseReduction = NoiseReductionSettings(profile: profile, amount: Float(2 * luminanceNoiseReductionAmount), controls: controls,
-                                                                 blockStep: blockStep)
+                settings.noiseReduction = NoiseReductionSettings(
+                    profile: profile, amount: Float(2 * luminanceNoiseReductionAmount), controls: controls,
+                    blockStep: blockStep)
                 key += " nr \(luminanceNoiseReductionAmount) \(profile.planes.map { "\($0.scale),\($0.offset)" })" + controls.sourceKey
                 if controls.sharpness > 0 {
-                    let noise = NoiseReductionSharpening.luminanceNoise(profile: profile, cfaPattern: mosaic.pattern.cfaPattern,
-                                                                        matrix: settings.matrix, neutral: settings.neutral)
+                    let noise = NoiseReductionSharpening.luminanceNoise(
+                        profile: profile, cfaPattern: mosaic.pattern.cfaPattern,
+                        matrix: settings.matrix, neutral: settings.neutral)
                     sharpening = NoiseReductionSharpening(amount: controls.sharpness, luminanceNoise: noise)
                 }
             }
@@ -80,31 +85,39 @@ extension RAWFilter {
             let clippedRows = highlight == nil ? [] : facts.clippedRows(whole)
             if clippedRows.contains(true) {
                 func input(_ output: ClipMaskDecoder.Output) throws(DaguerreError) -> Image {
-                    let source = try Image(identity: "\(cameraKey) highlight \(output.rawValue)") { () throws(DaguerreError) -> any RowSource in
+                    let source = try Image(identity: "\(cameraKey) highlight \(output.rawValue)") {
+                        () throws(DaguerreError) -> any RowSource in
                         try ClipMaskDecoder(mosaic: whole, settings: camera, clippedRows: clippedRows, output: output)
                     }
-                    return try placed(source, version: version, halfSize: halfSize, interpolation: output == .markedCamera ? .bilinear : .lanczos)
-                        .insertingIntermediate(cache: true)
+                    return try placed(
+                        source, version: version, halfSize: halfSize, interpolation: output == .markedCamera ? .bilinear : .lanczos
+                    )
+                    .insertingIntermediate(cache: true)
                 }
                 highlights = (try input(.markedCamera), try input(.flags))
             }
             let base = try placed(cameraSource, version: version, halfSize: halfSize).insertingIntermediate(cache: true)
             return try DraftBalance(settings: settings).apply(camera: base, highlights: highlights)
         }
-        let dng = header, deferred = deferred, develop = settings
+        let dng = header
+        let deferred = deferred
+        let develop = settings
         let source = try Image(identity: key) { () throws(DaguerreError) -> any RowSource in
             switch dng.rawData {
-            case let .mosaic(mosaic):
+            case .mosaic(let mosaic):
                 return try RAWDevelopDecoder(mosaic: mosaic, settings: develop)
             case .storedMosaic:
                 // A mosaic still in its file: the full develop streams it from the file's
                 // chunks, unless something already decoded it whole; other paths decode it.
-                guard let deferred else { throw .invalidArgument(what: "a DNG whose mosaic is still in its file", problem: "was opened without its chunks (internal error)") }
+                guard let deferred else {
+                    throw .invalidArgument(
+                        what: "a DNG whose mosaic is still in its file", problem: "was opened without its chunks (internal error)")
+                }
                 if develop.demosaic == .lmmseGW, deferred.wholeIfDecoded == nil {
                     return try RAWDevelopDecoder(stored: deferred.stored, settings: develop)
                 }
                 return try RAWDevelopDecoder(mosaic: try deferred.whole(), settings: develop)
-            case let .linear(linear):
+            case .linear(let linear):
                 let opcodes = dng.opcodeLists.filter { $0.stage == .linearized }.flatMap(\.opcodes)
                 return try LinearRawDevelopDecoder(linear: linear, opcodes: opcodes, activeArea: dng.activeArea, settings: develop)
             }
@@ -122,19 +135,24 @@ extension RAWFilter {
     /// The scale is Lanczos-3, or with `interpolation` another kernel on the same geometry: the
     /// draft's marked camera RGB takes the triangle (`.bilinear`), whose weights are never
     /// negative, so its unpremultiplied colour is a mean of marked pixels (``DraftBalance``).
-    private func placed(_ develop: Image, version: PipelineVersion, halfSize: Bool,
-                        interpolation: Interpolation = .lanczos) throws(DaguerreError) -> Image {
+    private func placed(
+        _ develop: Image, version: PipelineVersion, halfSize: Bool,
+        interpolation: Interpolation = .lanczos
+    ) throws(DaguerreError) -> Image {
         var image = develop
         if version.lensCorrection, isLensCorrectionEnabled, let warp = header.lensWarp {
             let size = header.rawSize
             let active = header.activeArea ?? IntRect(x: 0, y: 0, width: size.width, height: size.height)
-            let frame = OpcodeFrame(originX: Double(crop.x - active.x), originY: Double(crop.y - active.y),
-                                    width: Double(active.width), height: Double(active.height), pixelScale: halfSize ? 2 : 1)
+            let frame = OpcodeFrame(
+                originX: Double(crop.x - active.x), originY: Double(crop.y - active.y),
+                width: Double(active.width), height: Double(active.height), pixelScale: halfSize ? 2 : 1)
             image = try LensWarp(warp, frame: frame).apply(to: image)
         }
         let remaining = halfSize ? scaleFactor * Double(crop.width) / Double(crop.width / 2) : scaleFactor
         if remaining < 0.999_999 || remaining > 1.000_001 {
-            image = interpolation == .lanczos ? try image.applying(LanczosScaleTransform(scale: remaining))
+            image =
+                interpolation == .lanczos
+                ? try image.applying(LanczosScaleTransform(scale: remaining))
                 : image.transformed(by: AffineTransform2D(scaleX: remaining, y: remaining), interpolation: interpolation)
         }
         return try image.oriented(orientation)
@@ -143,8 +161,9 @@ extension RAWFilter {
     /// Core Image's fine noise-reduction controls, validated (each finite, 0…1).
     var noiseReductionControls: NoiseReductionControls {
         get throws(DaguerreError) {
-            try NoiseReductionControls(sharpness: noiseReductionSharpnessAmount, contrast: noiseReductionContrastAmount,
-                                       detail: noiseReductionDetailAmount)
+            try NoiseReductionControls(
+                sharpness: noiseReductionSharpnessAmount, contrast: noiseReductionContrastAmount,
+                detail: noiseReductionDetailAmount)
         }
     }
 
@@ -152,14 +171,17 @@ extension RAWFilter {
     /// leave it out (the ranges are the option table's, ``checkOptions()``).
     func checkNoiseReductionOptions(_ version: PipelineVersion) throws(DaguerreError) {
         if !version.hasNoiseReduction,
-           luminanceNoiseReductionAmount != 0, luminanceNoiseReductionAmount != Self.defaultLuminanceNoiseReductionAmount {
-            throw .unsupported(feature: "RAWFilter.luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount) in pipeline version \(decoderVersion)",
-                               hint: "Versions 1 and 2 have no noise reduction; use decoderVersion \"4\" (the default) or \"3\".")
+            luminanceNoiseReductionAmount != 0, luminanceNoiseReductionAmount != Self.defaultLuminanceNoiseReductionAmount
+        {
+            throw .unsupported(
+                feature: "RAWFilter.luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount) in pipeline version \(decoderVersion)",
+                hint: "Versions 1 and 2 have no noise reduction; use decoderVersion \"4\" (the default) or \"3\".")
         }
         let controls = try noiseReductionControls
         if !version.hasNoiseReduction, !controls.isNeutral {
-            throw .unsupported(feature: "RAWFilter's noise-reduction sharpness, contrast and detail in pipeline version \(decoderVersion)",
-                               hint: "Versions 1 and 2 have no noise reduction; leave them at 0 or use decoderVersion \"4\" (the default) or \"3\".")
+            throw .unsupported(
+                feature: "RAWFilter's noise-reduction sharpness, contrast and detail in pipeline version \(decoderVersion)",
+                hint: "Versions 1 and 2 have no noise reduction; leave them at 0 or use decoderVersion \"4\" (the default) or \"3\".")
         }
     }
 }

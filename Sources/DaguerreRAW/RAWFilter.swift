@@ -154,9 +154,10 @@ public struct RAWFilter: Sendable {
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let stamp = "\(path)|\((attrs?[.size] as? Int) ?? 0)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         let head = (FileHandle(forReadingAtPath: path)?.readData(ofLength: 4096)).map { [UInt8]($0) } ?? []
-        let (dng, byLibRaw) = try Self.decode(head: head, namedDNG: url.pathExtension.lowercased() == "dng",
-                                              ours: { () throws(DaguerreError) in try DNGReader.open(path: path, limits: limits) },
-                                              libRaw: { () throws(DaguerreError) in try LibRawReader.read(path: path, limits: limits) })
+        let (dng, byLibRaw) = try Self.decode(
+            head: head, namedDNG: url.pathExtension.lowercased() == "dng",
+            ours: { () throws(DaguerreError) in try DNGReader.open(path: path, limits: limits) },
+            libRaw: { () throws(DaguerreError) in try LibRawReader.read(path: path, limits: limits) })
         self.init(header: dng, deferred: try Self.deferredMosaic(dng), identity: (byLibRaw ? "libraw|" : "") + stamp, limits: limits)
     }
 
@@ -169,10 +170,12 @@ public struct RAWFilter: Sendable {
     /// let raw = try RAWFilter(data: try Data(contentsOf: url), identifierHint: "com.adobe.raw-image")
     /// ```
     public init(data: Data, identifierHint: String? = nil, limits: Limits = .default) throws(DaguerreError) {
-        let bytes = [UInt8](data), name = identifierHint ?? "RAW data"
-        let (dng, _) = try Self.decode(head: Array(bytes.prefix(4096)), namedDNG: name.lowercased().contains("dng") || name.lowercased().contains("adobe.raw"),
-                                       ours: { () throws(DaguerreError) in try DNGReader.open(bytes: bytes, limits: limits) },
-                                       libRaw: { () throws(DaguerreError) in try LibRawReader.read(bytes: bytes, name: name, limits: limits) })
+        let bytes = [UInt8](data)
+        let name = identifierHint ?? "RAW data"
+        let (dng, _) = try Self.decode(
+            head: Array(bytes.prefix(4096)), namedDNG: name.lowercased().contains("dng") || name.lowercased().contains("adobe.raw"),
+            ours: { () throws(DaguerreError) in try DNGReader.open(bytes: bytes, limits: limits) },
+            libRaw: { () throws(DaguerreError) in try LibRawReader.read(bytes: bytes, name: name, limits: limits) })
         self.init(header: dng, deferred: try Self.deferredMosaic(dng), limits: limits)
     }
 
@@ -182,7 +185,9 @@ public struct RAWFilter: Sendable {
     /// ```swift
     /// let raw = try RAWFilter(mosaic: frame.mosaic, color: frame.calibration, metadata: frame.metadata)
     /// ```
-    public init(mosaic: BayerImage, color: RawColorCalibration, metadata: PhotoMetadata = PhotoMetadata(), limits: Limits = .default) throws(DaguerreError) {
+    public init(mosaic: BayerImage, color: RawColorCalibration, metadata: PhotoMetadata = PhotoMetadata(), limits: Limits = .default)
+        throws(DaguerreError)
+    {
         var dng = DNGImage(raw: mosaic, uniqueCameraModel: [metadata.make, metadata.model].compactMap { $0 }.joined(separator: " "))
         dng.color = color
         dng.metadata = metadata
@@ -192,8 +197,10 @@ public struct RAWFilter: Sendable {
     /// Which reader gets a RAW, from IFD0 in its first bytes: DNGs ours, the rest (TIFF-based
     /// camera RAWs such as CR2, NEF and ARW included) LibRaw's, read once. A TIFF whose IFD0 lies
     /// further in is tried as a DNG first. Input named as a DNG keeps our reader's error.
-    private static func decode(head: [UInt8], namedDNG: Bool, ours: () throws(DaguerreError) -> DNGImage,
-                               libRaw: () throws(DaguerreError) -> DNGImage) throws(DaguerreError) -> (DNGImage, byLibRaw: Bool) {
+    private static func decode(
+        head: [UInt8], namedDNG: Bool, ours: () throws(DaguerreError) -> DNGImage,
+        libRaw: () throws(DaguerreError) -> DNGImage
+    ) throws(DaguerreError) -> (DNGImage, byLibRaw: Bool) {
         switch DNGReader.isDNG(head: head) {
         case true?:
             return (try ours(), false)
@@ -214,10 +221,11 @@ public struct RAWFilter: Sendable {
     /// comes before a filter is initialized.
     private static func deferredMosaic(_ dng: DNGImage) throws(DaguerreError) -> DeferredMosaic? {
         if let linear = dng.linearRaw, linear.samplesPerPixel != 1, linear.samplesPerPixel != 3 {
-            throw .unsupported(feature: "developing \(linear.samplesPerPixel)-colour LinearRaw DNGs",
-                               hint: "RAWFilter develops Bayer (CFA) DNGs and 3-colour or monochrome LinearRaw DNGs.")
+            throw .unsupported(
+                feature: "developing \(linear.samplesPerPixel)-colour LinearRaw DNGs",
+                hint: "RAWFilter develops Bayer (CFA) DNGs and 3-colour or monochrome LinearRaw DNGs.")
         }
-        guard case let .storedMosaic(stored) = dng.rawData else { return nil }
+        guard case .storedMosaic(let stored) = dng.rawData else { return nil }
         return DeferredMosaic(stored)
     }
 
@@ -254,7 +262,8 @@ public struct RAWFilter: Sendable {
         let size = header.rawSize
         let active = header.activeArea ?? IntRect(x: 0, y: 0, width: size.width, height: size.height)
         guard let c = header.defaultCrop, c.width >= 1, c.height >= 1 else { return active }
-        let x = active.x + Int(c.x.rounded(.down)), y = active.y + Int(c.y.rounded(.down))
+        let x = active.x + Int(c.x.rounded(.down))
+        let y = active.y + Int(c.y.rounded(.down))
         let r = IntRect(x: x, y: y, width: Int(c.width.rounded(.down)), height: Int(c.height.rounded(.down)))
         return r.intersection(active).isEmpty ? active : r.intersection(active)
     }

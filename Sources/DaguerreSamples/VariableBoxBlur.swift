@@ -26,17 +26,21 @@ public final class VariableBoxBlur: Sendable {
     /// The integral image of `image`, in RGBAf (as in the seed: sums need float precision).
     public func integralImage(_ image: Image) -> Image {
         let extent = image.extent
-        return image.withExtent(extent, processorDescription: "integralImage", argumentDigest: 0x1D,
-                                inputFormat: .rgbaf, outputFormat: .rgbaf,
-                                roiCallback: { rect in
-                                    // Everything above and to the left of the output rectangle.
-                                    Rect(minX: extent.minX, minY: extent.minY, maxX: rect.maxX, maxY: rect.maxY)
-                                }) { input, output in
+        return image.withExtent(
+            extent, processorDescription: "integralImage", argumentDigest: 0x1D,
+            inputFormat: .rgbaf, outputFormat: .rgbaf,
+            roiCallback: { rect in
+                // Everything above and to the left of the output rectangle.
+                Rect(minX: extent.minX, minY: extent.minY, maxX: rect.maxX, maxY: rect.maxY)
+            }
+        ) { input, output in
             self.processorCalls.add(1, ordering: .relaxed)
-            let ox = Int(output.region.minX - input.region.minX), oy = Int(output.region.minY - input.region.minY)
-            let w = Int(output.region.width), h = Int(output.region.height)
+            let ox = Int(output.region.minX - input.region.minX)
+            let oy = Int(output.region.minY - input.region.minY)
+            let w = Int(output.region.width)
+            let h = Int(output.region.height)
             let inW = Int(input.region.width)
-            var running = [SIMD4<Float>](repeating: .zero, count: inW)   // column sums so far
+            var running = [SIMD4<Float>](repeating: .zero, count: inW)  // column sums so far
             // Rows above the output region still feed the column sums.
             for y in 0..<(oy + h) {
                 let src = (input.baseAddress + y * input.bytesPerRow).assumingMemoryBound(to: SIMD4<Float>.self)
@@ -62,20 +66,25 @@ public final class VariableBoxBlur: Sendable {
     public func variableBlur(integral: Image, mask: Image, maxRadius: Float) throws(DaguerreError) -> Image {
         let e = integral.extent
         let kernel = GeneralKernel(name: "variableBoxBlur") { ctx in
-            let integral = ctx.sampler(at: 0), mask = ctx.sampler(at: 1)
+            let integral = ctx.sampler(at: 0)
+            let mask = ctx.sampler(at: 1)
             let r = max(0, (ctx.float(at: 2) * mask.read(x: Int(ctx.destCoord.x), y: Int(ctx.destCoord.y)).x).rounded())
             let ext = integral.extent
             // Corners of the box, clamped to the image: the sum over (x0, x1] × (y0, y1].
-            let x = ctx.destCoord.x - 0.5, y = ctx.destCoord.y - 0.5
-            let x0 = Int(max(Float(ext.minX) - 1, x - r - 1)), x1 = Int(min(Float(ext.maxX) - 1, x + r))
-            let y0 = Int(max(Float(ext.minY) - 1, y - r - 1)), y1 = Int(min(Float(ext.maxY) - 1, y + r))
+            let x = ctx.destCoord.x - 0.5
+            let y = ctx.destCoord.y - 0.5
+            let x0 = Int(max(Float(ext.minX) - 1, x - r - 1))
+            let x1 = Int(min(Float(ext.maxX) - 1, x + r))
+            let y0 = Int(max(Float(ext.minY) - 1, y - r - 1))
+            let y1 = Int(min(Float(ext.maxY) - 1, y + r))
             let area = Float((x1 - x0) * (y1 - y0))
             guard area > 0 else { return .zero }
             let sum = integral.read(x: x1, y: y1) - integral.read(x: x0, y: y1) - integral.read(x: x1, y: y0) + integral.read(x: x0, y: y0)
             return sum / area
         }
-        return try kernel.apply(extent: e, roiCallback: { index, rect in index == 0 ? e : rect },
-                                arguments: [.image(integral), .image(mask), .float(maxRadius)])
+        return try kernel.apply(
+            extent: e, roiCallback: { index, rect in index == 0 ? e : rect },
+            arguments: [.image(integral), .image(mask), .float(maxRadius)])
     }
 
     /// The whole example: blur `image` with radius up to `radius`, strongest at `maskCenter`.

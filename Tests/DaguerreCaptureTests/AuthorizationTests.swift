@@ -30,7 +30,11 @@ struct AuthorizationTests {
     @Test("Without a reason the policy is never asked, requestAccess is false, and the status stays notDetermined")
     func missingReasonDoesNotAsk() async throws {
         let asked = Locked(0)
-        let auth = CaptureAuthorization(policy: .ask { _ in asked.mutate { $0 += 1 }; return .granted }, registry: CaptureDeviceRegistry())
+        let auth = CaptureAuthorization(
+            policy: .ask { _ in
+                asked.mutate { $0 += 1 }
+                return .granted
+            }, registry: CaptureDeviceRegistry())
         #expect(await auth.requestAccess(for: .photoLibrary) == false)
         do throws(DaguerreError) {
             try await auth.requireAccess(for: .photoLibrary)
@@ -51,13 +55,14 @@ struct AuthorizationTests {
         let registry = CaptureDeviceRegistry()
         let realCamera = try FakeCamera.small(isVirtual: false)
         registry.register(device: realCamera)
-        let auth = CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "To take photos."),
-                                        policy: .ask { request in
-                                            asked.mutate { $0.append(request) }
-                                            try? await Task.sleep(nanoseconds: 1_000_000)
-                                            return .granted
-                                        },
-                                        registry: registry)
+        let auth = CaptureAuthorization(
+            usageDescriptions: UsageDescriptions(camera: "To take photos."),
+            policy: .ask { request in
+                asked.mutate { $0.append(request) }
+                try? await Task.sleep(nanoseconds: 1_000_000)
+                return .granted
+            },
+            registry: registry)
         #expect(auth.authorizationStatus(for: .video) == .notDetermined)
         #expect(throws: DaguerreError.self, "undetermined, and the policy needs to ask: no input yet") {
             try CaptureDeviceInput(device: realCamera, authorization: auth)
@@ -80,8 +85,9 @@ struct AuthorizationTests {
 
     @Test("A denial is remembered and refuses inputs with a message saying so")
     func denial() async throws {
-        let auth = CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "To scan documents."), policy: .denyAll,
-                                        registry: CaptureDeviceRegistry())
+        let auth = CaptureAuthorization(
+            usageDescriptions: UsageDescriptions(camera: "To scan documents."), policy: .denyAll,
+            registry: CaptureDeviceRegistry())
         #expect(await auth.requestAccess(for: .video) == false)
         #expect(auth.authorizationStatus(for: .video) == .denied)
         do throws(DaguerreError) {
@@ -90,8 +96,9 @@ struct AuthorizationTests {
         } catch {
             #expect(error.message.contains("camera access is denied"))
         }
-        let restricted = CaptureAuthorization(usageDescriptions: UsageDescriptions(microphone: "Voice memos."),
-                                              policy: FixedAuthorizationPolicy(.restricted), registry: CaptureDeviceRegistry())
+        let restricted = CaptureAuthorization(
+            usageDescriptions: UsageDescriptions(microphone: "Voice memos."),
+            policy: FixedAuthorizationPolicy(.restricted), registry: CaptureDeviceRegistry())
         #expect(await restricted.requestAccess(for: .audio) == false)
         #expect(restricted.authorizationStatus(for: .audio) == .restricted)
     }
@@ -116,8 +123,11 @@ struct AuthorizationTests {
     func manifest() throws {
         let dir = try TemporaryDirectory("capture-auth")
         let good = dir.path("privacy.json")
-        try Data(#"{"NSCameraUsageDescription": "To take photos.", "NSMicrophoneUsageDescription": "To record sound.", "CFBundleName": "Demo"}"#.utf8)
-            .write(to: URL(fileURLWithPath: good))
+        try Data(
+            #"{"NSCameraUsageDescription": "To take photos.", "NSMicrophoneUsageDescription": "To record sound.", "CFBundleName": "Demo"}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: good))
         let reasons = try UsageDescriptions(contentsOf: good)
         #expect(reasons.camera == "To take photos." && reasons.microphone == "To record sound." && reasons.photoLibrary == nil)
         #expect(reasons[.camera] == reasons.camera)
@@ -137,7 +147,10 @@ struct AuthorizationTests {
             _ = try UsageDescriptions(contentsOf: dir.path("absent.json"))
             Issue.record("must throw")
         } catch {
-            guard case .io = error else { Issue.record("expected .io, got \(error)"); return }
+            guard case .io = error else {
+                Issue.record("expected .io, got \(error)")
+                return
+            }
         }
         #expect(UsageDescriptions(infoDictionary: ["NSPhotoLibraryUsageDescription": "To save photos."]).photoLibrary == "To save photos.")
     }

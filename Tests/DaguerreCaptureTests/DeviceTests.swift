@@ -7,8 +7,10 @@ import Testing
 struct DeviceTests {
     @Test("Pixel formats carry their four-character codes both ways (C4, R1)")
     func fourCCs() {
-        let expected: [(PixelFormatType, String)] = [(.yuv420VideoRange, "420v"), (.yuv420FullRange, "420f"), (.bgra, "BGRA"),
-                                                        (.bayer(.rggb), "rgg4"), (.bayer(.grbg), "grb4"), (.bayer(.bggr), "bgg4"), (.bayer(.gbrg), "gbr4")]
+        let expected: [(PixelFormatType, String)] = [
+            (.yuv420VideoRange, "420v"), (.yuv420FullRange, "420f"), (.bgra, "BGRA"),
+            (.bayer(.rggb), "rgg4"), (.bayer(.grbg), "grb4"), (.bayer(.bggr), "bgg4"), (.bayer(.gbrg), "gbr4"),
+        ]
         for (format, code) in expected {
             #expect(format.fourCC == code)
             #expect(PixelFormatType(fourCC: code) == format)
@@ -35,7 +37,8 @@ struct DeviceTests {
             try CaptureDeviceFormat(width: 63, height: 48, pixelFormat: .yuv420FullRange)
         }
         #expect(throws: DaguerreError.self, "stills smaller than the stream") {
-            try CaptureDeviceFormat(width: 64, height: 48, pixelFormat: .bgra, highResolutionStillDimensions: CaptureDimensions(width: 32, height: 24))
+            try CaptureDeviceFormat(
+                width: 64, height: 48, pixelFormat: .bgra, highResolutionStillDimensions: CaptureDimensions(width: 32, height: 24))
         }
         #expect(throws: DaguerreError.self) { try CaptureFrameRateRange(minFrameRate: 30, maxFrameRate: 15) }
     }
@@ -58,7 +61,10 @@ struct DeviceTests {
             try camera.setActiveColorSpace(.p3D65)
             Issue.record("P3 on a 420v format must throw")
         } catch {
-            guard case .captureConfiguration = error else { Issue.record("wrong case \(error)"); return }
+            guard case .captureConfiguration = error else {
+                Issue.record("wrong case \(error)")
+                return
+            }
             #expect(error.message.contains("not P3_D65"))
             #expect(error.recovery.contains("420f"))
         }
@@ -66,8 +72,9 @@ struct DeviceTests {
 
     @Test("Exposure and white balance setters validate their ranges (C4)")
     func exposureAndWhiteBalanceRanges() throws {
-        let format = try CaptureDeviceFormat(width: 64, height: 48, pixelFormat: .yuv420FullRange, isoRange: 32...3200,
-                                             exposureDurationRange: (1.0 / 10_000)...0.5)
+        let format = try CaptureDeviceFormat(
+            width: 64, height: 48, pixelFormat: .yuv420FullRange, isoRange: 32...3200,
+            exposureDurationRange: (1.0 / 10_000)...0.5)
         let camera = try FakeCamera(formats: [format])
         #expect(camera.exposure.mode == .auto)
         #expect(throws: DaguerreError.self) { try camera.setCustomExposure(duration: 1.0 / 60, iso: 6400) }
@@ -101,7 +108,10 @@ struct DeviceTests {
             try mic.setExposureMode(.locked)
             Issue.record("must throw")
         } catch {
-            guard case .unsupported = error else { Issue.record("expected .unsupported, got \(error)"); return }
+            guard case .unsupported = error else {
+                Issue.record("expected .unsupported, got \(error)")
+                return
+            }
         }
     }
 
@@ -116,19 +126,23 @@ struct DeviceTests {
         #expect(throws: DaguerreError.self) {
             try SampleBuffer(content: .yCbCr420(video), colorSpace: .displayP3, metadata: CaptureFrameMetadata(timestamp: 0))
         }
-        let bgra = try SampleBuffer(content: .pixels(try PixelBuffer(width: 4, height: 4, format: .bgra8)), colorSpace: .displayP3,
-                                    metadata: CaptureFrameMetadata(timestamp: 0))
+        let bgra = try SampleBuffer(
+            content: .pixels(try PixelBuffer(width: 4, height: 4, format: .bgra8)), colorSpace: .displayP3,
+            metadata: CaptureFrameMetadata(timestamp: 0))
         #expect(bgra.pixelBuffer?.colorSpace == .displayP3)
         #expect(throws: DaguerreError.self) {
-            try SampleBuffer(content: .pixels(try PixelBuffer(width: 4, height: 4, format: .rgba8)), colorSpace: .sRGB,
-                             metadata: CaptureFrameMetadata(timestamp: 0))
+            try SampleBuffer(
+                content: .pixels(try PixelBuffer(width: 4, height: 4, format: .rgba8)), colorSpace: .sRGB,
+                metadata: CaptureFrameMetadata(timestamp: 0))
         }
         #expect(throws: DaguerreError.self, "a buffer of half a frame") {
             try CaptureAudioBuffer(samples: [1, 2, 3], sampleRate: 44_100, channels: 2, timestamp: 0)
         }
     }
 
-    @Test("Registry and discovery: providers in order, duplicates dropped, filters by type, media and position; default prefers the back camera")
+    @Test(
+        "Registry and discovery: providers in order, duplicates dropped, filters by type, media and position; default prefers the back camera"
+    )
     func registryAndDiscovery() throws {
         let registry = CaptureDeviceRegistry()
         let front = try FakeCamera.small(name: "Front", position: .front)
@@ -137,14 +151,15 @@ struct DeviceTests {
         struct Rig: CaptureDeviceProvider { let devices: [any CaptureDevice] }
         let first = registry.register(Rig(devices: [front, mic]))
         registry.register(device: back)
-        registry.register(device: front)          // the same uniqueID again: listed once
+        registry.register(device: front)  // the same uniqueID again: listed once
 
         #expect(registry.devices.map(\.uniqueID) == [front.uniqueID, mic.uniqueID, back.uniqueID])
         #expect(CaptureDevices.default(for: .video, registry: registry) === back, "unspecified position prefers back")
         #expect(CaptureDevices.default(for: .video, position: .front, registry: registry) === front)
         #expect(CaptureDevices.default(for: .audio, registry: registry) === mic)
         #expect(CaptureDevices.default(.builtInTelephotoCamera, for: .video, registry: registry) == nil)
-        let wide = CaptureDeviceDiscoverySession(deviceTypes: [.builtInWideAngleCamera], mediaType: .video, position: .unspecified, registry: registry)
+        let wide = CaptureDeviceDiscoverySession(
+            deviceTypes: [.builtInWideAngleCamera], mediaType: .video, position: .unspecified, registry: registry)
         #expect(wide.devices.map(\.localizedName) == ["Front", "Back"])
         #expect(registry.device(withUniqueID: mic.uniqueID) === mic)
 

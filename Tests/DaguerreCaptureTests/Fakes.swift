@@ -30,8 +30,10 @@ final class FakeCamera: ControlledCaptureDevice {
     private let state = Mutex(State())
     private let stream = ExclusiveStream()
 
-    init(formats: [CaptureDeviceFormat], name: String = "Fake Back Camera", position: CaptureDevicePosition = .back,
-         isVirtual: Bool = true, uniqueID: String? = nil) throws(DaguerreError) {
+    init(
+        formats: [CaptureDeviceFormat], name: String = "Fake Back Camera", position: CaptureDevicePosition = .back,
+        isVirtual: Bool = true, uniqueID: String? = nil
+    ) throws(DaguerreError) {
         controls = try CaptureDeviceControls(formats: formats, deviceName: name)
         localizedName = name
         self.position = position
@@ -40,8 +42,10 @@ final class FakeCamera: ControlledCaptureDevice {
     }
 
     /// A small wide-colour camera: 640×480, 320×240 and 160×120 pairs at 30 fps.
-    static func small(name: String = "Fake Back Camera", position: CaptureDevicePosition = .back, wideColor: Bool = true,
-                      isVirtual: Bool = true) throws(DaguerreError) -> FakeCamera {
+    static func small(
+        name: String = "Fake Back Camera", position: CaptureDevicePosition = .back, wideColor: Bool = true,
+        isVirtual: Bool = true
+    ) throws(DaguerreError) -> FakeCamera {
         var formats: [CaptureDeviceFormat] = []
         for (w, h) in [(160, 120), (320, 240), (640, 480)] {
             formats += try CaptureDeviceFormat.videoRangePair(width: w, height: h, maxFrameRate: 30, wideColor: wideColor)
@@ -62,8 +66,11 @@ final class FakeCamera: ControlledCaptureDevice {
         let ticker = try CaptureClockTicker(clock: clock, interval: 1 / format.frameRateRange.maxFrameRate) { index, time in
             let (format, colorSpace, exposure, whiteBalance) = controls.snapshot
             do throws(DaguerreError) {
-                handler(.video(try FakeCamera.frame(format: format, colorSpace: colorSpace, index: index, time: time,
-                                                    exposure: exposure, whiteBalance: whiteBalance)))
+                handler(
+                    .video(
+                        try FakeCamera.frame(
+                            format: format, colorSpace: colorSpace, index: index, time: time,
+                            exposure: exposure, whiteBalance: whiteBalance)))
             } catch {
                 handler(.failed(error))
             }
@@ -91,34 +98,45 @@ final class FakeCamera: ControlledCaptureDevice {
         state.withLock { $0.handler }?(event)
     }
 
-    static func frame(format: CaptureDeviceFormat, colorSpace: CaptureColorSpace, index: Int64, time: Double,
-                      exposure: CaptureExposure = CaptureExposure(), whiteBalance: CaptureWhiteBalance = CaptureWhiteBalance()) throws(DaguerreError) -> SampleBuffer {
+    static func frame(
+        format: CaptureDeviceFormat, colorSpace: CaptureColorSpace, index: Int64, time: Double,
+        exposure: CaptureExposure = CaptureExposure(), whiteBalance: CaptureWhiteBalance = CaptureWhiteBalance()
+    ) throws(DaguerreError) -> SampleBuffer {
         let (w, h) = (format.dimensions.width, format.dimensions.height)
         let shade = luma(index)
         let content: SampleBuffer.Content
         switch format.pixelFormat {
         case .yuv420FullRange?, .yuv420VideoRange?:
-            content = .yCbCr420(try PlanarYCbCr420Buffer(width: w, height: h, luma: [UInt8](repeating: shade, count: w * h),
-                                                         cb: [UInt8](repeating: 100, count: w * h / 4), cr: [UInt8](repeating: 150, count: w * h / 4),
-                                                         fullRange: format.pixelFormat == .yuv420FullRange))
+            content = .yCbCr420(
+                try PlanarYCbCr420Buffer(
+                    width: w, height: h, luma: [UInt8](repeating: shade, count: w * h),
+                    cb: [UInt8](repeating: 100, count: w * h / 4), cr: [UInt8](repeating: 150, count: w * h / 4),
+                    fullRange: format.pixelFormat == .yuv420FullRange))
         case .bgra?:
             var buffer = try PixelBuffer(width: w, height: h, format: .bgra8)
             buffer.withUnsafeMutableBytes { raw in
-                for i in stride(from: 0, to: raw.count, by: 4) { raw[i] = 60; raw[i + 1] = shade; raw[i + 2] = 200; raw[i + 3] = 255 }
+                for i in stride(from: 0, to: raw.count, by: 4) {
+                    raw[i] = 60
+                    raw[i + 1] = shade
+                    raw[i + 2] = 200
+                    raw[i + 3] = 255
+                }
             }
             content = .pixels(buffer)
-        case let .bayer(pattern)?:
+        case .bayer(let pattern)?:
             var mosaic = try BayerImage(width: w, height: h, pattern: pattern)
             mosaic.samples = [UInt16](repeating: UInt16(shade) * 16, count: w * h)
             content = .bayer(mosaic)
         case nil:
             throw .invalidArgument(what: "Format \(format)", problem: "is not a video format")
         }
-        return try SampleBuffer(content: content, colorSpace: colorSpace.colorSpace,
-                                metadata: CaptureFrameMetadata(timestamp: time, sequenceNumber: index, exposureDuration: exposure.duration,
-                                                               iso: exposure.iso, gain: exposure.iso / 100, luxEstimate: 320,
-                                                               whiteBalanceGains: whiteBalance.gains,
-                                                               motion: CaptureMotion(angularVelocity: SIMD3(0.01, 0, 0))))
+        return try SampleBuffer(
+            content: content, colorSpace: colorSpace.colorSpace,
+            metadata: CaptureFrameMetadata(
+                timestamp: time, sequenceNumber: index, exposureDuration: exposure.duration,
+                iso: exposure.iso, gain: exposure.iso / 100, luxEstimate: 320,
+                whiteBalanceGains: whiteBalance.gains,
+                motion: CaptureMotion(angularVelocity: SIMD3(0.01, 0, 0))))
     }
 }
 
@@ -134,8 +152,9 @@ final class FakeMicrophone: ControlledCaptureDevice {
     private let stream = ExclusiveStream()
 
     init(name: String = "Fake Microphone", sampleRate: Int = 44_100, channels: Int = 1) throws(DaguerreError) {
-        controls = try CaptureDeviceControls(formats: [CaptureDeviceFormat(audio: try CaptureAudioFormat(sampleRate: sampleRate, channels: channels))],
-                                             deviceName: name)
+        controls = try CaptureDeviceControls(
+            formats: [CaptureDeviceFormat(audio: try CaptureAudioFormat(sampleRate: sampleRate, channels: channels))],
+            deviceName: name)
         localizedName = name
         uniqueID = "fake-mic-\(UUID().uuidString)"
     }
@@ -150,7 +169,10 @@ final class FakeMicrophone: ControlledCaptureDevice {
                 for c in 0..<format.channels { samples[k * format.channels + c] = Int16((first + k) % 2000 - 1000) }
             }
             do throws(DaguerreError) {
-                handler(.audio(try CaptureAudioBuffer(samples: samples, sampleRate: format.sampleRate, channels: format.channels, timestamp: time)))
+                handler(
+                    .audio(
+                        try CaptureAudioBuffer(samples: samples, sampleRate: format.sampleRate, channels: format.channels, timestamp: time))
+                )
             } catch {
                 handler(.failed(error))
             }
@@ -165,8 +187,9 @@ final class FakeMicrophone: ControlledCaptureDevice {
 
 /// Authorization for tests: reasons declared, virtual devices granted, its own registry.
 func testAuthorization() -> CaptureAuthorization {
-    CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "Tests take pictures.", microphone: "Tests record sound."),
-                         registry: CaptureDeviceRegistry())
+    CaptureAuthorization(
+        usageDescriptions: UsageDescriptions(camera: "Tests take pictures.", microphone: "Tests record sound."),
+        registry: CaptureDeviceRegistry())
 }
 
 func input(_ device: any CaptureDevice) throws(DaguerreError) -> CaptureDeviceInput {

@@ -10,14 +10,16 @@ import Testing
 
 @Suite("MovieFileOutput: recordings judged by ffprobe (C2)", .hangGuard)
 struct MovieFileOutputTests {
-    @Test("One second from a fake 420f camera and microphone: H.264 320×240, 30 frames, 1 s, PCM 44.1 kHz mono, BT.709 video range; pixels converted from full range")
+    @Test(
+        "One second from a fake 420f camera and microphone: H.264 320×240, 30 frames, 1 s, PCM 44.1 kHz mono, BT.709 video range; pixels converted from full range"
+    )
     func recordOneSecond() throws {
         let clock = VirtualClock()
         let session = CaptureSession(clock: clock)
         let camera = try FakeCamera.small()
         let movie = MovieFileOutput()
         session.beginConfiguration()
-        try session.setSessionPreset(.medium)                        // no 480×360: the smallest format ≥ 640 wide
+        try session.setSessionPreset(.medium)  // no 480×360: the smallest format ≥ 640 wide
         try session.addInput(input(camera))
         try session.addInput(input(FakeMicrophone()))
         try session.addOutput(movie)
@@ -32,7 +34,10 @@ struct MovieFileOutputTests {
         let path = dir.path("clip.mov")
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<String, DaguerreError>?>(nil)
-        try movie.startRecording(to: path) { result in outcome.mutate { $0 = result }; done.signal() }
+        try movie.startRecording(to: path) { result in
+            outcome.mutate { $0 = result }
+            done.signal()
+        }
         #expect(movie.isRecording)
         #expect(throws: DaguerreError.self, "one recording at a time") { try movie.startRecording(to: dir.path("other.mov")) { _ in } }
         clock.advance(by: 0.995)
@@ -81,10 +86,16 @@ struct MovieFileOutputTests {
         let dir = try TemporaryDirectory("capture-movie-empty")
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<String, DaguerreError>?>(nil)
-        try movie.startRecording(to: dir.path("empty.mov")) { result in outcome.mutate { $0 = result }; done.signal() }
-        session.stopRunning()                       // finishes the recording
+        try movie.startRecording(to: dir.path("empty.mov")) { result in
+            outcome.mutate { $0 = result }
+            done.signal()
+        }
+        session.stopRunning()  // finishes the recording
         #expect(wait(done, "the empty recording"))
-        guard case let .failure(error)? = outcome.value else { Issue.record("expected a failure"); return }
+        guard case .failure(let error)? = outcome.value else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.message.contains("no frame was appended"))
         #expect(dir.contents().isEmpty)
     }
@@ -101,7 +112,10 @@ struct MovieFileOutputTests {
             try movie.startRecording(to: "/nonexistent-dir/clip.mov") { _ in }
             Issue.record("must throw")
         } catch {
-            guard case .io = error else { Issue.record("expected .io, got \(error)"); return }
+            guard case .io = error else {
+                Issue.record("expected .io, got \(error)")
+                return
+            }
         }
         #expect(!movie.isRecording)
     }

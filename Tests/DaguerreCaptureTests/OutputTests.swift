@@ -9,15 +9,20 @@ struct OutputTests {
     /// A running session whose VideoDataOutput callback blocks on `gate` for the first frame
     /// and signals `entered` when it gets there.
     private func slowCallbackSession(configure: (VideoDataOutput) -> Void)
-        throws -> (CaptureSession, VirtualClock, VideoDataOutput, FrameLog, gate: DispatchSemaphore, entered: DispatchSemaphore) {
+        throws -> (CaptureSession, VirtualClock, VideoDataOutput, FrameLog, gate: DispatchSemaphore, entered: DispatchSemaphore)
+    {
         let clock = VirtualClock()
         let session = CaptureSession(clock: clock)
         let output = VideoDataOutput()
         configure(output)
-        let gate = DispatchSemaphore(value: 0), entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
         let first = Locked(true)
         let frames = FrameLog(output) { _ in
-            if first.mutate({ f in defer { f = false }; return f }) {
+            if first.mutate({ f in
+                defer { f = false }
+                return f
+            }) {
                 entered.signal()
                 gate.wait()
             }
@@ -28,13 +33,15 @@ struct OutputTests {
         return (session, clock, output, frames, gate, entered)
     }
 
-    @Test("alwaysDiscardsLateVideoFrames: while the callback is busy, each newer frame replaces the waiting one; the callback then gets only the newest")
+    @Test(
+        "alwaysDiscardsLateVideoFrames: while the callback is busy, each newer frame replaces the waiting one; the callback then gets only the newest"
+    )
     func discardsLateFrames() throws {
         let (session, clock, output, frames, gate, entered) = try slowCallbackSession { _ in }
         #expect(output.alwaysDiscardsLateVideoFrames, "the default")
-        clock.advance(by: 0)                     // frame 0
+        clock.advance(by: 0)  // frame 0
         #expect(wait(entered, "the first callback"))
-        clock.advance(by: 29.5 / 30)             // frames 1 … 29 arrive while frame 0's callback is stuck
+        clock.advance(by: 29.5 / 30)  // frames 1 … 29 arrive while frame 0's callback is stuck
         #expect(output.droppedFrameCount == 28)
         gate.signal()
         let delivered = frames.all.map(\.metadata.sequenceNumber)
@@ -76,7 +83,7 @@ struct OutputTests {
         let clock = VirtualClock()
         let session = CaptureSession(clock: clock)
         let output = VideoDataOutput()
-        output.alwaysDiscardsLateVideoFrames = false      // every frame, however the queue is scheduled
+        output.alwaysDiscardsLateVideoFrames = false  // every frame, however the queue is scheduled
         let queue = DispatchQueue(label: "delegate")
         var delegate: Delegate? = Delegate()
         #expect(throws: DaguerreError.self) { try output.setSampleBufferDelegate(delegate, queue: nil) }
@@ -89,7 +96,7 @@ struct OutputTests {
         let received = delegate?.frames.withLock { $0 } ?? []
         #expect(received.map(\.0) == [0, 1])
         #expect(received.allSatisfy { $0.1 == .sRGB && $0.2 == .video })
-        delegate = nil                                  // weakly held: gone, and delivery stops quietly
+        delegate = nil  // weakly held: gone, and delivery stops quietly
         clock.advance(by: 0.1)
         queue.sync {}
         session.stopRunning()

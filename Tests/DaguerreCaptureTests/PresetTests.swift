@@ -21,8 +21,9 @@ struct PresetTests {
     /// The seeds' front camera (C5): streams 1280×960 but takes 5 MP stills; also 1920×1080.
     static func frontFormats() throws(DaguerreError) -> [CaptureDeviceFormat] {
         try CaptureDeviceFormat.videoRangePair(width: 1920, height: 1080, wideColor: false)
-            + CaptureDeviceFormat.videoRangePair(width: 1280, height: 960, wideColor: true,
-                                                 highResolutionStillDimensions: CaptureDimensions(width: 2576, height: 1932))
+            + CaptureDeviceFormat.videoRangePair(
+                width: 1280, height: 960, wideColor: true,
+                highResolutionStillDimensions: CaptureDimensions(width: 2576, height: 1932))
     }
 
     private func choose(_ preset: CaptureSession.Preset, _ formats: [CaptureDeviceFormat]) throws -> CaptureDeviceFormat? {
@@ -60,11 +61,13 @@ struct PresetTests {
 
     @Test("high without 1080p: the largest format within 1920×1080; if all are larger, the smallest")
     func highFallbacks() throws {
-        let formats = try CaptureDeviceFormat.videoRangePair(width: 4032, height: 3024, wideColor: true)
+        let formats =
+            try CaptureDeviceFormat.videoRangePair(width: 4032, height: 3024, wideColor: true)
             + CaptureDeviceFormat.videoRangePair(width: 1280, height: 720, wideColor: false)
             + CaptureDeviceFormat.videoRangePair(width: 640, height: 480, wideColor: false)
         #expect(try choose(.high, formats)?.dimensions == CaptureDimensions(width: 1280, height: 720))
-        let huge = try CaptureDeviceFormat.videoRangePair(width: 4032, height: 3024, wideColor: true)
+        let huge =
+            try CaptureDeviceFormat.videoRangePair(width: 4032, height: 3024, wideColor: true)
             + CaptureDeviceFormat.videoRangePair(width: 3840, height: 2160, wideColor: true)
         #expect(try choose(.high, huge)?.dimensions == CaptureDimensions(width: 3840, height: 2160))
     }
@@ -72,11 +75,13 @@ struct PresetTests {
     @Test("medium: 480×360 when present; else the smallest at least 640 wide; else the largest")
     func medium() throws {
         #expect(try choose(.medium, Self.backFormats())?.dimensions == CaptureDimensions(width: 480, height: 360))
-        let noMedium = try CaptureDeviceFormat.videoRangePair(width: 320, height: 240, wideColor: false)
+        let noMedium =
+            try CaptureDeviceFormat.videoRangePair(width: 320, height: 240, wideColor: false)
             + CaptureDeviceFormat.videoRangePair(width: 1280, height: 720, wideColor: false)
             + CaptureDeviceFormat.videoRangePair(width: 640, height: 480, wideColor: false)
         #expect(try choose(.medium, noMedium)?.dimensions == CaptureDimensions(width: 640, height: 480))
-        let tiny = try CaptureDeviceFormat.videoRangePair(width: 192, height: 144, wideColor: false)
+        let tiny =
+            try CaptureDeviceFormat.videoRangePair(width: 192, height: 144, wideColor: false)
             + CaptureDeviceFormat.videoRangePair(width: 320, height: 240, wideColor: false)
         #expect(try choose(.medium, tiny)?.dimensions == CaptureDimensions(width: 320, height: 240))
     }
@@ -102,7 +107,10 @@ struct PresetTests {
             _ = try CaptureSession.Preset.hd1280x720.selectFormat(from: Self.frontFormats(), deviceName: "Front Camera")
             Issue.record("the front camera has no 1280×720 format")
         } catch {
-            guard case let .captureConfiguration(problem, fix) = error else { Issue.record("wrong case \(error)"); return }
+            guard case .captureConfiguration(let problem, let fix) = error else {
+                Issue.record("wrong case \(error)")
+                return
+            }
             #expect(problem.contains("Front Camera has no 1280×720 format"))
             #expect(problem.contains("1920×1080, 1280×960"))
             #expect(fix.contains("high"))
@@ -114,8 +122,9 @@ struct PresetTests {
         let bgra = try CaptureDeviceFormat(width: 1920, height: 1080, pixelFormat: .bgra)
         let v = try CaptureDeviceFormat(width: 1920, height: 1080, pixelFormat: .yuv420VideoRange)
         let f30 = try CaptureDeviceFormat(width: 1920, height: 1080, pixelFormat: .yuv420FullRange)
-        let f60 = try CaptureDeviceFormat(width: 1920, height: 1080, pixelFormat: .yuv420FullRange,
-                                          frameRateRange: try CaptureFrameRateRange(minFrameRate: 1, maxFrameRate: 60))
+        let f60 = try CaptureDeviceFormat(
+            width: 1920, height: 1080, pixelFormat: .yuv420FullRange,
+            frameRateRange: try CaptureFrameRateRange(minFrameRate: 1, maxFrameRate: 60))
         #expect(try choose(.high, [bgra, v]) == v)
         #expect(try choose(.high, [bgra, v, f30]) == f30)
         #expect(try choose(.high, [bgra, f30, v, f60]) == f60)

@@ -41,8 +41,10 @@ struct SessionConfigurationTests {
 
     /// Runs `change` in a transaction, expects the commit to fail with a message containing
     /// `expected`, and expects nothing to have changed.
-    private func expectFailedCommit(_ session: CaptureSession, _ camera: any CaptureDevice, mentioning expected: String,
-                                    _ change: () throws -> Void) throws {
+    private func expectFailedCommit(
+        _ session: CaptureSession, _ camera: any CaptureDevice, mentioning expected: String,
+        _ change: () throws -> Void
+    ) throws {
         let before = Snapshot(session, camera)
         session.beginConfiguration()
         try change()
@@ -50,7 +52,10 @@ struct SessionConfigurationTests {
             try session.commitConfiguration()
             Issue.record("the commit should have failed (\(expected))")
         } catch {
-            guard case .captureConfiguration = error else { Issue.record("wrong case: \(error)"); return }
+            guard case .captureConfiguration = error else {
+                Issue.record("wrong case: \(error)")
+                return
+            }
             #expect(problem(error).contains(expected), "\(error)")
         }
         #expect(Snapshot(session, camera) == before, "a failed commit changes nothing")
@@ -61,7 +66,8 @@ struct SessionConfigurationTests {
         let session = CaptureSession(clock: VirtualClock())
         let camera = try FakeCamera.small()
         let mic = try FakeMicrophone()
-        let movie = MovieFileOutput(), videoData = VideoDataOutput()
+        let movie = MovieFileOutput()
+        let videoData = VideoDataOutput()
         try session.addInput(input(camera))
         try session.addOutput(videoData)
         let first = try #require(videoData.connection(with: .video))
@@ -160,7 +166,9 @@ struct SessionConfigurationTests {
         #expect(session.outputs.count == 2, "the staged VideoDataOutput was dropped with the commit")
     }
 
-    @Test("L5: a Live Photo–enabled photo output and a MovieFileOutput cannot share a session; the option is restored after the failed commit")
+    @Test(
+        "L5: a Live Photo–enabled photo output and a MovieFileOutput cannot share a session; the option is restored after the failed commit"
+    )
     func livePhotoAndMovie() throws {
         let (session, camera, photo) = try photoSession()
         try expectFailedCommit(session, camera, mentioning: "SPEC L5") {
@@ -194,7 +202,7 @@ struct SessionConfigurationTests {
         let (session, _, photo) = try photoSession()
         session.beginConfiguration()
         try photo.setLivePhotoCaptureEnabled(true)
-        try session.setSessionPreset(.high)      // Live Photo capture would need the photo preset
+        try session.setSessionPreset(.high)  // Live Photo capture would need the photo preset
         try session.removeOutput(photo)
         try session.commitConfiguration()
         #expect(!session.outputs.contains { $0 === photo })

@@ -5,7 +5,8 @@ import Testing
 @Suite("Running sessions: events, C6 disruptive reconfiguration, runtime errors and interruptions", .hangGuard)
 struct SessionRunningTests {
     private func running(_ configure: (CaptureSession, FakeCamera) throws -> Void = { _, _ in })
-        throws -> (CaptureSession, FakeCamera, VirtualClock, VideoDataOutput, FrameLog, EventLog) {
+        throws -> (CaptureSession, FakeCamera, VirtualClock, VideoDataOutput, FrameLog, EventLog)
+    {
         let clock = VirtualClock()
         let session = CaptureSession(clock: clock)
         let events = EventLog(session)
@@ -28,7 +29,7 @@ struct SessionRunningTests {
     func startStop() throws {
         let (session, camera, clock, _, frames, events) = try running()
         #expect(session.isRunning && camera.isStreaming)
-        try session.startRunning()   // a second start does nothing
+        try session.startRunning()  // a second start does nothing
         clock.advance(by: 0.2)
         session.stopRunning()
         session.stopRunning()
@@ -53,22 +54,28 @@ struct SessionRunningTests {
         // Setting the same value again is not a change.
         try photo.setHighResolutionCaptureEnabled(true)
         session.stopRunning()
-        #expect(events.all == [.didStartRunning, .pipelineRebuilt(.photoOutputOptionChanged("isHighResolutionCaptureEnabled")), .didStopRunning])
+        #expect(
+            events.all == [
+                .didStartRunning, .pipelineRebuilt(.photoOutputOptionChanged("isHighResolutionCaptureEnabled")), .didStopRunning,
+            ])
     }
 
     @Test("C6: Live Photo opted in while running rebuilds too; opted in before startRunning it does not")
     func livePhotoWhileRunning() throws {
         let early = PhotoOutput()
-        try early.setLivePhotoCaptureEnabled(true)   // not in a session yet: just set
+        try early.setLivePhotoCaptureEnabled(true)  // not in a session yet: just set
         let (session, camera, _, _, _, events) = try running { session, _ in try session.addOutput(early) }
         #expect(camera.startCount == 1)
         try early.setLivePhotoCaptureEnabled(false)
         try early.setLivePhotoCaptureEnabled(true)
         session.stopRunning()
-        #expect(events.all == [.didStartRunning,
-                               .pipelineRebuilt(.photoOutputOptionChanged("isLivePhotoCaptureEnabled")),
-                               .pipelineRebuilt(.photoOutputOptionChanged("isLivePhotoCaptureEnabled")),
-                               .didStopRunning])
+        #expect(
+            events.all == [
+                .didStartRunning,
+                .pipelineRebuilt(.photoOutputOptionChanged("isLivePhotoCaptureEnabled")),
+                .pipelineRebuilt(.photoOutputOptionChanged("isLivePhotoCaptureEnabled")),
+                .didStopRunning,
+            ])
         #expect(camera.startCount == 3)
     }
 
@@ -83,10 +90,15 @@ struct SessionRunningTests {
         try session.commitConfiguration()
         #expect(camera.startCount == 2)
         session.stopRunning()
-        #expect(events.all == [.didStartRunning, .pipelineRebuilt(.photoOutputOptionChanged("isHighResolutionCaptureEnabled")), .didStopRunning])
+        #expect(
+            events.all == [
+                .didStartRunning, .pipelineRebuilt(.photoOutputOptionChanged("isHighResolutionCaptureEnabled")), .didStopRunning,
+            ])
     }
 
-    @Test("C3, C6: options set inside an open transaction are staged: the outputs show the committed ones, a session started before the commit runs without them, and the commit applies them with a rebuild")
+    @Test(
+        "C3, C6: options set inside an open transaction are staged: the outputs show the committed ones, a session started before the commit runs without them, and the commit applies them with a rebuild"
+    )
     func stagedOptionsReachThePipelineAtTheCommit() throws {
         let clock = VirtualClock()
         let session = CaptureSession(clock: clock)
@@ -98,13 +110,16 @@ struct SessionRunningTests {
         session.beginConfiguration()
         try photo.setHighResolutionCaptureEnabled(true)
         #expect(!photo.isHighResolutionCaptureEnabled, "staged until the commit")
-        try session.startRunning()               // runs the committed configuration
+        try session.startRunning()  // runs the committed configuration
         #expect(camera.startCount == 1)
         try session.commitConfiguration()
         #expect(photo.isHighResolutionCaptureEnabled)
         #expect(camera.startCount == 2, "the commit changed a pipeline option of a running session: rebuilt")
         session.stopRunning()
-        #expect(events.all == [.didStartRunning, .pipelineRebuilt(.photoOutputOptionChanged("isHighResolutionCaptureEnabled")), .didStopRunning])
+        #expect(
+            events.all == [
+                .didStartRunning, .pipelineRebuilt(.photoOutputOptionChanged("isHighResolutionCaptureEnabled")), .didStopRunning,
+            ])
     }
 
     @Test("Changing the preset while running rebuilds with the new format")
@@ -125,7 +140,10 @@ struct SessionRunningTests {
             try PhotoOutput().capturePhoto()
             Issue.record("must throw")
         } catch {
-            guard case let .unsupported(feature, hint) = error else { Issue.record("wrong case \(error)"); return }
+            guard case .unsupported(let feature, let hint) = error else {
+                Issue.record("wrong case \(error)")
+                return
+            }
             #expect(feature == "PhotoOutput.capturePhoto")
             #expect(hint.contains("later") || hint.contains("comes with"))
         }

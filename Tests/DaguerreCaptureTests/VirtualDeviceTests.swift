@@ -21,13 +21,18 @@ struct VirtualDeviceTests {
         #expect(CaptureDevices.default(for: .audio)?.uniqueID == "daguerre.virtual.microphone")
     }
 
-    @Test("Formats: the back camera streams 1920×1080 and 4032×3024 in 420v (sRGB), 420f and BGRA (sRGB and P3), with Bayer 'rgg4' at full size; the front streams 1280×960 with 5 MP stills (C5)")
+    @Test(
+        "Formats: the back camera streams 1920×1080 and 4032×3024 in 420v (sRGB), 420f and BGRA (sRGB and P3), with Bayer 'rgg4' at full size; the front streams 1280×960 with 5 MP stills (C5)"
+    )
     func formats() throws {
         let provider = try VirtualDeviceProvider(seed: 3)
         let back = provider.backCamera.formats.map { "\($0.dimensions) \($0.pixelFormat?.fourCC ?? "?") \($0.supportedColorSpaces)" }
-        #expect(back == ["1920×1080 420v [sRGB]", "1920×1080 420f [sRGB, P3_D65]", "1920×1080 BGRA [sRGB, P3_D65]",
-                         "4032×3024 420v [sRGB]", "4032×3024 420f [sRGB, P3_D65]", "4032×3024 BGRA [sRGB, P3_D65]", "4032×3024 rgg4 [sRGB]"],
-                "\(back)")
+        #expect(
+            back == [
+                "1920×1080 420v [sRGB]", "1920×1080 420f [sRGB, P3_D65]", "1920×1080 BGRA [sRGB, P3_D65]",
+                "4032×3024 420v [sRGB]", "4032×3024 420f [sRGB, P3_D65]", "4032×3024 BGRA [sRGB, P3_D65]", "4032×3024 rgg4 [sRGB]",
+            ],
+            "\(back)")
         let front = provider.frontCamera.formats
         #expect(front.allSatisfy { $0.dimensions == CaptureDimensions(width: 1280, height: 960) })
         #expect(front.allSatisfy { $0.highResolutionStillDimensions == CaptureDimensions(width: 2576, height: 1932) })
@@ -45,7 +50,12 @@ struct VirtualDeviceTests {
         let got = Locked<[SampleBuffer]>([])
         let all = DispatchSemaphore(value: 0)
         output.setSampleBufferHandler(queue: DispatchQueue(label: "virtual.frames")) { frame, _ in
-            if got.mutate({ $0.append(frame); return $0.count }) == 30 { all.signal() }
+            if got.mutate({
+                $0.append(frame)
+                return $0.count
+            }) == 30 {
+                all.signal()
+            }
         }
         session.beginConfiguration()
         try session.setSessionPreset(.photo)
@@ -60,9 +70,12 @@ struct VirtualDeviceTests {
         return (got.value, output.droppedFrameCount)
     }
 
-    @Test("A session on a virtual clock: 30 frames in a second, 1280×960 420f in Display P3 (photo preset, a PhotoOutput and a VideoDataOutput: W3), with exposure metadata; the same seed gives the same frames")
+    @Test(
+        "A session on a virtual clock: 30 frames in a second, 1280×960 420f in Display P3 (photo preset, a PhotoOutput and a VideoDataOutput: W3), with exposure metadata; the same seed gives the same frames"
+    )
     func sessionFrames() throws {
-        let a = try Self.oneSecond(seed: 5), b = try Self.oneSecond(seed: 5)
+        let a = try Self.oneSecond(seed: 5)
+        let b = try Self.oneSecond(seed: 5)
         #expect(a.frames.count == 30 && a.dropped == 0)
         let last = try #require(a.frames.last)
         #expect(last.dimensions == CaptureDimensions(width: 1280, height: 960) && last.pixelFormatType == .yuv420FullRange)
@@ -76,7 +89,9 @@ struct VirtualDeviceTests {
         #expect(mean > 40 && mean < 200, "auto-exposure gives a usable picture (mean luma \(mean))")
     }
 
-    @Test("A virtual camera streams to one session at a time: a second session's startRunning throws (saying so) and the first keeps its stream; once it stops, the second starts")
+    @Test(
+        "A virtual camera streams to one session at a time: a second session's startRunning throws (saying so) and the first keeps its stream; once it stops, the second starts"
+    )
     func cameraStreamsToOneSession() throws {
         let camera = try VirtualDeviceProvider(seed: 9).frontCamera
         let clock = VirtualClock()
@@ -88,7 +103,8 @@ struct VirtualDeviceTests {
             try session.addOutput(output)
             return (session, frames)
         }
-        let (first, firstFrames) = try session(), (second, secondFrames) = try session()
+        let (first, firstFrames) = try session()
+        let (second, secondFrames) = try session()
         try first.startRunning()
         #expect(throws: DaguerreError.self) { try second.startRunning() }
         do { try second.startRunning() } catch { #expect(problem(error).contains("already streaming"), "\(problem(error))") }
@@ -97,7 +113,7 @@ struct VirtualDeviceTests {
         #expect(firstFrames.all.count == 1 && secondFrames.all.isEmpty, "the first session still gets the camera's frames")
         first.stopRunning()
         try second.startRunning()
-        clock.advance(by: 0)                     // the second stream's first tick, at the clock's time
+        clock.advance(by: 0)  // the second stream's first tick, at the clock's time
         second.stopRunning()
         #expect(firstFrames.all.count == 1 && secondFrames.all.count == 1)
     }
@@ -116,7 +132,9 @@ struct VirtualDeviceTests {
         microphone.stopStreaming()
     }
 
-    @Test("BGRA frames: the device's bytes are the ISP's full-range Y'CbCr converted to RGB with B and R swapped, alpha 255, tagged with the frame's colour space (the reference path made by hand)")
+    @Test(
+        "BGRA frames: the device's bytes are the ISP's full-range Y'CbCr converted to RGB with B and R swapped, alpha 255, tagged with the frame's colour space (the reference path made by hand)"
+    )
     func bgraFramesMatchTheReference() throws {
         let device = try VirtualCaptureDevice(profile: .front, position: .front, seed: 11)
         let bgraFormat = try #require(device.formats.first { $0.pixelFormat == .bgra })
@@ -135,11 +153,13 @@ struct VirtualDeviceTests {
         session.stopRunning()
         let frame = try #require(frames.all.first)
         let got = try #require(frame.pixelBuffer)
-        #expect(frame.captureColorSpace == .sRGB && got.format == .bgra8 && got.colorSpace == ColorSpace.sRGB && got.alpha == .premultiplied)
+        #expect(
+            frame.captureColorSpace == .sRGB && got.format == .bgra8 && got.colorSpace == ColorSpace.sRGB && got.alpha == .premultiplied)
 
         // The reference: the same camera's first exposure through the ISP, to RGBA, then swapped.
         let camera = VirtualCamera(profile: .front, seed: 11)
-        let mode = try #require(camera.profile.modes.first { $0.width == bgraFormat.dimensions.width && $0.height == bgraFormat.dimensions.height })
+        let mode = try #require(
+            camera.profile.modes.first { $0.width == bgraFormat.dimensions.width && $0.height == bgraFormat.dimensions.height })
         let raw = try camera.captureRAW(mode: mode, at: 0)
         let yuv = try VideoISP(outputPrimaries: .srgb).process(raw.mosaic, whiteBalance: raw.metadata.whiteBalanceGains, fullRange: true)
         let rgba = try YCbCrConversion.makeRGBA(from: yuv)
@@ -148,7 +168,8 @@ struct VirtualDeviceTests {
             rgba.withUnsafeBytes { r in
                 for y in 0..<rgba.height {
                     for x in 0..<rgba.width {
-                        let i = y * rgba.bytesPerRow + 4 * x, o = y * got.bytesPerRow + 4 * x
+                        let i = y * rgba.bytesPerRow + 4 * x
+                        let o = y * got.bytesPerRow + 4 * x
                         if g[o] != r[i + 2] || g[o + 1] != r[i + 1] || g[o + 2] != r[i] || g[o + 3] != 255 { mismatches += 1 }
                     }
                 }

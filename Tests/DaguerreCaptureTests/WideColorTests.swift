@@ -12,11 +12,14 @@ struct WideColorCase: Sendable, CustomTestStringConvertible {
     let expected: CaptureColorSpace
     var testDescription: String { "\(name) → \(expected)" }
 
-    init(_ name: String, photo: Bool = true, preview: Bool = false, movie: Bool = false, videoData: Bool = false,
-         preset: CaptureSession.Preset, wideFormat: Bool = true, _ expected: CaptureColorSpace) {
+    init(
+        _ name: String, photo: Bool = true, preview: Bool = false, movie: Bool = false, videoData: Bool = false,
+        preset: CaptureSession.Preset, wideFormat: Bool = true, _ expected: CaptureColorSpace
+    ) {
         self.name = name
-        situation = WideColorPolicy.Situation(hasPhotoOutput: photo, hasPreviewSink: preview, hasMovieFileOutput: movie,
-                                              hasVideoDataOutput: videoData, preset: preset, formatSupportsWideColor: wideFormat)
+        situation = WideColorPolicy.Situation(
+            hasPhotoOutput: photo, hasPreviewSink: preview, hasMovieFileOutput: movie,
+            hasVideoDataOutput: videoData, preset: preset, formatSupportsWideColor: wideFormat)
         self.expected = expected
     }
 }
@@ -48,7 +51,8 @@ struct WideColorTests {
         #expect(WideColorPolicy.resolve(row.situation) == row.expected)
     }
 
-    @Test("W3 in a session: photo + preview gets P3 frames; adding a MovieFileOutput turns the camera sRGB and rebuilds the running pipeline")
+    @Test(
+        "W3 in a session: photo + preview gets P3 frames; adding a MovieFileOutput turns the camera sRGB and rebuilds the running pipeline")
     func w3Session() throws {
         let clock = VirtualClock()
         let session = CaptureSession(clock: clock)
@@ -106,7 +110,9 @@ struct WideColorTests {
         session.stopRunning()
     }
 
-    @Test("W4: automatic off, a wide 420f format and P3 set by the app: P3 frames reach the video data output, the preview and the movie (ffprobe: smpte432)")
+    @Test(
+        "W4: automatic off, a wide 420f format and P3 set by the app: P3 frames reach the video data output, the preview and the movie (ffprobe: smpte432)"
+    )
     func w4ForcedP3() throws {
         let clock = VirtualClock()
         let session = CaptureSession(clock: clock)
@@ -134,7 +140,10 @@ struct WideColorTests {
         let path = dir.path("p3.mov")
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<String, DaguerreError>?>(nil)
-        try movie.startRecording(to: path) { result in outcome.mutate { $0 = result }; done.signal() }
+        try movie.startRecording(to: path) { result in
+            outcome.mutate { $0 = result }
+            done.signal()
+        }
         clock.advance(by: 0.49)
         movie.stopRecording()
         #expect(wait(done, "the P3 movie"))

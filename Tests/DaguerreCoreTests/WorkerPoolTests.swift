@@ -1,8 +1,9 @@
-@testable import DaguerreCore
 import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DaguerreCore
 
 /// WorkerPool's assistance (SPEC X7: the develop's speed): a thread that would wait for a
 /// develop runs the items of its parallel loops instead. Each item must still run exactly once,
@@ -33,15 +34,18 @@ import Testing
         let record = ran.withLock { $0 }
         #expect(record.map(\.item).sorted() == Array(0..<32))
         #expect(Set(record.map(\.worker)).isSubset(of: [0, 1]))
-        let first = record.first { $0.item == 0 }?.worker, second = record.first { $0.item == 1 }?.worker
-        #expect(first != second && [first, second].contains(1), "items 0 and 1 ran on workers \(String(describing: first)), \(String(describing: second))")
+        let first = record.first { $0.item == 0 }?.worker
+        let second = record.first { $0.item == 1 }?.worker
+        #expect(
+            first != second && [first, second].contains(1),
+            "items 0 and 1 ran on workers \(String(describing: first)), \(String(describing: second))")
     }
 
     @Test("Without an assisting thread, or after finish(), a loop with assistance runs every item on its own workers")
     func assistanceIsOptional() {
         let assistance = WorkerPool.Assistance()
         assistance.finish()
-        assistance.help()   // returns at once
+        assistance.help()  // returns at once
         let count = Atomic<Int>(0)
         WorkerPool.share(workers: 2, items: 100, assistance: assistance) { worker, _ in
             #expect(worker >= 0 && worker <= 2)

@@ -2,8 +2,9 @@ import CDaguerreCodecs
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The staging writer under every encoder (`dag_direct_file.h`) against a plain byte-array
@@ -33,7 +34,10 @@ struct DirectFileTests {
                 var i = 0
                 while i < count {
                     var word = rng.next()
-                    for k in 0..<min(8, count - i) { raw[i + k] = UInt8(truncatingIfNeeded: word); word >>= 8 }
+                    for k in 0..<min(8, count - i) {
+                        raw[i + k] = UInt8(truncatingIfNeeded: word)
+                        word >>= 8
+                    }
                     i += 8
                 }
             }
@@ -56,26 +60,32 @@ struct DirectFileTests {
             #expect(dag_direct_flush(file) == 0)
             let disk = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             #expect(disk.count == model.count)
-            let same = disk.count == model.count
-                && disk.withUnsafeBytes { d in model.withUnsafeBytes { m in m.count == 0 || memcmp(d.baseAddress!, m.baseAddress!, m.count) == 0 } }
+            let same =
+                disk.count == model.count
+                && disk.withUnsafeBytes { d in
+                    model.withUnsafeBytes { m in m.count == 0 || memcmp(d.baseAddress!, m.baseAddress!, m.count) == 0 }
+                }
             #expect(same, "the file differs from the model")
         }
 
         for step in 0..<240 {
             switch Int.random(in: 0..<20, using: &rng) {
-            case 0..<9:   // append: small, block-sized or past a whole stage
+            case 0..<9:  // append: small, block-sized or past a whole stage
                 seek(to: model.count)
-                let sizes = [Int.random(in: 1...300, using: &rng), 4096, Int.random(in: 5000...70000, using: &rng),
-                             Int.random(in: (9 << 19)...(9 << 20), using: &rng)]
+                let sizes = [
+                    Int.random(in: 1...300, using: &rng), 4096, Int.random(in: 5000...70000, using: &rng),
+                    Int.random(in: (9 << 19)...(9 << 20), using: &rng),
+                ]
                 write(bytes(sizes[step % 40 == 0 ? 3 : Int.random(in: 0...2, using: &rng)]))
             case 9..<13:  // patch earlier bytes, possibly running past the end
                 seek(to: Int.random(in: 0...max(0, model.count - 1), using: &rng))
                 write(bytes(Int.random(in: 1...20000, using: &rng)))
-            case 13:      // a gap past the end, which reads back as zeros
+            case 13:  // a gap past the end, which reads back as zeros
                 seek(to: model.count + Int.random(in: 1...10000, using: &rng))
                 write(bytes(Int.random(in: 1...100, using: &rng)))
-            case 14..<18: // read anywhere, including past the end
-                let at = Int.random(in: 0...(model.count + 100), using: &rng), count = Int.random(in: 1...30000, using: &rng)
+            case 14..<18:  // read anywhere, including past the end
+                let at = Int.random(in: 0...(model.count + 100), using: &rng)
+                let count = Int.random(in: 1...30000, using: &rng)
                 seek(to: at)
                 var got = [UInt8](repeating: 0, count: count)
                 let n = got.withUnsafeMutableBytes { dag_direct_read(file, $0.baseAddress, count) }
@@ -84,11 +94,11 @@ struct DirectFileTests {
                 let readMatches = Array(got.prefix(Int(max(0, n)))) == expected
                 #expect(readMatches, "read of \(count) at \(at)")
                 position = at + expected.count
-            case 18:      // relative and end-relative seeks
+            case 18:  // relative and end-relative seeks
                 #expect(dag_direct_seek(file, 0, SEEK_END) == Int64(model.count))
                 #expect(dag_direct_seek(file, -Int64(min(model.count, 10)), SEEK_CUR) == Int64(model.count - min(model.count, 10)))
                 position = model.count - min(model.count, 10)
-            default:      // flush half way: the file holds the model, and writing goes on
+            default:  // flush half way: the file holds the model, and writing goes on
                 try expectFileMatches()
             }
         }
@@ -118,7 +128,7 @@ struct DirectFileTests {
         let dir = try TemporaryDirectory()
         let path = dir.path("readonly.bin")
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-        let fd = open(path, O_RDONLY)   // writing to it fails with EBADF
+        let fd = open(path, O_RDONLY)  // writing to it fails with EBADF
         try #require(fd >= 0)
         defer { close(fd) }
         let file = try #require(dag_direct_open(fd, 1))

@@ -3,6 +3,7 @@ import DaguerreFuzzTargets
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 @testable import DaguerreFormats
 
 /// Every input a fuzzer crashed on, kept in Tests/fuzz-regressions and replayed through the
@@ -23,9 +24,11 @@ import Testing
         }
     }
 
-    @Test("FuzzRAWDevelop: its seeds develop in all eight of its modes, and the DNG crashes go through the develop without a trap",
-          arguments: ["fuzz/corpus-dng/tiny-opcodes.dng", "fuzz/corpus-dng/tiny-uncompressed.dng"] + inputs("dng-").map { "Tests/fuzz-regressions/" + $0 }
-                     + inputs("rawdev-").map { "Tests/fuzz-regressions/" + $0 })
+    @Test(
+        "FuzzRAWDevelop: its seeds develop in all eight of its modes, and the DNG crashes go through the develop without a trap",
+        arguments: ["fuzz/corpus-dng/tiny-opcodes.dng", "fuzz/corpus-dng/tiny-uncompressed.dng"]
+            + inputs("dng-").map { "Tests/fuzz-regressions/" + $0 }
+            + inputs("rawdev-").map { "Tests/fuzz-regressions/" + $0 })
     func rawDevelop(_ path: String) throws {
         let bytes = [UInt8](try Data(contentsOf: Judge.repoRoot.appendingPathComponent(path)))
         let developed = FuzzTargets.rawDevelop(bytes)

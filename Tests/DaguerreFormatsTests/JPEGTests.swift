@@ -2,17 +2,20 @@ import DaguerreCore
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 @testable import DaguerreFormats
 
 @Suite("JPEG (libjpeg-turbo)")
 struct JPEGTests {
     /// Pillow encodes; our decoder must give Pillow's decode byte for byte.
-    @Test("Decode equals Pillow pixel for pixel", arguments: [
-        (1, 90, 2, false), // 4:2:0 colour
-        (5, 90, 2, true),  // grayscale
-        (13, 90, 0, false), // 4:4:4
-        (21, 75, 1, false), // 4:2:2
-    ])
+    @Test(
+        "Decode equals Pillow pixel for pixel",
+        arguments: [
+            (1, 90, 2, false),  // 4:2:0 colour
+            (5, 90, 2, true),  // grayscale
+            (13, 90, 0, false),  // 4:4:4
+            (21, 75, 1, false),  // 4:2:2
+        ])
     func decodeMatchesPillow(kodim: Int, quality: Int, subsampling: Int, gray: Bool) throws {
         let dir = try TemporaryDirectory()
         let jpg = dir.path("k.jpg")
@@ -52,9 +55,9 @@ struct JPEGTests {
             }
             #expect(bad == 0, "rows \(y)..<\(y + n): \(bad) bytes differ from the full decode")
         }
-        try check(57, 40)   // skips 57 rows
-        try check(97, 13)   // continues
-        try check(10, 20)   // earlier: restarts from the top
+        try check(57, 40)  // skips 57 rows
+        try check(97, 13)  // continues
+        try check(10, 20)  // earlier: restarts from the top
         try check(full.height - 7, 7)
     }
 
@@ -67,16 +70,22 @@ struct JPEGTests {
         let cut = dir.path("cut.jpg")
         try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: cut))
         expectDaguerreError("half a JPEG", { $0.isTruncated }) { _ = try ImageReader.readAll(path: cut) }
-        expectDaguerreError("half a JPEG in memory", { $0.isTruncated }) { _ = try ImageReader.readAll(data: Array(bytes.prefix(bytes.count / 2))) }
+        expectDaguerreError("half a JPEG in memory", { $0.isTruncated }) {
+            _ = try ImageReader.readAll(data: Array(bytes.prefix(bytes.count / 2)))
+        }
         // The first rows are intact and readable; the error comes with the missing ones.
         let decoder = try ImageReader.open(path: cut)
         var row = [UInt8](repeating: 0, count: decoder.info.width * 3 * 8)
         try row.withUnsafeMutableBytes { try decoder.readRows(y: 0, count: 8, into: $0.baseAddress!, bytesPerRow: decoder.info.width * 3) }
         expectDaguerreError("rows past the cut", { $0.isTruncated }) {
-            try row.withUnsafeMutableBytes { try decoder.readRows(y: decoder.info.height - 8, count: 8, into: $0.baseAddress!, bytesPerRow: decoder.info.width * 3) }
+            try row.withUnsafeMutableBytes {
+                try decoder.readRows(y: decoder.info.height - 8, count: 8, into: $0.baseAddress!, bytesPerRow: decoder.info.width * 3)
+            }
         }
         // Only the header survives.
-        expectDaguerreError("a JPEG cut in its header", { $0.isTruncated || $0.isCorrupt }) { _ = try ImageReader.readAll(data: Array(bytes.prefix(40))) }
+        expectDaguerreError("a JPEG cut in its header", { $0.isTruncated || $0.isCorrupt }) {
+            _ = try ImageReader.readAll(data: Array(bytes.prefix(40)))
+        }
     }
 
     @Test("Garbage in the entropy-coded data throws .corruptData or .truncated")
@@ -88,7 +97,8 @@ struct JPEGTests {
         var rng = SeededRandom(seed: 42)
         let mid = bytes.count / 2
         for i in mid..<(mid + 300) { bytes[i] = UInt8.random(in: 0...255, using: &rng) }
-        bytes[mid + 10] = 0xFF; bytes[mid + 11] = 0xD0 + 5   // a bogus restart marker
+        bytes[mid + 10] = 0xFF
+        bytes[mid + 11] = 0xD0 + 5  // a bogus restart marker
         expectDaguerreError("garbage in the middle", { $0.isCorrupt || $0.isTruncated }) { _ = try ImageReader.readAll(data: bytes) }
     }
 

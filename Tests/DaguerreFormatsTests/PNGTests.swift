@@ -2,6 +2,7 @@ import DaguerreCore
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 @testable import DaguerreFormats
 
 /// CRC-32 (PNG's), to hand-build chunks.
@@ -36,8 +37,9 @@ struct PNGTests {
         expectDaguerreError("huge IHDR, pixel limit", { $0.isTooLarge }) { _ = try ImageReader.open(data: png, limits: limits) }
     }
 
-    @Test("Round trips through our encoder, checked by Pillow or OpenCV",
-          arguments: [PixelFormat.rgb8, .rgba8, .l8, .la8, .rgb16, .rgba16, .l16, .la16])
+    @Test(
+        "Round trips through our encoder, checked by Pillow or OpenCV",
+        arguments: [PixelFormat.rgb8, .rgba8, .l8, .la8, .rgb16, .rgba16, .l16, .la16])
     func roundTrip(format: PixelFormat) throws {
         let dir = try TemporaryDirectory()
         let image = randomImage(width: 61, height: 37, format: format, seed: 11)
@@ -52,7 +54,7 @@ struct PNGTests {
         switch format {
         case .rgb8, .rgba8, .l8, .la8, .l16: judge = "pillow"
         case .rgb16, .rgba16: judge = "cv2"
-        default: judge = nil     // LA16: neither keeps 16-bit gray+alpha
+        default: judge = nil  // LA16: neither keeps 16-bit gray+alpha
         }
         if let judge {
             let (meta, bytes) = try decodeJudge(judge, path, in: dir)
@@ -82,7 +84,8 @@ struct PNGTests {
     func interlacedAndPalette() throws {
         let dir = try TemporaryDirectory()
         for kind in ["interlaced", "palette"] {
-            let path = dir.path("\(kind).png"), raw = dir.path("\(kind).raw")
+            let path = dir.path("\(kind).png")
+            let raw = dir.path("\(kind).raw")
             _ = try Judge.python("make_png.py", [kind, path, raw])
             let expected = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
             let (info, ours) = try decodeOurs(path)
@@ -94,7 +97,9 @@ struct PNGTests {
             let bpp = info.pixelFormat.bytesPerPixel
             var band = [UInt8](repeating: 0, count: cols.count * bpp * 3)
             for y in [10, 2, 15] {
-                try band.withUnsafeMutableBytes { try decoder.readRows(y: y, count: 3, into: $0.baseAddress!, bytesPerRow: cols.count * bpp) }
+                try band.withUnsafeMutableBytes {
+                    try decoder.readRows(y: y, count: 3, into: $0.baseAddress!, bytesPerRow: cols.count * bpp)
+                }
                 for r in 0..<3 {
                     let ref = expected[((y + r) * info.width + cols.lowerBound) * bpp..<((y + r) * info.width + cols.upperBound) * bpp]
                     #expect(Array(band[r * cols.count * bpp..<(r + 1) * cols.count * bpp]) == Array(ref), "\(kind) row \(y + r)")
@@ -114,7 +119,7 @@ struct PNGTests {
         try Data(bytes.prefix(bytes.count - 20)).write(to: URL(fileURLWithPath: cut))
         expectDaguerreError("a PNG missing its end", { $0.isTruncated }) { _ = try ImageReader.readAll(path: cut) }
         var flipped = bytes
-        flipped[bytes.count / 2] ^= 0x55   // inside IDAT: the CRC no longer matches
+        flipped[bytes.count / 2] ^= 0x55  // inside IDAT: the CRC no longer matches
         expectDaguerreError("IDAT CRC", { $0.isCorrupt }) { _ = try ImageReader.readAll(data: flipped) }
     }
 }

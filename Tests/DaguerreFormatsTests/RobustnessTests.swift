@@ -2,6 +2,7 @@ import DaguerreCore
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 @testable import DaguerreFormats
 
 @Suite("Damaged, foreign and unwritable files")
@@ -75,10 +76,13 @@ struct RobustnessTests {
         for format in ImageFileFormat.allCases {
             var o = options
             o.format = format
-            expectDaguerreError("/proc (\(format))", {
-                if case let .io(operation, path, _) = $0 { return operation == "create a temporary file in" && path == "/proc" }
-                return false
-            }) { _ = try ImageWriter.create(path: "/proc/daguerre.\(format.rawValue)", options: o) }
+            expectDaguerreError(
+                "/proc (\(format))",
+                {
+                    if case .io(let operation, let path, _) = $0 { return operation == "create a temporary file in" && path == "/proc" }
+                    return false
+                }
+            ) { _ = try ImageWriter.create(path: "/proc/daguerre.\(format.rawValue)", options: o) }
             expectDaguerreError("missing directory (\(format))", { $0.isIO }) {
                 _ = try ImageWriter.create(path: "/nonexistent-daguerre-dir/x/out.\(format.rawValue)", options: o)
             }
@@ -131,7 +135,9 @@ struct RobustnessTests {
         expectDaguerreError("missing", { $0.isIO }) { _ = try ImageReader.open(path: dir.path("nope.jpg")) }
         expectDaguerreError("directory", { $0.isIO }) { _ = try ImageReader.open(path: dir.url.path) }
         try Data("hello, not an image".utf8).write(to: URL(fileURLWithPath: dir.path("t.jpg")))
-        expectDaguerreError("text", { if case .unknownFormat = $0 { true } else { false } }) { _ = try ImageReader.open(path: dir.path("t.jpg")) }
+        expectDaguerreError("text", { if case .unknownFormat = $0 { true } else { false } }) {
+            _ = try ImageReader.open(path: dir.path("t.jpg"))
+        }
         expectDaguerreError("empty", { if case .unknownFormat = $0 { true } else { false } }) { _ = try ImageReader.open(data: []) }
         expectDaguerreError("empty JPEG", { $0.isTruncated }) { _ = try JPEGDecoder(data: []) }
         expectDaguerreError("empty PNG", { $0.isCorrupt || $0.isTruncated }) { _ = try PNGDecoder(data: []) }

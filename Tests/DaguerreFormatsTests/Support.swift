@@ -2,6 +2,7 @@ import DaguerreCore
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 @testable import DaguerreFormats
 
 /// Decodes with our reader and packs the rows tightly.
@@ -11,7 +12,9 @@ func decodeOurs(_ path: String) throws -> (info: ImageFileInfo, image: TightImag
 }
 
 /// Decodes `path` with a judge (decode.py pillow|cv2|tinytiff) and returns its metadata and raw bytes.
-func decodeJudge(_ lib: String, _ path: String, mode: String? = nil, in dir: TemporaryDirectory) throws -> (meta: [String: Any], bytes: [UInt8]) {
+func decodeJudge(_ lib: String, _ path: String, mode: String? = nil, in dir: TemporaryDirectory) throws -> (
+    meta: [String: Any], bytes: [UInt8]
+) {
     let out = dir.path("judge-\(UUID().uuidString).raw")
     let meta = try Judge.python("decode.py", [lib, path, out] + (mode.map { [$0] } ?? []))
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
@@ -29,7 +32,8 @@ func randomImage(width: Int, height: Int, format: PixelFormat, seed: UInt64) -> 
             switch format.component {
             case .uint8: raw.storeBytes(of: UInt8.random(in: 0...255, using: &rng), toByteOffset: i, as: UInt8.self)
             case .uint16: raw.storeBytes(of: UInt16.random(in: 0...65535, using: &rng), toByteOffset: 2 * i, as: UInt16.self)
-            case .float16: raw.storeBytes(of: Float16(Float.random(in: 0...1, using: &rng)).bitPattern, toByteOffset: 2 * i, as: UInt16.self)
+            case .float16:
+                raw.storeBytes(of: Float16(Float.random(in: 0...1, using: &rng)).bitPattern, toByteOffset: 2 * i, as: UInt16.self)
             case .float32: raw.storeBytes(of: Float.random(in: 0...1, using: &rng), toByteOffset: 4 * i, as: Float.self)
             }
         }
@@ -38,11 +42,14 @@ func randomImage(width: Int, height: Int, format: PixelFormat, seed: UInt64) -> 
 }
 
 /// Writes a tight image with our encoder for `options.format`.
-func writeOurs(_ image: TightImage, to path: String, format: ImageFileFormat, iccProfile: [UInt8]? = nil, isSRGB: Bool = false,
-               quality: Double = 0.9, subsampling: Bool = true, compression: EncoderOptions.TIFFCompression = .deflate) throws {
-    let options = EncoderOptions(format: format, width: image.width, height: image.height, rowFormat: image.format,
-                                 iccProfile: iccProfile, isSRGB: isSRGB, quality: quality, chromaSubsampling: subsampling,
-                                 tiffCompression: compression)
+func writeOurs(
+    _ image: TightImage, to path: String, format: ImageFileFormat, iccProfile: [UInt8]? = nil, isSRGB: Bool = false,
+    quality: Double = 0.9, subsampling: Bool = true, compression: EncoderOptions.TIFFCompression = .deflate
+) throws {
+    let options = EncoderOptions(
+        format: format, width: image.width, height: image.height, rowFormat: image.format,
+        iccProfile: iccProfile, isSRGB: isSRGB, quality: quality, chromaSubsampling: subsampling,
+        tiffCompression: compression)
     let encoder = try ImageWriter.create(path: path, options: options)
     // Two calls, to exercise streaming.
     let half = image.height / 2
@@ -63,7 +70,10 @@ func mismatches(_ a: [UInt8], _ b: [UInt8]) -> Int {
 func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
     guard a.count == b.count, !a.isEmpty else { return 0 }
     var se = 0.0
-    for (x, y) in zip(a, b) { let d = Double(x) - Double(y); se += d * d }
+    for (x, y) in zip(a, b) {
+        let d = Double(x) - Double(y)
+        se += d * d
+    }
     let mse = se / Double(a.count)
     return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
 }
@@ -93,4 +103,3 @@ func expectEmbeddedDisplayP3(_ path: String, icc: [UInt8], sourceLocation: Sourc
     #expect(info.iccProfile == icc, sourceLocation: sourceLocation)
     #expect(info.colorSpace.name == "Display P3", sourceLocation: sourceLocation)
 }
-

@@ -2,6 +2,7 @@ import DaguerreCore
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 @testable import DaguerreFormats
 
 @Suite("TIFF (libtiff)")
@@ -11,7 +12,7 @@ struct TIFFTests {
     @Test("Round trips with every compression, checked by an independent reader", arguments: formats)
     func roundTrip(format: PixelFormat) throws {
         let dir = try TemporaryDirectory()
-        let image = randomImage(width: 301, height: 247, format: format, seed: 21)   // several strips
+        let image = randomImage(width: 301, height: 247, format: format, seed: 21)  // several strips
         for compression in [EncoderOptions.TIFFCompression.none, .lzw, .deflate] {
             let path = dir.path("rt-\(compression).tif")
             try writeOurs(image, to: path, format: .tiff, compression: compression)
@@ -29,8 +30,8 @@ struct TIFFTests {
                 if compression == .deflate { #expect(tags["317"] as? Int == (format.component.isFloat ? 3 : 2)) }
                 let rps = tags["278"] as? Int ?? 0
                 #expect(rps == max(1, min(247, TIFFEncoder.stripBytes / (301 * format.bytesPerPixel))))
-            // OpenCV reads 8-bit RGBA through libtiff's TIFFRGBAImage, which premultiplies
-            // unassociated alpha, so RGBA8 is left to Pillow below.
+                // OpenCV reads 8-bit RGBA through libtiff's TIFFRGBAImage, which premultiplies
+                // unassociated alpha, so RGBA8 is left to Pillow below.
             } else if [PixelFormat.rgb8, .rgb16, .rgba16, .rgbf, .rgbaf, .l8, .l16].contains(format) {
                 let (_, bytes) = try decodeJudge("cv2", path, in: dir)
                 #expect(mismatches(bytes, image.bytes) == 0, "OpenCV disagrees on \(format) LZW")
@@ -49,16 +50,21 @@ struct TIFFTests {
         let image = randomImage(width: 1500, height: 180, format: .rgba16, seed: 5)
         let rowBytes = image.rowBytes
         #expect(TIFFEncoder.stripBytes / rowBytes == 43)
-        for (name, batches, padding) in [("whole", [180], 0), ("odd", [1, 42, 44, 7, 86], 0), ("rows", [Int](repeating: 1, count: 180), 0),
-                                         ("padded", [100, 80], 64)] {
+        for (name, batches, padding) in [
+            ("whole", [180], 0), ("odd", [1, 42, 44, 7, 86], 0), ("rows", [Int](repeating: 1, count: 180), 0),
+            ("padded", [100, 80], 64),
+        ] {
             let path = dir.path("\(name).tif")
             let stride = rowBytes + padding
             var padded = [UInt8](repeating: 0xEE, count: stride * image.height)
             for y in 0..<image.height {
                 padded.replaceSubrange(y * stride..<(y * stride + rowBytes), with: image.bytes[y * rowBytes..<(y + 1) * rowBytes])
             }
-            let encoder = try TIFFEncoder(path: path, options: EncoderOptions(format: .tiff, width: image.width, height: image.height,
-                                                                               rowFormat: image.format, tiffCompression: .none))
+            let encoder = try TIFFEncoder(
+                path: path,
+                options: EncoderOptions(
+                    format: .tiff, width: image.width, height: image.height,
+                    rowFormat: image.format, tiffCompression: .none))
             var y = 0
             try padded.withUnsafeBytes { raw in
                 for count in batches {
@@ -74,11 +80,13 @@ struct TIFFTests {
         }
     }
 
-    @Test("Tiled files: whole, column windows and rows in any order",
-          arguments: [("uint8", 3, -1), ("uint16", 1, -1), ("float16", 4, 1), ("float32", 4, 2), ("uint8", 2, 0)])
+    @Test(
+        "Tiled files: whole, column windows and rows in any order",
+        arguments: [("uint8", 3, -1), ("uint16", 1, -1), ("float16", 4, 1), ("float32", 4, 2), ("uint8", 2, 0)])
     func tiled(dtype: String, channels: Int, extra: Int) throws {
         let dir = try TemporaryDirectory()
-        let path = dir.path("tiled.tif"), raw = dir.path("tiled.raw")
+        let path = dir.path("tiled.tif")
+        let raw = dir.path("tiled.raw")
         _ = try Judge.python("tiny_tiff.py", ["write-tiled", path, "70", "45", "16", "32", dtype, "\(channels)", "\(extra)", raw])
         let expected = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
         let decoder = try ImageReader.open(path: path)
@@ -113,16 +121,16 @@ struct TIFFTests {
     func unsupported() throws {
         let dir = try TemporaryDirectory()
         let script = """
-        import sys
-        from PIL import Image
-        d = sys.argv[1]
-        im = Image.open('\(Fixture.kodim(4))').resize((64, 48))
-        im.convert('P').save(d + '/palette.tif')
-        im.convert('CMYK').save(d + '/cmyk.tif')
-        im.convert('1').save(d + '/bilevel.tif')
-        im.convert('YCbCr').save(d + '/ycbcr.tif', compression='jpeg')
-        print('{}')
-        """
+            import sys
+            from PIL import Image
+            d = sys.argv[1]
+            im = Image.open('\(Fixture.kodim(4))').resize((64, 48))
+            im.convert('P').save(d + '/palette.tif')
+            im.convert('CMYK').save(d + '/cmyk.tif')
+            im.convert('1').save(d + '/bilevel.tif')
+            im.convert('YCbCr').save(d + '/ycbcr.tif', compression='jpeg')
+            print('{}')
+            """
         try Judge.run("python3", ["-c", script, dir.url.path])
         for name in ["palette", "cmyk", "bilevel", "ycbcr"] {
             expectDaguerreError(name, { $0.isUnsupported }) { _ = try ImageReader.readAll(path: dir.path("\(name).tif")) }

@@ -25,7 +25,10 @@ import Testing
             try Context().writeJPEGRepresentation(of: image.applying(GaussianBlur(radius: 1)), to: out, colorSpace: .sRGB)
         } catch { caught = error }
         let e = try #require(caught, "a truncated JPEG must throw")
-        guard case .truncated = e else { Issue.record("expected .truncated, got \(e)"); return }
+        guard case .truncated = e else {
+            Issue.record("expected .truncated, got \(e)")
+            return
+        }
         #expect(e.message.contains("truncated") && !e.recovery.isEmpty)
         expectNoLeftovers(dir, except: ["good.jpg", "cut.jpg"])
     }
@@ -36,7 +39,8 @@ import Testing
     /// the render asked for). Those now read as transparent, and the render gives what the same
     /// pipeline gives from a buffer holding every column.
     @Test func blurredCropOfAFileReadsOnlyTheColumnsItsSessionHolds() throws {
-        let bytes = [UInt8](try Data(contentsOf: Judge.repoRoot.appendingPathComponent("Tests/fuzz-regressions/decode-tiff-crop-blur-overread.tif")))
+        let bytes = [UInt8](
+            try Data(contentsOf: Judge.repoRoot.appendingPathComponent("Tests/fuzz-regressions/decode-tiff-crop-blur-overread.tif")))
         let file = try Image(data: bytes)
         let context = try Context()
         let whole = try context.createBuffer(file, format: .rgbaf, colorSpace: nil)
@@ -54,16 +58,24 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.path("huge.png")
         // Signature, an IHDR claiming 1 000 000 × 1 000 000 RGB8 (correct CRC), IEND.
-        try Judge.run("python3", ["-c", """
-        import struct, zlib
-        def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
-        open('\(path)', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 1000000, 1000000, 8, 2, 0, 0, 0)) + chunk(b'IEND', b''))
-        """])
+        try Judge.run(
+            "python3",
+            [
+                "-c",
+                """
+                import struct, zlib
+                def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+                open('\(path)', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 1000000, 1000000, 8, 2, 0, 0, 0)) + chunk(b'IEND', b''))
+                """,
+            ])
         do {
             _ = try Image(contentsOf: URL(fileURLWithPath: path))
             Issue.record("a 10¹²-pixel PNG must be refused")
         } catch {
-            guard case .tooLarge = error else { Issue.record("expected .tooLarge, got \(error)"); return }
+            guard case .tooLarge = error else {
+                Issue.record("expected .tooLarge, got \(error)")
+                return
+            }
             #expect(error.recovery.contains("Limits"))
         }
     }
@@ -74,24 +86,32 @@ import Testing
             _ = try image.applyingFilter("GausianBlur", parameters: ["inputRadius": 2])
             Issue.record("unknown filter accepted")
         } catch {
-            guard case let .unknownFilter(name, suggestions) = error else { Issue.record("got \(error)"); return }
+            guard case .unknownFilter(let name, let suggestions) = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(name == "GausianBlur")
             #expect(suggestions.contains("GaussianBlur"))
             #expect(error.recovery.contains("GaussianBlur"))
         }
     }
 
-    @Test(arguments: [("inputRadius", FilterValue.string("two"), "expected a number"),
-                      ("inputRadius", FilterValue.number(-1), "below the minimum"),
-                      ("inputRadius", FilterValue.number(.nan), "not a finite number"),
-                      ("inputRadus", FilterValue.number(2), "no such parameter")])
+    @Test(arguments: [
+        ("inputRadius", FilterValue.string("two"), "expected a number"),
+        ("inputRadius", FilterValue.number(-1), "below the minimum"),
+        ("inputRadius", FilterValue.number(.nan), "not a finite number"),
+        ("inputRadus", FilterValue.number(2), "no such parameter"),
+    ])
     func badParameter(key: String, value: FilterValue, problem: String) throws {
         let image = try Kodak.image(1)
         do {
             _ = try image.applyingFilter("GaussianBlur", parameters: [key: value])
             Issue.record("\(key)=\(value) accepted")
         } catch {
-            guard case let .invalidParameter(filter, k, p) = error else { Issue.record("got \(error)"); return }
+            guard case .invalidParameter(let filter, let k, let p) = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(filter == "GaussianBlur" && k == key)
             #expect(p.contains(problem), "\(p)")
         }
@@ -104,7 +124,10 @@ import Testing
                 try Context().writeJPEGRepresentation(of: image, to: URL(fileURLWithPath: path), colorSpace: .sRGB)
                 Issue.record("wrote to \(path)?")
             } catch {
-                guard case .io = error else { Issue.record("expected .io for \(path), got \(error)"); continue }
+                guard case .io = error else {
+                    Issue.record("expected .io for \(path), got \(error)")
+                    continue
+                }
                 #expect(error.recovery.contains("writable") || error.recovery.contains("write"))
             }
             #expect(!FileManager.default.fileExists(atPath: path))
@@ -116,7 +139,9 @@ import Testing
         struct Boom: Error {}
         let dir = try TemporaryDirectory()
         let image = try Kodak.image(1)
-        let failing = image.withExtent(image.extent, processorDescription: "boom", argumentDigest: 2, roiCallback: { $0 }) { _, _ in throw Boom() }
+        let failing = image.withExtent(image.extent, processorDescription: "boom", argumentDigest: 2, roiCallback: { $0 }) { _, _ in
+            throw Boom()
+        }
         let out = URL(fileURLWithPath: dir.path("out.png"))
         #expect(throws: DaguerreError.self) { try Context().writePNGRepresentation(of: failing, to: out, colorSpace: .sRGB) }
         expectNoLeftovers(dir, except: [])

@@ -20,10 +20,13 @@ import Testing
         p.executableURL = URL(fileURLWithPath: cli)
         p.arguments = args
         p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
-        let o = Pipe(), e = Pipe()
-        p.standardOutput = o; p.standardError = e
+        let o = Pipe()
+        let e = Pipe()
+        p.standardOutput = o
+        p.standardError = e
         try p.run()
-        let od = o.fileHandleForReading.readDataToEndOfFile(), ed = e.fileHandleForReading.readDataToEndOfFile()
+        let od = o.fileHandleForReading.readDataToEndOfFile()
+        let ed = e.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: od, as: UTF8.self), String(decoding: ed, as: UTF8.self))
     }
@@ -31,10 +34,13 @@ import Testing
     @Test func applyChainWritesP3JPEGAndPrintsTheProgram() throws {
         let dir = try TemporaryDirectory()
         let out = dir.path("out.jpg")
-        let r = try Self.run(["apply", Kodak.url(9).path, "-o", out, "--filter", "GaussianBlur", "inputRadius=2",
-                              "--filter", "ExposureAdjust", "ev=0.5", "--filter", "LanczosScaleTransform", "inputScale=0.5",
-                              "--colorspace", "displayP3", "--quality", "0.85"],
-                             env: ["DAGUERRE_PRINT_TREE": "1 8 graphviz", "DAGUERRE_PRINT_TREE_DIR": dir.url.path])
+        let r = try Self.run(
+            [
+                "apply", Kodak.url(9).path, "-o", out, "--filter", "GaussianBlur", "inputRadius=2",
+                "--filter", "ExposureAdjust", "ev=0.5", "--filter", "LanczosScaleTransform", "inputScale=0.5",
+                "--colorspace", "displayP3", "--quality", "0.85",
+            ],
+            env: ["DAGUERRE_PRINT_TREE": "1 8 graphviz", "DAGUERRE_PRINT_TREE_DIR": dir.url.path])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.err.contains("DAGUERRE_PRINT_TREE=1 recipe"))
         #expect(r.err.contains("colormatch sRGB → workingspace"))

@@ -6,16 +6,21 @@ import Testing
 /// `daguerre develop` (issue #5, RAWExpose's job): batch development with progress, sidecars,
 /// EXIF carried over, and clear errors that do not stop the batch.
 @Suite struct DevelopCLITests {
-    @Test("develop: two DNGs and a broken file into a folder; sidecar applied; EXIF carried over (exiftool); the output's extension decides its format")
+    @Test(
+        "develop: two DNGs and a broken file into a folder; sidecar applied; EXIF carried over (exiftool); the output's extension decides its format"
+    )
     func batch() throws {
         let dir = try TemporaryDirectory()
         var profile = VirtualCameraProfile.back
-        profile.sensor.width = 320; profile.sensor.height = 240
+        profile.sensor.width = 320
+        profile.sensor.height = 240
         profile.modes = [SensorReadoutMode(width: 320, height: 240, maxFrameRate: 30)]
         let camera = VirtualCamera(profile: profile, seed: 3)
         var frame = try camera.captureRAW(mode: profile.modes[0], at: 0)
         for i in 1..<10 { frame = try camera.captureRAW(mode: profile.modes[0], at: Double(i) / 30) }
-        let a = dir.path("a.dng"), b = dir.path("b.dng"), broken = dir.path("broken.dng")
+        let a = dir.path("a.dng")
+        let b = dir.path("b.dng")
+        let broken = dir.path("broken.dng")
         try DNGWriter.write(camera.dngImage(for: frame), to: a)
         try DNGWriter.write(camera.dngImage(for: frame), to: b)
         try Data([0x49, 0x49, 0x2A, 0x00, 1, 2, 3]).write(to: URL(fileURLWithPath: broken))
@@ -35,8 +40,10 @@ import Testing
         #expect(half.format == .png && half.width == (320 - 16) / 2, "the extension decides the format; half size: \(half)")
         let clash = try CLITests.run(["develop", a, "-o", dir.path("c.png"), "--format", "jpeg"])
         #expect(clash.status != 0 && clash.err.contains("agree"), "\(clash.err)")
-        let tiff = try CLITests.run(["develop", a, "-o", dir.path("a.tif"), "--format", "tiff16", "--exposure", "0.5",
-                                     "--noise-reduction-detail", "0.5", "--noise-reduction-contrast", "0.2", "--noise-reduction-sharpness", "0.5"])
+        let tiff = try CLITests.run([
+            "develop", a, "-o", dir.path("a.tif"), "--format", "tiff16", "--exposure", "0.5",
+            "--noise-reduction-detail", "0.5", "--noise-reduction-contrast", "0.2", "--noise-reduction-sharpness", "0.5",
+        ])
         #expect(tiff.status == 0, "\(tiff.err)")
         let info = try ImageReader.open(path: dir.path("a.tif")).info
         #expect(info.pixelFormat == .rgb16 && info.colorSpace.name == "Display P3")

@@ -13,7 +13,8 @@ import Testing
     /// 160×160 (NinePart's default breakpoints reach 150), smooth ramps with a fine pattern, and a
     /// band of partly transparent pixels so the alpha paths run too.
     static func makeInput() throws -> Image {
-        let w = 160, h = 160
+        let w = 160
+        let h = 160
         var rng = SeededRandom(seed: 7)
         var buffer = try PixelBuffer(width: w, height: h, format: .rgbaf)
         let bpr = buffer.bytesPerRow
@@ -65,7 +66,9 @@ import Testing
             }
             let value = try #require(p.defaultValue, "\(what) has no default")
             // The default is a valid value of the declared kind...
-            do { _ = try d.apply(try Self.inputs(d).merging([p.key: value]) { $1 }) } catch { Issue.record("\(what): default \(value) is refused: \(error)") }
+            do { _ = try d.apply(try Self.inputs(d).merging([p.key: value]) { $1 }) } catch {
+                Issue.record("\(what): default \(value) is refused: \(error)")
+            }
             // ... and inside the range.
             let numbers: [Double]
             switch value {
@@ -102,7 +105,8 @@ import Testing
             let whole = try Self.render(d, values, tile: (4096, 4096))
             let tiled = try Self.render(d, values, tile: (16, 4))
             #expect(whole.width == tiled.width && whole.height == tiled.height)
-            let a = tight(whole).bytes, b = tight(tiled).bytes
+            let a = tight(whole).bytes
+            let b = tight(tiled).bytes
             let differing = zip(a, b).count(where: { $0 != $1 })
             #expect(differing == 0, "\(name), \(label): \(differing) of \(a.count) bytes differ between 16×4 tiles and one tile")
         }
@@ -122,7 +126,9 @@ import Testing
             case .color?: shape = [0.5, 0.5, 0.5, 1]
             case .transform?: shape = [1, 0, 0, 1, 0, 0]
             case .rect?: shape = [0, 0, 10, 10]
-            default: Issue.record("\(name).\(p.key): no numeric default to vary"); continue
+            default:
+                Issue.record("\(name).\(p.key): no numeric default to vary")
+                continue
             }
             for bad in [Double.nan, .infinity, -.infinity] {
                 for i in shape.indices {
@@ -133,7 +139,10 @@ import Testing
                         _ = try d.apply(images.merging([p.key: value]) { $1 })
                         Issue.record("\(name).\(p.key) = \(value) accepted")
                     } catch {
-                        guard case let .invalidParameter(filter, key, _) = error else { Issue.record("\(name).\(p.key): got \(error)"); continue }
+                        guard case .invalidParameter(let filter, let key, _) = error else {
+                            Issue.record("\(name).\(p.key): got \(error)")
+                            continue
+                        }
                         #expect(filter == d.name && key == p.key, "\(name).\(p.key): the error names \(filter).\(key)")
                     }
                 }
@@ -155,7 +164,10 @@ import Testing
                 _ = try input.applying(filter)
                 Issue.record("\(filter) accepted")
             } catch {
-                guard case let .invalidParameter(_, k, _) = error else { Issue.record("\(filter): got \(error)"); continue }
+                guard case .invalidParameter(_, let k, _) = error else {
+                    Issue.record("\(filter): got \(error)")
+                    continue
+                }
                 #expect(k == key, "\(filter): the error names \(k)")
             }
         }

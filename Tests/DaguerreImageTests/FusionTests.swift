@@ -33,14 +33,18 @@ import Testing
         let context = try Contexts.float()
         let fused = try context.createBuffer(try Self.eightFilters(image), format: .rgbaf, colorSpace: .extendedLinearSRGB)
         // The reference: every filter's output materialized in linear float before the next.
-        var step = Image(buffer: try context.createBuffer(image, format: .rgbaf, colorSpace: .extendedLinearSRGB), colorSpace: .extendedLinearSRGB)
-        let filters: [any Filter] = [ExposureAdjust(ev: 0.3), ColorMatrix(r: [0.9, 0.1, 0, 0], g: [0.05, 0.9, 0.05, 0], b: [0, 0.1, 0.9, 0]),
-                                     ColorControls(saturation: 1.1, brightness: 0.02, contrast: 1.05), Vibrance(amount: 0.2), GammaAdjust(power: 0.95),
-                                     TemperatureAndTint(neutral: [6000, 5], targetNeutral: [6500, 0]),
-                                     ToneCurve(points: [[0, 0], [0.25, 0.22], [0.5, 0.5], [0.75, 0.78], [1, 1]]), ColorClamp()]
+        var step = Image(
+            buffer: try context.createBuffer(image, format: .rgbaf, colorSpace: .extendedLinearSRGB), colorSpace: .extendedLinearSRGB)
+        let filters: [any Filter] = [
+            ExposureAdjust(ev: 0.3), ColorMatrix(r: [0.9, 0.1, 0, 0], g: [0.05, 0.9, 0.05, 0], b: [0, 0.1, 0.9, 0]),
+            ColorControls(saturation: 1.1, brightness: 0.02, contrast: 1.05), Vibrance(amount: 0.2), GammaAdjust(power: 0.95),
+            TemperatureAndTint(neutral: [6000, 5], targetNeutral: [6500, 0]),
+            ToneCurve(points: [[0, 0], [0.25, 0.22], [0.5, 0.5], [0.75, 0.78], [1, 1]]), ColorClamp(),
+        ]
         for f in filters {
             step = try step.applying(f)
-            step = Image(buffer: try context.createBuffer(step, format: .rgbaf, colorSpace: .extendedLinearSRGB), colorSpace: .extendedLinearSRGB)
+            step = Image(
+                buffer: try context.createBuffer(step, format: .rgbaf, colorSpace: .extendedLinearSRGB), colorSpace: .extendedLinearSRGB)
         }
         let reference = try context.createBuffer(step, format: .rgbaf, colorSpace: .extendedLinearSRGB)
         var maxDiff: Float = 0
@@ -54,7 +58,8 @@ import Testing
     @Test func blurIntermediateIsPerTile() throws {
         let image = try Kodak.image(1)
         let context = try Context(options: .init(tileWidth: 128, tileHeight: 32))
-        _ = try context.createBuffer(try image.applying(GaussianBlur(radius: 2)).applying(ExposureAdjust(ev: 0.1)), format: .rgb8, colorSpace: .sRGB)
+        _ = try context.createBuffer(
+            try image.applying(GaussianBlur(radius: 2)).applying(ExposureAdjust(ev: 0.1)), format: .rgb8, colorSpace: .sRGB)
         let report = try #require(context.lastRenderReport)
         #expect(report.passes.count == 2, "\(report)")
         let inter = try #require(report.intermediates.first)

@@ -10,11 +10,18 @@ import Testing
     /// A LUT-based (A2B0/B2A0, Lab PCS) profile equivalent to sRGB, built with lcms2's pipeline
     /// API: 33³ CLUTs sampled from lcms2's own sRGB ↔ Lab transforms.
     static func lutBasedSRGBProfile() throws -> [UInt8] {
-        let srgb = cmsCreate_sRGBProfile(), lab = cmsCreateLab4Profile(nil)
-        defer { cmsCloseProfile(srgb); cmsCloseProfile(lab) }
+        let srgb = cmsCreate_sRGBProfile()
+        let lab = cmsCreateLab4Profile(nil)
+        defer {
+            cmsCloseProfile(srgb)
+            cmsCloseProfile(lab)
+        }
         let toLab = cmsCreateTransform(srgb, DAG_TYPE_RGB_16, lab, DAG_TYPE_Lab_16, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), 0)
         let fromLab = cmsCreateTransform(lab, DAG_TYPE_Lab_16, srgb, DAG_TYPE_RGB_16, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), 0)
-        defer { cmsDeleteTransform(toLab); cmsDeleteTransform(fromLab) }
+        defer {
+            cmsDeleteTransform(toLab)
+            cmsDeleteTransform(fromLab)
+        }
         let sampler: cmsSAMPLER16 = { input, output, cargo in
             cmsDoTransform(cargo, input, output, 1)
             return 1
@@ -29,18 +36,26 @@ import Testing
             _ = cmsPipelineInsertStage(p, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
             return p
         }
-        let a2b = pipeline(toLab), b2a = pipeline(fromLab)
-        defer { cmsPipelineFree(a2b); cmsPipelineFree(b2a) }
+        let a2b = pipeline(toLab)
+        let b2a = pipeline(fromLab)
+        defer {
+            cmsPipelineFree(a2b)
+            cmsPipelineFree(b2a)
+        }
         let h = try #require(cmsCreateProfilePlaceholder(nil))
         defer { cmsCloseProfile(h) }
         cmsSetProfileVersion(h, 4.3)
-        cmsSetDeviceClass(h, cmsSigDisplayClass); cmsSetColorSpace(h, cmsSigRgbData); cmsSetPCS(h, cmsSigLabData)
-        _ = cmsWriteTag(h, cmsSigAToB0Tag, UnsafeRawPointer(a2b)); _ = cmsWriteTag(h, cmsSigBToA0Tag, UnsafeRawPointer(b2a))
+        cmsSetDeviceClass(h, cmsSigDisplayClass)
+        cmsSetColorSpace(h, cmsSigRgbData)
+        cmsSetPCS(h, cmsSigLabData)
+        _ = cmsWriteTag(h, cmsSigAToB0Tag, UnsafeRawPointer(a2b))
+        _ = cmsWriteTag(h, cmsSigBToA0Tag, UnsafeRawPointer(b2a))
         var white = cmsD50_XYZ().pointee
         _ = cmsWriteTag(h, cmsSigMediaWhitePointTag, &white)
         let mlu = cmsMLUalloc(nil, 1)
         _ = cmsMLUsetASCII(mlu, "en", "US", "LUT sRGB (test)")
-        _ = cmsWriteTag(h, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu)); cmsMLUfree(mlu)
+        _ = cmsWriteTag(h, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu))
+        cmsMLUfree(mlu)
         var size: cmsUInt32Number = 0
         _ = cmsSaveProfileToMem(h, nil, &size)
         var out = [UInt8](repeating: 0, count: Int(size))
@@ -51,14 +66,23 @@ import Testing
     @Test func lutBasedProfileIsReadThroughLCMS() throws {
         let data = try Self.lutBasedSRGBProfile()
         let space = try ICCProfile.colorSpace(from: data)
-        guard case .icc = space.model else { Issue.record("expected a LUT-based (lcms2) space, got \(space.model)"); return }
+        guard case .icc = space.model else {
+            Issue.record("expected a LUT-based (lcms2) space, got \(space.model)")
+            return
+        }
         // Kodak pixels declared in the LUT-based sRGB profile render to sRGB almost unchanged.
         let original = try ImageReader.readAll(path: Kodak.url(12).path)
         let asLUT = Image(buffer: original, colorSpace: space)
         let out = try Context().createBuffer(asLUT, format: .rgb8, colorSpace: .sRGB)
-        let a = tight(original).bytes, b = tight(out).bytes
-        var maxDiff = 0, sum = 0
-        for (x, y) in zip(a, b) { let d = abs(Int(x) - Int(y)); maxDiff = max(maxDiff, d); sum += d }
+        let a = tight(original).bytes
+        let b = tight(out).bytes
+        var maxDiff = 0
+        var sum = 0
+        for (x, y) in zip(a, b) {
+            let d = abs(Int(x) - Int(y))
+            maxDiff = max(maxDiff, d)
+            sum += d
+        }
         let mean = Double(sum) / Double(a.count)
         #expect(mean < 0.6 && maxDiff <= 4, "mean \(mean), max \(maxDiff) codes")
     }
@@ -74,15 +98,26 @@ import Testing
         var ref = [UInt8](repeating: 0, count: src.count)
         let hs = cmsCreate_sRGBProfile()
         let hd = data.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
-        defer { cmsCloseProfile(hs); cmsCloseProfile(hd) }
+        defer {
+            cmsCloseProfile(hs)
+            cmsCloseProfile(hd)
+        }
         let t = cmsCreateTransform(hs, DAG_TYPE_RGB_8, hd, DAG_TYPE_RGB_8, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), 0)
         defer { cmsDeleteTransform(t) }
-        src.withUnsafeBytes { i in ref.withUnsafeMutableBytes { o in cmsDoTransform(t, i.baseAddress, o.baseAddress, cmsUInt32Number(src.count / 3)) } }
+        src.withUnsafeBytes { i in
+            ref.withUnsafeMutableBytes { o in cmsDoTransform(t, i.baseAddress, o.baseAddress, cmsUInt32Number(src.count / 3)) }
+        }
         let b = tight(out).bytes
-        var sum = 0, maxDiff = 0
-        for (x, y) in zip(ref, b) { let d = abs(Int(x) - Int(y)); sum += d; maxDiff = max(maxDiff, d) }
+        var sum = 0
+        var maxDiff = 0
+        for (x, y) in zip(ref, b) {
+            let d = abs(Int(x) - Int(y))
+            sum += d
+            maxDiff = max(maxDiff, d)
+        }
         let mean = Double(sum) / Double(b.count)
-        #expect(mean < 0.05 && maxDiff <= 3, "against lcms2 directly (measured: mean 0.004, max 3 codes): mean \(mean), max \(maxDiff) codes")
+        #expect(
+            mean < 0.05 && maxDiff <= 3, "against lcms2 directly (measured: mean 0.004, max 3 codes): mean \(mean), max \(maxDiff) codes")
     }
 
     /// A matrix/TRC profile from elsewhere (Debian's icc-profiles-free, if installed) becomes an
@@ -91,7 +126,8 @@ import Testing
         let path = "/usr/share/color/icc/compatibleWithAdobeRGB1998.icc"
         guard FileManager.default.fileExists(atPath: path) else { return }
         let space = try ICCProfile.colorSpace(from: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
-        let m = try #require(space.rgbToXYZ), ref = try #require(ColorSpace.adobeRGB1998.rgbToXYZ)
+        let m = try #require(space.rgbToXYZ)
+        let ref = try #require(ColorSpace.adobeRGB1998.rgbToXYZ)
         #expect(zip(m.m, ref.m).allSatisfy { abs($0 - $1) < 2e-3 }, "\(m) vs \(ref)")
     }
 }

@@ -13,10 +13,13 @@ import Testing
         var rgb = try PixelBuffer(width: 64, height: 48, format: .rgb8, colorSpace: .sRGB, alpha: .straight)
         rgb.withUnsafeMutableBytes { b in for i in 0..<b.count { b[i] = UInt8(truncatingIfNeeded: i / 2) } }
         let still = SampleBuffer(pixels: rgb, photoMetadata: PhotoMetadata(make: "Daguerre", model: "Inspect Test"))
-        let settings = MovieSettings(width: 64, height: 48, frameRate: 15, bitRate: 200_000, audio: .init(sampleRate: 44_100, channels: 1),
-                                     stillImageTime: MediaTime(value: 1, timescale: 15))
-        return try LivePhotoPair.write(still: still, preview: SampleBuffer(pixels: frame), stillPath: dir.path("IMG_0002.JPG"),
-                                       moviePath: dir.path("IMG_0002.MOV"), movie: settings) { (r) throws(DaguerreError) in
+        let settings = MovieSettings(
+            width: 64, height: 48, frameRate: 15, bitRate: 200_000, audio: .init(sampleRate: 44_100, channels: 1),
+            stillImageTime: MediaTime(value: 1, timescale: 15))
+        return try LivePhotoPair.write(
+            still: still, preview: SampleBuffer(pixels: frame), stillPath: dir.path("IMG_0002.JPG"),
+            moviePath: dir.path("IMG_0002.MOV"), movie: settings
+        ) { (r) throws(DaguerreError) in
             for i in 0..<3 {
                 try r.append(frame: frame, at: MediaTime(value: Int64(i), timescale: 15))
                 try r.append(audio: [Int16](repeating: 0, count: 2940))

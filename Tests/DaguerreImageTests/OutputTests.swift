@@ -20,7 +20,8 @@ import Testing
         #expect(immediate.isRendered)
         let whole = try immediate.buffer()
         for y in 0..<region.height {
-            let a = part.rowAddress(y), b = whole.rowAddress(region.y + y) + region.x * 8
+            let a = part.rowAddress(y)
+            let b = whole.rowAddress(region.y + y) + region.x * 8
             #expect(memcmp(a, b, region.width * 8) == 0, "row \(y) differs")
         }
     }
@@ -32,12 +33,14 @@ import Testing
         let context = try Context()
         var bgra = [UInt8](repeating: 0, count: 64 * 48 * 4)
         try bgra.withUnsafeMutableBytes {
-            try context.render(image, toBitmap: $0.baseAddress!, rowBytes: 64 * 4, bounds: image.extent, format: .bgra8, colorSpace: .displayP3)
+            try context.render(
+                image, toBitmap: $0.baseAddress!, rowBytes: 64 * 4, bounds: image.extent, format: .bgra8, colorSpace: .displayP3)
         }
         let rgba = tight(try context.createBuffer(image, format: .rgba8, colorSpace: .displayP3)).bytes
         var worst = 0
         for i in stride(from: 0, to: rgba.count, by: 4) {
-            worst = max(worst, abs(Int(bgra[i]) - Int(rgba[i + 2])), abs(Int(bgra[i + 2]) - Int(rgba[i])), abs(Int(bgra[i + 1]) - Int(rgba[i + 1])))
+            worst = max(
+                worst, abs(Int(bgra[i]) - Int(rgba[i + 2])), abs(Int(bgra[i + 2]) - Int(rgba[i])), abs(Int(bgra[i + 1]) - Int(rgba[i + 1])))
         }
         #expect(worst <= 1, "BGRA vs RGBA: worst channel difference \(worst)")
     }
@@ -47,7 +50,9 @@ import Testing
     @Test func contextOptionsKeepThePixels() throws {
         let image = try Kodak.image(11).applying(UnsharpMask(radius: 2, intensity: 0.6))
         let normal = tight(try Context().createBuffer(image, format: .rgba8, colorSpace: .sRGB)).bytes
-        let low = tight(try Context(options: .init(cacheIntermediates: false, lowPriority: true)).createBuffer(image, format: .rgba8, colorSpace: .sRGB)).bytes
+        let low = tight(
+            try Context(options: .init(cacheIntermediates: false, lowPriority: true)).createBuffer(image, format: .rgba8, colorSpace: .sRGB)
+        ).bytes
         #expect(normal == low)
         let float = tight(try Context(options: .init(workingFormat: .rgbaf)).createBuffer(image, format: .rgba8, colorSpace: .sRGB)).bytes
         #expect(zip(normal, float).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
@@ -66,8 +71,10 @@ import Testing
         let dir = try TemporaryDirectory()
         let image = try Kodak.image(7).applying(LanczosScaleTransform(scale: 0.5))
         let context = try Context()
-        let jpeg = dir.url.appendingPathComponent("p3.jpg"), png = dir.url.appendingPathComponent("a16.png")
-        let tif8 = dir.url.appendingPathComponent("rgb8.tif"), tifh = dir.url.appendingPathComponent("half.tif")
+        let jpeg = dir.url.appendingPathComponent("p3.jpg")
+        let png = dir.url.appendingPathComponent("a16.png")
+        let tif8 = dir.url.appendingPathComponent("rgb8.tif")
+        let tifh = dir.url.appendingPathComponent("half.tif")
         try context.writeJPEGRepresentation(of: image, to: jpeg, colorSpace: .displayP3, options: [.quality(0.8)])
         try context.writePNGRepresentation(of: image, to: png, format: .rgba16, colorSpace: .adobeRGB1998)
         try context.writeTIFFRepresentation(of: image, to: tif8, format: .rgb8, colorSpace: .sRGB)

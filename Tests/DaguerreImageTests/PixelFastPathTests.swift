@@ -1,7 +1,8 @@
-@testable import DaguerreImage
 import DaguerreCore
 import DaguerreTestSupport
 import Testing
+
+@testable import DaguerreImage
 
 /// The row kernels' fast paths against plain references (libvips style), at every row length
 /// around their four-pixel groups, with values outside 0…1, infinities and NaN: RGBf unpacking,
@@ -13,7 +14,7 @@ import Testing
         case 1: return .infinity
         case 2: return -.infinity
         case 3: return -0.0
-        default: return Float(Int(rng.next() % 6000)) / 2000 - 0.5    // −0.5 … 2.5
+        default: return Float(Int(rng.next() % 6000)) / 2000 - 0.5  // −0.5 … 2.5
         }
     }
 
@@ -22,7 +23,8 @@ import Testing
         var rng = SeededRandom(seed: 3)
         for n in 0...21 {
             let floats = (0..<(3 * n)).map { _ in Self.value(&rng) }
-            var fast = [SIMD4<Float>](repeating: SIMD4(repeating: 7), count: n), reference = fast
+            var fast = [SIMD4<Float>](repeating: SIMD4(repeating: 7), count: n)
+            var reference = fast
             floats.withUnsafeBytes { src in
                 fast.withUnsafeMutableBufferPointer { PixelUnpack.unpack(src.baseAddress!, format: .rgbf, count: n, into: $0.baseAddress!) }
                 reference.withUnsafeMutableBufferPointer { out in
@@ -30,7 +32,9 @@ import Testing
                 }
             }
             for i in 0..<n {
-                #expect((0..<4).allSatisfy { fast[i][$0].bitPattern == reference[i][$0].bitPattern }, "n \(n), pixel \(i): \(fast[i]) vs \(reference[i])")
+                #expect(
+                    (0..<4).allSatisfy { fast[i][$0].bitPattern == reference[i][$0].bitPattern },
+                    "n \(n), pixel \(i): \(fast[i]) vs \(reference[i])")
             }
         }
     }
@@ -40,20 +44,30 @@ import Testing
     @Test("RGB8 and RGB16 table packs equal the four-channel paths' colour channels", arguments: [ColorSpace.sRGB, .displayP3])
     func rgbTablePacksEqualFourChannelPaths(destination: ColorSpace) throws {
         for (three, four) in [(PixelFormat.rgb8, PixelFormat.rgba8), (.rgb16, .rgba16)] {
-            let fast = try OutputConverter(format: three, alpha: .none, destination: destination, working: .extendedLinearSRGB, workingFormat: .rgbah)
-            let reference = try OutputConverter(format: four, alpha: .none, destination: destination, working: .extendedLinearSRGB, workingFormat: .rgbah)
+            let fast = try OutputConverter(
+                format: three, alpha: .none, destination: destination, working: .extendedLinearSRGB, workingFormat: .rgbah)
+            let reference = try OutputConverter(
+                format: four, alpha: .none, destination: destination, working: .extendedLinearSRGB, workingFormat: .rgbah)
             let bytes = three.bytesPerPixel / 3
             var rng = SeededRandom(seed: 5)
             for n in 0...21 {
                 var pixels: [SIMD4<Float>] = []
                 for _ in 0..<n {
-                    let r = Self.value(&rng), g = Self.value(&rng), b = Self.value(&rng)
+                    let r = Self.value(&rng)
+                    let g = Self.value(&rng)
+                    let b = Self.value(&rng)
                     pixels.append(SIMD4(r, g, b, 1))
                 }
-                var a = pixels, b = pixels
-                var got = [UInt8](repeating: 1, count: 3 * bytes * n), want = [UInt8](repeating: 2, count: 4 * bytes * n)
-                a.withUnsafeMutableBufferPointer { px in got.withUnsafeMutableBytes { fast.convert(px.baseAddress!, count: n, into: $0.baseAddress!) } }
-                b.withUnsafeMutableBufferPointer { px in want.withUnsafeMutableBytes { reference.convert(px.baseAddress!, count: n, into: $0.baseAddress!) } }
+                var a = pixels
+                var b = pixels
+                var got = [UInt8](repeating: 1, count: 3 * bytes * n)
+                var want = [UInt8](repeating: 2, count: 4 * bytes * n)
+                a.withUnsafeMutableBufferPointer { px in
+                    got.withUnsafeMutableBytes { fast.convert(px.baseAddress!, count: n, into: $0.baseAddress!) }
+                }
+                b.withUnsafeMutableBufferPointer { px in
+                    want.withUnsafeMutableBytes { reference.convert(px.baseAddress!, count: n, into: $0.baseAddress!) }
+                }
                 var colour: [UInt8] = []
                 for i in 0..<n { colour += want[(4 * bytes * i)..<(4 * bytes * i + 3 * bytes)] }
                 #expect(got == colour, "\(three), \(destination.name), n \(n)")

@@ -1,13 +1,20 @@
-@testable import DaguerreImage
 import DaguerreCore
 import Foundation
 import Testing
+
+@testable import DaguerreImage
 
 /// A planar run reads planes straight from an 8-bit source and hands planes straight to an
 /// 8-bit RGB output, with no transposes; both hand-offs give exactly what the interleaved path
 /// gives (compared against it, libvips style).
 @Suite struct PlanarHandOffTests {
-    struct Rand { var s: UInt64; mutating func next() -> UInt64 { s = s &* 6364136223846793005 &+ 1442695040888963407; return s >> 33 } }
+    struct Rand {
+        var s: UInt64
+        mutating func next() -> UInt64 {
+            s = s &* 6364136223846793005 &+ 1442695040888963407
+            return s >> 33
+        }
+    }
 
     /// Planes of `n` floats.
     final class Planes {
@@ -15,14 +22,25 @@ import Testing
         let r, g, b, a: UnsafeMutablePointer<Float>
         init(_ n: Int) {
             self.n = n
-            r = .allocate(capacity: n); g = .allocate(capacity: n); b = .allocate(capacity: n); a = .allocate(capacity: n)
+            r = .allocate(capacity: n)
+            g = .allocate(capacity: n)
+            b = .allocate(capacity: n)
+            a = .allocate(capacity: n)
         }
         var span: PlanarSpan { PlanarSpan(r: r, g: g, b: b, a: a, count: n) }
-        deinit { r.deallocate(); g.deallocate(); b.deallocate(); a.deallocate() }
+        deinit {
+            r.deallocate()
+            g.deallocate()
+            b.deallocate()
+            a.deallocate()
+        }
     }
 
-    @Test(arguments: [(PixelFormat.rgb8, PixelBuffer.AlphaMode.premultiplied), (.rgba8, .straight), (.rgba8, .premultiplied), (.l8, .premultiplied)],
-          [ColorSpace.sRGB, .displayP3])
+    @Test(
+        arguments: [
+            (PixelFormat.rgb8, PixelBuffer.AlphaMode.premultiplied), (.rgba8, .straight), (.rgba8, .premultiplied), (.l8, .premultiplied),
+        ],
+        [ColorSpace.sRGB, .displayP3])
     func sourcePlanesEqualInterleavedRows(source: (PixelFormat, PixelBuffer.AlphaMode), space: ColorSpace) throws {
         let (format, alpha) = source
         let conv = try SourceConverter(format: format, alpha: alpha, space: space, working: .extendedLinearSRGB)
@@ -39,7 +57,8 @@ import Testing
         #expect(opaque == !format.hasAlpha)
         for i in 0..<n {
             let p = SIMD4(planes.r[i], planes.g[i], planes.b[i], planes.a[i])
-            #expect(p.x.bitPattern == rows[i].x.bitPattern && p.y.bitPattern == rows[i].y.bitPattern
+            #expect(
+                p.x.bitPattern == rows[i].x.bitPattern && p.y.bitPattern == rows[i].y.bitPattern
                     && p.z.bitPattern == rows[i].z.bitPattern && p.w.bitPattern == rows[i].w.bitPattern, "\(i): \(p) vs \(rows[i])")
         }
         // Formats outside the planar reader keep the interleaved path.
@@ -48,23 +67,33 @@ import Testing
 
     @Test(arguments: [ColorSpace.sRGB, .displayP3, .extendedLinearSRGB])
     func outputFromPlanesEqualsInterleavedRows(destination: ColorSpace) throws {
-        let conv = try OutputConverter(format: .rgb8, alpha: .none, destination: destination, working: .extendedLinearSRGB, workingFormat: .rgbah)
+        let conv = try OutputConverter(
+            format: .rgb8, alpha: .none, destination: destination, working: .extendedLinearSRGB, workingFormat: .rgbah)
         #expect(conv.packsPlanes)
-        #expect(try !OutputConverter(format: .rgba8, alpha: .straight, destination: destination, working: .extendedLinearSRGB, workingFormat: .rgbah).packsPlanes)
+        #expect(
+            try !OutputConverter(
+                format: .rgba8, alpha: .straight, destination: destination, working: .extendedLinearSRGB, workingFormat: .rgbah
+            ).packsPlanes)
         for opaque in [true, false] {
             let n = 131
             var rng = Rand(s: opaque ? 11 : 12)
-            func value() -> Float { Float(Int(rng.next() % 4000)) / 2000 - 0.5 }   // −0.5 … 1.5
+            func value() -> Float { Float(Int(rng.next() % 4000)) / 2000 - 0.5 }  // −0.5 … 1.5
             let planes = Planes(n)
             var rows = [SIMD4<Float>](repeating: .zero, count: n)
             for i in 0..<n {
                 let al: Float = opaque ? 1 : [0, 0.25, 0.5, 1][Int(rng.next() % 4)]
-                planes.r[i] = value(); planes.g[i] = value(); planes.b[i] = value(); planes.a[i] = al
+                planes.r[i] = value()
+                planes.g[i] = value()
+                planes.b[i] = value()
+                planes.a[i] = al
                 // What the planar run's interleave gives: premultiplied.
                 rows[i] = SIMD4(planes.r[i] * al, planes.g[i] * al, planes.b[i] * al, al)
             }
-            var want = [UInt8](repeating: 0, count: 3 * n), got = [UInt8](repeating: 1, count: 3 * n)
-            rows.withUnsafeMutableBufferPointer { px in want.withUnsafeMutableBytes { conv.convert(px.baseAddress!, count: n, into: $0.baseAddress!) } }
+            var want = [UInt8](repeating: 0, count: 3 * n)
+            var got = [UInt8](repeating: 1, count: 3 * n)
+            rows.withUnsafeMutableBufferPointer { px in
+                want.withUnsafeMutableBytes { conv.convert(px.baseAddress!, count: n, into: $0.baseAddress!) }
+            }
             let scratch = UnsafeMutablePointer<UInt16>.allocate(capacity: 3 * n)
             defer { scratch.deallocate() }
             got.withUnsafeMutableBytes { conv.convert(planes: planes.span, scratch: scratch, into: $0.baseAddress!) }
@@ -96,7 +125,8 @@ import Testing
         let bpr = rgb.bytesPerRow
         rgb.withUnsafeMutableBytes { raw in
             for y in 0..<bgra.height {
-                let s = bgra.rowAddress(y), d = raw.baseAddress! + y * bpr
+                let s = bgra.rowAddress(y)
+                let d = raw.baseAddress! + y * bpr
                 for x in 0..<bgra.width {
                     d.storeBytes(of: s.load(fromByteOffset: 4 * x + 2, as: UInt8.self), toByteOffset: 3 * x, as: UInt8.self)
                     d.storeBytes(of: s.load(fromByteOffset: 4 * x + 1, as: UInt8.self), toByteOffset: 3 * x + 1, as: UInt8.self)
@@ -106,25 +136,34 @@ import Testing
         }
         func topLine(_ c: Context) throws -> String { try #require(c.lastRenderReport?.passes.first?.nodes.first) }
 
-        let planar = try context.createBuffer(try Self.benchmarkChain(Image(buffer: rgb, colorSpace: .sRGB)), format: .rgb8, colorSpace: .sRGB)
+        let planar = try context.createBuffer(
+            try Self.benchmarkChain(Image(buffer: rgb, colorSpace: .sRGB)), format: .rgb8, colorSpace: .sRGB)
         let planarLine = try topLine(context)
-        #expect(planarLine.contains("[planar run of 7 kernels: source read into planes, output packed from planes: no transposes]"), "\(planarLine)")
+        #expect(
+            planarLine.contains("[planar run of 7 kernels: source read into planes, output packed from planes: no transposes]"),
+            "\(planarLine)")
 
-        let transposedIn = try context.createBuffer(try Self.benchmarkChain(Image(buffer: bgra, colorSpace: .sRGB)), format: .rgb8, colorSpace: .sRGB)
+        let transposedIn = try context.createBuffer(
+            try Self.benchmarkChain(Image(buffer: bgra, colorSpace: .sRGB)), format: .rgb8, colorSpace: .sRGB)
         let inLine = try topLine(context)
         #expect(inLine.contains("one transpose in, output packed from planes"), "\(inLine)")
 
-        let transposedOut = try context.createBuffer(try Self.benchmarkChain(Image(buffer: rgb, colorSpace: .sRGB)), format: .rgba8, colorSpace: .sRGB)
+        let transposedOut = try context.createBuffer(
+            try Self.benchmarkChain(Image(buffer: rgb, colorSpace: .sRGB)), format: .rgba8, colorSpace: .sRGB)
         let outLine = try topLine(context)
         #expect(outLine.contains("source read into planes, one transpose out"), "\(outLine)")
 
         var differing = 0
         for y in 0..<planar.height {
-            let p = planar.rowAddress(y), t = transposedIn.rowAddress(y), o = transposedOut.rowAddress(y)
+            let p = planar.rowAddress(y)
+            let t = transposedIn.rowAddress(y)
+            let o = transposedOut.rowAddress(y)
             for x in 0..<planar.width {
                 for c in 0..<3 {
                     let v = p.load(fromByteOffset: 3 * x + c, as: UInt8.self)
-                    if v != t.load(fromByteOffset: 3 * x + c, as: UInt8.self) || v != o.load(fromByteOffset: 4 * x + c, as: UInt8.self) { differing += 1 }
+                    if v != t.load(fromByteOffset: 3 * x + c, as: UInt8.self) || v != o.load(fromByteOffset: 4 * x + c, as: UInt8.self) {
+                        differing += 1
+                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
-@testable import DaguerreImage
 import Foundation
 import Testing
+
+@testable import DaguerreImage
 
 /// The fast maths of the planar kernels against plain scalar references (libvips style).
 @Suite struct PlanarMathTests {
@@ -12,7 +13,7 @@ import Testing
         let power = PlanarMath.SignedPower(Float(gamma))
         let n = 20_000
         var xs = [Float](repeating: 0, count: n)
-        for i in 0..<n { xs[i] = Float(pow(10, -6 + 10 * Double(i) / Double(n - 1))) }   // 1e-6 … 1e4
+        for i in 0..<n { xs[i] = Float(pow(10, -6 + 10 * Double(i) / Double(n - 1))) }  // 1e-6 … 1e4
         var looped = xs
         looped.withUnsafeMutableBufferPointer { power.apply($0.baseAddress!, n) }
         var worst = 0.0
@@ -42,8 +43,8 @@ import Testing
             let tiny = p(Float.leastNormalMagnitude)
             #expect(tiny.isFinite && tiny > 0, "\(g): \(tiny)")
         }
-        #expect(PlanarMath.SignedPower(100)(1e10) > 1e37)     // 1e1000, saturated
-        #expect(PlanarMath.SignedPower(100)(1e-10) < 1e-37)   // 1e−1000
+        #expect(PlanarMath.SignedPower(100)(1e10) > 1e37)  // 1e1000, saturated
+        #expect(PlanarMath.SignedPower(100)(1e-10) < 1e-37)  // 1e−1000
     }
 
     /// PlanarMath's one-instruction max and min agree with Swift.max and Swift.min on numbers,

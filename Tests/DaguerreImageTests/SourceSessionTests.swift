@@ -9,7 +9,9 @@ import Testing
 /// down the image. Whatever the band height, and with a blur's margin rows kept from one band
 /// to the next, the render must equal the same recipe on a buffer that holds the whole image.
 @Suite struct SourceSessionTests {
-    @Test("Band heights that wrap the source window at every offset (7, 16, 33 rows, a blur's margins, a crop) render a file exactly as a whole-image buffer does")
+    @Test(
+        "Band heights that wrap the source window at every offset (7, 16, 33 rows, a blur's margins, a crop) render a file exactly as a whole-image buffer does"
+    )
     func ringWindowEqualsAWholeImageBuffer() throws {
         let file = try Kodak.image(3)
         let whole = try Context().createBuffer(file, format: .rgbaf, colorSpace: nil)
@@ -31,7 +33,9 @@ import Testing
         }
     }
 
-    @Test("A decoder that lends its rows (as the RAW develop lends its chunks) renders as a whole-image buffer does, with chunks shorter and taller than the bands; rows are released only once no band reads them (released rows are poisoned)")
+    @Test(
+        "A decoder that lends its rows (as the RAW develop lends its chunks) renders as a whole-image buffer does, with chunks shorter and taller than the bands; rows are released only once no band reads them (released rows are poisoned)"
+    )
     func lentRowsEqualAWholeImageBuffer() throws {
         let whole = try Context().createBuffer(try Kodak.image(3), format: .rgbaf, colorSpace: nil)
         let memory = Image(buffer: whole, colorSpace: .extendedLinearSRGB)
@@ -70,9 +74,11 @@ private final class ChunkLender: RowSource, @unchecked Sendable {
     let counts = Mutex((0, 0, 0))
 
     init(_ whole: PixelBuffer, chunkRows: Int) {
-        self.whole = whole; self.chunkRows = chunkRows
-        info = RowSourceInfo(kind: "chunk lender", width: whole.width, height: whole.height, pixelFormat: .rgbaf, alpha: .premultiplied,
-                             colorSpace: .extendedLinearSRGB)
+        self.whole = whole
+        self.chunkRows = chunkRows
+        info = RowSourceInfo(
+            kind: "chunk lender", width: whole.width, height: whole.height, pixelFormat: .rgbaf, alpha: .premultiplied,
+            colorSpace: .extendedLinearSRGB)
     }
     deinit { for p in chunks.map(\.pixels) + retired { p.deallocate() } }
 
@@ -83,24 +89,32 @@ private final class ChunkLender: RowSource, @unchecked Sendable {
     var lendsRows: Bool { true }
     func lendRows(y: Int, count: Int) throws(DaguerreError) -> [LentRows] {
         let rowFloats = info.width * 4
-        var spans: [LentRows] = [], row = y
+        var spans: [LentRows] = []
+        var row = y
         while row < y + count {
             let start = row / chunkRows * chunkRows
             if !chunks.contains(where: { $0.rows.lowerBound == start }) {
                 let rows = start..<min(info.height, start + chunkRows)
                 let pixels = UnsafeMutablePointer<Float>.allocate(capacity: rows.count * rowFloats)
                 whole.withUnsafeBytes { raw in
-                    for r in rows { (pixels + (r - start) * rowFloats).update(from: (raw.baseAddress! + r * whole.bytesPerRow).assumingMemoryBound(to: Float.self), count: rowFloats) }
+                    for r in rows {
+                        (pixels + (r - start) * rowFloats).update(
+                            from: (raw.baseAddress! + r * whole.bytesPerRow).assumingMemoryBound(to: Float.self), count: rowFloats)
+                    }
                 }
                 chunks.append((rows, pixels))
             }
             let c = chunks.first { $0.rows.lowerBound == start }!
             let n = min(y + count, c.rows.upperBound) - row
-            spans.append(LentRows(rows: row..<row + n, base: UnsafeRawPointer(c.pixels + (row - start) * rowFloats), bytesPerRow: rowFloats * 4))
+            spans.append(
+                LentRows(rows: row..<row + n, base: UnsafeRawPointer(c.pixels + (row - start) * rowFloats), bytesPerRow: rowFloats * 4))
             row += n
         }
         let held = chunks.reduce(0) { $0 + $1.rows.count }
-        counts.withLock { $0.0 += count; $0.2 = max($0.2, held) }
+        counts.withLock {
+            $0.0 += count
+            $0.2 = max($0.2, held)
+        }
         return spans
     }
     func releaseRows(below y: Int) {

@@ -1,8 +1,9 @@
 import DaguerreCore
+import DaguerreFormats
 import DaguerreTestSupport
 import Foundation
 import Testing
-import DaguerreFormats
+
 @testable import DaguerreMovie
 
 @Suite("QuickTime reader: our movies read back, third-party files read or refused")
@@ -19,17 +20,19 @@ struct QuickTimeReaderTests {
         #expect(movie.duration.seconds == 3.0)
         #expect(movie.tracks.map(\.mediaType) == [.video, .audio, .metadata])
         #expect(movie.tracks.map(\.codec) == ["avc1", "sowt", "mebx"])
-        let video = movie.tracks[0], audio = movie.tracks[1], meta = movie.tracks[2]
+        let video = movie.tracks[0]
+        let audio = movie.tracks[1]
+        let meta = movie.tracks[2]
         #expect(video.width == 1440 && video.height == 1080)
         #expect(video.sampleCount == 45)
         #expect(video.timescale == 600)
         #expect(video.colorProperties == .bt709)
-        #expect(video.decoderConfiguration?.profile == 66)    // ultrafast: Constrained Baseline
+        #expect(video.decoderConfiguration?.profile == 66)  // ultrafast: Constrained Baseline
         #expect(video.sample(at: 0)?.isSync == true)
         #expect(video.sample(at: 44)?.presentationTime == Int64(44 * 40))
         #expect(audio.sampleCount == 132_300)
         #expect(audio.sampleRate == 44_100 && audio.channels == 2 && audio.bitsPerSample == 16)
-        #expect(meta.sampleCount == 2)   // the empty filler, then the still-image-time item
+        #expect(meta.sampleCount == 2)  // the empty filler, then the still-image-time item
         #expect(meta.references["cdsc"] == [video.id])
         #expect(meta.timedMetadataKeys == [TimedMetadataKey(localID: 1, key: .stillImageTime, dataType: 65)])
         #expect(try movie.stillImageTime() == MediaTime(seconds: 1.5))
@@ -46,8 +49,11 @@ struct QuickTimeReaderTests {
         // PCM bytes are the tone we wrote (little-endian, interleaved).
         let pcm = try movie.sampleData(track: audio.id, index: 1000)
         let tone = MovieFixture.tone(seconds: 3, channels: 2)
-        #expect(pcm == [UInt8(truncatingIfNeeded: tone[2000]), UInt8(truncatingIfNeeded: tone[2000] >> 8),
-                        UInt8(truncatingIfNeeded: tone[2001]), UInt8(truncatingIfNeeded: tone[2001] >> 8)])
+        #expect(
+            pcm == [
+                UInt8(truncatingIfNeeded: tone[2000]), UInt8(truncatingIfNeeded: tone[2000] >> 8),
+                UInt8(truncatingIfNeeded: tone[2001]), UInt8(truncatingIfNeeded: tone[2001] >> 8),
+            ])
 
         // Frames 0, 22 and 44: mean colour within a video-codec tolerance of the input.
         for k in [0, 22, 44] {
@@ -55,7 +61,8 @@ struct QuickTimeReaderTests {
             #expect(frames.count == 1)
             guard let f = frames.first else { continue }
             #expect(f.width == 1440 && f.height == 1080 && f.colorSpace == .sRGB)
-            let got = meanRGB(f), want = source.mean(k)
+            let got = meanRGB(f)
+            let want = source.mean(k)
             print("frame \(k): mean decoded \(got), input \(want)")
             #expect(abs(got.x - want.x) < 2.5 && abs(got.y - want.y) < 2.5 && abs(got.z - want.z) < 2.5)
         }
@@ -66,7 +73,11 @@ struct QuickTimeReaderTests {
     func exiftoolSample() throws {
         let path = Fixture.thirdParty.appendingPathComponent("exiftool_t_QuickTime.mov").path
         let movie = try MovieReader(path: path)
-        print("exiftool_t_QuickTime.mov:", movie.tracks.map { "\($0.id) \($0.mediaType) '\($0.codec)' \($0.width ?? 0)×\($0.height ?? 0) ts \($0.timescale) samples \($0.sampleCount)" })
+        print(
+            "exiftool_t_QuickTime.mov:",
+            movie.tracks.map {
+                "\($0.id) \($0.mediaType) '\($0.codec)' \($0.width ?? 0)×\($0.height ?? 0) ts \($0.timescale) samples \($0.sampleCount)"
+            })
         print("metadata:", movie.metadata.map(\.description))
         #expect(movie.movieTimescale == 600)
         #expect(movie.tracks.count == 2)

@@ -1,8 +1,9 @@
 import DaguerreCore
+import DaguerreFormats
 import DaguerreTestSupport
 import Foundation
 import Testing
-import DaguerreFormats
+
 @testable import DaguerreMovie
 
 /// Hostile and damaged movies: the reader must end in a DaguerreError, never a trap.
@@ -14,7 +15,8 @@ struct QuickTimeRobustnessTests {
         let path = dir.path("small.mov")
         let source = try MovieFixture.Source(width: 64, height: 48, frames: 10)
         var settings = QuickTimeWriterTests.liveSettings(channels: 2)
-        settings.width = 64; settings.height = 48
+        settings.width = 64
+        settings.height = 48
         settings.stillImageTime = MediaTime(seconds: 0.3)
         try MovieFixture.record(path, source: source, frames: 10, settings: settings)
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -35,7 +37,9 @@ struct QuickTimeRobustnessTests {
                 }
                 if t.codec == "mebx" { _ = try movie.timedMetadata(track: t.id) }
                 if t.mediaType == .audio { _ = try? movie.pcm16Samples(track: t.id) }
-                if decode, t.mediaType == .video, t.sampleCount > 0 { _ = try? movie.decodeFrames(track: t.id, range: 0..<min(2, t.sampleCount)) }
+                if decode, t.mediaType == .video, t.sampleCount > 0 {
+                    _ = try? movie.decodeFrames(track: t.id, range: 0..<min(2, t.sampleCount))
+                }
             }
             return "read"
         } catch {
@@ -46,10 +50,12 @@ struct QuickTimeRobustnessTests {
     @Test("Tiny seeds for the fuzzer (fuzz/corpus-quicktime): a 16×16 Live Photo movie with 8 kHz audio, and its MP4")
     func fuzzSeeds() throws {
         let dir = try TemporaryDirectory()
-        let mov = dir.path("seed-tiny.mov"), mp4 = dir.path("seed-tiny.mp4")
+        let mov = dir.path("seed-tiny.mov")
+        let mp4 = dir.path("seed-tiny.mp4")
         let source = try MovieFixture.Source(width: 16, height: 16, frames: 3)
         var settings = QuickTimeWriterTests.liveSettings()
-        settings.width = 16; settings.height = 16
+        settings.width = 16
+        settings.height = 16
         settings.audio = .init(sampleRate: 8000, channels: 1)
         settings.stillImageTime = MediaTime(value: 40, timescale: 600)
         settings.metadata = Array(settings.metadata.prefix(2))
@@ -77,7 +83,7 @@ struct QuickTimeRobustnessTests {
         let bytes = try Self.smallMovie()
         var lengths = Set(0..<256)
         for k in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 300)) { lengths.insert(k) }
-        for k in (bytes.count - 2048)..<bytes.count { lengths.insert(k) }   // every cut inside moov
+        for k in (bytes.count - 2048)..<bytes.count { lengths.insert(k) }  // every cut inside moov
         var outcomes: [String: Int] = [:]
         for n in lengths.sorted() where n < bytes.count {
             do {
@@ -101,7 +107,8 @@ struct QuickTimeRobustnessTests {
         for _ in 0..<400 {
             var bytes = original
             for _ in 0..<Int.random(in: 1...8, using: &rng) {
-                let i = Bool.random(using: &rng) || Bool.random(using: &rng)
+                let i =
+                    Bool.random(using: &rng) || Bool.random(using: &rng)
                     ? Int.random(in: moovStart..<bytes.count, using: &rng) : Int.random(in: 0..<bytes.count, using: &rng)
                 bytes[i] ^= UInt8.random(in: 1...255, using: &rng)
             }
@@ -113,11 +120,13 @@ struct QuickTimeRobustnessTests {
 
     /// The size of the last top-level box (the movie atom our writer puts at the end).
     func moovSize(_ b: [UInt8]) -> Int {
-        var offset = 0, last = 0
+        var offset = 0
+        var last = 0
         while offset + 8 <= b.count {
             let size = Int(ByteReader.load32(b, offset))
             guard size >= 8, offset + size <= b.count else { break }
-            last = size; offset += size
+            last = size
+            offset += size
         }
         return last
     }
@@ -126,7 +135,10 @@ struct QuickTimeRobustnessTests {
     func findLast(_ code: String, in b: [UInt8]) -> Int? {
         var found: Int?
         var start = 0
-        while let i = find(code, in: b, after: start) { found = i; start = i + 1 }
+        while let i = find(code, in: b, after: start) {
+            found = i
+            start = i + 1
+        }
         return found
     }
 
@@ -187,15 +199,28 @@ struct QuickTimeRobustnessTests {
         // a fixed structure, so unknown nesting costs nothing).
         do {
             var w = ByteWriter()
-            w.box("ftyp") { w in w.fourCC("qt  "); w.u32(0); w.fourCC("qt  ") }
+            w.box("ftyp") { w in
+                w.fourCC("qt  ")
+                w.u32(0)
+                w.fourCC("qt  ")
+            }
             func nest(_ w: inout ByteWriter, _ depth: Int) {
                 if depth == 0 { return }
                 w.box("udta") { w in nest(&w, depth - 1) }
             }
             w.box("moov") { w in
-                w.fullBox("mvhd") { w in w.zeros(8); w.u32(600); w.u32(0); w.zeros(80) }
+                w.fullBox("mvhd") { w in
+                    w.zeros(8)
+                    w.u32(600)
+                    w.u32(0)
+                    w.zeros(80)
+                }
                 w.box("meta") { w in
-                    w.fullBox("hdlr") { w in w.u32(0); w.fourCC("mdta"); w.zeros(13) }
+                    w.fullBox("hdlr") { w in
+                        w.u32(0)
+                        w.fourCC("mdta")
+                        w.zeros(13)
+                    }
                     w.box("ilst") { w in nest(&w, 200) }
                 }
                 w.box("udta") { w in nest(&w, 200) }
@@ -206,7 +231,9 @@ struct QuickTimeRobustnessTests {
         // The depth bound itself: a normal movie nests 8 levels (moov/trak/mdia/minf/stbl/stsd/mebx/keys/…).
         var shallow = MovieReader.Options()
         shallow.maxBoxDepth = 3
-        expectDaguerreError("depth limit 3", { if case let .corruptData(_, detail, _) = $0 { detail.contains("nested deeper") } else { false } }) {
+        expectDaguerreError(
+            "depth limit 3", { if case .corruptData(_, let detail, _) = $0 { detail.contains("nested deeper") } else { false } }
+        ) {
             _ = try MovieReader(data: original, options: shallow)
         }
     }
@@ -243,14 +270,16 @@ struct QuickTimeRobustnessTests {
         do {
             var b = original
             let stts = try #require(find("stts", in: b))
-            put32(&b, stts + 12, 1)   // first run: 1 sample
-            put32(&b, stts + 8, 1)    // one run
+            put32(&b, stts + 12, 1)  // first run: 1 sample
+            put32(&b, stts + 8, 1)  // one run
             expectDaguerreError("stts covering one sample", { $0.isCorrupt }) { _ = try MovieReader(data: b) }
         }
         // The limit itself is configurable and checked.
         var options = MovieReader.Options()
         options.maxSamplesPerTrack = 100
-        expectDaguerreError("more audio samples than the limit", { $0.isTooLarge }) { _ = try MovieReader(data: original, options: options) }
+        expectDaguerreError("more audio samples than the limit", { $0.isTooLarge }) {
+            _ = try MovieReader(data: original, options: options)
+        }
         options = MovieReader.Options()
         options.maxMovieAtomBytes = 256
         expectDaguerreError("movie atom over the limit", { $0.isTooLarge }) { _ = try MovieReader(data: original, options: options) }
@@ -259,11 +288,15 @@ struct QuickTimeRobustnessTests {
     @Test("Not a movie at all: empty, JPEG, random bytes")
     func notMovies() throws {
         expectDaguerreError("empty", { $0.isTruncated }) { _ = try MovieReader(data: []) }
-        expectDaguerreError("JPEG", { $0.isCorrupt }) { _ = try MovieReader(path: Fixture.thirdParty.appendingPathComponent("exiftool_t_Apple.jpg").path) }
+        expectDaguerreError("JPEG", { $0.isCorrupt }) {
+            _ = try MovieReader(path: Fixture.thirdParty.appendingPathComponent("exiftool_t_Apple.jpg").path)
+        }
         var rng = SeededRandom(seed: 7)
         for n in [8, 16, 100, 4096] {
             let bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            expectDaguerreError("\(n) random bytes", { $0.isCorrupt || $0.isTruncated || $0.isTooLarge }) { _ = try MovieReader(data: bytes) }
+            expectDaguerreError("\(n) random bytes", { $0.isCorrupt || $0.isTruncated || $0.isTooLarge }) {
+                _ = try MovieReader(data: bytes)
+            }
         }
         expectDaguerreError("missing file", { $0.isIO }) { _ = try MovieReader(path: "/nonexistent/x.mov") }
         expectDaguerreError("a directory", { $0.isIO }) { _ = try MovieReader(path: "/tmp") }

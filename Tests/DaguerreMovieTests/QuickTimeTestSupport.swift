@@ -1,8 +1,9 @@
 import DaguerreCore
+import DaguerreFormats
 import DaguerreTestSupport
 import Foundation
 import Testing
-import DaguerreFormats
+
 @testable import DaguerreMovie
 
 /// Helpers for the QuickTime tests: synthetic frames and audio, the exiftool judge (ffprobe's
@@ -13,7 +14,8 @@ enum MovieFixture {
     final class Source: @unchecked Sendable {
         let width: Int, height: Int, tall: PixelBuffer
         init(width: Int, height: Int, frames: Int, colorSpace: ColorSpace = .sRGB) throws {
-            self.width = width; self.height = height
+            self.width = width
+            self.height = height
             var t = try PixelBuffer(width: width, height: height + 8 * frames, format: .rgba8, colorSpace: colorSpace, alpha: .straight)
             let rb = t.bytesPerRow
             let th = t.height
@@ -71,12 +73,16 @@ enum MovieFixture {
     @discardableResult
     static func record(_ path: String, source: Source, frames: Int = 45, settings: MovieSettings) throws -> MovieFileInfo {
         let recorder = try MovieRecorder(destination: path, settings: settings)
-        let audio = settings.audio.map { tone(seconds: Double(frames) / Double(settings.frameRate), sampleRate: $0.sampleRate, channels: $0.channels) } ?? []
+        let audio =
+            settings.audio.map {
+                tone(seconds: Double(frames) / Double(settings.frameRate), sampleRate: $0.sampleRate, channels: $0.channels)
+            } ?? []
         let perFrame = settings.audio.map { $0.sampleRate / settings.frameRate * $0.channels } ?? 0
         for i in 0..<frames {
             try recorder.append(frame: try source.frame(i), at: MediaTime(value: Int64(i) * 40, timescale: 600))
             if perFrame > 0 {
-                let lo = min(audio.count, i * perFrame), hi = i == frames - 1 ? audio.count : min(audio.count, (i + 1) * perFrame)
+                let lo = min(audio.count, i * perFrame)
+                let hi = i == frames - 1 ? audio.count : min(audio.count, (i + 1) * perFrame)
                 if hi > lo { try recorder.append(audio: Array(audio[lo..<hi])) }
             }
         }
@@ -108,9 +114,15 @@ func meanRGB(_ b: PixelBuffer) -> SIMD3<Double> {
     b.withUnsafeBytes { raw in
         let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
         for y in 0..<b.height {
-            var r = 0, g = 0, bl = 0
+            var r = 0
+            var g = 0
+            var bl = 0
             let row = p + y * b.bytesPerRow
-            for x in 0..<b.width { r += Int(row[4 * x]); g += Int(row[4 * x + 1]); bl += Int(row[4 * x + 2]) }
+            for x in 0..<b.width {
+                r += Int(row[4 * x])
+                g += Int(row[4 * x + 1])
+                bl += Int(row[4 * x + 2])
+            }
             sum += SIMD3(Double(r), Double(g), Double(bl))
         }
     }

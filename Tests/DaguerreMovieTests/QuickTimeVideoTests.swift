@@ -1,8 +1,9 @@
 import DaguerreCore
+import DaguerreFormats
 import DaguerreTestSupport
 import Foundation
 import Testing
-import DaguerreFormats
+
 @testable import DaguerreMovie
 
 @Suite("Video helpers: Y'CbCr conversion, Annex B, avcC, media time, sample tables")
@@ -13,14 +14,17 @@ struct QuickTimeVideoTests {
         return (16 + 219 * y / 255, 128 + 224 * (b - y) / 1.8556 / 255, 128 + 224 * (r - y) / 1.5748 / 255)
     }
 
-    @Test("RGBA, BGRA and RGB frames convert within one code value of the BT.709 formula; grey stays neutral",
-          arguments: [PixelFormat.rgba8, .bgra8, .rgb8])
+    @Test(
+        "RGBA, BGRA and RGB frames convert within one code value of the BT.709 formula; grey stays neutral",
+        arguments: [PixelFormat.rgba8, .bgra8, .rgb8])
     func conversion(format: PixelFormat) throws {
-        let w = 34, h = 6
+        let w = 34
+        let h = 6
         var rng = SeededRandom(seed: 709)
         var buffer = try PixelBuffer(width: w, height: h, format: format)
         var rgb = [[Double]](repeating: [0, 0, 0], count: w * h)
-        let rb = buffer.bytesPerRow, n = format.channels
+        let rb = buffer.bytesPerRow
+        let n = format.channels
         let (ri, gi, bi) = format == .bgra8 ? (2, 1, 0) : (0, 1, 2)
         buffer.withUnsafeMutableBytes { raw in
             for y in 0..<h {
@@ -28,7 +32,9 @@ struct QuickTimeVideoTests {
                     // Rows 0 and 1 (chroma row 0): greys; the rest random.
                     let v = (0..<3).map { _ in UInt8.random(in: 0...255, using: &rng) }
                     let c = y < 2 ? [v[0], v[0], v[0]] : v
-                    raw[y * rb + n * x + ri] = c[0]; raw[y * rb + n * x + gi] = c[1]; raw[y * rb + n * x + bi] = c[2]
+                    raw[y * rb + n * x + ri] = c[0]
+                    raw[y * rb + n * x + gi] = c[1]
+                    raw[y * rb + n * x + bi] = c[2]
                     if n == 4 { raw[y * rb + n * x + 3] = 255 }
                     rgb[y * w + x] = c.map(Double.init)
                 }
@@ -61,17 +67,20 @@ struct QuickTimeVideoTests {
         back.withUnsafeBytes { raw in #expect(raw[0] == 255 && raw[1] == 255 && raw[2] == 255) }
     }
 
-    @Test("Y'CbCr into a BGRA8 buffer: makeRGBA's bytes with red and blue swapped, alpha 255, the buffer's tags kept (video and full range, BT.709 and BT.601)",
-          arguments: [false, true])
+    @Test(
+        "Y'CbCr into a BGRA8 buffer: makeRGBA's bytes with red and blue swapped, alpha 255, the buffer's tags kept (video and full range, BT.709 and BT.601)",
+        arguments: [false, true])
     func intoBGRA(fullRange: Bool) throws {
-        let w = 34, h = 6
+        let w = 34
+        let h = 6
         var rng = SeededRandom(seed: 420)
         for matrix: UInt16 in [1, 6] {
             let props = VideoColorProperties(primaries: 1, transfer: 1, matrix: matrix)
-            let frame = try PlanarYCbCr420Buffer(width: w, height: h, luma: (0..<(w * h)).map { _ in UInt8.random(in: 0...255, using: &rng) },
-                                                 cb: (0..<(w * h / 4)).map { _ in UInt8.random(in: 0...255, using: &rng) },
-                                                 cr: (0..<(w * h / 4)).map { _ in UInt8.random(in: 0...255, using: &rng) },
-                                                 colorProperties: props, fullRange: fullRange)
+            let frame = try PlanarYCbCr420Buffer(
+                width: w, height: h, luma: (0..<(w * h)).map { _ in UInt8.random(in: 0...255, using: &rng) },
+                cb: (0..<(w * h / 4)).map { _ in UInt8.random(in: 0...255, using: &rng) },
+                cr: (0..<(w * h / 4)).map { _ in UInt8.random(in: 0...255, using: &rng) },
+                colorProperties: props, fullRange: fullRange)
             let rgba = try YCbCrConversion.makeRGBA(from: frame)
             var bgra = try PixelBuffer(width: w, height: h, format: .bgra8, colorSpace: .displayP3)
             try YCbCrConversion.convert(frame, into: &bgra)
@@ -81,8 +90,10 @@ struct QuickTimeVideoTests {
                 bgra.withUnsafeBytes { b in
                     for y in 0..<h {
                         for x in 0..<w {
-                            let i = y * rgba.bytesPerRow + 4 * x, o = y * bgra.bytesPerRow + 4 * x
-                            same = same && b[o] == r[i + 2] && b[o + 1] == r[i + 1] && b[o + 2] == r[i] && b[o + 3] == 255 && r[i + 3] == 255
+                            let i = y * rgba.bytesPerRow + 4 * x
+                            let o = y * bgra.bytesPerRow + 4 * x
+                            same =
+                                same && b[o] == r[i + 2] && b[o + 1] == r[i + 1] && b[o + 2] == r[i] && b[o + 3] == 255 && r[i + 3] == 255
                         }
                     }
                 }
@@ -100,7 +111,7 @@ struct QuickTimeVideoTests {
         let stream: [UInt8] = [0, 0, 0, 1, 0x67, 0x64, 0, 0x1F, 0xAC, 0, 0, 1, 0x68, 0xEE, 0x3C, 0x80, 0, 0, 0, 1, 0x65, 0x88, 0x84, 0x00]
         let nals = AnnexB.nalUnits(in: stream)
         #expect(nals.map { AnnexB.type(of: $0) } == [7, 8, 5])
-        #expect(nals[2] == [0x65, 0x88, 0x84])   // the trailing zero is the next start code's, or padding
+        #expect(nals[2] == [0x65, 0x88, 0x84])  // the trailing zero is the next start code's, or padding
         let sample = AnnexB.lengthPrefixed([nals[2]])
         #expect(sample == [0, 0, 0, 3, 0x65, 0x88, 0x84])
         #expect(AnnexB.nalUnits(inLengthPrefixed: sample) == [nals[2]])

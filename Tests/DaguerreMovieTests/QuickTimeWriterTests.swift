@@ -1,8 +1,9 @@
 import DaguerreCore
+import DaguerreFormats
 import DaguerreTestSupport
 import Foundation
 import Testing
-import DaguerreFormats
+
 @testable import DaguerreMovie
 
 @Suite("QuickTime writer: Live Photo movies judged by ffprobe, ffmpeg and exiftool")
@@ -11,14 +12,17 @@ struct QuickTimeWriterTests {
     static let location = "+48.8584+002.2945+035.000/"
 
     static func liveSettings(colorSpace: ColorSpace = .sRGB, channels: Int = 1) -> MovieSettings {
-        MovieSettings(colorSpace: colorSpace, audio: .init(channels: channels),
-                      metadata: [MetadataItem(key: .author, value: "Daguerre Tests"),
-                                 MetadataItem(key: .locationISO6709, value: location),
-                                 MetadataItem(key: .make, value: "Daguerre"),
-                                 MetadataItem(key: .model, value: "Virtual Camera"),
-                                 MetadataItem(key: .software, value: "Daguerre 1.0"),
-                                 MetadataItem(key: .creationDate, value: "2016-09-13T10:41:00+0200")],
-                      contentIdentifier: uuid, stillImageTime: MediaTime(seconds: 1.5))
+        MovieSettings(
+            colorSpace: colorSpace, audio: .init(channels: channels),
+            metadata: [
+                MetadataItem(key: .author, value: "Daguerre Tests"),
+                MetadataItem(key: .locationISO6709, value: location),
+                MetadataItem(key: .make, value: "Daguerre"),
+                MetadataItem(key: .model, value: "Virtual Camera"),
+                MetadataItem(key: .software, value: "Daguerre 1.0"),
+                MetadataItem(key: .creationDate, value: "2016-09-13T10:41:00+0200"),
+            ],
+            contentIdentifier: uuid, stillImageTime: MediaTime(seconds: 1.5))
     }
 
     @Test("ffprobe: h264 1440×1080 15 fps 3.0 s (45 frames), pcm_s16le 44.1 kHz, a mebx data stream; ffmpeg decodes it silently (L2, L4)")
@@ -33,8 +37,12 @@ struct QuickTimeWriterTests {
 
         let probe = try MovieProbe(path)
         for s in probe.streams {
-            print("ffprobe stream:", ["codec_type", "codec_name", "codec_tag_string", "profile", "width", "height", "r_frame_rate", "nb_frames",
-                                      "duration", "start_time", "sample_rate", "channels", "bit_rate", "color_primaries", "color_transfer", "color_space"]
+            print(
+                "ffprobe stream:",
+                [
+                    "codec_type", "codec_name", "codec_tag_string", "profile", "width", "height", "r_frame_rate", "nb_frames",
+                    "duration", "start_time", "sample_rate", "channels", "bit_rate", "color_primaries", "color_transfer", "color_space",
+                ]
                 .compactMap { k in s[k].map { "\(k)=\($0)" } }.joined(separator: " "))
         }
         print("ffprobe format:", ["format_name", "duration", "size"].compactMap { k in probe.format[k].map { "\(k)=\($0)" } })
@@ -71,7 +79,8 @@ struct QuickTimeWriterTests {
         let path = dir.path("live.mov")
         let source = try MovieFixture.Source(width: 640, height: 480, frames: 45)
         var settings = Self.liveSettings(channels: 2)
-        settings.width = 640; settings.height = 480
+        settings.width = 640
+        settings.height = 480
         try MovieFixture.record(path, source: source, settings: settings)
 
         let lines = try MovieFixture.exiftool(path, ["-ee"])
@@ -82,7 +91,8 @@ struct QuickTimeWriterTests {
         #expect(MovieFixture.value(lines, group: "Keys", tag: "Author") == "Daguerre Tests")
         #expect(MovieFixture.value(lines, group: "Keys", tag: "Make") == "Daguerre")
         #expect(MovieFixture.value(lines, group: "Keys", tag: "Model") == "Virtual Camera")
-        #expect(MovieFixture.value(lines, group: "Keys", tag: "GPSCoordinates")?.hasPrefix("48 deg 51' 30.24\" N, 2 deg 17' 40.20\" E") == true)
+        #expect(
+            MovieFixture.value(lines, group: "Keys", tag: "GPSCoordinates")?.hasPrefix("48 deg 51' 30.24\" N, 2 deg 17' 40.20\" E") == true)
         #expect(MovieFixture.value(lines, group: "Track3", tag: "MetaFormat") == "mebx")
         #expect(MovieFixture.value(lines, group: "Track3", tag: "ContentDescribes") == "Track 1")
         #expect(MovieFixture.value(lines, group: "Track3", tag: "StillImageTime") == "-1")
@@ -91,7 +101,9 @@ struct QuickTimeWriterTests {
         // item's one-tick sample starts at the still's time, so exiftool (which computes
         // SampleTime from 'stts' alone) reports it there, as ffprobe and our reader do.
         let raw = try MovieFixture.exiftool(path, ["-ee", "-n", "-Track3:all"])
-        let sampleTimes = raw.filter { $0.contains("SampleTime") }.compactMap { $0.split(separator: ":").last.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+        let sampleTimes = raw.filter { $0.contains("SampleTime") }.compactMap {
+            $0.split(separator: ":").last.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        }
         print("exiftool -n: Track3 SampleTime values \(sampleTimes)")
         #expect(sampleTimes.last == 1.5, "the still-image-time sample's SampleTime is the still time")
         // The location as written (ISO 6709), read raw.
@@ -108,7 +120,9 @@ struct QuickTimeWriterTests {
         try MovieFixture.record(path, source: source, frames: 15, settings: Self.liveSettings(colorSpace: .displayP3))
         let probe = try MovieProbe(path)
         let video = probe.video
-        print("ffprobe P3:", ["color_primaries", "color_transfer", "color_space", "color_range"].compactMap { k in video?[k].map { "\(k)=\($0)" } })
+        print(
+            "ffprobe P3:",
+            ["color_primaries", "color_transfer", "color_space", "color_range"].compactMap { k in video?[k].map { "\(k)=\($0)" } })
         #expect(video?["color_primaries"] as? String == "smpte432")
         #expect(video?["color_transfer"] as? String == "bt709")
         #expect(video?["color_space"] as? String == "bt709")
@@ -124,7 +138,9 @@ struct QuickTimeWriterTests {
         SampleFiles.keep(path, as: "live-photo-p3.mov")
     }
 
-    @Test("A full-range (420f) planar frame is converted to the movie's video range before encoding: it decodes to the grey it shows, not a stretched one")
+    @Test(
+        "A full-range (420f) planar frame is converted to the movie's video range before encoding: it decodes to the grey it shows, not a stretched one"
+    )
     func fullRangePlanarFrames() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("full-range.mov")
@@ -132,9 +148,10 @@ struct QuickTimeWriterTests {
         let recorder = try MovieRecorder(destination: path, settings: MovieSettings(width: w, height: h, frameRate: 15))
         for (i, level) in [UInt8(200), 40].enumerated() {
             // Full-range grey: luma `level` is RGB `level`; read as video range it would be (level − 16) × 255/219.
-            let frame = try PlanarYCbCr420Buffer(width: w, height: h, luma: [UInt8](repeating: level, count: w * h),
-                                                 cb: [UInt8](repeating: 128, count: w * h / 4), cr: [UInt8](repeating: 128, count: w * h / 4),
-                                                 fullRange: true)
+            let frame = try PlanarYCbCr420Buffer(
+                width: w, height: h, luma: [UInt8](repeating: level, count: w * h),
+                cb: [UInt8](repeating: 128, count: w * h / 4), cr: [UInt8](repeating: 128, count: w * h / 4),
+                fullRange: true)
             for k in 0..<4 { try recorder.append(frame: frame, at: MediaTime(value: Int64(4 * i + k) * 40, timescale: 600)) }
         }
         try recorder.finish()
@@ -164,7 +181,8 @@ struct QuickTimeWriterTests {
             try recorder.append(frame: frame, at: .zero)
         }
         expectDaguerreError("P3 frame into an sRGB movie", { if case .invalidArgument = $0 { true } else { false } }) {
-            try recorder.append(frame: try PixelBuffer(width: 64, height: 48, format: .rgba8, colorSpace: .displayP3), at: MediaTime(seconds: 1))
+            try recorder.append(
+                frame: try PixelBuffer(width: 64, height: 48, format: .rgba8, colorSpace: .displayP3), at: MediaTime(seconds: 1))
         }
         expectDaguerreError("audio without audio settings", { if case .invalidArgument = $0 { true } else { false } }) {
             try recorder.append(audio: [0, 0])

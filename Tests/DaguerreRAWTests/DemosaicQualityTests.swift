@@ -1,10 +1,11 @@
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
-@testable import DaguerreRAW
 import DaguerreTestSupport
 import Foundation
 import Testing
+
+@testable import DaguerreRAW
 
 /// Demosaic quality by the L protocol (Tests/Resources/kodak24/README.md; issue #5 must-hold, X2):
 /// each Kodak24 image decoded as sRGB, linearized, mosaicked RGGB into a DNG, developed by
@@ -15,7 +16,8 @@ import Testing
     /// linear sRGB (so development adds no colour change), developed over its whole area.
     static func mosaicDNG(_ png: String) throws -> (dng: DNGImage, truth: PixelBuffer) {
         let truth = try ImageReader.readAll(path: png)
-        let w = truth.width & ~1, h = truth.height & ~1
+        let w = truth.width & ~1
+        let h = truth.height & ~1
         var mosaic = try BayerImage(width: w, height: h, pattern: .rggb, bitsPerSample: 16)
         mosaic.whiteLevel = 65535
         let decode = (0..<256).map { SRGBCurve.decode(Double($0) / 255) }
@@ -29,7 +31,7 @@ import Testing
             }
         }
         var dng = DNGImage(raw: mosaic, uniqueCameraModel: "Daguerre linear sRGB test camera")
-        dng.color.colorMatrix1 = (Primaries.srgb.rgbToXYZ.inverse ?? .identity).m    // XYZ → linear sRGB
+        dng.color.colorMatrix1 = (Primaries.srgb.rgbToXYZ.inverse ?? .identity).m  // XYZ → linear sRGB
         dng.color.calibrationIlluminant1 = .d65
         dng.color.asShotNeutral = [1, 1, 1]
         dng.defaultCrop = DNGCrop(x: 0, y: 0, width: Double(w), height: Double(h))
@@ -37,14 +39,18 @@ import Testing
     }
 
     static func cpsnr(_ a: PixelBuffer, _ b: PixelBuffer, border: Int = 10) -> Double {
-        var se = 0.0, n = 0.0
+        var se = 0.0
+        var n = 0.0
         a.withUnsafeBytes { pa in
             b.withUnsafeBytes { pb in
                 for y in border..<(min(a.height, b.height) - border) {
                     for x in border..<(min(a.width, b.width) - border) {
                         for c in 0..<3 {
-                            let d = Double(pa[y * a.bytesPerRow + x * a.format.channels + c]) - Double(pb[y * b.bytesPerRow + x * b.format.channels + c])
-                            se += d * d; n += 1
+                            let d =
+                                Double(pa[y * a.bytesPerRow + x * a.format.channels + c])
+                                - Double(pb[y * b.bytesPerRow + x * b.format.channels + c])
+                            se += d * d
+                            n += 1
                         }
                     }
                 }
@@ -53,13 +59,16 @@ import Testing
         return 10 * log10(255 * 255 / max(se / n, 1e-12))
     }
 
-    @Test("Kodak24, L protocol: RAWFilter (LMMSE-GW) mean CPSNR ≥ 38.9 dB, above LibRaw AHD and DHT measured side by side, in pipeline versions 3 and 4",
-          arguments: ["3", "4"])
+    @Test(
+        "Kodak24, L protocol: RAWFilter (LMMSE-GW) mean CPSNR ≥ 38.9 dB, above LibRaw AHD and DHT measured side by side, in pipeline versions 3 and 4",
+        arguments: ["3", "4"])
     func kodak24(version: String) async throws {
         // Off the concurrency pool: this develops 24 images and waits for LibRaw (onOwnThread).
         let (ours, ahd, dht) = try await onOwnThread { try Self.measureKodak24(version: version) }
         let mean = ours.reduce(0, +) / Double(ours.count)
-        print("Kodak24 L protocol, mean CPSNR: RAWFilter v\(version) LMMSE-GW \(mean) dB (worst \(ours.min() ?? 0)); LibRaw AHD \(ahd), DHT \(dht)")
+        print(
+            "Kodak24 L protocol, mean CPSNR: RAWFilter v\(version) LMMSE-GW \(mean) dB (worst \(ours.min() ?? 0)); LibRaw AHD \(ahd), DHT \(dht)"
+        )
         print("per image: \(ours.map { ($0 * 100).rounded() / 100 })")
         #expect(ours.count == 24)
         #expect(mean >= 38.9)
@@ -72,7 +81,8 @@ import Testing
         var context = Context.Options()
         context.workingFormat = .rgbaf
         let ctx = try Context(options: context)
-        var ours: [Double] = [], pairs: [[String]] = []
+        var ours: [Double] = []
+        var pairs: [[String]] = []
         for i in 1...24 {
             let png = Judge.testdata.appendingPathComponent(String(format: "kodak24/kodim%02d.png", i)).path
             let (dng, truth) = try Self.mosaicDNG(png)
@@ -92,7 +102,9 @@ import Testing
         let spec = dir.path("spec.json")
         try JSONSerialization.data(withJSONObject: ["pairs": pairs, "methods": ["AHD", "DHT"]]).write(to: URL(fileURLWithPath: spec))
         let libraw = try Judge.python("demosaic_judge.py", [spec])
-        guard let ahd = (libraw["AHD"] as? [String: Any])?["mean"] as? Double, let dht = (libraw["DHT"] as? [String: Any])?["mean"] as? Double else {
+        guard let ahd = (libraw["AHD"] as? [String: Any])?["mean"] as? Double,
+            let dht = (libraw["DHT"] as? [String: Any])?["mean"] as? Double
+        else {
             throw Judge.Failure(description: "demosaic_judge.py gave no AHD/DHT means: \(libraw)")
         }
         return (ours, ahd, dht)

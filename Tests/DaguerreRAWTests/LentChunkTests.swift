@@ -1,8 +1,9 @@
-@testable import DaguerreFormats
-@testable import DaguerreRAW
 import DaguerreCore
 import DaguerreImage
 import Testing
+
+@testable import DaguerreFormats
+@testable import DaguerreRAW
 
 /// The full develop lends its chunks to the engine instead of copying every developed row into
 /// the engine's window (`RowSource.lendRows`, SPEC X7). Lent rows are the develop's rows, bit
@@ -14,7 +15,8 @@ import Testing
     /// from its DNG, and the same develop of the decoded mosaic read by copy.
     static func develops(noiseReduction: Bool) throws -> (expected: [Float], lender: RAWDevelopDecoder) {
         let bytes = try StreamedMosaicTests.dngBytes()
-        let stored = try StreamedMosaicTests.stored(bytes), whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
+        let stored = try StreamedMosaicTests.stored(bytes)
+        let whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
         let settings = StreamedMosaicTests.settings(noiseReduction: noiseReduction)
         let (w, h) = (690, 1088)
         var expected = [Float](repeating: .nan, count: w * h * 3)
@@ -43,7 +45,9 @@ import Testing
         spans.last { $0.rows.contains(y) }.map { $0.row(y) - (y % DevelopChunks.chunkRows) * width * 12 }
     }
 
-    @Test("Rows lent and never released keep their chunks: every lent row equals the develop's at the end, and no chunk buffer was reused", arguments: [true, false])
+    @Test(
+        "Rows lent and never released keep their chunks: every lent row equals the develop's at the end, and no chunk buffer was reused",
+        arguments: [true, false])
     func heldRowsAreNeverOverwritten(noiseReduction: Bool) throws {
         let (expected, lender) = try Self.develops(noiseReduction: noiseReduction)
         let (w, h) = (690, 1088)
@@ -56,7 +60,9 @@ import Testing
         #expect(buffers.count == 5, "\(buffers.count) buffers for 5 chunks held at once")
     }
 
-    @Test("Lent and released as the engine does (a band held, the next lent ahead, rows above the band released): held rows equal the develop's, and two chunk buffers serve the whole image")
+    @Test(
+        "Lent and released as the engine does (a band held, the next lent ahead, rows above the band released): held rows equal the develop's, and two chunk buffers serve the whole image"
+    )
     func releasedChunksAreReused() throws {
         let (expected, lender) = try Self.develops(noiseReduction: true)
         let (w, h) = (690, 1088)

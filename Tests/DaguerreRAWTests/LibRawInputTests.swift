@@ -26,7 +26,9 @@ import Testing
         let mosaic = try #require(libraw.mosaic)
         let same = mosaic.samples == ours.samples
         #expect(same && mosaic.pattern == ours.pattern && mosaic.width == ours.width && mosaic.height == ours.height)
-        #expect(mosaic.blackLevel == ours.blackLevel && mosaic.whiteLevel == ours.whiteLevel, "LibRaw \(mosaic.blackLevel) \(mosaic.whiteLevel), ours \(ours.blackLevel) \(ours.whiteLevel)")
+        #expect(
+            mosaic.blackLevel == ours.blackLevel && mosaic.whiteLevel == ours.whiteLevel,
+            "LibRaw \(mosaic.blackLevel) \(mosaic.whiteLevel), ours \(ours.blackLevel) \(ours.whiteLevel)")
         #expect(libraw.metadata.make == "Daguerre" && libraw.color.asShotNeutral != nil)
         let image = try RAWFilter(dng: libraw).outputImage()
         #expect(image.extent.width == 256 && image.extent.height == 192)
@@ -44,7 +46,9 @@ import Testing
         #expect(throws: DaguerreError.self) { _ = try RAWFilter(url: URL(fileURLWithPath: dir.path("missing.nef"))) }
     }
 
-    @Test("RAWFilter opens bytes (ours for a DNG, LibRaw's buffer reader otherwise) and a bare mosaic with its calibration, developing the same pixels as from the file (X1, X6)")
+    @Test(
+        "RAWFilter opens bytes (ours for a DNG, LibRaw's buffer reader otherwise) and a bare mosaic with its calibration, developing the same pixels as from the file (X1, X6)"
+    )
     func bytesAndMosaics() throws {
         let (dir, path) = try Self.chartFile(width: 128, height: 96)
         defer { withExtendedLifetime(dir) {} }
@@ -60,7 +64,8 @@ import Testing
         // A bare mosaic has no DefaultCrop: it develops whole, and its crop is the file's pixels
         // (the file's develop reads the same photosites beyond its crop).
         let dng = try DNGReader.read(path: path)
-        let mosaic = try #require(dng.mosaic), crop = try #require(dng.defaultCrop)
+        let mosaic = try #require(dng.mosaic)
+        let crop = try #require(dng.defaultCrop)
         let bare = try RAWFilter(mosaic: mosaic, color: dng.color, metadata: dng.metadata)
         #expect(try bare.outputImage().extent.width == Double(mosaic.width))
         #expect(try pixels(bare, crop: crop) == fromFile)

@@ -18,12 +18,16 @@ struct LinearPixels {
     /// is the default (half float).
     init(_ image: Image, context: Context? = nil, bounds: Rect? = nil) throws {
         let context = try context ?? Context()
-        let buffer = try bounds.map { try context.createBuffer(image, bounds: $0, format: .rgbaf, colorSpace: .extendedLinearSRGB) }
+        let buffer =
+            try bounds.map { try context.createBuffer(image, bounds: $0, format: .rgbaf, colorSpace: .extendedLinearSRGB) }
             ?? context.createBuffer(image, format: .rgbaf, colorSpace: .extendedLinearSRGB)
-        width = buffer.width; height = buffer.height
+        width = buffer.width
+        height = buffer.height
         values = buffer.withUnsafeBytes { raw in
             (0..<buffer.height).flatMap { y in
-                Array(UnsafeBufferPointer(start: (raw.baseAddress! + y * buffer.bytesPerRow).assumingMemoryBound(to: Float.self), count: buffer.width * 4))
+                Array(
+                    UnsafeBufferPointer(
+                        start: (raw.baseAddress! + y * buffer.bytesPerRow).assumingMemoryBound(to: Float.self), count: buffer.width * 4))
             }
         }
     }
@@ -56,7 +60,8 @@ struct LinearPixels {
     func differences(_ part: LinearPixels, atX x: Int, y: Int) -> Int {
         var n = 0
         for r in 0..<part.height {
-            for i in 0..<part.width * 4 where part.values[r * part.width * 4 + i].bitPattern != values[((y + r) * width + x) * 4 + i].bitPattern {
+            for i in 0..<part.width * 4
+            where part.values[r * part.width * 4 + i].bitPattern != values[((y + r) * width + x) * 4 + i].bitPattern {
                 n += 1
             }
         }
@@ -69,7 +74,8 @@ struct LinearPixels {
     /// The mean absolute difference of R, G and B from a render of the same size.
     func meanAbsoluteDifference(_ other: LinearPixels) -> Double {
         precondition(other.width == width && other.height == height, "renders of different sizes")
-        let a = rgb, b = other.rgb
+        let a = rgb
+        let b = other.rgb
         return zip(a, b).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / Double(max(1, a.count))
     }
 }

@@ -1,10 +1,11 @@
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
-@testable import DaguerreRAW
 import DaguerreTestSupport
 import Foundation
 import Testing
+
+@testable import DaguerreRAW
 
 /// Noise reduction quality by the N protocol of the project's noise research (issue #5 "Noise"
 /// must-hold; SPEC X3), measured by Tests/judges/noise_judge.py: it makes the DNGs (Kodak crops
@@ -27,8 +28,10 @@ import Testing
 
     /// Develops `dng` with RAWFilter (defaults, or `amount`, then `configure`) and writes linear
     /// sRGB floats: int32 width, int32 height, then RGB rows.
-    static func develop(_ dng: DNGImage, amount: Double? = nil, configure: (inout RAWFilter) -> Void = { _ in },
-                        to path: String, context: Context) throws {
+    static func develop(
+        _ dng: DNGImage, amount: Double? = nil, configure: (inout RAWFilter) -> Void = { _ in },
+        to path: String, context: Context
+    ) throws {
         var raw = try RAWFilter(dng: dng)
         if let amount { raw.luminanceNoiseReductionAmount = amount }
         configure(&raw)
@@ -36,12 +39,16 @@ import Testing
         var data = Data()
         for v in [Int32(buffer.width), Int32(buffer.height)] { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
         buffer.withUnsafeBytes { raw in
-            for y in 0..<buffer.height { data.append(contentsOf: raw[(y * buffer.bytesPerRow)..<(y * buffer.bytesPerRow + buffer.width * 12)]) }
+            for y in 0..<buffer.height {
+                data.append(contentsOf: raw[(y * buffer.bytesPerRow)..<(y * buffer.bytesPerRow + buffer.width * 12)])
+            }
         }
         try data.write(to: URL(fileURLWithPath: path))
     }
 
-    @Test("N protocol: RAWFilter's noisy renders ≥ 37.8 dB (ISO 1600) and ≥ 35.2 dB (ISO 3200) against its noise-free renders, above LibRaw's best against the scene, measured side by side; MTF50 of the 4:1 edge kept with noise reduction on")
+    @Test(
+        "N protocol: RAWFilter's noisy renders ≥ 37.8 dB (ISO 1600) and ≥ 35.2 dB (ISO 3200) against its noise-free renders, above LibRaw's best against the scene, measured side by side; MTF50 of the 4:1 edge kept with noise reduction on"
+    )
     func nProtocol() async throws {
         // Off the concurrency pool: this develops the protocol's DNGs and waits for the judge,
         // minutes on 2 cores (onOwnThread).
@@ -50,7 +57,8 @@ import Testing
         let psnr = try #require(result["psnr"] as? [String: [String: Double]])
         func figure(_ key: String, _ column: String) throws -> Double { try #require(psnr[key]?[column], "no \(key) \(column)") }
         for (iso, goalClean, issueTruth) in [(1600, 37.8, 33.46), (3200, 35.2, 32.08)] {
-            let clean = try figure("ours \(iso)", "vs_clean"), truth = try figure("ours \(iso)", "vs_truth")
+            let clean = try figure("ours \(iso)", "vs_clean")
+            let truth = try figure("ours \(iso)", "vs_truth")
             let off = try figure("ours \(iso) off", "vs_clean")
             #expect(clean >= goalClean, "ISO \(iso): \(clean) dB vs clean")
             #expect(clean > off + 1, "ISO \(iso): noise reduction gains \(clean - off) dB")
@@ -63,16 +71,19 @@ import Testing
         let mtf = try #require(result["mtf50"] as? [String: [String: Double]])
         let noiseFree = try #require(mtf["4:1 0 ours, NR"]?["mtf50"])
         for iso in [1600, 3200] {
-            let on = try #require(mtf["4:1 \(iso) ours, NR"]?["mtf50"]), off = try #require(mtf["4:1 \(iso) ours, no NR"]?["mtf50"])
-            #expect(on >= 0.95 * noiseFree && on >= off - 0.01, "4:1 edge, ISO \(iso): MTF50 \(on) with NR, \(off) without, \(noiseFree) noise-free")
+            let on = try #require(mtf["4:1 \(iso) ours, NR"]?["mtf50"])
+            let off = try #require(mtf["4:1 \(iso) ours, no NR"]?["mtf50"])
+            #expect(
+                on >= 0.95 * noiseFree && on >= off - 0.01,
+                "4:1 edge, ISO \(iso): MTF50 \(on) with NR, \(off) without, \(noiseFree) noise-free")
         }
     }
-
 
     /// Makes the protocol's DNGs, develops them, and returns the judge's scores (JSON).
     static func measureNProtocol() throws -> Data {
         let dir = try TemporaryDirectory("noise-protocol")
-        let make = Self.full
+        let make =
+            Self.full
             ? ["make", dir.path("data"), "--edges", "4:1,low", "--seeds", "16", "--low-seeds", "64"]
             : ["make", dir.path("data"), "--crop", "0", "500", "0", "1000", "--edges", "4:1", "--seeds", "8"]
         var spec = try Judge.python("noise_judge.py", make)
@@ -97,7 +108,9 @@ import Testing
             _ = try Judge.need(dng.mosaic, "a Bayer mosaic in \(path)")
             let estimate = try RAWFilter(dng: unprofiled).noiseProfile()
             let given = try Judge.need(CFANoiseProfile(dng: dng.color.noiseProfile, cfaPattern: [0, 1, 1, 2]), "a NoiseProfile in \(path)")
-            print("\(name): estimated σ at 18 % grey / profile's: \(estimate.planes.map { ($0.sigma(at: 0.18) / given.planes[0].sigma(at: 0.18) * 1000).rounded() / 1000 })")
+            print(
+                "\(name): estimated σ at 18 % grey / profile's: \(estimate.planes.map { ($0.sigma(at: 0.18) / given.planes[0].sigma(at: 0.18) * 1000).rounded() / 1000 })"
+            )
         }
         var charts: [String: [String: String]] = [:]
         for chart in try Judge.need(spec["charts"] as? [[String: Any]], "the judge's charts") {
@@ -120,18 +133,25 @@ import Testing
     }
 
     /// The fine controls on the CI subset (opt-in: about 10 minutes on 2 cores).
-    static var controlSettings: [(name: String, control: WritableKeyPath<RAWFilter, Double>, value: Double)] { [
-        ("detail 0.5", \.noiseReductionDetailAmount, 0.5), ("detail 1", \.noiseReductionDetailAmount, 1),
-        ("contrast 0.5", \.noiseReductionContrastAmount, 0.5), ("contrast 1", \.noiseReductionContrastAmount, 1),
-        ("sharpness 0.5", \.noiseReductionSharpnessAmount, 0.5), ("sharpness 1", \.noiseReductionSharpnessAmount, 1),
-    ] }
+    static var controlSettings: [(name: String, control: WritableKeyPath<RAWFilter, Double>, value: Double)] {
+        [
+            ("detail 0.5", \.noiseReductionDetailAmount, 0.5), ("detail 1", \.noiseReductionDetailAmount, 1),
+            ("contrast 0.5", \.noiseReductionContrastAmount, 0.5), ("contrast 1", \.noiseReductionContrastAmount, 1),
+            ("sharpness 0.5", \.noiseReductionSharpnessAmount, 0.5), ("sharpness 1", \.noiseReductionSharpnessAmount, 1),
+        ]
+    }
 
-    @Test("N protocol with the fine controls (opt-in): detail and contrast cost under 1.5 dB at 1; sharpness raises both edges' MTF50 (PSNR falls by design: sharpening departs from the scene)",
-          .enabled(if: NoiseQualityTests.controls))
+    @Test(
+        "N protocol with the fine controls (opt-in): detail and contrast cost under 1.5 dB at 1; sharpness raises both edges' MTF50 (PSNR falls by design: sharpening departs from the scene)",
+        .enabled(if: NoiseQualityTests.controls))
     func nProtocolControls() throws {
         let dir = try TemporaryDirectory("noise-controls")
-        var spec = try Judge.python("noise_judge.py", ["make", dir.path("data"), "--crop", "0", "500", "0", "1000", "--edges", "4:1,low",
-                                                       "--seeds", "8", "--low-seeds", "16"])
+        var spec = try Judge.python(
+            "noise_judge.py",
+            [
+                "make", dir.path("data"), "--crop", "0", "500", "0", "1000", "--edges", "4:1,low",
+                "--seeds", "8", "--low-seeds", "16",
+            ])
         var options = Context.Options()
         options.workingFormat = .rgbaf
         let context = try Context(options: options)

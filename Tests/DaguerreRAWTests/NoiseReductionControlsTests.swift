@@ -1,10 +1,11 @@
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
-@testable import DaguerreRAW
 import DaguerreTestSupport
 import Foundation
 import Testing
+
+@testable import DaguerreRAW
 
 /// Core Image's fine noise-reduction controls in RAWFilter (SPEC X1, X3; issue #5): detail and
 /// contrast as the noise DCT4-2S assumes per DCT coefficient, sharpness as
@@ -35,8 +36,9 @@ import Testing
         var x = NoiseScenes.linear(mosaic)
         let nr = try MosaicNoiseReduction(maxWidth: mosaic.width, maxHeight: mosaic.height, workers: 2)
         x.withUnsafeMutableBufferPointer { b in
-            nr.denoise(MosaicWindow(x: 0, y: 0, width: mosaic.width, height: mosaic.height, stride: mosaic.width, samples: b.baseAddress!),
-                       profile: CFANoiseProfile(uniform: model), amount: 1, noiseScales: controls.coefficientNoiseScales)
+            nr.denoise(
+                MosaicWindow(x: 0, y: 0, width: mosaic.width, height: mosaic.height, stride: mosaic.width, samples: b.baseAddress!),
+                profile: CFANoiseProfile(uniform: model), amount: 1, noiseScales: controls.coefficientNoiseScales)
         }
         return x
     }
@@ -44,10 +46,12 @@ import Testing
     /// The share of `pattern` (amplitude `amplitude` in the scene) that `x` holds: the
     /// least-squares projection of x − 18 % onto the pattern (1: all of it, 0: none).
     static func kept(_ x: [Float], width: Int, _ pattern: (Int, Int) -> Double, amplitude: Double) -> Double {
-        var dot = 0.0, norm = 0.0
+        var dot = 0.0
+        var norm = 0.0
         for (i, v) in x.enumerated() {
             let p = pattern(i % width, i / width)
-            dot += (Double(v) - grey) * p; norm += p * p
+            dot += (Double(v) - grey) * p
+            norm += p * p
         }
         return dot / norm / amplitude
     }
@@ -59,7 +63,9 @@ import Testing
         return (d.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(d.count)).squareRoot()
     }
 
-    @Test("The defaults are DCT4-2S as specified: every coefficient's noise scale is exactly 1 (x·1 = x, so the denoiser and version 3's golden develop in RAWDevelopTests are bit-identical to before the controls)")
+    @Test(
+        "The defaults are DCT4-2S as specified: every coefficient's noise scale is exactly 1 (x·1 = x, so the denoiser and version 3's golden develop in RAWDevelopTests are bit-identical to before the controls)"
+    )
     func defaultsAreBitIdentical() throws {
         let controls = try NoiseReductionControls(sharpness: 0, contrast: 0, detail: 0)
         #expect(controls.isNeutral && controls == NoiseReductionControls())
@@ -68,10 +74,13 @@ import Testing
 
     /// Denoises the patterned scene with the controls at 0, 0.5 and 1: the share of the fine and
     /// of the coarse pattern kept, and the σ removed, at each.
-    static func sweep(_ controls: (Double) throws -> NoiseReductionControls) throws -> (fine: [Double], coarse: [Double], removed: [Double]) {
+    static func sweep(_ controls: (Double) throws -> NoiseReductionControls) throws -> (fine: [Double], coarse: [Double], removed: [Double])
+    {
         let (mosaic, model, af, ac) = try patterned()
         let noisy = NoiseScenes.linear(mosaic)
-        var fineKept: [Double] = [], coarseKept: [Double] = [], removed: [Double] = []
+        var fineKept: [Double] = []
+        var coarseKept: [Double] = []
+        var removed: [Double] = []
         for amount in [0.0, 0.5, 1] {
             let x = try denoised(mosaic, model, try controls(amount))
             fineKept.append(kept(x, width: 256, fine, amplitude: af))
@@ -81,7 +90,9 @@ import Testing
         return (fineKept, coarseKept, removed)
     }
 
-    @Test("Detail keeps fine texture: a fine pattern at 1.2 σ keeps more of its amplitude at detail 0.5 and more again at 1, and less is removed; the coarse pattern moves less")
+    @Test(
+        "Detail keeps fine texture: a fine pattern at 1.2 σ keeps more of its amplitude at detail 0.5 and more again at 1, and less is removed; the coarse pattern moves less"
+    )
     func detail() throws {
         let (fineKept, coarseKept, removed) = try Self.sweep { try NoiseReductionControls(sharpness: 0, contrast: 0, detail: $0) }
         print("detail 0 / 0.5 / 1: fine pattern kept \(fineKept), coarse kept \(coarseKept), σ removed \(removed)")
@@ -91,7 +102,9 @@ import Testing
         #expect(abs(coarseKept[2] - coarseKept[0]) < (fineKept[2] - fineKept[0]) / 2, "coarse pattern: \(coarseKept)")
     }
 
-    @Test("Contrast keeps faint coarse shading: a coarse pattern at 0.8 σ keeps more of its amplitude at contrast 0.5 and more again at 1, and less is removed; the fine pattern moves less")
+    @Test(
+        "Contrast keeps faint coarse shading: a coarse pattern at 0.8 σ keeps more of its amplitude at contrast 0.5 and more again at 1, and less is removed; the fine pattern moves less"
+    )
     func contrast() throws {
         let (fineKept, coarseKept, removed) = try Self.sweep { try NoiseReductionControls(sharpness: 0, contrast: $0, detail: 0) }
         print("contrast 0 / 0.5 / 1: coarse pattern kept \(coarseKept), fine kept \(fineKept), σ removed \(removed)")
@@ -123,7 +136,8 @@ import Testing
     /// the step), and the luminance noise σ of the flat areas relative to their levels.
     static func edgeFigures(_ raw: RAWFilter) throws -> (rise: Double, overshoot: Double, noise: Double) {
         let pixels = try LinearPixels(try raw.outputImage(), context: try LinearPixels.floatContext())
-        var sums = [Double](repeating: 0, count: 4 * 24), counts = [Double](repeating: 0, count: 4 * 24)
+        var sums = [Double](repeating: 0, count: 4 * 24)
+        var counts = [Double](repeating: 0, count: 4 * 24)
         var flat: [(sum: Double, squares: Double, n: Double)] = [(0, 0, 0), (0, 0, 0)]
         for y in 16..<240 {
             for x in 16..<240 {
@@ -131,15 +145,19 @@ import Testing
                 let d = (Double(x) + 0.5 - edgeX(Double(y) + 0.5)) * cos(slant)
                 if abs(d) < 12 {
                     let bin = Int(((d + 12) * 4).rounded(.down))
-                    sums[bin] += luma; counts[bin] += 1
+                    sums[bin] += luma
+                    counts[bin] += 1
                 } else if abs(d) > 24 {
                     let side = d < 0 ? 0 : 1
-                    flat[side].sum += luma; flat[side].squares += luma * luma; flat[side].n += 1
+                    flat[side].sum += luma
+                    flat[side].squares += luma * luma
+                    flat[side].n += 1
                 }
             }
         }
         let esf = zip(sums, counts).map { $0 / max($1, 1) }
-        let low = esf[0..<16].reduce(0, +) / 16, high = esf[(esf.count - 16)...].reduce(0, +) / 16
+        let low = esf[0..<16].reduce(0, +) / 16
+        let high = esf[(esf.count - 16)...].reduce(0, +) / 16
         let levels = esf.map { ($0 - low) / (high - low) }
         func crossing(_ level: Double) -> Double {
             for i in 1..<levels.count where levels[i - 1] < level && levels[i] >= level {
@@ -151,7 +169,9 @@ import Testing
         return (crossing(0.9) - crossing(0.1), (levels.max() ?? 1) - 1, (noise[0] + noise[1]) / 2)
     }
 
-    @Test("Sharpness gives back edge sharpness noise reduction took: the low-contrast edge's 10–90 % rise shortens at 0.5 and again at 1, while the flat areas' noise grows by under 10 %")
+    @Test(
+        "Sharpness gives back edge sharpness noise reduction took: the low-contrast edge's 10–90 % rise shortens at 0.5 and again at 1, while the flat areas' noise grows by under 10 %"
+    )
     func sharpness() throws {
         let dng = try Self.edgeDNG(lo: 0.15, hi: 0.20)
         var raw = try RAWFilter(dng: dng)
@@ -175,9 +195,13 @@ import Testing
         #expect(try RAWDevelopTests.fingerprint(try raw.outputImage()) == withSharpness)
     }
 
-    @Test("The luminance noise model carries the raw one through white balance and the camera matrix: a flat grey develop without noise reduction has the luminance variance it predicts, within 20 %")
+    @Test(
+        "The luminance noise model carries the raw one through white balance and the camera matrix: a flat grey develop without noise reduction has the luminance variance it predicts, within 20 %"
+    )
     func luminanceNoise() throws {
-        let (mosaic, model) = try NoiseScenes.mosaic(width: 128, height: 128, electrons: Self.electrons, seed: 8) { _, _, c in [0.12, 0.2, 0.15][c] }
+        let (mosaic, model) = try NoiseScenes.mosaic(width: 128, height: 128, electrons: Self.electrons, seed: 8) { _, _, c in
+            [0.12, 0.2, 0.15][c]
+        }
         var dng = try RAWDevelopTests.fixedDNG()
         dng.rawData = .mosaic(mosaic)
         dng.color.asShotNeutral = [0.6, 1, 0.75]
@@ -186,29 +210,38 @@ import Testing
         var raw = try RAWFilter(dng: dng)
         raw.luminanceNoiseReductionAmount = 0
         let pixels = try LinearPixels(try raw.outputImage(), context: try LinearPixels.floatContext())
-        var sum = 0.0, squares = 0.0, n = 0.0
+        var sum = 0.0
+        var squares = 0.0
+        var n = 0.0
         for y in 16..<112 {
             for x in 16..<112 {
                 let luma = pixels.luma(x: x, y: y)
-                sum += luma; squares += luma * luma; n += 1
+                sum += luma
+                squares += luma * luma
+                n += 1
             }
         }
-        let mean = sum / n, variance = squares / n - mean * mean
+        let mean = sum / n
+        let variance = squares / n - mean * mean
         let white = ColorTemperature.xy(temperature: raw.neutralTemperature, tint: raw.neutralTint)
         let settingsMatrix = raw.colorModel.cameraToWorking(white: white, working: raw.workingSpace)
         let neutral = raw.colorModel.xyzToCamera(white: white) * Primaries.xyz(white)
-        let predicted = NoiseReductionSharpening.luminanceNoise(profile: CFANoiseProfile(uniform: model), cfaPattern: mosaic.pattern.cfaPattern,
-                                                                matrix: settingsMatrix, neutral: neutral)
+        let predicted = NoiseReductionSharpening.luminanceNoise(
+            profile: CFANoiseProfile(uniform: model), cfaPattern: mosaic.pattern.cfaPattern,
+            matrix: settingsMatrix, neutral: neutral)
         let ratio = variance / (predicted.scale * mean + predicted.offset)
         print("flat grey luminance \(mean): variance measured / predicted \(ratio)")
         #expect(abs(ratio - 1) < 0.2, "measured \(variance), predicted \(predicted.scale * mean + predicted.offset)")
     }
 
-    @Test("Out-of-range and non-finite amounts are refused with a typed error naming the control; versions 1 and 2 accept only 0; by key, non-finite values are refused")
+    @Test(
+        "Out-of-range and non-finite amounts are refused with a typed error naming the control; versions 1 and 2 accept only 0; by key, non-finite values are refused"
+    )
     func validation() throws {
         let base = try RAWFilter(dng: try RAWDevelopTests.noisyFixedDNG())
         let setters: [(String, WritableKeyPath<RAWFilter, Double>)] = [
-            ("noiseReductionSharpnessAmount", \.noiseReductionSharpnessAmount), ("noiseReductionContrastAmount", \.noiseReductionContrastAmount),
+            ("noiseReductionSharpnessAmount", \.noiseReductionSharpnessAmount),
+            ("noiseReductionContrastAmount", \.noiseReductionContrastAmount),
             ("noiseReductionDetailAmount", \.noiseReductionDetailAmount),
         ]
         for (name, path) in setters {
@@ -216,7 +249,10 @@ import Testing
                 var raw = base
                 raw[keyPath: path] = bad
                 let error = try #require(throws: DaguerreError.self) { _ = try raw.outputImage() }
-                guard case .invalidArgument = error else { Issue.record("\(name) \(bad): \(error)"); continue }
+                guard case .invalidArgument = error else {
+                    Issue.record("\(name) \(bad): \(error)")
+                    continue
+                }
                 #expect(error.message.contains(name), "\(error.message)")
             }
             for version in ["1", "2"] {
@@ -224,7 +260,10 @@ import Testing
                 raw.decoderVersion = version
                 raw[keyPath: path] = 0.5
                 let error = try #require(throws: DaguerreError.self) { _ = try raw.outputImage() }
-                guard case .unsupported = error else { Issue.record("version \(version), \(name): \(error)"); continue }
+                guard case .unsupported = error else {
+                    Issue.record("version \(version), \(name): \(error)")
+                    continue
+                }
                 raw[keyPath: path] = 0
                 _ = try raw.outputImage()
             }
@@ -240,7 +279,9 @@ import Testing
         }
     }
 
-    @Test("Detail and contrast reach the develop: the same context renders different pixels when they change (the develop key carries them), and the sidecar and its apply carry all three")
+    @Test(
+        "Detail and contrast reach the develop: the same context renders different pixels when they change (the develop key carries them), and the sidecar and its apply carry all three"
+    )
     func reachTheDevelop() throws {
         let dng = try Self.edgeDNG(lo: 0.15, hi: 0.20)
         let context = try Context(options: .init(workingFormat: .rgbaf))
@@ -259,6 +300,7 @@ import Testing
         #expect(decoded == saved)
         var raw = try RAWFilter(dng: dng)
         decoded.apply(to: &raw)
-        #expect(raw.noiseReductionSharpnessAmount == 0.2 && raw.noiseReductionContrastAmount == 0.3 && raw.noiseReductionDetailAmount == 0.4)
+        #expect(
+            raw.noiseReductionSharpnessAmount == 0.2 && raw.noiseReductionContrastAmount == 0.3 && raw.noiseReductionDetailAmount == 0.4)
     }
 }

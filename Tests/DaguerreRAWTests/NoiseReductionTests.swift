@@ -1,10 +1,11 @@
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
-@testable import DaguerreRAW
 import DaguerreTestSupport
 import Foundation
 import Testing
+
+@testable import DaguerreRAW
 
 /// Synthetic raw data with a known noise model (deterministic: SeededRandom).
 enum NoiseScenes {
@@ -14,8 +15,12 @@ enum NoiseScenes {
         guard mean > 0 else { return 0 }
         if mean < 30 {
             let limit = exp(-mean)
-            var k = 0.0, p = 1.0
-            repeat { k += 1; p *= Double(rng.next() >> 11) / Double(1 << 53) } while p > limit
+            var k = 0.0
+            var p = 1.0
+            repeat {
+                k += 1
+                p *= Double(rng.next() >> 11) / Double(1 << 53)
+            } while p > limit
             return k - 1
         }
         return (mean + mean.squareRoot() * gaussian(&rng)).rounded()
@@ -23,17 +28,21 @@ enum NoiseScenes {
 
     /// A standard normal deviate (Box–Muller).
     static func gaussian(_ rng: inout SeededRandom) -> Double {
-        let u1 = max(Double(rng.next() >> 11) / Double(1 << 53), 1e-300), u2 = Double(rng.next() >> 11) / Double(1 << 53)
+        let u1 = max(Double(rng.next() >> 11) / Double(1 << 53), 1e-300)
+        let u2 = Double(rng.next() >> 11) / Double(1 << 53)
         return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 
     /// A 14-bit RGGB mosaic (black 512, white 16383) of `scene(x, y, colour)` (linear 0...1)
     /// seen by a sensor with `electrons` at white and `readNoise` electrons of read noise, and
     /// the DNG NoiseProfile of that sensor. `electrons` 0 gives the noise-free mosaic.
-    static func mosaic(width: Int, height: Int, electrons: Double, readNoise: Double = 3, seed: UInt64 = 1,
-                       scene: (Int, Int, Int) -> Double) throws -> (BayerImage, NoiseModel) {
+    static func mosaic(
+        width: Int, height: Int, electrons: Double, readNoise: Double = 3, seed: UInt64 = 1,
+        scene: (Int, Int, Int) -> Double
+    ) throws -> (BayerImage, NoiseModel) {
         var m = try BayerImage(width: width, height: height, pattern: .rggb, bitsPerSample: 14)
-        m.blackLevel = [512, 512, 512, 512]; m.whiteLevel = 16383
+        m.blackLevel = [512, 512, 512, 512]
+        m.whiteLevel = 16383
         let range = Double(16383 - 512)
         var rng = SeededRandom(seed: seed)
         for y in 0..<height {
@@ -41,7 +50,7 @@ enum NoiseScenes {
                 let v = max(0, min(1, scene(x, y, m.pattern.color(x: x, y: y))))
                 var dn = v * range
                 if electrons > 0 {
-                    let g = electrons / range          // electrons per DN
+                    let g = electrons / range  // electrons per DN
                     dn = (poisson(v * electrons, &rng) + readNoise * gaussian(&rng)) / g
                 }
                 m.samples[y * width + x] = UInt16(max(0, min(16383, (512 + dn).rounded())))
@@ -55,7 +64,8 @@ enum NoiseScenes {
     /// Smooth ramps, flat patches, dark corners and a few hard edges: every level from black to
     /// near white, with little texture.
     static func smooth(_ x: Int, _ y: Int, _ c: Int, width: Int, height: Int) -> Double {
-        let u = Double(x) / Double(width), v = Double(y) / Double(height)
+        let u = Double(x) / Double(width)
+        let v = Double(y) / Double(height)
         let base = [0.02 + 0.8 * u * v, 0.01 + 0.85 * u, 0.03 + 0.7 * v][c]
         let patch = (x / 96 + y / 96) % 3 == 0 ? 0.1 : 0
         return base * (1 - 0.3 * patch) + patch
@@ -70,13 +80,18 @@ enum NoiseScenes {
     /// its profile, a noise reduction sized for it, and its linearized samples denoised by that
     /// as one full-frame window.
     static func denoisedFrame(width w: Int, height h: Int, electrons: Double, period: Int, step: DCT4PlaneDenoiser.BlockStep) throws
-        -> (mosaic: BayerImage, profile: CFANoiseProfile, nr: MosaicNoiseReduction, full: [Float]) {
-        let (mosaic, model) = try mosaic(width: w, height: h, electrons: electrons) { x, y, c in smooth(x % period, y, c, width: period, height: h) }
+        -> (mosaic: BayerImage, profile: CFANoiseProfile, nr: MosaicNoiseReduction, full: [Float])
+    {
+        let (mosaic, model) = try mosaic(width: w, height: h, electrons: electrons) { x, y, c in
+            smooth(x % period, y, c, width: period, height: h)
+        }
         let profile = CFANoiseProfile(uniform: model)
         var full = linear(mosaic)
         let nr = try MosaicNoiseReduction(maxWidth: w, maxHeight: h, workers: 2)
         full.withUnsafeMutableBufferPointer { b in
-            nr.denoise(MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: 1, blockStep: step)
+            nr.denoise(
+                MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: 1,
+                blockStep: step)
         }
         return (mosaic, profile, nr, full)
     }
@@ -97,63 +112,100 @@ enum NoiseScenes {
         }
         func mirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i }
         func blocks(_ src: [Double], _ body: (Int, Int, [[Double]]) -> Void) {
-            for i in Swift.stride(from: -3, to: rows, by: step) { for j in Swift.stride(from: -3, to: columns, by: step) {
-                var b = [[Double]](repeating: [0, 0, 0, 0], count: 4)
-                for k in 0..<4 { for l in 0..<4 { b[k][l] = src[mirror(i + k, rows) * columns + mirror(j + l, columns)] } }
-                var c = [[Double]](repeating: [0, 0, 0, 0], count: 4)
-                for u in 0..<4 { for v in 0..<4 { var s = 0.0; for k in 0..<4 { for l in 0..<4 { s += d[u][k] * b[k][l] * d[v][l] } }; c[u][v] = s } }
-                body(i, j, c)
-            } }
+            for i in Swift.stride(from: -3, to: rows, by: step) {
+                for j in Swift.stride(from: -3, to: columns, by: step) {
+                    var b = [[Double]](repeating: [0, 0, 0, 0], count: 4)
+                    for k in 0..<4 { for l in 0..<4 { b[k][l] = src[mirror(i + k, rows) * columns + mirror(j + l, columns)] } }
+                    var c = [[Double]](repeating: [0, 0, 0, 0], count: 4)
+                    for u in 0..<4 {
+                        for v in 0..<4 {
+                            var s = 0.0
+                            for k in 0..<4 { for l in 0..<4 { s += d[u][k] * b[k][l] * d[v][l] } }
+                            c[u][v] = s
+                        }
+                    }
+                    body(i, j, c)
+                }
+            }
         }
         func aggregate(_ i: Int, _ j: Int, _ c: [[Double]], _ w: Double, _ num: inout [Double], _ den: inout [Double]) {
-            for k in 0..<4 { for l in 0..<4 {
-                let r = i + k, q = j + l
-                guard r >= 0, r < rows, q >= 0, q < columns else { continue }
-                var e = 0.0
-                for u in 0..<4 { for v in 0..<4 { e += d[u][k] * c[u][v] * d[v][l] } }
-                num[r * columns + q] += w * e; den[r * columns + q] += w
-            } }
+            for k in 0..<4 {
+                for l in 0..<4 {
+                    let r = i + k
+                    let q = j + l
+                    guard r >= 0, r < rows, q >= 0, q < columns else { continue }
+                    var e = 0.0
+                    for u in 0..<4 { for v in 0..<4 { e += d[u][k] * c[u][v] * d[v][l] } }
+                    num[r * columns + q] += w * e
+                    den[r * columns + q] += w
+                }
+            }
         }
-        var num = [Double](repeating: 0, count: plane.count), den = num
+        var num = [Double](repeating: 0, count: plane.count)
+        var den = num
         blocks(plane) { i, j, c in
-            var c = c, kept = 1.0
+            var c = c
+            var kept = 1.0
             for u in 0..<4 { for v in 0..<4 where u + v > 0 { if abs(c[u][v]) > 2.5 * amount { kept += 1 } else { c[u][v] = 0 } } }
             aggregate(i, j, c, 1 / kept, &num, &den)
         }
         let pilot = zip(num, den).map { $0 / $1 }
         var pilotBlocks: [[[Double]]] = []
         blocks(pilot) { _, _, p in pilotBlocks.append(p) }
-        num = [Double](repeating: 0, count: plane.count); den = num
+        num = [Double](repeating: 0, count: plane.count)
+        den = num
         var n = 0
         blocks(plane) { i, j, c in
-            let p = pilotBlocks[n]; n += 1
-            var c = c, energy = 0.0
-            for u in 0..<4 { for v in 0..<4 { let g = p[u][v] * p[u][v] / (p[u][v] * p[u][v] + amount * amount); c[u][v] *= g; energy += g * g } }
+            let p = pilotBlocks[n]
+            n += 1
+            var c = c
+            var energy = 0.0
+            for u in 0..<4 {
+                for v in 0..<4 {
+                    let g = p[u][v] * p[u][v] / (p[u][v] * p[u][v] + amount * amount)
+                    c[u][v] *= g
+                    energy += g * g
+                }
+            }
             aggregate(i, j, c, 1 / max(energy, 1e-6), &num, &den)
         }
         return zip(num, den).map { $0 / $1 }
     }
 
-    @Test("The SIMD plane denoiser equals REPORT §3 written out in Double (up to Float32 rounding), at block step 1 (version 3) and 2 (version 4), for odd and even sizes", arguments: [
-        (DCT4PlaneDenoiser.BlockStep.every, 13, 29), (.alternate, 13, 29), (.alternate, 14, 30), (.alternate, 4, 4), (.alternate, 17, 37)])
+    @Test(
+        "The SIMD plane denoiser equals REPORT §3 written out in Double (up to Float32 rounding), at block step 1 (version 3) and 2 (version 4), for odd and even sizes",
+        arguments: [
+            (DCT4PlaneDenoiser.BlockStep.every, 13, 29), (.alternate, 13, 29), (.alternate, 14, 30), (.alternate, 4, 4),
+            (.alternate, 17, 37),
+        ])
     func planeMatchesReference(step: DCT4PlaneDenoiser.BlockStep, rows: Int, columns: Int) throws {
         var rng = SeededRandom(seed: 7)
-        let plane = (0..<(rows * columns)).map { i in 20 + 6 * sin(Double(i % columns) / 3) + (i / columns > 6 ? 8 : 0) + NoiseScenes.gaussian(&rng) }
+        let plane = (0..<(rows * columns)).map { i in
+            20 + 6 * sin(Double(i % columns) / 3) + (i / columns > 6 ? 8 : 0) + NoiseScenes.gaussian(&rng)
+        }
         let reference = Self.referenceDenoise(plane, rows: rows, columns: columns, amount: 1, step: step == .every ? 1 : 2)
         let denoiser = try DCT4PlaneDenoiser(maxRows: 20, maxColumns: 40)
-        for r in 0..<rows { let row = denoiser.inputRow(r); for c in 0..<columns { row[c] = Float(plane[r * columns + c]) } }
+        for r in 0..<rows {
+            let row = denoiser.inputRow(r)
+            for c in 0..<columns { row[c] = Float(plane[r * columns + c]) }
+        }
         denoiser.denoise(rows: rows, columns: columns, amount: 1, blockStep: step)
         var worst = 0.0
-        for r in 0..<rows { let z = denoiser.outputRow(r); for c in 0..<columns { worst = max(worst, abs(Double(z[c]) - reference[r * columns + c])) } }
+        for r in 0..<rows {
+            let z = denoiser.outputRow(r)
+            for c in 0..<columns { worst = max(worst, abs(Double(z[c]) - reference[r * columns + c])) }
+        }
         #expect(worst < 1e-3, "largest difference \(worst) (noise σ is 1)")
         // The noise is reduced: the error against the noise-free plane falls well below σ = 1.
         let clean = (0..<(rows * columns)).map { i in 20 + 6 * sin(Double(i % columns) / 3) + (i / columns > 6 ? 8 : 0) }
-        let before = zip(plane, clean).map { ($0 - $1) * ($0 - $1) }.reduce(0, +), after = zip(reference, clean).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
+        let before = zip(plane, clean).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
+        let after = zip(reference, clean).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
         #expect(after < 0.5 * before, "squared error \(before) → \(after)")
     }
 
-    @Test("A window of the mosaic denoises bit-identically to the full frame inside its valid part (12 photosites from cut edges); at block step 2 for windows on the grid (rows multiples of 4, columns of 32)",
-          arguments: [DCT4PlaneDenoiser.BlockStep.every, .alternate])
+    @Test(
+        "A window of the mosaic denoises bit-identically to the full frame inside its valid part (12 photosites from cut edges); at block step 2 for windows on the grid (rows multiples of 4, columns of 32)",
+        arguments: [DCT4PlaneDenoiser.BlockStep.every, .alternate])
     func windowsEqualFullFrame(step: DCT4PlaneDenoiser.BlockStep) throws {
         // 4400 photosites wide: a plane of 2200 samples runs in three column strips.
         let (w, h) = (4400, 150)
@@ -161,26 +213,33 @@ enum NoiseScenes {
         let original = NoiseScenes.linear(mosaic)
         #expect(zip(full, original).contains { $0 != $1 }, "noise reduction changed nothing")
         // Windows with cut edges on every side, at the image borders, odd and even rows.
-        let windows = step == .every ? [(32, 20, 160, 90), (0, 0, 96, 64), (48, 57, 200, 150), (16, 1, 130, 149), (2032, 30, 4400, 150), (0, 60, 2090, 120)]
+        let windows =
+            step == .every
+            ? [(32, 20, 160, 90), (0, 0, 96, 64), (48, 57, 200, 150), (16, 1, 130, 149), (2032, 30, 4400, 150), (0, 60, 2090, 120)]
             : [(32, 20, 160, 90), (0, 0, 96, 64), (64, 56, 200, 150), (32, 4, 130, 149), (2016, 28, 4400, 150), (0, 60, 2091, 121)]
         for (x0, y0, x1, y1) in windows {
             var part = [Float](repeating: 0, count: (x1 - x0) * (y1 - y0))
             for r in y0..<y1 { for c in x0..<x1 { part[(r - y0) * (x1 - x0) + c - x0] = original[r * w + c] } }
             part.withUnsafeMutableBufferPointer { b in
-                nr.denoise(MosaicWindow(x: x0, y: y0, width: x1 - x0, height: y1 - y0, stride: x1 - x0, samples: b.baseAddress!), profile: profile, amount: 1,
-                           blockStep: step)
+                nr.denoise(
+                    MosaicWindow(x: x0, y: y0, width: x1 - x0, height: y1 - y0, stride: x1 - x0, samples: b.baseAddress!), profile: profile,
+                    amount: 1,
+                    blockStep: step)
             }
             let m = MosaicNoiseReduction.halo
             var mismatches = 0
             for r in (y0 == 0 ? 0 : y0 + m)..<(y1 == h ? h : y1 - m) {
-                for c in (x0 == 0 ? 0 : x0 + m)..<(x1 == w ? w : x1 - m) where part[(r - y0) * (x1 - x0) + c - x0] != full[r * w + c] { mismatches += 1 }
+                for c in (x0 == 0 ? 0 : x0 + m)..<(x1 == w ? w : x1 - m) where part[(r - y0) * (x1 - x0) + c - x0] != full[r * w + c] {
+                    mismatches += 1
+                }
             }
             #expect(mismatches == 0, "window \(x0),\(y0)–\(x1),\(y1): \(mismatches) samples differ from the full frame")
         }
     }
 
-    @Test("Column strips run as separate items give each plane exactly as denoising it whole in one workspace",
-          arguments: [DCT4PlaneDenoiser.BlockStep.every, .alternate])
+    @Test(
+        "Column strips run as separate items give each plane exactly as denoising it whole in one workspace",
+        arguments: [DCT4PlaneDenoiser.BlockStep.every, .alternate])
     func stripsEqualWholePlane(step: DCT4PlaneDenoiser.BlockStep) throws {
         // 4400 × 90: planes of 2200 columns, three strips each (two boundaries).
         let (w, h) = (4400, 90)
@@ -189,11 +248,15 @@ enum NoiseScenes {
         var whole = NoiseScenes.linear(mosaic)
         for position in 0..<4 {
             let vst = GeneralizedAnscombe(profile.planes[position])
-            let r0 = position >> 1, c0 = position & 1
-            let rows = (h - r0 + 1) / 2, columns = (w - c0 + 1) / 2
+            let r0 = position >> 1
+            let c0 = position & 1
+            let rows = (h - r0 + 1) / 2
+            let columns = (w - c0 + 1) / 2
             let plane = try DCT4PlaneDenoiser(maxRows: rows, maxColumns: columns)
             whole.withUnsafeMutableBufferPointer { b in
-                for r in 0..<rows { vst.forward(everyOther: b.baseAddress! + (r0 + 2 * r) * w + c0, count: columns, into: plane.inputRow(r)) }
+                for r in 0..<rows {
+                    vst.forward(everyOther: b.baseAddress! + (r0 + 2 * r) * w + c0, count: columns, into: plane.inputRow(r))
+                }
                 plane.denoise(rows: rows, columns: columns, amount: 1, blockStep: step)
                 for r in 0..<rows { vst.inverse(plane.outputRow(r), count: columns, everyOther: b.baseAddress! + (r0 + 2 * r) * w + c0) }
             }
@@ -203,16 +266,22 @@ enum NoiseScenes {
         #expect(whole != NoiseScenes.linear(mosaic), "noise reduction changed nothing")
     }
 
-    @Test("On a flat noisy field the noise falls more than 4× in σ and the level stays unbiased; amount 0 and a noise-free profile leave the mosaic untouched")
+    @Test(
+        "On a flat noisy field the noise falls more than 4× in σ and the level stays unbiased; amount 0 and a noise-free profile leave the mosaic untouched"
+    )
     func flatField() throws {
         let (w, h) = (128, 128)
         for electrons in [1667.0, 833.0] {
-            let (mosaic, model) = try NoiseScenes.mosaic(width: w, height: h, electrons: electrons, seed: UInt64(electrons)) { _, _, _ in 0.18 }
+            let (mosaic, model) = try NoiseScenes.mosaic(width: w, height: h, electrons: electrons, seed: UInt64(electrons)) { _, _, _ in
+                0.18
+            }
             var x = NoiseScenes.linear(mosaic)
             let before = Self.stats(x)
             let nr = try MosaicNoiseReduction(maxWidth: w, maxHeight: h, workers: 2)
             x.withUnsafeMutableBufferPointer { b in
-                nr.denoise(MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: CFANoiseProfile(uniform: model), amount: 1)
+                nr.denoise(
+                    MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!),
+                    profile: CFANoiseProfile(uniform: model), amount: 1)
             }
             let after = Self.stats(x)
             #expect(after.sigma * 4 < before.sigma, "σ \(before.sigma) → \(after.sigma)")
@@ -220,7 +289,8 @@ enum NoiseScenes {
             for (profile, amount) in [(CFANoiseProfile(uniform: model), Float(0)), (.noiseFree, 1)] {
                 var y = NoiseScenes.linear(mosaic)
                 y.withUnsafeMutableBufferPointer { b in
-                    nr.denoise(MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: amount)
+                    nr.denoise(
+                        MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: amount)
                 }
                 #expect(y == NoiseScenes.linear(mosaic))
             }
@@ -253,7 +323,9 @@ enum NoiseScenes {
         let vst = GeneralizedAnscombe(model)
         for x: Float in [0.01, 0.18, 0.9] {
             let slope = (vst.forward(x + 1e-4) - vst.forward(x - 1e-4)) / 2e-4
-            #expect(abs(slope * Float(model.sigma(at: Double(x))) - 1) < 0.02, "σ after the VST at \(x): \(slope * Float(model.sigma(at: Double(x))))")
+            #expect(
+                abs(slope * Float(model.sigma(at: Double(x))) - 1) < 0.02,
+                "σ after the VST at \(x): \(slope * Float(model.sigma(at: Double(x))))")
             #expect(abs(vst.inverse(vst.forward(x)) - x) < 2e-4)
         }
         let gaussian = GeneralizedAnscombe(NoiseModel(scale: 0, offset: 1e-6))
@@ -270,20 +342,29 @@ enum NoiseScenes {
 
 /// The noise estimate for files without a NoiseProfile (issue #5).
 @Suite struct NoiseEstimatorTests {
-    @Test("On a synthetic Poisson–Gaussian mosaic (ISO 1600- and 3200-like) the estimated σ is within 15 % of the truth at levels 0.05, 0.18 and 0.5 in every plane; a noise-free mosaic gives a negligible profile")
+    @Test(
+        "On a synthetic Poisson–Gaussian mosaic (ISO 1600- and 3200-like) the estimated σ is within 15 % of the truth at levels 0.05, 0.18 and 0.5 in every plane; a noise-free mosaic gives a negligible profile"
+    )
     func estimate() throws {
         let (w, h) = (1024, 768)
         for electrons in [1667.0, 833.0] {
-            let (mosaic, truth) = try NoiseScenes.mosaic(width: w, height: h, electrons: electrons, seed: 3) { x, y, c in NoiseScenes.smooth(x, y, c, width: w, height: h) }
+            let (mosaic, truth) = try NoiseScenes.mosaic(width: w, height: h, electrons: electrons, seed: 3) { x, y, c in
+                NoiseScenes.smooth(x, y, c, width: w, height: h)
+            }
             let estimate = NoiseEstimator.estimate(mosaic, region: IntRect(x: 0, y: 0, width: w, height: h))
             for (p, model) in estimate.planes.enumerated() {
                 for level in [0.05, 0.18, 0.5] {
                     let ratio = model.sigma(at: level) / truth.sigma(at: level)
-                    #expect(abs(ratio - 1) < 0.15, "\(electrons) e⁻, plane \(p), level \(level): σ estimated \(model.sigma(at: level)), true \(truth.sigma(at: level))")
+                    #expect(
+                        abs(ratio - 1) < 0.15,
+                        "\(electrons) e⁻, plane \(p), level \(level): σ estimated \(model.sigma(at: level)), true \(truth.sigma(at: level))"
+                    )
                 }
             }
         }
-        let (clean, _) = try NoiseScenes.mosaic(width: w, height: h, electrons: 0) { x, y, c in NoiseScenes.smooth(x, y, c, width: w, height: h) }
+        let (clean, _) = try NoiseScenes.mosaic(width: w, height: h, electrons: 0) { x, y, c in
+            NoiseScenes.smooth(x, y, c, width: w, height: h)
+        }
         let estimate = NoiseEstimator.estimate(clean, region: IntRect(x: 0, y: 0, width: w, height: h))
         #expect(estimate.isNegligible(), "noise-free mosaic: \(estimate.planes)")
         // Too small to estimate: no noise reduction.

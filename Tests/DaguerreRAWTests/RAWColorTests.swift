@@ -13,7 +13,8 @@ import Testing
     /// A settled frame of the chart from a small virtual back camera, as a DNG.
     static func chartDNG(_ light: Illuminant, width w: Int = 1008, height h: Int = 756) throws -> DNGImage {
         var profile = VirtualCameraProfile.back
-        profile.sensor.width = w; profile.sensor.height = h
+        profile.sensor.width = w
+        profile.sensor.height = h
         profile.modes = [SensorReadoutMode(width: w, height: h, maxFrameRate: 30)]
         profile.lens.vignetting = 0
         let camera = VirtualCamera(profile: profile, seed: 41)
@@ -24,8 +25,9 @@ import Testing
         return camera.dngImage(for: frame)
     }
 
-    @Test("Virtual-camera chart DNGs develop to the chart's truth at default settings: mean ΔE2000 ≤ 2.0 under D65 and under tungsten",
-          arguments: [Illuminant.d65, .tungsten])
+    @Test(
+        "Virtual-camera chart DNGs develop to the chart's truth at default settings: mean ΔE2000 ≤ 2.0 under D65 and under tungsten",
+        arguments: [Illuminant.d65, .tungsten])
     func chart(light: Illuminant) throws {
         let (w, h) = (1008, 756)
         let dng = try Self.chartDNG(light, width: w, height: h)
@@ -37,12 +39,16 @@ import Testing
         let toXYZ = Primaries.srgb.rgbToXYZ
         let adapt = Matrix3.bradfordAdaptation(from: light.whiteXYZ, to: Illuminant.d65.whiteXYZ)
         let studio = StudioScene()
-        var measured: [SIMD3<Double>] = [], truth: [SIMD3<Double>] = []
+        var measured: [SIMD3<Double>] = []
+        var truth: [SIMD3<Double>] = []
         for i in 0..<24 {
             let box = studio.chartPatchBox(i)
-            let x0 = Int(box.u.lowerBound * Double(w)) - origin, x1 = Int(box.u.upperBound * Double(w)) - origin
-            let y0 = Int(box.v.lowerBound * Double(h)) - origin, y1 = Int(box.v.upperBound * Double(h)) - origin
-            let qx = (x1 - x0) / 4, qy = (y1 - y0) / 4
+            let x0 = Int(box.u.lowerBound * Double(w)) - origin
+            let x1 = Int(box.u.upperBound * Double(w)) - origin
+            let y0 = Int(box.v.lowerBound * Double(h)) - origin
+            let y1 = Int(box.v.upperBound * Double(h)) - origin
+            let qx = (x1 - x0) / 4
+            let qy = (y1 - y0) / 4
             measured.append(toXYZ * pixels.mean(x: (x0 + qx)..<(x1 - qx), y: (y0 + qy)..<(y1 - qy)))
             truth.append(adapt * Colorimetry.xyz(ofReflectance: Colorimetry.colorChecker[i], under: light))
         }
@@ -52,23 +58,31 @@ import Testing
         let dir = try TemporaryDirectory()
         let spec = dir.path("pairs.json")
         let white = Illuminant.d65.whiteXYZ
-        try JSONSerialization.data(withJSONObject: ["white": [white.x, white.y, white.z], "pairs": pairs]).write(to: URL(fileURLWithPath: spec))
+        try JSONSerialization.data(withJSONObject: ["white": [white.x, white.y, white.z], "pairs": pairs]).write(
+            to: URL(fileURLWithPath: spec))
         let des = try #require(try Judge.python("delta_e.py", [spec])["delta_e"] as? [Double])
         let mean = des.reduce(0, +) / Double(des.count)
-        print("RAWFilter chart under \(light): white balance \(Int(raw.neutralTemperature)) K tint \(Int(raw.neutralTint)); mean ΔE2000 \(mean), max \(des.max() ?? 0)")
+        print(
+            "RAWFilter chart under \(light): white balance \(Int(raw.neutralTemperature)) K tint \(Int(raw.neutralTint)); mean ΔE2000 \(mean), max \(des.max() ?? 0)"
+        )
         #expect(mean <= 2.0, "mean ΔE2000 \(mean): \(des)")
     }
 
-    @Test("Core Image's noise-reduction detail, contrast and sharpness develop (measured in NoiseReductionControlsTests); LinearRaw DNGs with 4 colours are refused by name")
+    @Test(
+        "Core Image's noise-reduction detail, contrast and sharpness develop (measured in NoiseReductionControlsTests); LinearRaw DNGs with 4 colours are refused by name"
+    )
     func refusedByName() throws {
         var raw = try RAWFilter(dng: try Self.chartDNG(.d65, width: 64, height: 48))
         raw.noiseReductionDetailAmount = 0.5
         raw.noiseReductionContrastAmount = 0.5
         raw.noiseReductionSharpnessAmount = 0.5
         _ = try Context().createBuffer(try raw.outputImage(), format: .rgba16, colorSpace: .sRGB)
-        let four = try LinearRawImage(width: 2, height: 2, samplesPerPixel: 4, bitsPerSample: 16, samples: [UInt16](repeating: 0, count: 16),
-                                      blackLevel: [0, 0, 0, 0], whiteLevel: [65535, 65535, 65535, 65535])
-        let e2 = try #require(throws: DaguerreError.self) { _ = try RAWFilter(dng: DNGImage(rawData: .linear(four), uniqueCameraModel: "four")) }
+        let four = try LinearRawImage(
+            width: 2, height: 2, samplesPerPixel: 4, bitsPerSample: 16, samples: [UInt16](repeating: 0, count: 16),
+            blackLevel: [0, 0, 0, 0], whiteLevel: [65535, 65535, 65535, 65535])
+        let e2 = try #require(throws: DaguerreError.self) {
+            _ = try RAWFilter(dng: DNGImage(rawData: .linear(four), uniqueCameraModel: "four"))
+        }
         #expect(e2.message.contains("4-colour LinearRaw"))
     }
 }

@@ -1,11 +1,12 @@
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
-@testable import DaguerreRAW
 import DaguerreTestSupport
 import DaguerreVirtualCamera
 import Foundation
 import Testing
+
+@testable import DaguerreRAW
 
 /// Development versions (X5), sidecars and the `develop` command (issue #5).
 @Suite struct RAWDevelopTests {
@@ -39,10 +40,12 @@ import Testing
     static func fixedDNG() throws -> DNGImage {
         let (w, h) = (192, 128)
         var mosaic = try BayerImage(width: w, height: h, pattern: .rggb, bitsPerSample: 14)
-        mosaic.blackLevel = [512, 512, 512, 512]; mosaic.whiteLevel = 16383
+        mosaic.blackLevel = [512, 512, 512, 512]
+        mosaic.whiteLevel = 16383
         for y in 0..<h {
             for x in 0..<w {
-                let u = Double(x) / Double(w), v = Double(y) / Double(h)
+                let u = Double(x) / Double(w)
+                let v = Double(y) / Double(h)
                 let bars = (x / 6) % 2 == 0 ? 0.15 : 0.0
                 let rgb = [0.1 + 0.7 * u + bars, 0.2 + 0.5 * v + bars, 0.6 - 0.4 * u * v + bars]
                 mosaic.samples[y * w + x] = UInt16(512 + rgb[mosaic.pattern.color(x: x, y: y)] * 0.8 * (16383 - 512))
@@ -58,7 +61,9 @@ import Testing
         return dng
     }
 
-    @Test("Pipeline versions 1 (bilinear) and 2 (LMMSE-GW) are pinned: a fixed DNG develops to the same pixels (golden checksums, X5); unknown versions are refused")
+    @Test(
+        "Pipeline versions 1 (bilinear) and 2 (LMMSE-GW) are pinned: a fixed DNG develops to the same pixels (golden checksums, X5); unknown versions are refused"
+    )
     func versionOneIsPinned() throws {
         var raw = try RAWFilter(dng: try Self.fixedDNG())
         raw.decoderVersion = "1"
@@ -80,7 +85,8 @@ import Testing
     static func noisyFixedDNG() throws -> DNGImage {
         var dng = try fixedDNG()
         var mosaic = try #require(dng.mosaic)
-        let (s, o) = (1 / 1667.0, 9 / (1667.0 * 1667.0)), range = Double(16383 - 512)
+        let (s, o) = (1 / 1667.0, 9 / (1667.0 * 1667.0))
+        let range = Double(16383 - 512)
         var rng = SeededRandom(seed: 1600)
         for i in 0..<mosaic.samples.count {
             let x = (Double(mosaic.samples[i]) - 512) / range
@@ -94,7 +100,9 @@ import Testing
         return dng
     }
 
-    @Test("Pipeline version 3 (DCT4-2S noise reduction, then LMMSE-GW) is pinned on a noisy fixed DNG with a NoiseProfile; with noise reduction at 0, or on a noise-free file, it renders exactly as version 2; versions 1 and 2 refuse other amounts")
+    @Test(
+        "Pipeline version 3 (DCT4-2S noise reduction, then LMMSE-GW) is pinned on a noisy fixed DNG with a NoiseProfile; with noise reduction at 0, or on a noise-free file, it renders exactly as version 2; versions 1 and 2 refuse other amounts"
+    )
     func versionThreeIsPinned() throws {
         var raw = try RAWFilter(dng: try Self.noisyFixedDNG())
         raw.decoderVersion = "3"
@@ -122,7 +130,9 @@ import Testing
     }
     static let golden3 = "0x7184e419d3df6ce"
 
-    @Test("Pipeline version 4 (the default: DCT4-2S at block step 2, LMMSE-GW in the power-2.5 domain) is pinned on the noisy fixed DNG; it is not version 3, and differs from it by less than 1 % of the level (the residual noise here is about 1 %)")
+    @Test(
+        "Pipeline version 4 (the default: DCT4-2S at block step 2, LMMSE-GW in the power-2.5 domain) is pinned on the noisy fixed DNG; it is not version 3, and differs from it by less than 1 % of the level (the residual noise here is about 1 %)"
+    )
     func versionFourIsPinned() throws {
         var raw = try RAWFilter(dng: try Self.noisyFixedDNG())
         #expect(raw.decoderVersion == "4" && RAWFilter.supportedDecoderVersions.last == "4")
@@ -135,8 +145,10 @@ import Testing
         // The same develop up to the noise the two leave (ISO 1600-like, σ ≈ 1.7 % at half scale
         // before noise reduction): mean absolute difference of linear values.
         let context = try LinearPixels.floatContext()
-        let a = try LinearPixels(image4, context: context), b = try LinearPixels(image3, context: context)
-        let difference = a.meanAbsoluteDifference(b), level = b.mean
+        let a = try LinearPixels(image4, context: context)
+        let b = try LinearPixels(image3, context: context)
+        let difference = a.meanAbsoluteDifference(b)
+        let level = b.mean
         #expect(difference < 0.01 * level, "mean |v4 − v3| \(difference) at mean level \(level)")
         // Noise reduction off shows the raw noise in version 4 too.
         raw.decoderVersion = "4"
@@ -145,12 +157,14 @@ import Testing
     }
     static let golden4 = "0x64d92ea465bc7240"
 
-    @Test("Versions 3 and 4 render any region exactly as the same region of the whole image (noise reduction windows, chunks and column ranges)",
-          arguments: ["3", "4"])
+    @Test(
+        "Versions 3 and 4 render any region exactly as the same region of the whole image (noise reduction windows, chunks and column ranges)",
+        arguments: ["3", "4"])
     func regionsMatchWholeImage(version: String) throws {
         let (w, h) = (240, 600)
         var mosaic = try BayerImage(width: w, height: h, pattern: .grbg, bitsPerSample: 14)
-        mosaic.blackLevel = [512, 520, 516, 512]; mosaic.whiteLevel = 16383
+        mosaic.blackLevel = [512, 520, 516, 512]
+        mosaic.whiteLevel = 16383
         var rng = SeededRandom(seed: 9)
         for y in 0..<h {
             for x in 0..<w {
@@ -168,7 +182,10 @@ import Testing
         let image = try raw.outputImage()
         let context = try LinearPixels.floatContext()
         let whole = try LinearPixels(image, context: context)
-        for rect in [Rect(x: 37, y: 301, width: 100, height: 150), Rect(x: 0, y: 0, width: 226, height: 40), Rect(x: 150, y: 500, width: 76, height: 70)] {
+        for rect in [
+            Rect(x: 37, y: 301, width: 100, height: 150), Rect(x: 0, y: 0, width: 226, height: 40),
+            Rect(x: 150, y: 500, width: 76, height: 70),
+        ] {
             let differ = whole.differences(try LinearPixels(image, context: context, bounds: rect), atX: Int(rect.minX), y: Int(rect.minY))
             #expect(differ == 0, "\(rect): \(differ) values differ from the whole render")
         }
@@ -179,8 +196,10 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.path("chart.dng")
         try DNGWriter.write(try RAWColorTests.chartDNG(.d65, width: 128, height: 96), to: path)
-        let saved = try RAWAdjustments(["decoderVersion": "3", "exposure": 0.7, "temperature": 5200, "tint": 4, "noiseReductionSharpness": 0.1,
-                                        "noiseReductionContrast": 0.2, "noiseReductionDetail": 0.3, "contrast": 0.3, "sharpness": 0.5])
+        let saved = try RAWAdjustments([
+            "decoderVersion": "3", "exposure": 0.7, "temperature": 5200, "tint": 4, "noiseReductionSharpness": 0.1,
+            "noiseReductionContrast": 0.2, "noiseReductionDetail": 0.3, "contrast": 0.3, "sharpness": 0.5,
+        ])
         try saved.writeSidecar(for: path)
         #expect(try RAWAdjustments.sidecar(for: path) == saved)
         var raw = try RAWFilter(url: URL(fileURLWithPath: path))
@@ -189,7 +208,8 @@ import Testing
         #expect(raw.decoderVersion == "3")
         #expect(raw.exposure == 0.7 && raw.neutralTemperature == 5200 && raw.neutralTint == 4)
         #expect(raw.contrastAmount == 0.3 && raw.sharpnessAmount == 0.5 && raw.boostAmount == 0)
-        #expect(raw.noiseReductionSharpnessAmount == 0.1 && raw.noiseReductionContrastAmount == 0.2 && raw.noiseReductionDetailAmount == 0.3)
+        #expect(
+            raw.noiseReductionSharpnessAmount == 0.1 && raw.noiseReductionContrastAmount == 0.2 && raw.noiseReductionDetailAmount == 0.3)
         try RAWAdjustments(["exposure": -1]).apply(to: &raw)
         #expect(raw.exposure == -1 && raw.neutralTemperature == 5200 && raw.decoderVersion == "3")
         // A sidecar written before the field existed still reads (the default version then).
@@ -202,17 +222,22 @@ import Testing
 
 /// The seed's spelling (505): options read and set by Core Image's key names.
 @Suite struct RAWFilterKeyTests {
-    @Test("Every RAW option is declared once and reachable everywhere: a unique key, sidecar field and flag; set by key, by sidecar and by flag to the same property; out-of-range values refused when rendering")
+    @Test(
+        "Every RAW option is declared once and reachable everywhere: a unique key, sidecar field and flag; set by key, by sidecar and by flag to the same property; out-of-range values refused when rendering"
+    )
     func optionTable() throws {
         let options = RAWFilter.options
-        #expect(Set(options.map(\.key)).count == options.count && Set(options.map(\.sidecarName)).count == options.count
+        #expect(
+            Set(options.map(\.key)).count == options.count && Set(options.map(\.sidecarName)).count == options.count
                 && Set(options.map(\.flag)).count == options.count)
         #expect(RAWFilter.option(named: "inputVibranceAmount")?.sidecarName == "vibrance")
         #expect(RAWFilter.option(named: "saturation")?.key == "inputSaturationAmount")
         let dng = try RAWDevelopTests.fixedDNG()
         for option in options {
             guard case .number = option.value else { continue }
-            var byKey = try RAWFilter(dng: dng), bySidecar = byKey, byFlag = byKey
+            var byKey = try RAWFilter(dng: dng)
+            var bySidecar = byKey
+            var byFlag = byKey
             let v = option.key == "inputScaleFactor" ? 0.5 : 0.25
             try byKey.setValue(v, forKey: option.key)
             #expect(try byKey.value(forKey: option.key) == v, "\(option.key)")

@@ -1,9 +1,10 @@
-@testable import DaguerreRAW
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
 import Foundation
 import Testing
+
+@testable import DaguerreRAW
 
 /// Draft mode (issue #5, SPEC X7): a Bayer DNG's draft develop is cached at display size in
 /// camera RGB with its clip mask, and the white balance, highlight stage and matrix run after
@@ -35,7 +36,9 @@ import Testing
         return (full, draft)
     }
 
-    @Test("At the half-size develop's own scale, the draft equals the full-quality half-size develop, highlights included (no resample between: the mask is 0 or 1)")
+    @Test(
+        "At the half-size develop's own scale, the draft equals the full-quality half-size develop, highlights included (no resample between: the mask is 0 or 1)"
+    )
     func draftAtHalfSizeEqualsTheHalfSizeDevelop() throws {
         let (full, draft) = try Self.fullAndDraft(try Self.highlightDNG(), scale: 0.5)
         var worst: Float = 0
@@ -44,36 +47,55 @@ import Testing
         #expect(worst < 1e-4, "largest relative difference \(worst)")
     }
 
-    @Test("A scaled draft (white balance after the Lanczos resample) agrees with the scaled full develop: within 0.5 % away from the edges of clipped areas (isolated clipped photosites included), within 5 % at them, and the saturated patch neutral")
+    @Test(
+        "A scaled draft (white balance after the Lanczos resample) agrees with the scaled full develop: within 0.5 % away from the edges of clipped areas (isolated clipped photosites included), within 5 % at them, and the saturated patch neutral"
+    )
     func scaledDraftAgreesWithTheFullDevelop() throws {
         let (full, draft) = try Self.fullAndDraft(try Self.highlightDNG(width: 320, height: 240), scale: 0.3)
         // Photosites → output pixels: the 8-photosite default crop, then the scale.
         func pixel(_ photosite: Int) -> Double { Double(photosite - 8) * 0.3 }
-        let edgesX = [12, 64, 84, 140].map(pixel), edgesY = [16, 72].map(pixel)
-        var near = (difference: 0.0, level: 0.0), away = (difference: 0.0, level: 0.0)
+        let edgesX = [12, 64, 84, 140].map(pixel)
+        let edgesY = [16, 72].map(pixel)
+        var near = (difference: 0.0, level: 0.0)
+        var away = (difference: 0.0, level: 0.0)
         for y in 0..<draft.height {
             for x in 0..<draft.width {
-                let a = draft[x: x, y: y], b = full[x: x, y: y]
-                let d = abs(a.x - b.x) + abs(a.y - b.y) + abs(a.z - b.z), l = abs(b.x) + abs(b.y) + abs(b.z)
-                let cx = Double(x) + 0.5, cy = Double(y) + 0.5
+                let a = draft[x: x, y: y]
+                let b = full[x: x, y: y]
+                let d = abs(a.x - b.x) + abs(a.y - b.y) + abs(a.z - b.z)
+                let l = abs(b.x) + abs(b.y) + abs(b.z)
+                let cx = Double(x) + 0.5
+                let cy = Double(y) + 0.5
                 // Within the Lanczos-3 footprint of a patch edge (in the patches' rows or columns).
-                let inRows = cy > edgesY[0] - 3 && cy < edgesY[1] + 3, inColumns = cx > edgesX[0] - 3 && cx < edgesX[3] + 3
+                let inRows = cy > edgesY[0] - 3 && cy < edgesY[1] + 3
+                let inColumns = cx > edgesX[0] - 3 && cx < edgesX[3] + 3
                 let isNear = (inRows && edgesX.contains { abs(cx - $0) < 3 }) || (inColumns && edgesY.contains { abs(cy - $0) < 3 })
-                if isNear { near.difference += d; near.level += l } else { away.difference += d; away.level += l }
+                if isNear {
+                    near.difference += d
+                    near.level += l
+                } else {
+                    away.difference += d
+                    away.level += l
+                }
             }
         }
-        print("scaled draft: mean |draft − full| / level: \(away.difference / away.level) away from the patch edges, \(near.difference / near.level) at them")
+        print(
+            "scaled draft: mean |draft − full| / level: \(away.difference / away.level) away from the patch edges, \(near.difference / near.level) at them"
+        )
         // Away from the edges the residue is the Lanczos lobes past the triangle's reach.
         #expect(away.difference / away.level < 0.005, "away from the patch edges: \(away.difference / away.level)")
         #expect(near.difference / near.level < 0.05, "at the patch edges: \(near.difference / near.level)")
         // Inside the saturated patch (photosites 12…63 × 16…71, less the 8-photosite default
         // crop, at scale 0.3): neutral, as in the full develop.
-        let box = draft.mean(x: 6..<12, y: 7..<14), fullBox = full.mean(x: 6..<12, y: 7..<14)
+        let box = draft.mean(x: 6..<12, y: 7..<14)
+        let fullBox = full.mean(x: 6..<12, y: 7..<14)
         #expect(RAWStageTests.cast(box) < 1.03, "draft saturated patch \(box)")
         #expect(RAWStageTests.maxDifference(box, fullBox) < 0.01 * fullBox.max(), "\(box) vs \(fullBox)")
     }
 
-    @Test("A white-balance or exposure change re-renders a draft from the cached camera RGB and clip mask, and equals a fresh draft with the new settings (X7)")
+    @Test(
+        "A white-balance or exposure change re-renders a draft from the cached camera RGB and clip mask, and equals a fresh draft with the new settings (X7)"
+    )
     func whiteBalanceChangeReadsTheCache() throws {
         var raw = try RAWFilter(dng: try Self.highlightDNG())
         raw.isDraftModeEnabled = true
@@ -96,15 +118,20 @@ import Testing
         #expect(before.values != changed.values)
     }
 
-    @Test("The highlight inputs equal the plain scalar reference (HighlightRecovery.clippedColours at each pixel's photosite, the knee on its camera RGB), half size and full size, with a crop")
+    @Test(
+        "The highlight inputs equal the plain scalar reference (HighlightRecovery.clippedColours at each pixel's photosite, the knee on its camera RGB), half size and full size, with a crop"
+    )
     func highlightInputsMatchTheScalarReference() throws {
         var dng = try Self.highlightDNG(width: 90, height: 70)
         dng.defaultCrop = nil
         let mosaic = try #require(dng.mosaic)
-        for (demosaic, crop) in [(DemosaicMethod.halfSize, IntRect(x: 2, y: 4, width: 84, height: 60)),
-                                 (.bilinear, IntRect(x: 1, y: 3, width: 80, height: 61))] {
-            let settings = DevelopSettings(matrix: .identity, neutral: SIMD3(1, 1, 1), crop: crop, workingSpace: .extendedLinearSRGB,
-                                           demosaic: demosaic)
+        for (demosaic, crop) in [
+            (DemosaicMethod.halfSize, IntRect(x: 2, y: 4, width: 84, height: 60)),
+            (.bilinear, IntRect(x: 1, y: 3, width: 80, height: 61)),
+        ] {
+            let settings = DevelopSettings(
+                matrix: .identity, neutral: SIMD3(1, 1, 1), crop: crop, workingSpace: .extendedLinearSRGB,
+                demosaic: demosaic)
             // Columns 3…: the engine may ask for a column window.
             func read(_ decoder: any DevelopSource, channels: Int) throws -> (rows: [Float], columns: Range<Int>) {
                 let columns = try decoder.setColumns(3..<decoder.info.width)
@@ -115,20 +142,27 @@ import Testing
                 return (rows, columns)
             }
             let rows = HighlightRecovery.rowsReachingWhite(mosaic)
-            let (flags, columns) = try read(try ClipMaskDecoder(mosaic: mosaic, settings: settings, clippedRows: rows, output: .flags), channels: 4)
-            let (marked, _) = try read(try ClipMaskDecoder(mosaic: mosaic, settings: settings, clippedRows: rows, output: .markedCamera), channels: 4)
+            let (flags, columns) = try read(
+                try ClipMaskDecoder(mosaic: mosaic, settings: settings, clippedRows: rows, output: .flags), channels: 4)
+            let (marked, _) = try read(
+                try ClipMaskDecoder(mosaic: mosaic, settings: settings, clippedRows: rows, output: .markedCamera), channels: 4)
             let camera = try read(try RAWDevelopDecoder(mosaic: mosaic, settings: settings), channels: 3).rows
-            let step = demosaic == .halfSize ? 2 : 1, h = flags.count / columns.count / 4
+            let step = demosaic == .halfSize ? 2 : 1
+            let h = flags.count / columns.count / 4
             let threshold = HighlightRecovery.thresholds(black: mosaic.blackLevel, white: mosaic.whiteLevel)
-            var mismatches = 0, flaggedOnly = 0, markedCount = 0
+            var mismatches = 0
+            var flaggedOnly = 0
+            var markedCount = 0
             mosaic.samples.withUnsafeBufferPointer { samples in
                 let whole = MosaicRows(whole: samples.baseAddress!, width: mosaic.width, height: mosaic.height)
                 for y in 0..<h {
                     for (i, x) in columns.enumerated() {
-                        let clipped = HighlightRecovery.clippedColours(x: crop.x + step * x, y: crop.y + step * y, in: whole,
-                                                                       height: mosaic.height, threshold: threshold,
-                                                                       colors: BayerPatternColors(mosaic.pattern.cfaPattern))
-                        let c = (y * columns.count + i) * 3, o = (y * columns.count + i) * 4
+                        let clipped = HighlightRecovery.clippedColours(
+                            x: crop.x + step * x, y: crop.y + step * y, in: whole,
+                            height: mosaic.height, threshold: threshold,
+                            colors: BayerPatternColors(mosaic.pattern.cfaPattern))
+                        let c = (y * columns.count + i) * 3
+                        let o = (y * columns.count + i) * 4
                         let v = SIMD3(camera[c], camera[c + 1], camera[c + 2])
                         let isMarked = clipped.max() > 0 && v.max() > HighlightRecovery.knee
                         let expectedFlags = isMarked ? SIMD4(clipped.x, clipped.y, clipped.z, 1) : .zero
@@ -141,7 +175,8 @@ import Testing
             }
             #expect(mismatches == 0, "\(demosaic): \(mismatches) values differ from the reference")
             // The fixture must exercise both sides of the knee.
-            #expect(markedCount > 100 && flaggedOnly > 100, "\(demosaic): \(markedCount) marked, \(flaggedOnly) near a clip but under the knee")
+            #expect(
+                markedCount > 100 && flaggedOnly > 100, "\(demosaic): \(markedCount) marked, \(flaggedOnly) near a clip but under the knee")
         }
     }
 }

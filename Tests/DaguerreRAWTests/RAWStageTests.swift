@@ -11,10 +11,13 @@ import Testing
 /// do to pixels, not only that it runs.
 @Suite struct RAWStageTests {
     /// A 14-bit RGGB DNG whose photosite values (0…1 of the range above black) come from `f(x, y, colour)`.
-    static func dng(width w: Int = 96, height h: Int = 64, neutral: [Double] = [0.62, 1, 0.55],
-                    _ f: (Int, Int, Int) -> Double) throws -> DNGImage {
+    static func dng(
+        width w: Int = 96, height h: Int = 64, neutral: [Double] = [0.62, 1, 0.55],
+        _ f: (Int, Int, Int) -> Double
+    ) throws -> DNGImage {
         var mosaic = try BayerImage(width: w, height: h, pattern: .rggb, bitsPerSample: 14)
-        mosaic.blackLevel = [512, 512, 512, 512]; mosaic.whiteLevel = 16383
+        mosaic.blackLevel = [512, 512, 512, 512]
+        mosaic.whiteLevel = 16383
         for y in 0..<h {
             for x in 0..<w {
                 let v = min(max(f(x, y, mosaic.pattern.color(x: x, y: y)), 0), 1)
@@ -38,7 +41,9 @@ import Testing
     }
     static func cast(_ v: SIMD3<Double>) -> Double { v.max() / max(v.min(), 1e-9) }
 
-    @Test("Clipped highlights: version 2 turns a saturated patch magenta; version 3 makes it neutral, and recovery keeps the brightness the unclipped channels see")
+    @Test(
+        "Clipped highlights: version 2 turns a saturated patch magenta; version 3 makes it neutral, and recovery keeps the brightness the unclipped channels see"
+    )
     func highlights() throws {
         // Left: every photosite at the white level. Right: green clipped, red and blue at 0.8
         // (white-balanced 1.29 and 1.45, above green's clip at 1). Around them, mid grey.
@@ -57,14 +62,17 @@ import Testing
         let partial = try Self.mean(raw.outputImage(), x: partialBox, y: rows)
         raw.highlightRecoveryAmount = 0
         let clipped = try Self.mean(raw.outputImage(), x: partialBox, y: rows)
-        print("highlights: v2 saturated \(v2) cast \(Self.cast(v2)); v3 saturated \(full); partial recovered \(partial) vs clipped \(clipped)")
+        print(
+            "highlights: v2 saturated \(v2) cast \(Self.cast(v2)); v3 saturated \(full); partial recovered \(partial) vs clipped \(clipped)"
+        )
         #expect(Self.cast(v2) > 1.3, "version 2 keeps its magenta highlights (X5): \(v2)")
         #expect(Self.cast(full) < 1.03, "saturated patch neutral: \(full)")
         #expect(Self.cast(partial) < 1.05 && Self.cast(clipped) < 1.05, "\(partial) \(clipped)")
         #expect(partial.min() > clipped.max() * 1.15, "recovery brings back brightness above the clip: \(partial) vs \(clipped)")
     }
 
-    @Test("Scale ½ develops at half size (one pixel per 2×2 photosites) and agrees with the full develop downscaled; other scales by Lanczos")
+    @Test(
+        "Scale ½ develops at half size (one pixel per 2×2 photosites) and agrees with the full develop downscaled; other scales by Lanczos")
     func scale() throws {
         let dng = try Self.dng(width: 128, height: 96) { x, y, c in
             0.2 + 0.5 * Double(x) / 128 * [1, 0.7, 0.4][c] + 0.2 * Double(y) / 96
@@ -113,7 +121,8 @@ import Testing
         let upright = try context.createBuffer(try raw.outputImage(), format: .rgba16)
         #expect(turned.width == upright.height && turned.height == upright.width)
         // Orientation 6: the stored top-left pixel shows at the top-right.
-        let a = tight(upright), b = tight(turned)
+        let a = tight(upright)
+        let b = tight(turned)
         for (ux, uy) in [(0, 0), (5, 3), (upright.width - 1, upright.height - 1)] {
             let (tx, ty) = (turned.width - 1 - uy, ux)
             let pa = Array(a.bytes[(uy * a.width + ux) * 8..<(uy * a.width + ux) * 8 + 8])
@@ -133,28 +142,35 @@ import Testing
         #expect(Self.maxDifference(hooked, exposed) < 2e-3, "\(hooked) vs \(exposed)")
     }
 
-    @Test("Look stages: boost lifts mid grey slightly and rolls highlights under 1, contrast spreads tones, local tone mapping narrows a bright/dark split, sharpening adds acutance")
+    @Test(
+        "Look stages: boost lifts mid grey slightly and rolls highlights under 1, contrast spreads tones, local tone mapping narrows a bright/dark split, sharpening adds acutance"
+    )
     func look() throws {
         // Left half dark (0.05), right half bright (0.6), with fine bars for sharpness.
         let dng = try Self.dng(width: 128, height: 64, neutral: [1, 1, 1]) { x, _, _ in
             (x < 64 ? 0.05 : 0.6) * ((x / 3) % 2 == 0 ? 1.1 : 0.9)
         }
         var raw = try RAWFilter(dng: dng)
-        let dark = (8..<40), bright = (80..<112), rows = (16..<48)
+        let dark = (8..<40)
+        let bright = (80..<112)
+        let rows = (16..<48)
         let base = (try Self.mean(raw.outputImage(), x: dark, y: rows), try Self.mean(raw.outputImage(), x: bright, y: rows))
         raw.boostAmount = 1
         let boosted = try Self.mean(raw.outputImage(), x: bright, y: rows)
         #expect(boosted.y < base.1.y && boosted.y > base.1.y * 0.7, "a shoulder, not a clip: \(boosted) from \(base.1)")
-        raw.exposure = 2.5   // bright half at ~3.4: clipped without the curve
+        raw.exposure = 2.5  // bright half at ~3.4: clipped without the curve
         let over = try Self.mean(raw.outputImage(), x: bright, y: rows)
         #expect(over.max() < 1.0, "the boost curve keeps highlights under 1: \(over)")
-        raw.boostAmount = 0; raw.exposure = 0
+        raw.boostAmount = 0
+        raw.exposure = 0
         raw.contrastAmount = 0.8
         let contrasty = (try Self.mean(raw.outputImage(), x: dark, y: rows), try Self.mean(raw.outputImage(), x: bright, y: rows))
         #expect(contrasty.1.y / contrasty.0.y > base.1.y / base.0.y * 1.2)
-        raw.contrastAmount = 0; raw.localToneMapAmount = 1
+        raw.contrastAmount = 0
+        raw.localToneMapAmount = 1
         let mapped = (try Self.mean(raw.outputImage(), x: dark, y: rows), try Self.mean(raw.outputImage(), x: bright, y: rows))
-        let before = log2(base.1.y / base.0.y), after = log2(mapped.1.y / mapped.0.y)
+        let before = log2(base.1.y / base.0.y)
+        let after = log2(mapped.1.y / mapped.0.y)
         print("local tone map: \(before) → \(after) stops between the halves")
         #expect(after < before * 0.8)
         raw.localToneMapAmount = 0
@@ -203,7 +219,8 @@ import Testing
         // Grey with photosite noise (no NoiseProfile: luminance NR off, so only the chroma stage acts).
         let dng = try Self.dng(width: 96, height: 96, neutral: [1, 1, 1]) { x, y, _ in
             var z = UInt64(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663) &+ 0x9E37_79B9_7F4A_7C15
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9; z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return 0.3 + 0.08 * (Double(z >> 11) / Double(1 << 53) - 0.5)
         }
         func stats(_ amount: Double) throws -> (chroma: Double, luma: Double) {
@@ -211,17 +228,22 @@ import Testing
             raw.luminanceNoiseReductionAmount = 0
             raw.colorNoiseReductionAmount = amount
             let pixels = try LinearPixels(try raw.outputImage(), context: try LinearPixels.floatContext())
-            var c2 = 0.0, l = 0.0, n = 0.0
+            var c2 = 0.0
+            var l = 0.0
+            var n = 0.0
             for y in 20..<76 {
                 for x in 20..<76 {
                     let p = pixels[x: x, y: y]
                     let (dr, db) = (p.x - p.y, p.z - p.y)
-                    c2 += dr * dr + db * db; l += pixels.luma(x: x, y: y); n += 1
+                    c2 += dr * dr + db * db
+                    l += pixels.luma(x: x, y: y)
+                    n += 1
                 }
             }
             return ((c2 / n).squareRoot(), l / n)
         }
-        let off = try stats(0), on = try stats(1)
+        let off = try stats(0)
+        let on = try stats(1)
         print("colour noise: chroma rms \(off.chroma) → \(on.chroma); mean luminance \(off.luma) → \(on.luma)")
         #expect(on.chroma < off.chroma / 2)
         #expect(abs(on.luma - off.luma) < 0.002 * off.luma)
@@ -239,19 +261,23 @@ import Testing
         var raw = try RAWFilter(dng: dng)
         raw.luminanceNoiseReductionAmount = 0
         #expect(raw.isLensCorrectionEnabled)
-        let left = try Self.mean(raw.outputImage(), x: 4..<12, y: 20..<40), right = try Self.mean(raw.outputImage(), x: 116..<124, y: 20..<40)
+        let left = try Self.mean(raw.outputImage(), x: 4..<12, y: 20..<40)
+        let right = try Self.mean(raw.outputImage(), x: 116..<124, y: 20..<40)
         raw.isLensCorrectionEnabled = false
-        let leftOff = try Self.mean(raw.outputImage(), x: 4..<12, y: 20..<40), rightOff = try Self.mean(raw.outputImage(), x: 116..<124, y: 20..<40)
+        let leftOff = try Self.mean(raw.outputImage(), x: 4..<12, y: 20..<40)
+        let rightOff = try Self.mean(raw.outputImage(), x: 116..<124, y: 20..<40)
         print("gain map: right/left \(right.y / left.y) corrected, \(rightOff.y / leftOff.y) without")
         #expect(abs(right.y / left.y - 1) < 0.01)
         #expect(rightOff.y / leftOff.y < 0.6)
         // The draft paths apply the map too (X7): bilinear at full size, and the half-size develop.
         raw.isLensCorrectionEnabled = true
         raw.isDraftModeEnabled = true
-        let draftLeft = try Self.mean(raw.outputImage(), x: 4..<12, y: 20..<40), draftRight = try Self.mean(raw.outputImage(), x: 116..<124, y: 20..<40)
+        let draftLeft = try Self.mean(raw.outputImage(), x: 4..<12, y: 20..<40)
+        let draftRight = try Self.mean(raw.outputImage(), x: 116..<124, y: 20..<40)
         raw.isDraftModeEnabled = false
         raw.scaleFactor = 0.5
-        let halfLeft = try Self.mean(raw.outputImage(), x: 2..<6, y: 10..<20), halfRight = try Self.mean(raw.outputImage(), x: 58..<62, y: 10..<20)
+        let halfLeft = try Self.mean(raw.outputImage(), x: 2..<6, y: 10..<20)
+        let halfRight = try Self.mean(raw.outputImage(), x: 58..<62, y: 10..<20)
         print("gain map: right/left \(draftRight.y / draftLeft.y) draft, \(halfRight.y / halfLeft.y) half size")
         #expect(abs(draftRight.y / draftLeft.y - 1) < 0.01)
         #expect(abs(halfRight.y / halfLeft.y - 1) < 0.01)
@@ -281,9 +307,14 @@ import Testing
         raw.isLensCorrectionEnabled = false
         let plain = try LinearPixels(try raw.outputImage())
         let reference = warp.apply(to: plain.rgb, width: plain.width, height: plain.height, channels: 3)
-        let ours = corrected.rgb, before = plain.rgb
-        var worst: Float = 0, moved: Float = 0
-        for i in ours.indices { worst = max(worst, abs(ours[i] - reference[i])); moved = max(moved, abs(reference[i] - before[i])) }
+        let ours = corrected.rgb
+        let before = plain.rgb
+        var worst: Float = 0
+        var moved: Float = 0
+        for i in ours.indices {
+            worst = max(worst, abs(ours[i] - reference[i]))
+            moved = max(moved, abs(reference[i] - before[i]))
+        }
         print("lens warp: largest difference from the opcode's reference \(worst); largest change the warp makes \(moved)")
         #expect(moved > 0.1, "the warp moves pixels")
         #expect(worst < 0.01)

@@ -11,21 +11,28 @@ import Testing
 @Suite struct RAWThirdPartyTests {
     static func path(_ name: String) -> String { Judge.testdata.appendingPathComponent("third-party/\(name)").path }
 
-    @Test("Adobe's lossy DNG of a Canon EOS 6D (LinearRaw, MapPolynomial linearization) develops to LibRaw's colours: mean ΔE2000 < 0.5 after matching exposure")
+    @Test(
+        "Adobe's lossy DNG of a Canon EOS 6D (LinearRaw, MapPolynomial linearization) develops to LibRaw's colours: mean ΔE2000 < 0.5 after matching exposure"
+    )
     func canonLossy() throws {
         let dir = try TemporaryDirectory()
         let out = dir.path("6d.tif")
         let raw = try RAWFilter(url: URL(fileURLWithPath: Self.path("photoprism_canon_eos_6d.dng")))
-        try Context().writeTIFFRepresentation(of: try raw.outputImage(), to: URL(fileURLWithPath: out), format: .rgb16, colorSpace: .extendedLinearSRGB)
+        try Context().writeTIFFRepresentation(
+            of: try raw.outputImage(), to: URL(fileURLWithPath: out), format: .rgb16, colorSpace: .extendedLinearSRGB)
         let r = try Judge.python("dng_judge.py", ["compare", Self.path("photoprism_canon_eos_6d.dng"), out])
         let de = try #require(r["mean_delta_e"] as? Double, "\(r)")
         let exposure = try #require(r["exposure_ratio"] as? Double)
-        print("Canon 6D lossy DNG vs LibRaw: mean ΔE2000 \(de), exposure ratio \(exposure) (ours applies BaselineExposure 0.25), channel ratios \(r["channel_ratio"] ?? "")")
+        print(
+            "Canon 6D lossy DNG vs LibRaw: mean ΔE2000 \(de), exposure ratio \(exposure) (ours applies BaselineExposure 0.25), channel ratios \(r["channel_ratio"] ?? "")"
+        )
         #expect(de < 0.5)
         #expect(exposure > 1 && exposure < 1.3)
     }
 
-    @Test("A LinearRaw develop reads and linearizes only the columns a region needs: a region renders as the same region of the whole image (OpcodeList2 included)")
+    @Test(
+        "A LinearRaw develop reads and linearizes only the columns a region needs: a region renders as the same region of the whole image (OpcodeList2 included)"
+    )
     func linearRawRegions() throws {
         let raw = try RAWFilter(url: URL(fileURLWithPath: Self.path("photoprism_canon_eos_6d.dng")))
         let image = try raw.outputImage()

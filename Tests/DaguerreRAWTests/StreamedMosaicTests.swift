@@ -1,10 +1,11 @@
-@testable import DaguerreFormats
-@testable import DaguerreRAW
 import DaguerreCore
 import DaguerreImage
 import DaguerreTestSupport
 import Foundation
 import Testing
+
+@testable import DaguerreFormats
+@testable import DaguerreRAW
 
 /// The streamed mosaic (SPEC X2, X6): a DNG opened by URL or data keeps its mosaic in the file,
 /// and the full develop decodes it a band of tile rows at a time. Whatever order the rows are
@@ -31,35 +32,41 @@ import Testing
 
     /// The mosaic of a DNG opened for a develop, still in its bytes.
     static func stored(_ bytes: [UInt8]) throws -> StoredMosaic {
-        guard case let .storedMosaic(stored) = try DNGReader.open(bytes: bytes).rawData else {
+        guard case .storedMosaic(let stored) = try DNGReader.open(bytes: bytes).rawData else {
             throw Judge.Failure(description: "the DNG's mosaic was decoded on opening, not left in the file")
         }
         return stored
     }
 
     static func settings(noiseReduction: Bool) -> DevelopSettings {
-        var s = DevelopSettings(matrix: Matrix3([1.6, -0.4, -0.2, -0.3, 1.5, -0.2, 0, -0.5, 1.5]), neutral: SIMD3(0.5, 1, 0.7),
-                                crop: IntRect(x: 3, y: 5, width: 690, height: 1088), workingSpace: .extendedLinearSRGB, demosaic: .lmmseGW,
-                                highlight: HighlightRecovery(neutral: SIMD3(0.5, 1, 0.7), amount: 1))
+        var s = DevelopSettings(
+            matrix: Matrix3([1.6, -0.4, -0.2, -0.3, 1.5, -0.2, 0, -0.5, 1.5]), neutral: SIMD3(0.5, 1, 0.7),
+            crop: IntRect(x: 3, y: 5, width: 690, height: 1088), workingSpace: .extendedLinearSRGB, demosaic: .lmmseGW,
+            highlight: HighlightRecovery(neutral: SIMD3(0.5, 1, 0.7), amount: 1))
         s.domain = .power25
         if noiseReduction {
-            s.noiseReduction = NoiseReductionSettings(profile: CFANoiseProfile(uniform: NoiseModel(scale: 2e-5, offset: 1e-7)), amount: 1,
-                                                      blockStep: .alternate)
+            s.noiseReduction = NoiseReductionSettings(
+                profile: CFANoiseProfile(uniform: NoiseModel(scale: 2e-5, offset: 1e-7)), amount: 1,
+                blockStep: .alternate)
         }
         return s
     }
 
-    @Test("Streamed from lossless JPEG or uncompressed tiles, with noise reduction on and off, a develop read in bands, out of order and backwards equals the develop of the decoded mosaic, bit for bit",
-          arguments: [(DNGCompression.losslessJPEG, true), (.losslessJPEG, false), (.none, true)])
+    @Test(
+        "Streamed from lossless JPEG or uncompressed tiles, with noise reduction on and off, a develop read in bands, out of order and backwards equals the develop of the decoded mosaic, bit for bit",
+        arguments: [(DNGCompression.losslessJPEG, true), (.losslessJPEG, false), (.none, true)])
     func streamedEqualsDecoded(compression: DNGCompression, noiseReduction: Bool) throws {
         let bytes = try Self.dngBytes(compression: compression)
-        let stored = try Self.stored(bytes), whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
+        let stored = try Self.stored(bytes)
+        let whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
         #expect(stored.chunks.chunkRows == 5)
         let settings = Self.settings(noiseReduction: noiseReduction)
-        let (w, h) = (690, 1088), bytesPerRow = w * 12
+        let (w, h) = (690, 1088)
+        let bytesPerRow = w * 12
         var expected = [Float](repeating: .nan, count: w * h * 3)
         try expected.withUnsafeMutableBytes {
-            try RAWDevelopDecoder(mosaic: whole, settings: settings).readRows(y: 0, count: h, into: $0.baseAddress!, bytesPerRow: bytesPerRow)
+            try RAWDevelopDecoder(mosaic: whole, settings: settings).readRows(
+                y: 0, count: h, into: $0.baseAddress!, bytesPerRow: bytesPerRow)
         }
         #expect(expected.allSatisfy { $0.isFinite })
         // In bands, with chunks developing ahead (each chunk a new band of tile rows).
@@ -77,21 +84,26 @@ import Testing
         let regions = try RAWDevelopDecoder(stored: stored, settings: settings)
         for rows in [900..<1000, 0..<40, 500..<700, 520..<530, 230..<300, 1040..<1088, 600..<601] {
             var part = [Float](repeating: .nan, count: rows.count * w * 3)
-            try part.withUnsafeMutableBytes { try regions.readRows(y: rows.lowerBound, count: rows.count, into: $0.baseAddress!, bytesPerRow: bytesPerRow) }
+            try part.withUnsafeMutableBytes {
+                try regions.readRows(y: rows.lowerBound, count: rows.count, into: $0.baseAddress!, bytesPerRow: bytesPerRow)
+            }
             let slice = expected[(rows.lowerBound * w * 3)..<(rows.upperBound * w * 3)]
             let off = zip(slice, part).filter { $0.bitPattern != $1.bitPattern }.count
             #expect(off == 0, "rows \(rows): \(off) samples differ")
         }
     }
 
-    @Test("A band of the streamed mosaic holds exactly the decoded mosaic's rows, however the bands move (forwards, backwards, overlapping, growing)")
+    @Test(
+        "A band of the streamed mosaic holds exactly the decoded mosaic's rows, however the bands move (forwards, backwards, overlapping, growing)"
+    )
     func bandsHoldTheMosaicsRows() throws {
         let bytes = try Self.dngBytes()
         let whole = try #require(try DNGReader.read(bytes: bytes).mosaic)
         let stream = StreamedMosaic(stored: try Self.stored(bytes), limits: .default)
         for wanted in [0..<10, 300..<700, 600..<900, 100..<200, -40..<1200, 1099..<1100, 700..<1100, 255..<257, 2000..<2100, -50..<(-10)] {
             let rows = try stream.cover(wanted)
-            let lo = min(max(0, wanted.lowerBound), 1099), clipped = lo..<max(lo + 1, min(1100, wanted.upperBound))
+            let lo = min(max(0, wanted.lowerBound), 1099)
+            let clipped = lo..<max(lo + 1, min(1100, wanted.upperBound))
             #expect(rows.range.lowerBound <= clipped.lowerBound && rows.range.upperBound >= clipped.upperBound)
             #expect(rows.range.lowerBound % 256 == 0, "bands are whole tile rows: \(rows.range)")
             var same = true
@@ -110,7 +122,9 @@ import Testing
         try rows.check(holds: 200..<300, for: "test")
     }
 
-    @Test("RAWFilter opened by URL streams its mosaic: the develop is the one of the decoded mosaic, and the mosaic is never decoded whole; `dng` decodes it on demand, equal to DNGReader's")
+    @Test(
+        "RAWFilter opened by URL streams its mosaic: the develop is the one of the decoded mosaic, and the mosaic is never decoded whole; `dng` decodes it on demand, equal to DNGReader's"
+    )
     func filterStreams() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("stream.dng")
@@ -128,8 +142,9 @@ import Testing
         #expect(decodedOnDemand)
     }
 
-    @Test("Third-party layouts stream too: tifffile's strip DNGs (7-row strips, a short last one; ActiveArea on odd rows and columns) develop as their decoded mosaics do",
-          arguments: ["0,0", "1,1"])
+    @Test(
+        "Third-party layouts stream too: tifffile's strip DNGs (7-row strips, a short last one; ActiveArea on odd rows and columns) develop as their decoded mosaics do",
+        arguments: ["0,0", "1,1"])
     func stripsStream(origin: String) throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("strips.dng")
@@ -140,16 +155,21 @@ import Testing
         #expect(try RAWDevelopTests.fingerprint(try streamed.outputImage()) == RAWDevelopTests.fingerprint(try decoded.outputImage()))
     }
 
-    @Test("A damaged tile in the middle of a streamed DNG: opening succeeds, the develop throws a typed error naming the damage when it reaches the tile, and no output file appears")
+    @Test(
+        "A damaged tile in the middle of a streamed DNG: opening succeeds, the develop throws a typed error naming the damage when it reaches the tile, and no output file appears"
+    )
     func damagedTile() throws {
         var bytes = try Self.dngBytes()
         let chunks = try Self.stored(bytes).chunks
         // Tile row 2's first tile loses its SOI marker.
-        let tile = 2 * chunks.layout.across, offset = chunks.layout.offsets[tile]
+        let tile = 2 * chunks.layout.across
+        let offset = chunks.layout.offsets[tile]
         #expect(bytes[offset] == 0xFF && bytes[offset + 1] == 0xD8)
-        bytes[offset] = 0; bytes[offset + 1] = 0
+        bytes[offset] = 0
+        bytes[offset + 1] = 0
         let dir = try TemporaryDirectory()
-        let path = dir.path("damaged.dng"), out = dir.path("damaged.tif")
+        let path = dir.path("damaged.dng")
+        let out = dir.path("damaged.tif")
         try AtomicFile.write(bytes, to: path)
         let raw = try RAWFilter(url: URL(fileURLWithPath: path))
         let image = try raw.outputImage()

@@ -3,8 +3,10 @@ import DaguerreCore
 import Testing
 
 /// Runs `body` and records an issue unless it throws a DaguerreError that `matches`.
-public func expectDaguerreError(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
-                         _ matches: (DaguerreError) -> Bool, _ body: () throws -> Void) {
+public func expectDaguerreError(
+    _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ matches: (DaguerreError) -> Bool, _ body: () throws -> Void
+) {
     do {
         try body()
         Issue.record("\(what): expected an error, got none", sourceLocation: sourceLocation)

@@ -34,8 +34,10 @@ public enum Judge {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = [executable] + arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
         let input = Pipe()
         p.standardInput = input
         try p.run()
@@ -45,14 +47,18 @@ public enum Judge {
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         p.waitUntilExit()
         let stdout = String(decoding: outData, as: UTF8.self)
         guard p.terminationStatus == 0 else {
-            throw Failure(description: "\(executable) \(arguments.joined(separator: " ")) exited \(p.terminationStatus): "
-                          + String(decoding: errData, as: UTF8.self) + "\nIf a judge is missing, run scripts/setup.")
+            throw Failure(
+                description: "\(executable) \(arguments.joined(separator: " ")) exited \(p.terminationStatus): "
+                    + String(decoding: errData, as: UTF8.self) + "\nIf a judge is missing, run scripts/setup.")
         }
         return stdout
     }

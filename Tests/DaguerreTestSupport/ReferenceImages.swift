@@ -52,9 +52,13 @@ public enum ReferenceImages {
         let out = dir.appendingPathComponent("\(name).png").path
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            try ImageWriter.write(render, to: out, options: EncoderOptions(format: .png, width: render.width, height: render.height,
-                                                                            rowFormat: render.format))
-            return "The render is at \(out): compare the two; if the change is meant, copy it over the reference image and update the golden checksum."
+            try ImageWriter.write(
+                render, to: out,
+                options: EncoderOptions(
+                    format: .png, width: render.width, height: render.height,
+                    rowFormat: render.format))
+            return
+                "The render is at \(out): compare the two; if the change is meant, copy it over the reference image and update the golden checksum."
         } catch {
             return "Writing the render to \(out) failed: \(error) (set DAGUERRE_REFERENCE_OUT to a writable folder)."
         }
@@ -65,10 +69,13 @@ public enum ReferenceImages {
         guard a.width == b.width, a.height == b.height, a.format == b.format else {
             return "it is \(a.width)×\(a.height) \(a.format), the render \(b.width)×\(b.height) \(b.format)"
         }
-        let rowBytes = a.width * a.format.bytesPerPixel, sampleBytes = a.format.component.size
-        var differing = 0, first: (x: Int, y: Int)?
+        let rowBytes = a.width * a.format.bytesPerPixel
+        let sampleBytes = a.format.component.size
+        var differing = 0
+        var first: (x: Int, y: Int)?
         for y in 0..<a.height {
-            let ra = a.rowAddress(y), rb = b.rowAddress(y)
+            let ra = a.rowAddress(y)
+            let rb = b.rowAddress(y)
             guard memcmp(ra, rb, rowBytes) != 0 else { continue }
             for i in stride(from: 0, to: rowBytes, by: sampleBytes) where memcmp(ra + i, rb + i, sampleBytes) != 0 {
                 differing += 1

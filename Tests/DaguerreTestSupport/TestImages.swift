@@ -21,7 +21,10 @@ public struct TightImage {
     public var width: Int, height: Int, format: PixelFormat, bytes: [UInt8]
     public var rowBytes: Int { width * format.bytesPerPixel }
     public init(width: Int, height: Int, format: PixelFormat, bytes: [UInt8]) {
-        self.width = width; self.height = height; self.format = format; self.bytes = bytes
+        self.width = width
+        self.height = height
+        self.format = format
+        self.bytes = bytes
     }
     public func write(to path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
 }

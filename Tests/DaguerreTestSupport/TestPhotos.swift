@@ -14,8 +14,11 @@ public enum TestPhotos {
         var m = PhotoMetadata(make: "Daguerre", model: "Virtual Back Camera", software: "Daguerre 0.1")
         m.dateTimeOriginal = Date(timeIntervalSince1970: 1_763_700_000.25)
         m.timeZoneOffset = -5 * 3600
-        m.exposureTime = 1.0 / 120; m.fNumber = 1.8; m.iso = 200
-        m.focalLength = 3.99; m.focalLengthIn35mmFilm = 28
+        m.exposureTime = 1.0 / 120
+        m.fNumber = 1.8
+        m.iso = 200
+        m.focalLength = 3.99
+        m.focalLengthIn35mmFilm = 28
         m.flash = PhotoMetadata.FlashValue.autoFired
         m.orientation = 6
         m.lensModel = "Daguerre back camera 3.99mm f/1.8"
@@ -24,16 +27,20 @@ public enum TestPhotos {
         return m
     }
 
-    public static func gradient(width: Int, height: Int, format: PixelFormat = .rgb8, space: ColorSpace = .displayP3) throws -> PixelBuffer {
+    public static func gradient(width: Int, height: Int, format: PixelFormat = .rgb8, space: ColorSpace = .displayP3) throws -> PixelBuffer
+    {
         var p = try PixelBuffer(width: width, height: height, format: format, colorSpace: space, alpha: .straight)
-        let bpp = format.bytesPerPixel, stride = p.bytesPerRow
+        let bpp = format.bytesPerPixel
+        let stride = p.bytesPerRow
         p.withUnsafeMutableBytes { b in
-            for y in 0..<height { for x in 0..<width {
-                b[y * stride + x * bpp] = UInt8(x * 255 / max(1, width - 1))
-                b[y * stride + x * bpp + 1] = UInt8(y * 255 / max(1, height - 1))
-                b[y * stride + x * bpp + 2] = 128
-                if bpp == 4 { b[y * stride + x * bpp + 3] = 255 }
-            } }
+            for y in 0..<height {
+                for x in 0..<width {
+                    b[y * stride + x * bpp] = UInt8(x * 255 / max(1, width - 1))
+                    b[y * stride + x * bpp + 1] = UInt8(y * 255 / max(1, height - 1))
+                    b[y * stride + x * bpp + 2] = 128
+                    if bpp == 4 { b[y * stride + x * bpp + 3] = 255 }
+                }
+            }
         }
         return p
     }

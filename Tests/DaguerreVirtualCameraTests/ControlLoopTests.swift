@@ -3,6 +3,7 @@ import DaguerreFormats
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 @testable import DaguerreVirtualCamera
 
 /// Auto-exposure and auto-white-balance, measured on the studio scene (issue #4 must-holds).
@@ -11,8 +12,10 @@ import Testing
     /// of a chart patch.
     static func patchMean(_ m: BayerImage, _ index: Int, color: Int) -> Double {
         let box = StudioScene().chartPatchBox(index)
-        let w = Double(m.width), h = Double(m.height)
-        let qu = (box.u.upperBound - box.u.lowerBound) / 4, qv = (box.v.upperBound - box.v.lowerBound) / 4
+        let w = Double(m.width)
+        let h = Double(m.height)
+        let qu = (box.u.upperBound - box.u.lowerBound) / 4
+        let qv = (box.v.upperBound - box.v.lowerBound) / 4
         let xs = Int((box.u.lowerBound + qu) * w)..<Int((box.u.upperBound - qu) * w)
         let ys = Int((box.v.lowerBound + qv) * h)..<Int((box.v.upperBound - qv) * h)
         let v = cfaValues(m, color: color, x: xs, y: ys)
@@ -25,15 +28,21 @@ import Testing
         let camera = VirtualCamera(profile: profile, seed: 3)
         camera.lux = 300
         var grey: [Double] = []
-        for i in 0..<25 { grey.append(Self.patchMean(try camera.captureRAW(mode: profile.modes[0], at: Double(i) / 30).mosaic, 21, color: 1)) }
+        for i in 0..<25 {
+            grey.append(Self.patchMean(try camera.captureRAW(mode: profile.modes[0], at: Double(i) / 30).mosaic, 21, color: 1))
+        }
         let target = grey.last!
         let settled = grey.suffix(5).allSatisfy { abs($0 / target - 1) < 0.03 }
         camera.lux = 300 * change
         var after: [Double] = []
-        for i in 0..<15 { after.append(Self.patchMean(try camera.captureRAW(mode: profile.modes[0], at: 1 + Double(i) / 30).mosaic, 21, color: 1)) }
+        for i in 0..<15 {
+            after.append(Self.patchMean(try camera.captureRAW(mode: profile.modes[0], at: 1 + Double(i) / 30).mosaic, 21, color: 1))
+        }
         // Frame 0 was exposed for the old light; count the frames until within 5% (0.07 EV).
         let back = after.firstIndex { abs($0 / target - 1) < 0.05 }
-        print("AE \(change > 1 ? "+3" : "-3") EV: grey target \(target), back within 5% after \(back.map(String.init) ?? "never") frames; levels \(after.map { ($0 * 1000).rounded() / 1000 })")
+        print(
+            "AE \(change > 1 ? "+3" : "-3") EV: grey target \(target), back within 5% after \(back.map(String.init) ?? "never") frames; levels \(after.map { ($0 * 1000).rounded() / 1000 })"
+        )
         #expect(settled, "AE settles before the change: \(grey.suffix(5))")
         #expect((back ?? 99) <= 10)
         #expect(after.suffix(4).allSatisfy { abs($0 / target - 1) < 0.05 }, "it stays there")
@@ -59,15 +68,20 @@ import Testing
         }
         let truth = StudioScene.neutralPatchIndices.map { Colorimetry.xyz(ofReflectance: SpectralTables.colorChecker[$0], under: .d65) }
         let scale = truth[3].y / rendered(21).y
-        let pairs = zip(truth, StudioScene.neutralPatchIndices.map { rendered($0) * scale }).map { [[$0.x, $0.y, $0.z], [$1.x, $1.y, $1.z]] }
+        let pairs = zip(truth, StudioScene.neutralPatchIndices.map { rendered($0) * scale }).map {
+            [[$0.x, $0.y, $0.z], [$1.x, $1.y, $1.z]]
+        }
         let dir = try TemporaryDirectory()
         let spec = dir.path("pairs.json")
         let white = Illuminant.d65.whiteXYZ
-        try JSONSerialization.data(withJSONObject: ["white": [white.x, white.y, white.z], "pairs": pairs]).write(to: URL(fileURLWithPath: spec))
+        try JSONSerialization.data(withJSONObject: ["white": [white.x, white.y, white.z], "pairs": pairs]).write(
+            to: URL(fileURLWithPath: spec))
         let result = try Judge.python("delta_e.py", [spec])
         let des = try #require(result["delta_e"] as? [Double])
         let truthGains = Colorimetry.cameraNeutral(under: .tungsten)
-        print("AWB under tungsten: gains \(gains) (exact \(SIMD3(truthGains.y / truthGains.x, 1, truthGains.y / truthGains.z))); neutral patches ΔE2000 \(des)")
+        print(
+            "AWB under tungsten: gains \(gains) (exact \(SIMD3(truthGains.y / truthGains.x, 1, truthGains.y / truthGains.z))); neutral patches ΔE2000 \(des)"
+        )
         #expect(des.count == 6 && des.allSatisfy { $0 <= 3 }, "\(des)")
     }
 }

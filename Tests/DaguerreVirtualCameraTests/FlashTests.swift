@@ -2,6 +2,7 @@ import DaguerreCore
 import DaguerreFormats
 import Foundation
 import Testing
+
 @testable import DaguerreVirtualCamera
 
 /// Flash (issue #4): light that falls off with the square of the distance, and a pre-flash that
@@ -23,7 +24,9 @@ import Testing
         #expect(abs(levels[1] / levels[0] - 0.25) < 0.01)
     }
 
-    @Test("In a dark room (1 lux), the pre-flash picks a power that brings the flash frame to the exposure target; the ambient frame stays dark")
+    @Test(
+        "In a dark room (1 lux), the pre-flash picks a power that brings the flash frame to the exposure target; the ambient frame stays dark"
+    )
     func preflash() throws {
         let profile = smallBackProfile(width: 320, height: 240, vignetting: 0)
         let camera = VirtualCamera(profile: profile, scene: FlatScene(reflectance: 0.18, distance: 1.5), seed: 8)
@@ -35,7 +38,9 @@ import Testing
         let power = try camera.preflash(mode: profile.modes[0], at: 1)
         camera.exposureControl = .custom(camera.currentExposure)
         let lit = Self.level(try camera.captureRAW(mode: profile.modes[0], at: 1.2, flashPower: power).mosaic)
-        print("dark room: ambient level \(dark) at 1/\(Int(1 / ambient.metadata.exposureDuration)) s ISO \(Int(ambient.metadata.iso)); pre-flash power \(power); flash frame level \(lit) (target 0.14)")
+        print(
+            "dark room: ambient level \(dark) at 1/\(Int(1 / ambient.metadata.exposureDuration)) s ISO \(Int(ambient.metadata.iso)); pre-flash power \(power); flash frame level \(lit) (target 0.14)"
+        )
         #expect(dark < 0.14 / 4, "without flash the scene is dark")
         #expect(power > 0 && power < 1)
         #expect(abs(lit / 0.14 - 1) < 0.1, "flash frame \(lit)")

@@ -2,6 +2,7 @@ import DaguerreCore
 import DaguerreFormats
 import DaguerreTestSupport
 import Testing
+
 @testable import DaguerreVirtualCamera
 
 /// Fixed-seed outputs pinned byte for byte, so refactors of the simulator's memory layout,
@@ -24,8 +25,9 @@ struct GoldenBytesTests {
 
     @Test("The optical image of the studio scene (back lens, tungsten, 320×180 of a 4:3 sensor): planes and distances unchanged")
     func opticalImage() throws {
-        let image = OpticalImage.render(scene: StudioScene(), lighting: SceneLighting(illuminant: .tungsten), lens: .backCamera,
-                                        width: 320, height: 180, fullWidth: 1008, fullHeight: 756)
+        let image = OpticalImage.render(
+            scene: StudioScene(), lighting: SceneLighting(illuminant: .tungsten), lens: .backCamera,
+            width: 320, height: 180, fullWidth: 1008, fullHeight: 756)
         let d = Self.digest(image.planes + [image.distance])
         print("optical image digest", String(d, radix: 16))
         #expect(d == 0xbfba060adca0be5f)
@@ -39,8 +41,10 @@ struct GoldenBytesTests {
         camera.illuminant = .fluorescent
         camera.lux = 250
         camera.motion = .handheld
-        camera.movingObjects = [MovingObject(centre: [0.2, 0.4], velocity: [0.6, 0.1], radius: 0.05, reflectance: [0.8, 0.1, 0.1]),
-                                MovingObject(centre: [0.7, 0.6], velocity: [-0.3, 0], radius: 0.08, reflectance: [0.1, 0.3, 0.7])]
+        camera.movingObjects = [
+            MovingObject(centre: [0.2, 0.4], velocity: [0.6, 0.1], radius: 0.05, reflectance: [0.8, 0.1, 0.1]),
+            MovingObject(centre: [0.7, 0.6], velocity: [-0.3, 0], radius: 0.08, reflectance: [0.1, 0.3, 0.7]),
+        ]
         var mosaics: [[UInt16]] = []
         var last: RawFrame?
         for i in 0..<3 {
@@ -49,8 +53,10 @@ struct GoldenBytesTests {
             last = frame
         }
         let raw = try #require(last)
-        let yuv = try VideoISP(outputPrimaries: .displayP3).process(raw.mosaic, whiteBalance: raw.metadata.whiteBalanceGains, fullRange: true)
-        let m = Self.digest(mosaics), y = Self.digest([yuv.luma, yuv.cb, yuv.cr])
+        let yuv = try VideoISP(outputPrimaries: .displayP3).process(
+            raw.mosaic, whiteBalance: raw.metadata.whiteBalanceGains, fullRange: true)
+        let m = Self.digest(mosaics)
+        let y = Self.digest([yuv.luma, yuv.cb, yuv.cr])
         print("mosaic digest", String(m, radix: 16), "ISP digest", String(y, radix: 16))
         #expect(m == 0xed6b5c67805e97a5)
         #expect(y == 0x29b1fa7b7142736c)
@@ -66,7 +72,8 @@ struct GoldenBytesTests {
     static func reference(optical image: OpticalImage) throws -> PixelBuffer {
         let peak = image.planes.map { $0.max() ?? 0 }.max() ?? 0
         var buffer = try PixelBuffer(width: image.width, height: image.height, format: .rgb16)
-        let stride = buffer.bytesPerRow, width = image.width
+        let stride = buffer.bytesPerRow
+        let width = image.width
         buffer.withUnsafeMutableBytes { raw in
             for y in 0..<image.height {
                 for x in 0..<width {
@@ -83,14 +90,16 @@ struct GoldenBytesTests {
     /// The raw frames one above the other as 16-bit grey, each sample shifted up from the
     /// mosaic's bit depth to 16 bits (exact: shifting back gives the samples).
     static func reference(mosaics: [[UInt16]], of mosaic: BayerImage) throws -> PixelBuffer {
-        let (width, height) = (mosaic.width, mosaic.height), shift = UInt16(16 - mosaic.bitsPerSample)
+        let (width, height) = (mosaic.width, mosaic.height)
+        let shift = UInt16(16 - mosaic.bitsPerSample)
         var buffer = try PixelBuffer(width: width, height: height * mosaics.count, format: .l16)
         let stride = buffer.bytesPerRow
         buffer.withUnsafeMutableBytes { raw in
             for (f, samples) in mosaics.enumerated() {
                 for y in 0..<height {
                     for x in 0..<width {
-                        raw.storeBytes(of: samples[y * width + x] << shift, toByteOffset: (f * height + y) * stride + x * 2, as: UInt16.self)
+                        raw.storeBytes(
+                            of: samples[y * width + x] << shift, toByteOffset: (f * height + y) * stride + x * 2, as: UInt16.self)
                     }
                 }
             }
@@ -101,7 +110,8 @@ struct GoldenBytesTests {
     /// The 4:2:0 planes as 8-bit grey, laid out as they are stored: Y' on top, then Cb and Cr
     /// side by side, each half as wide and half as high.
     static func reference(_ yuv: PlanarYCbCr420Buffer) throws -> PixelBuffer {
-        let (width, height) = (yuv.width, yuv.height), (cw, ch) = (yuv.width / 2, yuv.height / 2)
+        let (width, height) = (yuv.width, yuv.height)
+        let (cw, ch) = (yuv.width / 2, yuv.height / 2)
         var buffer = try PixelBuffer(width: width, height: height + ch, format: .l8)
         let stride = buffer.bytesPerRow
         buffer.withUnsafeMutableBytes { raw in

@@ -3,6 +3,7 @@ import DaguerreFormats
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 @testable import DaguerreVirtualCamera
 
 /// Image-file scenes and the microphone (issue #4: "any image file as a scene", "44.1 kHz from
@@ -11,7 +12,8 @@ import Testing
     @Test("SceneLighting.under(_:) is the lighting a fresh SceneLighting(illuminant:) computes, for every illuminant")
     func sharedLighting() {
         for illuminant in Illuminant.allCases {
-            let shared = SceneLighting.under(illuminant), fresh = SceneLighting(illuminant: illuminant)
+            let shared = SceneLighting.under(illuminant)
+            let fresh = SceneLighting(illuminant: illuminant)
             #expect(shared.illuminant == illuminant && shared.neutralResponse == fresh.neutralResponse)
             #expect(shared.chartResponses == fresh.chartResponses && shared.srgbToCamera.m == fresh.srgbToCamera.m)
         }
@@ -27,7 +29,8 @@ import Testing
             for y in 0..<300 { for x in 0..<400 { for c in 0..<3 { raw[y * stride + x * 3 + c] = x < 200 ? 255 : grey } } }
         }
         let path = dir.path("scene.png")
-        try ImageWriter.write(buffer, to: path, options: EncoderOptions(format: .png, width: 400, height: 300, rowFormat: .rgb8, isSRGB: true))
+        try ImageWriter.write(
+            buffer, to: path, options: EncoderOptions(format: .png, width: 400, height: 300, rowFormat: .rgb8, isSRGB: true))
         let profile = smallBackProfile(width: 320, height: 240, vignetting: 0)
         let camera = VirtualCamera(profile: profile, scene: try ImageScene(path: path), seed: 2)
         camera.exposureControl = .custom(ExposureSettings(duration: 1.0 / 100, iso: 25))
@@ -48,14 +51,19 @@ import Testing
         #expect(abs(crossings - 2000) <= 2, "\(crossings)")
         #expect(tone.max() == Int16(0.5 * 32767))
         let noise = VirtualMicrophone(sound: .noise(amplitude: 0.1), seed: 3)
-        let a = noise.samples(from: 1000, count: 4410), b = noise.samples(from: 1000, count: 4410)
+        let a = noise.samples(from: 1000, count: 4410)
+        let b = noise.samples(from: 1000, count: 4410)
         let rms = (a.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(a.count)).squareRoot() / 32767
         #expect(a == b && abs(rms - 0.1) < 0.01, "rms \(rms)")
         // A WAV written by ffmpeg (the judge) reads back as its samples.
         let dir = try TemporaryDirectory()
         let wav = dir.path("beep.wav")
-        _ = try Judge.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=500:sample_rate=44100:duration=0.5", "-c:a", "pcm_s16le", wav])
-        guard case let .samples(s) = try VirtualMicrophone.wavSound(path: wav) else { Issue.record("not samples"); return }
+        _ = try Judge.run(
+            "ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=500:sample_rate=44100:duration=0.5", "-c:a", "pcm_s16le", wav])
+        guard case .samples(let s) = try VirtualMicrophone.wavSound(path: wav) else {
+            Issue.record("not samples")
+            return
+        }
         #expect(s.count == 22_050)
         let wavCrossings = zip(s, s.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
         #expect(abs(wavCrossings - 500) <= 2, "\(wavCrossings)")

@@ -1,6 +1,7 @@
 import DaguerreFormats
 import Foundation
 import Testing
+
 @testable import DaguerreVirtualCamera
 
 /// The sensor physics, measured the way a sensor is characterized (SPEC C4; issue #4 must-holds).
@@ -15,13 +16,15 @@ import Testing
         let camera = VirtualCamera(profile: profile, scene: FlatScene(), seed: 11)
         camera.lux = 400
         camera.whiteBalanceControl = .custom([1, 1, 1])
-        let sensor = profile.sensor, gain = sensor.analogGain(iso: iso)
-        let expectedGain = gain / sensor.electronsPerDN                       // DN per electron
+        let sensor = profile.sensor
+        let gain = sensor.analogGain(iso: iso)
+        let expectedGain = gain / sensor.electronsPerDN  // DN per electron
         let readDN = sensor.readNoiseElectrons * expectedGain
         let expectedRead = (readDN * readDN + sensor.postGainReadNoiseDN * sensor.postGainReadNoiseDN + 1.0 / 12).squareRoot()
         // A dark pair (the read noise floor), then exposures from 1% to 60% of the ADC range above black.
         let fullScale = Double(1023) - sensor.blackLevelDN
-        var means: [Double] = [], variances: [Double] = []
+        var means: [Double] = []
+        var variances: [Double] = []
         for level in [0, 0.01, 0.03, 0.1, 0.2, 0.3, 0.45, 0.6] {
             let electrons = level * fullScale / expectedGain
             let duration = electrons / (sensor.electronsPerLuxSecond * 0.5 * 400)
@@ -33,7 +36,8 @@ import Testing
                 let a = try camera.captureRAW(mode: profile.modes[0], at: Double(pair)).mosaic
                 let b = try camera.captureRAW(mode: profile.modes[0], at: Double(pair) + 0.5).mosaic
                 let box = (x: 8..<248, y: 8..<184)
-                let va = cfaValues(a, color: 1, x: box.x, y: box.y), vb = cfaValues(b, color: 1, x: box.x, y: box.y)
+                let va = cfaValues(a, color: 1, x: box.x, y: box.y)
+                let vb = cfaValues(b, color: 1, x: box.x, y: box.y)
                 let diff = zip(va, vb).map { $0 - $1 }
                 means.append((meanAndVariance(va).mean + meanAndVariance(vb).mean) / 2 - sensor.blackLevelDN)
                 variances.append(meanAndVariance(diff).variance / 2)
@@ -41,7 +45,9 @@ import Testing
         }
         let line = fitLine(means, variances)
         let measuredRead = max(line.intercept, 0).squareRoot()
-        print("PTC ISO \(Int(iso)): gain \(line.slope) DN/e⁻ (configured \(expectedGain)), read noise \(measuredRead) DN (configured \(expectedRead))")
+        print(
+            "PTC ISO \(Int(iso)): gain \(line.slope) DN/e⁻ (configured \(expectedGain)), read noise \(measuredRead) DN (configured \(expectedRead))"
+        )
         #expect(abs(line.slope / expectedGain - 1) < 0.05, "gain \(line.slope) vs \(expectedGain)")
         #expect(abs(measuredRead / expectedRead - 1) < 0.05, "read noise \(measuredRead) vs \(expectedRead)")
     }
@@ -53,23 +59,29 @@ import Testing
         let camera = VirtualCamera(profile: profile, seed: 5)
         camera.lux = 4000
         camera.whiteBalanceControl = .custom([1, 1, 1])
-        let box = StudioScene().chartPatchBox(21)   // neutral 5 (.70 D)
-        let x0 = Int(box.u.lowerBound * Double(w)) + 4, x1 = Int(box.u.upperBound * Double(w)) - 4
-        let y0 = Int(box.v.lowerBound * Double(h)) + 4, y1 = Int(box.v.upperBound * Double(h)) - 4
-        var signals: [Double] = [], snrs: [Double] = []
+        let box = StudioScene().chartPatchBox(21)  // neutral 5 (.70 D)
+        let x0 = Int(box.u.lowerBound * Double(w)) + 4
+        let x1 = Int(box.u.upperBound * Double(w)) - 4
+        let y0 = Int(box.v.lowerBound * Double(h)) + 4
+        let y1 = Int(box.v.upperBound * Double(h)) - 4
+        var signals: [Double] = []
+        var snrs: [Double] = []
         // About 500 to 4000 electrons: shot noise far above the read noise (2.2 e⁻).
         for duration in [1.0 / 320, 1.0 / 160, 1.0 / 80, 1.0 / 40] {
             camera.exposureControl = .custom(ExposureSettings(duration: duration, iso: 25))
             // Three frame pairs; temporal noise from their differences (fixed patterns cancel).
-            var signal = 0.0, variance = 0.0
+            var signal = 0.0
+            var variance = 0.0
             for pair in 0..<3 {
                 let a = try camera.captureRAW(mode: profile.modes[0], at: Double(pair)).mosaic
                 let b = try camera.captureRAW(mode: profile.modes[0], at: Double(pair) + 0.5).mosaic
-                let va = cfaValues(a, color: 1, x: x0..<x1, y: y0..<y1), vb = cfaValues(b, color: 1, x: x0..<x1, y: y0..<y1)
+                let va = cfaValues(a, color: 1, x: x0..<x1, y: y0..<y1)
+                let vb = cfaValues(b, color: 1, x: x0..<x1, y: y0..<y1)
                 signal += (meanAndVariance(va).mean - profile.sensor.blackLevelDN) / 3
                 variance += meanAndVariance(zip(va, vb).map { $0 - $1 }).variance / 2 / 3
             }
-            signals.append(log(signal)); snrs.append(log(signal / variance.squareRoot()))
+            signals.append(log(signal))
+            snrs.append(log(signal / variance.squareRoot()))
         }
         let slope = fitLine(signals, snrs).slope
         print("SNR against signal, log-log slope: \(slope) (√signal is 0.5); signals \(signals.map { exp($0) }) DN")
@@ -84,8 +96,11 @@ import Testing
             camera.motion = .handheld
             return try (0..<3).map { try camera.captureRAW(mode: profile.modes[0], at: Double($0) / 30).mosaic.samples }
         }
-        let a = try frames(seed: 9), b = try frames(seed: 9), c = try frames(seed: 10)
-        let same = a == b, different = a != c
+        let a = try frames(seed: 9)
+        let b = try frames(seed: 9)
+        let c = try frames(seed: 10)
+        let same = a == b
+        let different = a != c
         #expect(same && different)
     }
 }

@@ -1,5 +1,6 @@
 import DaguerreCore
 import DaguerreFormats
+
 @testable import DaguerreVirtualCamera
 
 /// A uniform neutral wall: the flat field of a photon-transfer measurement.
@@ -16,7 +17,8 @@ struct FlatScene: Scene {
 /// stay quick; one readout mode of the full sensor.
 func smallBackProfile(width: Int = 1008, height: Int = 756, vignetting: Double? = nil) -> VirtualCameraProfile {
     var p = VirtualCameraProfile.back
-    p.sensor.width = width; p.sensor.height = height
+    p.sensor.width = width
+    p.sensor.height = height
     p.modes = [SensorReadoutMode(width: width, height: height, maxFrameRate: 30)]
     if let vignetting { p.lens.vignetting = vignetting }
     return p
@@ -37,8 +39,11 @@ func meanAndVariance(_ v: [Double]) -> (mean: Double, variance: Double) {
 
 /// Least-squares line y = a + b·x.
 func fitLine(_ x: [Double], _ y: [Double]) -> (intercept: Double, slope: Double) {
-    let n = Double(x.count), mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n
-    let sxy = zip(x, y).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }, sxx = x.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
+    let n = Double(x.count)
+    let mx = x.reduce(0, +) / n
+    let my = y.reduce(0, +) / n
+    let sxy = zip(x, y).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
+    let sxx = x.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
     let b = sxy / sxx
     return (my - b * mx, b)
 }

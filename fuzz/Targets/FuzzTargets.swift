@@ -35,7 +35,8 @@ public enum FuzzTargets {
             }
             let image = try Image(data: bytes, limits: limits)
             let crop = image.cropped(to: Rect(x: 0, y: 0, width: min(image.extent.width, 32), height: min(image.extent.height, 32)))
-            _ = try Context(options: .init(limits: limits)).createBuffer(try crop.applying(GaussianBlur(radius: 1)), format: .rgba8, colorSpace: .sRGB)
+            _ = try Context(options: .init(limits: limits)).createBuffer(
+                try crop.applying(GaussianBlur(radius: 1)), format: .rgba8, colorSpace: .sRGB)
         } catch {
             // Typed errors are the expected outcome for damaged input.
         }
@@ -74,23 +75,44 @@ public enum FuzzTargets {
         guard let dng = try? DNGReader.read(bytes: bytes, limits: limits) else { return nil }
         func render(streamed: Bool = false, _ configure: (inout RAWFilter) -> Void) -> Int {
             do {
-                var raw = streamed ? try RAWFilter(data: Data(bytes), identifierHint: "public.dng", limits: limits) : try RAWFilter(dng: dng, limits: limits)
+                var raw =
+                    streamed
+                    ? try RAWFilter(data: Data(bytes), identifierHint: "public.dng", limits: limits)
+                    : try RAWFilter(dng: dng, limits: limits)
                 configure(&raw)
                 let image = try raw.outputImage()
-                let crop = image.cropped(to: Rect(x: image.extent.minX, y: image.extent.minY,
-                                                  width: min(image.extent.width, 48), height: min(image.extent.height, 48)))
+                let crop = image.cropped(
+                    to: Rect(
+                        x: image.extent.minX, y: image.extent.minY,
+                        width: min(image.extent.width, 48), height: min(image.extent.height, 48)))
                 _ = try Context(options: .init(limits: limits)).createBuffer(crop, format: .rgba8, colorSpace: .sRGB)
                 return 1
             } catch {
-                return 0   // typed errors are the expected outcome for damaged input
+                return 0  // typed errors are the expected outcome for damaged input
             }
         }
         return render { _ in }
-            + render { $0.isDraftModeEnabled = true; $0.exposure = 1 }
-            + render { $0.isDraftModeEnabled = true; $0.scaleFactor = 0.3; $0.neutralTemperature = 3500 }
-            + render { $0.scaleFactor = 0.5; $0.noiseReductionDetailAmount = 1; $0.noiseReductionSharpnessAmount = 1 }
+            + render {
+                $0.isDraftModeEnabled = true
+                $0.exposure = 1
+            }
+            + render {
+                $0.isDraftModeEnabled = true
+                $0.scaleFactor = 0.3
+                $0.neutralTemperature = 3500
+            }
+            + render {
+                $0.scaleFactor = 0.5
+                $0.noiseReductionDetailAmount = 1
+                $0.noiseReductionSharpnessAmount = 1
+            }
             + render { $0.decoderVersion = "1" }
-            + render { $0.decoderVersion = "2"; $0.boostAmount = 1; $0.localToneMapAmount = 1; $0.colorNoiseReductionAmount = 1 }
+            + render {
+                $0.decoderVersion = "2"
+                $0.boostAmount = 1
+                $0.localToneMapAmount = 1
+                $0.colorNoiseReductionAmount = 1
+            }
             + render { $0.decoderVersion = "3" }
             + render(streamed: true) { _ in }
     }
@@ -110,7 +132,7 @@ public enum FuzzTargets {
     /// reads (not H.264 decoding, which is libavcodec's, fuzzed upstream).
     public static func quickTime(_ bytes: [UInt8]) {
         var options = MovieReader.Options()
-        options.maxMovieAtomBytes = 1 << 20      // keep each run small and fast
+        options.maxMovieAtomBytes = 1 << 20  // keep each run small and fast
         options.maxSamplesPerTrack = 1 << 20
         options.maxSampleBytes = 1 << 20
         do {

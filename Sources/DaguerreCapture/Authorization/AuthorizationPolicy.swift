@@ -19,7 +19,9 @@ public struct AuthorizationRequest: Sendable {
     public let devices: [any CaptureDevice]
 
     public init(mediaType: CaptureAuthorizationMediaType, usageDescription: String, devices: [any CaptureDevice]) {
-        self.mediaType = mediaType; self.usageDescription = usageDescription; self.devices = devices
+        self.mediaType = mediaType
+        self.usageDescription = usageDescription
+        self.devices = devices
     }
 }
 

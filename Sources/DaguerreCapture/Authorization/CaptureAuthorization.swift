@@ -44,9 +44,11 @@ public final class CaptureAuthorization: Sendable {
     public let registry: CaptureDeviceRegistry
     private let state: Mutex<State>
 
-    public init(usageDescriptions: UsageDescriptions = UsageDescriptions(),
-                policy: any AuthorizationPolicy = .grantVirtualDevices,
-                registry: CaptureDeviceRegistry = .shared) {
+    public init(
+        usageDescriptions: UsageDescriptions = UsageDescriptions(),
+        policy: any AuthorizationPolicy = .grantVirtualDevices,
+        registry: CaptureDeviceRegistry = .shared
+    ) {
         self.registry = registry
         state = Mutex(State(descriptions: usageDescriptions, policy: policy))
     }
@@ -89,7 +91,10 @@ public final class CaptureAuthorization: Sendable {
         let key = mediaType.usageDescriptionKey
         guard let reason = usageDescriptions[key] else { throw Self.missingReason(mediaType) }
         let devices = mediaType.deviceMediaType.map { type in registry.devices.filter { $0.mediaType == type } } ?? []
-        enum Step { case decided(CaptureAuthorizationStatus), wait(Task<AuthorizationDecision, Never>) }
+        enum Step {
+            case decided(CaptureAuthorizationStatus)
+            case wait(Task<AuthorizationDecision, Never>)
+        }
         let step: Step = state.withLock { s in
             if let status = s.statuses[mediaType] { return .decided(status) }
             if let task = s.pending[mediaType] { return .wait(task) }
@@ -101,9 +106,9 @@ public final class CaptureAuthorization: Sendable {
         }
         let status: CaptureAuthorizationStatus
         switch step {
-        case let .decided(decided):
+        case .decided(let decided):
             status = decided
-        case let .wait(task):
+        case .wait(let task):
             let decision = await task.value
             status = state.withLock { s in
                 s.pending[mediaType] = nil
@@ -132,25 +137,34 @@ public final class CaptureAuthorization: Sendable {
             case .granted?:
                 return
             case let decision?:
-                throw .captureConfiguration(problem: "the authorization policy refused \(mediaType) access to \(device.localizedName) (\(decision.rawValue))",
-                                            fix: "Use a policy that grants it (.grantAll, or .ask to let the user decide, then await requestAccess(for: .\(mediaType.rawValue))).")
+                throw .captureConfiguration(
+                    problem: "the authorization policy refused \(mediaType) access to \(device.localizedName) (\(decision.rawValue))",
+                    fix:
+                        "Use a policy that grants it (.grantAll, or .ask to let the user decide, then await requestAccess(for: .\(mediaType.rawValue)))."
+                )
             case nil:
-                throw .captureConfiguration(problem: "\(mediaType) access has not been decided yet, and the authorization policy needs to ask",
-                                            fix: "await CaptureAuthorization.requestAccess(for: .\(mediaType.rawValue)) before creating the device input.")
+                throw .captureConfiguration(
+                    problem: "\(mediaType) access has not been decided yet, and the authorization policy needs to ask",
+                    fix: "await CaptureAuthorization.requestAccess(for: .\(mediaType.rawValue)) before creating the device input.")
             }
         }
     }
 
     static func missingReason(_ mediaType: CaptureAuthorizationMediaType) -> DaguerreError {
         let key = mediaType.usageDescriptionKey.rawValue
-        return .captureConfiguration(problem: "\(mediaType) access needs a usage description under \(key), and the app declares none, so access is not granted (SPEC A1)",
-                                     fix: "Declare why the app needs it: set usageDescriptions (UsageDescriptions(...)) or add \"\(key)\" to the JSON manifest loaded with UsageDescriptions(contentsOf:).")
+        return .captureConfiguration(
+            problem:
+                "\(mediaType) access needs a usage description under \(key), and the app declares none, so access is not granted (SPEC A1)",
+            fix:
+                "Declare why the app needs it: set usageDescriptions (UsageDescriptions(...)) or add \"\(key)\" to the JSON manifest loaded with UsageDescriptions(contentsOf:)."
+        )
     }
 
     static func refused(_ mediaType: CaptureAuthorizationMediaType, _ status: CaptureAuthorizationStatus) -> DaguerreError {
-        .captureConfiguration(problem: "\(mediaType) access is \(status.rawValue)",
-                              fix: status == .restricted
-                                ? "The policy restricts it and the user cannot change that; capture without this device."
-                                : "The user or the policy refused it; after they change their mind, call reset() and request access again.")
+        .captureConfiguration(
+            problem: "\(mediaType) access is \(status.rawValue)",
+            fix: status == .restricted
+                ? "The policy restricts it and the user cannot change that; capture without this device."
+                : "The user or the policy refused it; after they change their mind, call reset() and request access again.")
     }
 }

@@ -49,10 +49,12 @@ public struct UsageDescriptions: Sendable, Hashable {
         }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw .corruptData(format: "JSON usage-description manifest", detail: "not valid JSON (\(error.localizedDescription))", path: path)
+            throw .corruptData(
+                format: "JSON usage-description manifest", detail: "not valid JSON (\(error.localizedDescription))", path: path)
         }
         guard let dictionary = object as? [String: Any] else {
-            throw .corruptData(format: "JSON usage-description manifest", detail: "the top level must be an object of key: reason strings", path: path)
+            throw .corruptData(
+                format: "JSON usage-description manifest", detail: "the top level must be an object of key: reason strings", path: path)
         }
         var strings: [String: String] = [:]
         for key in UsageDescriptionKey.allCases {

@@ -40,11 +40,15 @@ public final class CaptureClockTicker: Sendable {
     private let tickLock = NSRecursiveLock()
 
     /// Throws unless `interval` is positive and finite.
-    public init(clock: any CaptureClock, interval: Double, tick: @escaping @Sendable (_ index: Int64, _ time: Double) -> Void) throws(DaguerreError) {
+    public init(clock: any CaptureClock, interval: Double, tick: @escaping @Sendable (_ index: Int64, _ time: Double) -> Void)
+        throws(DaguerreError)
+    {
         guard interval.isFinite, interval > 0 else {
             throw .invalidArgument(what: "Ticker interval \(interval) s", problem: "must be positive and finite")
         }
-        self.clock = clock; self.interval = interval; self.tick = tick
+        self.clock = clock
+        self.interval = interval
+        self.tick = tick
     }
 
     public var isRunning: Bool { state.withLock { $0.running } }

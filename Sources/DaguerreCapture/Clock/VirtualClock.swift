@@ -56,7 +56,8 @@ public final class VirtualClock: CaptureClock {
             let item = Pending(deadline: deadline.isNaN ? s.now : deadline, order: s.nextOrder, timer: timer, action: action)
             s.nextOrder += 1
             // Insert after every item that is not later (stable for equal deadlines).
-            var lo = 0, hi = s.pending.count
+            var lo = 0
+            var hi = s.pending.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if s.pending[mid].deadline <= item.deadline { lo = mid + 1 } else { hi = mid }

@@ -21,12 +21,16 @@ public struct CaptureAudioBuffer: Sendable, Hashable {
     public init(samples: [Int16], sampleRate: Int, channels: Int, timestamp: Double) throws(DaguerreError) {
         let format = try CaptureAudioFormat(sampleRate: sampleRate, channels: channels)
         guard samples.count % format.channels == 0 else {
-            throw .invalidArgument(what: "Audio buffer of \(samples.count) samples", problem: "must hold whole frames of \(channels) interleaved channels")
+            throw .invalidArgument(
+                what: "Audio buffer of \(samples.count) samples", problem: "must hold whole frames of \(channels) interleaved channels")
         }
         guard timestamp.isFinite else {
             throw .invalidArgument(what: "Audio buffer timestamp \(timestamp)", problem: "must be finite")
         }
-        self.samples = samples; self.sampleRate = sampleRate; self.channels = channels; self.timestamp = timestamp
+        self.samples = samples
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.timestamp = timestamp
     }
 
     /// Sample frames (one sample per channel each).

@@ -44,8 +44,10 @@ public final class CaptureDeviceControls: Sendable {
 
     /// Throws when `formats` is empty or mixes media types, when `activeFormat` is not among
     /// them, or when `maxWhiteBalanceGain` is below 1. The active format defaults to the first.
-    public init(formats: [CaptureDeviceFormat], activeFormat: CaptureDeviceFormat? = nil,
-                maxWhiteBalanceGain: Double = 4, deviceName: String = "Capture device") throws(DaguerreError) {
+    public init(
+        formats: [CaptureDeviceFormat], activeFormat: CaptureDeviceFormat? = nil,
+        maxWhiteBalanceGain: Double = 4, deviceName: String = "Capture device"
+    ) throws(DaguerreError) {
         guard let first = formats.first else {
             throw .invalidArgument(what: "\(deviceName)'s formats", problem: "a device needs at least one format")
         }
@@ -74,28 +76,36 @@ public final class CaptureDeviceControls: Sendable {
     public var whiteBalance: CaptureWhiteBalance { state.withLock { $0.whiteBalance } }
 
     /// Everything a stream needs for one frame, read atomically.
-    public var snapshot: (format: CaptureDeviceFormat, colorSpace: CaptureColorSpace, exposure: CaptureExposure, whiteBalance: CaptureWhiteBalance) {
+    public var snapshot:
+        (format: CaptureDeviceFormat, colorSpace: CaptureColorSpace, exposure: CaptureExposure, whiteBalance: CaptureWhiteBalance)
+    {
         state.withLock { ($0.activeFormat, $0.activeColorSpace, $0.exposure, $0.whiteBalance) }
     }
 
     public func setActiveFormat(_ format: CaptureDeviceFormat) throws(DaguerreError) {
         guard formats.contains(format) else {
-            throw .captureConfiguration(problem: "the format \(format) is not one of \(deviceName)'s formats",
-                                        fix: "Pick the format from the device's own formats list (device.formats).")
+            throw .captureConfiguration(
+                problem: "the format \(format) is not one of \(deviceName)'s formats",
+                fix: "Pick the format from the device's own formats list (device.formats).")
         }
         state.withLock { s in
             s.activeFormat = format
             if !format.supportedColorSpaces.contains(s.activeColorSpace) { s.activeColorSpace = .sRGB }
             s.exposure.iso = min(max(s.exposure.iso, format.isoRange.lowerBound), format.isoRange.upperBound)
-            s.exposure.duration = min(max(s.exposure.duration, format.exposureDurationRange.lowerBound), format.exposureDurationRange.upperBound)
+            s.exposure.duration = min(
+                max(s.exposure.duration, format.exposureDurationRange.lowerBound), format.exposureDurationRange.upperBound)
         }
     }
 
     public func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(DaguerreError) {
         try state.withLock { (s) throws(DaguerreError) in
             guard s.activeFormat.supportedColorSpaces.contains(colorSpace) else {
-                throw .captureConfiguration(problem: "\(deviceName)'s active format \(s.activeFormat) supports only \(s.activeFormat.supportedColorSpaces.map(\.description).joined(separator: ", ")), not \(colorSpace)",
-                                            fix: "First make a format active whose supportedColorSpaces include it: on a wide-colour camera, a 420f format (SPEC W2, W4).")
+                throw .captureConfiguration(
+                    problem:
+                        "\(deviceName)'s active format \(s.activeFormat) supports only \(s.activeFormat.supportedColorSpaces.map(\.description).joined(separator: ", ")), not \(colorSpace)",
+                    fix:
+                        "First make a format active whose supportedColorSpaces include it: on a wide-colour camera, a 420f format (SPEC W2, W4)."
+                )
             }
             s.activeColorSpace = colorSpace
         }
@@ -111,12 +121,14 @@ public final class CaptureDeviceControls: Sendable {
         try state.withLock { (s) throws(DaguerreError) in
             let f = s.activeFormat
             guard f.exposureDurationRange.contains(duration) else {
-                throw .invalidArgument(what: "Exposure duration \(duration) s on \(deviceName)",
-                                       problem: "the active format allows \(f.exposureDurationRange.lowerBound)...\(f.exposureDurationRange.upperBound) s")
+                throw .invalidArgument(
+                    what: "Exposure duration \(duration) s on \(deviceName)",
+                    problem: "the active format allows \(f.exposureDurationRange.lowerBound)...\(f.exposureDurationRange.upperBound) s")
             }
             guard f.isoRange.contains(iso) else {
-                throw .invalidArgument(what: "ISO \(iso) on \(deviceName)",
-                                       problem: "the active format allows ISO \(f.isoRange.lowerBound)...\(f.isoRange.upperBound)")
+                throw .invalidArgument(
+                    what: "ISO \(iso) on \(deviceName)",
+                    problem: "the active format allows ISO \(f.isoRange.lowerBound)...\(f.isoRange.upperBound)")
             }
             s.exposure = CaptureExposure(mode: .custom, iso: iso, duration: duration)
         }
@@ -157,7 +169,9 @@ public final class CaptureDeviceControls: Sendable {
 
     private func requireVideo(_ what: String) throws(DaguerreError) {
         guard mediaType == .video else {
-            throw .unsupported(feature: "\(what) on the audio device \(deviceName)", hint: "Exposure and white balance are camera controls; set them on a video device.")
+            throw .unsupported(
+                feature: "\(what) on the audio device \(deviceName)",
+                hint: "Exposure and white balance are camera controls; set them on a video device.")
         }
     }
 }

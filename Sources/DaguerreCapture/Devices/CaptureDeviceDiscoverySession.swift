@@ -19,9 +19,14 @@ public struct CaptureDeviceDiscoverySession: Sendable {
     public let position: CaptureDevicePosition
     public let registry: CaptureDeviceRegistry
 
-    public init(deviceTypes: [CaptureDeviceType], mediaType: CaptureMediaType?, position: CaptureDevicePosition,
-                registry: CaptureDeviceRegistry = .shared) {
-        self.deviceTypes = deviceTypes; self.mediaType = mediaType; self.position = position; self.registry = registry
+    public init(
+        deviceTypes: [CaptureDeviceType], mediaType: CaptureMediaType?, position: CaptureDevicePosition,
+        registry: CaptureDeviceRegistry = .shared
+    ) {
+        self.deviceTypes = deviceTypes
+        self.mediaType = mediaType
+        self.position = position
+        self.registry = registry
     }
 
     /// The matching devices, in registration order.
@@ -44,11 +49,15 @@ public struct CaptureDeviceDiscoverySession: Sendable {
 public enum CaptureDevices {
     /// The first matching device in registration order. With position `.unspecified`, a
     /// back camera is preferred, as on iOS, when one matches.
-    public static func `default`(_ deviceType: CaptureDeviceType? = nil, for mediaType: CaptureMediaType,
-                                 position: CaptureDevicePosition = .unspecified,
-                                 registry: CaptureDeviceRegistry = .shared) -> (any CaptureDevice)? {
-        let matches = CaptureDeviceDiscoverySession(deviceTypes: deviceType.map { [$0] } ?? [], mediaType: mediaType,
-                                                    position: position, registry: registry).devices
+    public static func `default`(
+        _ deviceType: CaptureDeviceType? = nil, for mediaType: CaptureMediaType,
+        position: CaptureDevicePosition = .unspecified,
+        registry: CaptureDeviceRegistry = .shared
+    ) -> (any CaptureDevice)? {
+        let matches = CaptureDeviceDiscoverySession(
+            deviceTypes: deviceType.map { [$0] } ?? [], mediaType: mediaType,
+            position: position, registry: registry
+        ).devices
         if position == .unspecified, let back = matches.first(where: { $0.position == .back }) { return back }
         return matches.first
     }

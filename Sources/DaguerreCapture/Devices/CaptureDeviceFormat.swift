@@ -11,7 +11,10 @@ import DaguerreCore
 public struct CaptureDimensions: Sendable, Hashable, CustomStringConvertible {
     public var width: Int
     public var height: Int
-    public init(width: Int, height: Int) { self.width = width; self.height = height }
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
 
     public var pixelCount: Int { width * height }
     public var description: String { "\(width)×\(height)" }
@@ -29,15 +32,18 @@ public struct CaptureFrameRateRange: Sendable, Hashable, CustomStringConvertible
     /// Throws unless 0 < min ≤ max and both are finite.
     public init(minFrameRate: Double, maxFrameRate: Double) throws(DaguerreError) {
         guard minFrameRate.isFinite, maxFrameRate.isFinite, minFrameRate > 0, minFrameRate <= maxFrameRate else {
-            throw .invalidArgument(what: "Frame rate range \(minFrameRate)...\(maxFrameRate) fps",
-                                   problem: "rates must be finite, positive, and min must not exceed max")
+            throw .invalidArgument(
+                what: "Frame rate range \(minFrameRate)...\(maxFrameRate) fps",
+                problem: "rates must be finite, positive, and min must not exceed max")
         }
-        self.minFrameRate = minFrameRate; self.maxFrameRate = maxFrameRate
+        self.minFrameRate = minFrameRate
+        self.maxFrameRate = maxFrameRate
     }
 
     /// For constants known to satisfy the checks above.
     init(checkedMin minFrameRate: Double, max maxFrameRate: Double) {
-        self.minFrameRate = minFrameRate; self.maxFrameRate = maxFrameRate
+        self.minFrameRate = minFrameRate
+        self.maxFrameRate = maxFrameRate
     }
 
     public var description: String { "\(minFrameRate.formatted2)–\(maxFrameRate.formatted2) fps" }
@@ -60,7 +66,8 @@ public struct CaptureAudioFormat: Sendable, Hashable, CustomStringConvertible {
         guard (1...8).contains(channels) else {
             throw .invalidArgument(what: "Audio with \(channels) channels", problem: "must have 1...8 channels")
         }
-        self.sampleRate = sampleRate; self.channels = channels
+        self.sampleRate = sampleRate
+        self.channels = channels
     }
 
     public var description: String { "\(sampleRate) Hz, \(channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels")" }
@@ -111,28 +118,33 @@ public struct CaptureDeviceFormat: Sendable, Hashable, CustomStringConvertible {
     /// A video format. Throws on sizes that are not positive (or not even for 4:2:0), ISO or
     /// duration ranges that are not positive, still dimensions smaller than the stream, and
     /// colour-space lists that break W2.
-    public init(width: Int, height: Int, pixelFormat: PixelFormatType,
-                frameRateRange: CaptureFrameRateRange? = nil,
-                supportedColorSpaces: [CaptureColorSpace] = [.sRGB],
-                highResolutionStillDimensions: CaptureDimensions? = nil,
-                isHighestPhotoQualitySupported: Bool = false,
-                isoRange: ClosedRange<Double> = 25...1600,
-                exposureDurationRange: ClosedRange<Double> = (1.0 / 8000)...(1.0 / 3)) throws(DaguerreError) {
+    public init(
+        width: Int, height: Int, pixelFormat: PixelFormatType,
+        frameRateRange: CaptureFrameRateRange? = nil,
+        supportedColorSpaces: [CaptureColorSpace] = [.sRGB],
+        highResolutionStillDimensions: CaptureDimensions? = nil,
+        isHighestPhotoQualitySupported: Bool = false,
+        isoRange: ClosedRange<Double> = 25...1600,
+        exposureDurationRange: ClosedRange<Double> = (1.0 / 8000)...(1.0 / 3)
+    ) throws(DaguerreError) {
         let what = "Capture format \(width)×\(height) \(pixelFormat.fourCC)"
         try Limits.default.check(width: width, height: height, bytesPerPixel: 4, what: what)
         if pixelFormat.isYCbCr420 || pixelFormat.isBayer, width % 2 != 0 || height % 2 != 0 {
             throw .invalidArgument(what: what, problem: "4:2:0 and Bayer formats need an even width and height")
         }
         guard supportedColorSpaces.contains(.sRGB) else {
-            throw .invalidArgument(what: "\(what) colour spaces \(supportedColorSpaces)", problem: "every video format supports sRGB; list .sRGB too")
+            throw .invalidArgument(
+                what: "\(what) colour spaces \(supportedColorSpaces)", problem: "every video format supports sRGB; list .sRGB too")
         }
         if pixelFormat == .yuv420VideoRange, supportedColorSpaces.contains(.p3D65) {
-            throw .invalidArgument(what: "\(what) colour spaces \(supportedColorSpaces)",
-                                   problem: "video-range (420v) formats support sRGB only (SPEC W2); offer Display P3 on the 420f twin")
+            throw .invalidArgument(
+                what: "\(what) colour spaces \(supportedColorSpaces)",
+                problem: "video-range (420v) formats support sRGB only (SPEC W2); offer Display P3 on the 420f twin")
         }
         if let still = highResolutionStillDimensions, still.width < width || still.height < height {
-            throw .invalidArgument(what: "\(what) high-resolution still size \(still)",
-                                   problem: "must be at least the streaming size; leave it nil when stills are the streaming size")
+            throw .invalidArgument(
+                what: "\(what) high-resolution still size \(still)",
+                problem: "must be at least the streaming size; leave it nil when stills are the streaming size")
         }
         try Self.checkRanges(iso: isoRange, duration: exposureDurationRange, what: what)
         mediaType = .video
@@ -167,18 +179,22 @@ public struct CaptureDeviceFormat: Sendable, Hashable, CustomStringConvertible {
     /// The 420v and 420f twins of one size, as devices list them (C4; the 501 slides): the
     /// video-range format supports sRGB only, the full-range one sRGB and Display P3 when
     /// `wideColor` (W2).
-    public static func videoRangePair(width: Int, height: Int, maxFrameRate: Double = 30,
-                                      wideColor: Bool, highResolutionStillDimensions: CaptureDimensions? = nil,
-                                      isHighestPhotoQualitySupported: Bool = false) throws(DaguerreError) -> [CaptureDeviceFormat] {
+    public static func videoRangePair(
+        width: Int, height: Int, maxFrameRate: Double = 30,
+        wideColor: Bool, highResolutionStillDimensions: CaptureDimensions? = nil,
+        isHighestPhotoQualitySupported: Bool = false
+    ) throws(DaguerreError) -> [CaptureDeviceFormat] {
         let rates = try CaptureFrameRateRange(minFrameRate: min(1, maxFrameRate), maxFrameRate: maxFrameRate)
         return [
-            try CaptureDeviceFormat(width: width, height: height, pixelFormat: .yuv420VideoRange, frameRateRange: rates,
-                                    highResolutionStillDimensions: highResolutionStillDimensions,
-                                    isHighestPhotoQualitySupported: isHighestPhotoQualitySupported),
-            try CaptureDeviceFormat(width: width, height: height, pixelFormat: .yuv420FullRange, frameRateRange: rates,
-                                    supportedColorSpaces: wideColor ? [.sRGB, .p3D65] : [.sRGB],
-                                    highResolutionStillDimensions: highResolutionStillDimensions,
-                                    isHighestPhotoQualitySupported: isHighestPhotoQualitySupported),
+            try CaptureDeviceFormat(
+                width: width, height: height, pixelFormat: .yuv420VideoRange, frameRateRange: rates,
+                highResolutionStillDimensions: highResolutionStillDimensions,
+                isHighestPhotoQualitySupported: isHighestPhotoQualitySupported),
+            try CaptureDeviceFormat(
+                width: width, height: height, pixelFormat: .yuv420FullRange, frameRateRange: rates,
+                supportedColorSpaces: wideColor ? [.sRGB, .p3D65] : [.sRGB],
+                highResolutionStillDimensions: highResolutionStillDimensions,
+                isHighestPhotoQualitySupported: isHighestPhotoQualitySupported),
         ]
     }
 

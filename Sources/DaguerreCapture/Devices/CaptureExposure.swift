@@ -27,7 +27,9 @@ public struct CaptureExposure: Sendable, Hashable {
     /// Seconds.
     public var duration: Double
     public init(mode: CaptureExposureMode = .auto, iso: Double = 100, duration: Double = 1.0 / 60) {
-        self.mode = mode; self.iso = iso; self.duration = duration
+        self.mode = mode
+        self.iso = iso
+        self.duration = duration
     }
 }
 
@@ -50,6 +52,7 @@ public struct CaptureWhiteBalance: Sendable, Hashable {
     public var mode: CaptureWhiteBalanceMode
     public var gains: CaptureWhiteBalanceGains
     public init(mode: CaptureWhiteBalanceMode = .auto, gains: CaptureWhiteBalanceGains = .identity) {
-        self.mode = mode; self.gains = gains
+        self.mode = mode
+        self.gains = gains
     }
 }

@@ -27,7 +27,9 @@ extension ControlledCaptureDevice {
     public func setActiveColorSpace(_ colorSpace: CaptureColorSpace) throws(DaguerreError) { try controls.setActiveColorSpace(colorSpace) }
     public var exposure: CaptureExposure { controls.exposure }
     public func setExposureMode(_ mode: CaptureExposureMode) throws(DaguerreError) { try controls.setExposureMode(mode) }
-    public func setCustomExposure(duration: Double, iso: Double) throws(DaguerreError) { try controls.setCustomExposure(duration: duration, iso: iso) }
+    public func setCustomExposure(duration: Double, iso: Double) throws(DaguerreError) {
+        try controls.setCustomExposure(duration: duration, iso: iso)
+    }
     public var whiteBalance: CaptureWhiteBalance { controls.whiteBalance }
     public var maxWhiteBalanceGain: Double { controls.maxWhiteBalanceGain }
     public func setWhiteBalanceMode(_ mode: CaptureWhiteBalanceMode) throws(DaguerreError) { try controls.setWhiteBalanceMode(mode) }

@@ -23,8 +23,11 @@ public final class ExclusiveStream: Sendable {
     public func start(_ next: CaptureClockTicker, deviceName: String) throws(DaguerreError) {
         try ticker.withLock { (running) throws(DaguerreError) in
             guard running == nil else {
-                throw .captureConfiguration(problem: "\(deviceName) is already streaming (another running session uses it, or its stream was started twice)",
-                                            fix: "Stop the other session with stopRunning() (or call stopStreaming()) first: a device streams to one session at a time.")
+                throw .captureConfiguration(
+                    problem: "\(deviceName) is already streaming (another running session uses it, or its stream was started twice)",
+                    fix:
+                        "Stop the other session with stopRunning() (or call stopStreaming()) first: a device streams to one session at a time."
+                )
             }
             running = next
             // Started under the lock so that a concurrent stop() stops this ticker rather than

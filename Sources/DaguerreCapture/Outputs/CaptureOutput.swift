@@ -24,7 +24,8 @@ public class CaptureOutput: @unchecked Sendable {
     let owner = Mutex<WeakSession>(WeakSession(nil))
 
     init(role: Role, acceptedMediaTypes: Set<CaptureMediaType>) {
-        self.role = role; self.acceptedMediaTypes = acceptedMediaTypes
+        self.role = role
+        self.acceptedMediaTypes = acceptedMediaTypes
     }
 
     /// The output's connections in its session (none outside a session).

@@ -1,10 +1,10 @@
+import DaguerreCore
+import DaguerreFormats
 // Records the session's video (and microphone audio) to a QuickTime movie through the formats
 // layer's MovieRecorder: H.264 video, 16-bit PCM audio, written atomically (SPEC C2
 // MovieFileOutput; W3/W4 for the colour the movie is tagged with).
 import DaguerreMovie
 import Dispatch
-import DaguerreCore
-import DaguerreFormats
 import Synchronization
 
 /// Hears when a ``MovieFileOutput`` starts and finishes a file
@@ -21,7 +21,8 @@ import Synchronization
 /// ```
 public protocol MovieFileOutputRecordingDelegate: AnyObject, Sendable {
     func fileOutput(_ output: MovieFileOutput, didStartRecordingTo path: String, from connections: [CaptureConnection])
-    func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo path: String, from connections: [CaptureConnection], error: DaguerreError?)
+    func fileOutput(
+        _ output: MovieFileOutput, didFinishRecordingTo path: String, from connections: [CaptureConnection], error: DaguerreError?)
 }
 
 extension MovieFileOutputRecordingDelegate {
@@ -104,24 +105,28 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     /// until the recording finishes.
     public func startRecording(to path: String, recordingDelegate: any MovieFileOutputRecordingDelegate) throws(DaguerreError) {
         guard let session, session.isRunning else {
-            throw .captureConfiguration(problem: "MovieFileOutput.startRecording was called while the output is not in a running session",
-                                        fix: "Add the output to a session with a camera input and call startRunning() first.")
+            throw .captureConfiguration(
+                problem: "MovieFileOutput.startRecording was called while the output is not in a running session",
+                fix: "Add the output to a session with a camera input and call startRunning() first.")
         }
         guard let video = connection(with: .video), video.isEnabled else {
-            throw .captureConfiguration(problem: "the MovieFileOutput has no enabled video connection",
-                                        fix: "Add a camera input to the session (and keep its connection to this output enabled).")
+            throw .captureConfiguration(
+                problem: "the MovieFileOutput has no enabled video connection",
+                fix: "Add a camera input to the session (and keep its connection to this output enabled).")
         }
         let camera = video.inputPort.input.device
         let format = camera.activeFormat
         guard let pixelFormat = format.pixelFormat, !pixelFormat.isBayer else {
-            throw .captureConfiguration(problem: "the camera streams \(format.pixelFormat?.fourCC ?? "no video"), which a movie cannot record",
-                                        fix: "Make a 420f, 420v or BGRA format active (any session preset but inputPriority chooses one).")
+            throw .captureConfiguration(
+                problem: "the camera streams \(format.pixelFormat?.fourCC ?? "no video"), which a movie cannot record",
+                fix: "Make a 420f, 420v or BGRA format active (any session preset but inputPriority chooses one).")
         }
         var audio: MovieSettings.Audio?
         if let mic = connection(with: .audio), mic.isEnabled, let af = mic.inputPort.input.device.activeFormat.audioFormat {
             guard af.channels <= 2 else {
-                throw .captureConfiguration(problem: "the microphone delivers \(af.channels) channels and movies record mono or stereo",
-                                            fix: "Choose a mono or stereo format on the audio device, or disable its connection to the movie output.")
+                throw .captureConfiguration(
+                    problem: "the microphone delivers \(af.channels) channels and movies record mono or stereo",
+                    fix: "Choose a mono or stereo format on the audio device, or disable its connection to the movie output.")
             }
             audio = MovieSettings.Audio(sampleRate: af.sampleRate, channels: af.channels)
         }
@@ -132,12 +137,14 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         let delegate = recordingDelegate
         try state.withLock { (s) throws(DaguerreError) in
             if let job = s.job {
-                throw .captureConfiguration(problem: "a recording to \(job.path) is still in progress",
-                                            fix: "Call stopRecording() and wait for the delegate's didFinishRecording before starting another.")
+                throw .captureConfiguration(
+                    problem: "a recording to \(job.path) is still in progress",
+                    fix: "Call stopRecording() and wait for the delegate's didFinishRecording before starting another.")
             }
             let automaticRate = max(250_000, Int(0.15 * Double(size.pixelCount) * Double(frameRate)))
-            let settings = MovieSettings(width: size.width, height: size.height, frameRate: frameRate,
-                                         bitRate: s.videoBitRate ?? automaticRate, colorSpace: colorSpace.colorSpace, audio: audio)
+            let settings = MovieSettings(
+                width: size.width, height: size.height, frameRate: frameRate,
+                bitRate: s.videoBitRate ?? automaticRate, colorSpace: colorSpace.colorSpace, audio: audio)
             let recorder = try MovieRecorder(destination: path, settings: settings)
             s.job = MovieRecordingJob(path: path, recorder: recorder, colorSpace: colorSpace, delegate: delegate, connections: connections)
             s.accepting = true
@@ -151,7 +158,9 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
 
     /// ``startRecording(to:recordingDelegate:)`` with a closure, called with the path once the
     /// file is written or with the error.
-    public func startRecording(to path: String, completion: @escaping @Sendable (Result<String, DaguerreError>) -> Void) throws(DaguerreError) {
+    public func startRecording(to path: String, completion: @escaping @Sendable (Result<String, DaguerreError>) -> Void)
+        throws(DaguerreError)
+    {
         try startRecording(to: path, recordingDelegate: CompletionDelegate(completion: completion))
     }
 
@@ -172,11 +181,17 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         job.queue.async {
             do throws(DaguerreError) {
                 if let stats = try job.append(frame: frame) {
-                    self.state.withLock { $0.recordedFrames = stats.frames; $0.recordedDuration = stats.duration }
+                    self.state.withLock {
+                        $0.recordedFrames = stats.frames
+                        $0.recordedDuration = stats.duration
+                    }
                 }
                 self.state.withLock { $0.pending -= 1 }
             } catch {
-                self.state.withLock { $0.pending -= 1; $0.accepting = false }
+                self.state.withLock {
+                    $0.pending -= 1
+                    $0.accepting = false
+                }
                 self.finish(job, error: error)
             }
         }
@@ -189,7 +204,10 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
                 try job.append(audio: audio)
                 self.state.withLock { $0.pending -= 1 }
             } catch {
-                self.state.withLock { $0.pending -= 1; $0.accepting = false }
+                self.state.withLock {
+                    $0.pending -= 1
+                    $0.accepting = false
+                }
                 self.finish(job, error: error)
             }
         }
@@ -201,7 +219,10 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     private func admit() -> MovieRecordingJob? {
         state.withLock { s in
             guard let job = s.job, s.accepting else { return nil }
-            guard s.pending < s.maximumPendingSampleCount else { s.dropped += 1; return nil }
+            guard s.pending < s.maximumPendingSampleCount else {
+                s.dropped += 1
+                return nil
+            }
             s.pending += 1
             return job
         }
@@ -211,7 +232,10 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     private func finish(_ job: MovieRecordingJob, error: DaguerreError?) {
         guard let outcome = job.finish(error: error) else { return }
         state.withLock { s in
-            if s.job === job { s.job = nil; s.accepting = false }
+            if s.job === job {
+                s.job = nil
+                s.accepting = false
+            }
         }
         job.delegate.fileOutput(self, didFinishRecordingTo: job.path, from: job.connections, error: outcome.error)
     }
@@ -220,7 +244,9 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
 private final class CompletionDelegate: MovieFileOutputRecordingDelegate {
     let completion: @Sendable (Result<String, DaguerreError>) -> Void
     init(completion: @escaping @Sendable (Result<String, DaguerreError>) -> Void) { self.completion = completion }
-    func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo path: String, from connections: [CaptureConnection], error: DaguerreError?) {
+    func fileOutput(
+        _ output: MovieFileOutput, didFinishRecordingTo path: String, from connections: [CaptureConnection], error: DaguerreError?
+    ) {
         completion(error.map { .failure($0) } ?? .success(path))
     }
 }

@@ -1,9 +1,9 @@
+import DaguerreCore
+import DaguerreFormats
 // One MovieFileOutput recording: frame timing, audio alignment and the MovieRecorder, kept on
 // one serial queue because MovieRecorder is not thread-safe (SPEC C2 MovieFileOutput).
 import DaguerreMovie
 import Dispatch
-import DaguerreCore
-import DaguerreFormats
 
 /// A recording in progress. Sendable by confinement: `path`, `colorSpace`, `delegate`,
 /// `connections` and `queue` are immutable; everything else, the recorder included, is touched
@@ -25,10 +25,15 @@ final class MovieRecordingJob: @unchecked Sendable {
     private var earlyAudio: [CaptureAudioBuffer] = []
     private var done = false
 
-    init(path: String, recorder: MovieRecorder, colorSpace: CaptureColorSpace,
-         delegate: any MovieFileOutputRecordingDelegate, connections: [CaptureConnection]) {
-        self.path = path; self.recorder = recorder; self.colorSpace = colorSpace
-        self.delegate = delegate; self.connections = connections
+    init(
+        path: String, recorder: MovieRecorder, colorSpace: CaptureColorSpace,
+        delegate: any MovieFileOutputRecordingDelegate, connections: [CaptureConnection]
+    ) {
+        self.path = path
+        self.recorder = recorder
+        self.colorSpace = colorSpace
+        self.delegate = delegate
+        self.connections = connections
     }
 
     /// Encodes a frame; returns the frame count and duration so far, or nil if the frame was
@@ -37,23 +42,30 @@ final class MovieRecordingJob: @unchecked Sendable {
         guard !done else { return nil }
         let settings = recorder.settings
         guard frame.width == settings.width, frame.height == settings.height else {
-            throw .captureConfiguration(problem: "the camera's frames changed from \(settings.width)×\(settings.height) to \(frame.width)×\(frame.height) during the recording",
-                                        fix: "Keep the session's preset and the camera's format unchanged while recording; start a new recording after changing them.")
+            throw .captureConfiguration(
+                problem:
+                    "the camera's frames changed from \(settings.width)×\(settings.height) to \(frame.width)×\(frame.height) during the recording",
+                fix:
+                    "Keep the session's preset and the camera's format unchanged while recording; start a new recording after changing them."
+            )
         }
         guard frame.captureColorSpace == colorSpace else {
-            throw .captureConfiguration(problem: "the camera's colour space changed from \(colorSpace) to \(frame.captureColorSpace?.description ?? "another space") during the recording",
-                                        fix: "Keep the session's outputs and the camera's colour space unchanged while recording.")
+            throw .captureConfiguration(
+                problem:
+                    "the camera's colour space changed from \(colorSpace) to \(frame.captureColorSpace?.description ?? "another space") during the recording",
+                fix: "Keep the session's outputs and the camera's colour space unchanged while recording.")
         }
         let start = firstTime ?? frame.metadata.timestamp
         let ticks = Int64(((frame.metadata.timestamp - start) * 600).rounded())
         guard ticks > lastTicks else { return nil }
         let time = MediaTime(value: ticks, timescale: 600)
         switch frame.content {
-        case let .yCbCr420(buffer): try recorder.append(frame: buffer, at: time)   // 420f becomes video range there
-        case let .pixels(buffer): try recorder.append(frame: buffer, at: time)
+        case .yCbCr420(let buffer): try recorder.append(frame: buffer, at: time)  // 420f becomes video range there
+        case .pixels(let buffer): try recorder.append(frame: buffer, at: time)
         case .bayer, .jpeg:
-            throw .captureConfiguration(problem: "the camera switched to a Bayer or compressed format during the recording",
-                                        fix: "Movies record 420v, 420f or BGRA; keep such a format active while recording.")
+            throw .captureConfiguration(
+                problem: "the camera switched to a Bayer or compressed format during the recording",
+                fix: "Movies record 420v, 420f or BGRA; keep such a format active while recording.")
         }
         lastTicks = ticks
         frames += 1
@@ -72,12 +84,19 @@ final class MovieRecordingJob: @unchecked Sendable {
         guard !done, let audio = recorder.settings.audio else { return }
         guard let start = firstTime else {
             // Kept until the first frame fixes time zero (a second's worth at most).
-            if earlyAudio.count < 100 { earlyAudio.append(buffer) } else { earlyAudio.removeFirst(); earlyAudio.append(buffer) }
+            if earlyAudio.count < 100 {
+                earlyAudio.append(buffer)
+            } else {
+                earlyAudio.removeFirst()
+                earlyAudio.append(buffer)
+            }
             return
         }
         guard buffer.sampleRate == audio.sampleRate, buffer.channels == audio.channels else {
-            throw .captureConfiguration(problem: "the microphone's audio changed to \(buffer.sampleRate) Hz, \(buffer.channels) channels during the recording (it started at \(audio.sampleRate) Hz, \(audio.channels))",
-                                        fix: "Keep the audio device's format unchanged while recording.")
+            throw .captureConfiguration(
+                problem:
+                    "the microphone's audio changed to \(buffer.sampleRate) Hz, \(buffer.channels) channels during the recording (it started at \(audio.sampleRate) Hz, \(audio.channels))",
+                fix: "Keep the audio device's format unchanged while recording.")
         }
         let channels = Int64(audio.channels)
         var first = Int64(((buffer.timestamp - start) * Double(audio.sampleRate)).rounded())

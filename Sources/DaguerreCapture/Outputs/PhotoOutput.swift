@@ -73,8 +73,11 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     /// Not built yet: photo capture (PhotoSettings, the delegate and its callbacks) is the next
     /// issue. Always throws `.unsupported`.
     public func capturePhoto() throws(DaguerreError) {
-        throw .unsupported(feature: "PhotoOutput.capturePhoto",
-                           hint: "This PhotoOutput models only the pipeline options (isHighResolutionCaptureEnabled, isLivePhotoCaptureEnabled); photo capture with PhotoSettings and delegate callbacks comes with the PhotoOutput issue.")
+        throw .unsupported(
+            feature: "PhotoOutput.capturePhoto",
+            hint:
+                "This PhotoOutput models only the pipeline options (isHighResolutionCaptureEnabled, isLivePhotoCaptureEnabled); photo capture with PhotoSettings and delegate callbacks comes with the PhotoOutput issue."
+        )
     }
 
     private func change(_ mutate: @Sendable (inout PipelineOptions) -> Void) throws(DaguerreError) {

@@ -1,7 +1,7 @@
+import DaguerreCore
 // Frames to app code through a callback on the app's queue, with late-frame dropping (SPEC C2:
 // "VideoDataOutput (buffers to a callback)"; session 511: streaming outputs).
 import Dispatch
-import DaguerreCore
 import Synchronization
 
 /// Receives a ``VideoDataOutput``'s frames (AVCaptureVideoDataOutputSampleBufferDelegate). Both
@@ -17,13 +17,16 @@ import Synchronization
 /// ```
 public protocol VideoDataOutputSampleBufferDelegate: AnyObject, Sendable {
     func captureOutput(_ output: VideoDataOutput, didOutput frame: SampleBuffer, from connection: CaptureConnection)
-    func captureOutput(_ output: VideoDataOutput, didDrop frame: CaptureFrameMetadata, reason: CaptureFrameDropReason,
-                       from connection: CaptureConnection)
+    func captureOutput(
+        _ output: VideoDataOutput, didDrop frame: CaptureFrameMetadata, reason: CaptureFrameDropReason,
+        from connection: CaptureConnection)
 }
 
 extension VideoDataOutputSampleBufferDelegate {
-    public func captureOutput(_ output: VideoDataOutput, didDrop frame: CaptureFrameMetadata, reason: CaptureFrameDropReason,
-                              from connection: CaptureConnection) {}
+    public func captureOutput(
+        _ output: VideoDataOutput, didDrop frame: CaptureFrameMetadata, reason: CaptureFrameDropReason,
+        from connection: CaptureConnection
+    ) {}
 }
 
 /// Why a frame never reached the callback (kCMSampleBufferDroppedFrameReason).
@@ -65,8 +68,9 @@ public enum CaptureFrameDropReason: String, Sendable, Hashable {
 public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
     private enum Target: Sendable {
         case delegate(WeakDelegate)
-        case closures(didOutput: @Sendable (SampleBuffer, CaptureConnection) -> Void,
-                      didDrop: (@Sendable (CaptureFrameMetadata, CaptureFrameDropReason, CaptureConnection) -> Void)?)
+        case closures(
+            didOutput: @Sendable (SampleBuffer, CaptureConnection) -> Void,
+            didDrop: (@Sendable (CaptureFrameMetadata, CaptureFrameDropReason, CaptureConnection) -> Void)?)
     }
 
     private struct WeakDelegate: Sendable {
@@ -115,29 +119,54 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
 
     /// Sets the delegate (held weakly) and the serial queue its methods run on; nil stops
     /// delivery. A delegate without a queue is refused, as AVFoundation refuses it.
-    public func setSampleBufferDelegate(_ delegate: (any VideoDataOutputSampleBufferDelegate)?, queue: DispatchQueue?) throws(DaguerreError) {
-        guard let delegate else { state.withLock { $0.target = nil; $0.queue = nil; $0.waiting = [] }; return }
-        guard let queue else {
-            throw .invalidArgument(what: "A sample buffer delegate without a queue", problem: "pass the serial DispatchQueue its methods should run on")
+    public func setSampleBufferDelegate(_ delegate: (any VideoDataOutputSampleBufferDelegate)?, queue: DispatchQueue?) throws(DaguerreError)
+    {
+        guard let delegate else {
+            state.withLock {
+                $0.target = nil
+                $0.queue = nil
+                $0.waiting = []
+            }
+            return
         }
-        state.withLock { $0.target = .delegate(WeakDelegate(delegate: delegate)); $0.queue = queue }
+        guard let queue else {
+            throw .invalidArgument(
+                what: "A sample buffer delegate without a queue", problem: "pass the serial DispatchQueue its methods should run on")
+        }
+        state.withLock {
+            $0.target = .delegate(WeakDelegate(delegate: delegate))
+            $0.queue = queue
+        }
     }
 
     /// Sets closures (held strongly) and the serial queue they run on.
-    public func setSampleBufferHandler(queue: DispatchQueue,
-                                       didOutput: @escaping @Sendable (SampleBuffer, CaptureConnection) -> Void,
-                                       didDrop: (@Sendable (CaptureFrameMetadata, CaptureFrameDropReason, CaptureConnection) -> Void)? = nil) {
-        state.withLock { $0.target = .closures(didOutput: didOutput, didDrop: didDrop); $0.queue = queue }
+    public func setSampleBufferHandler(
+        queue: DispatchQueue,
+        didOutput: @escaping @Sendable (SampleBuffer, CaptureConnection) -> Void,
+        didDrop: (@Sendable (CaptureFrameMetadata, CaptureFrameDropReason, CaptureConnection) -> Void)? = nil
+    ) {
+        state.withLock {
+            $0.target = .closures(didOutput: didOutput, didDrop: didDrop)
+            $0.queue = queue
+        }
     }
 
     /// Stops delivery and forgets frames waiting for the callback.
     public func removeSampleBufferHandler() {
-        state.withLock { $0.target = nil; $0.queue = nil; $0.waiting = [] }
+        state.withLock {
+            $0.target = nil
+            $0.queue = nil
+            $0.waiting = []
+        }
     }
 
     override func deliver(frame: SampleBuffer, from connection: CaptureConnection) {
         let item = Item(frame: frame, connection: connection)
-        enum Action { case none, start(DispatchQueue), drop(Item, CaptureFrameDropReason, DispatchQueue) }
+        enum Action {
+            case none
+            case start(DispatchQueue)
+            case drop(Item, CaptureFrameDropReason, DispatchQueue)
+        }
         let action: Action = state.withLock { s in
             guard s.target != nil, let queue = s.queue else { return .none }
             if !s.busy {
@@ -148,7 +177,10 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
             if s.alwaysDiscardsLateVideoFrames {
                 let old = s.waiting.last
                 s.waiting = [item]
-                if let old { s.dropped += 1; return .drop(old, .frameWasLate, queue) }
+                if let old {
+                    s.dropped += 1
+                    return .drop(old, .frameWasLate, queue)
+                }
                 return .none
             }
             if s.waiting.count >= s.maximumQueuedFrameCount {
@@ -160,8 +192,8 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
         }
         switch action {
         case .none: break
-        case let .start(queue): queue.async { self.drain() }
-        case let .drop(dropped, reason, queue): queue.async { self.reportDrop(dropped, reason) }
+        case .start(let queue): queue.async { self.drain() }
+        case .drop(let dropped, let reason, let queue): queue.async { self.reportDrop(dropped, reason) }
         }
     }
 
@@ -179,16 +211,16 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
             }
             guard let (item, target) = next else { return }
             switch target {
-            case let .delegate(box): box.delegate?.captureOutput(self, didOutput: item.frame, from: item.connection)
-            case let .closures(didOutput, _): didOutput(item.frame, item.connection)
+            case .delegate(let box): box.delegate?.captureOutput(self, didOutput: item.frame, from: item.connection)
+            case .closures(let didOutput, _): didOutput(item.frame, item.connection)
             }
         }
     }
 
     private func reportDrop(_ item: Item, _ reason: CaptureFrameDropReason) {
         switch state.withLock({ $0.target }) {
-        case let .delegate(box)?: box.delegate?.captureOutput(self, didDrop: item.frame.metadata, reason: reason, from: item.connection)
-        case let .closures(_, didDrop)?: didDrop?(item.frame.metadata, reason, item.connection)
+        case .delegate(let box)?: box.delegate?.captureOutput(self, didDrop: item.frame.metadata, reason: reason, from: item.connection)
+        case .closures(_, let didDrop)?: didDrop?(item.frame.metadata, reason, item.connection)
         case nil: break
         }
     }

@@ -36,7 +36,8 @@ public final class CaptureConnection: Sendable {
     private let state = Mutex(State())
 
     init(inputPort: CaptureInputPort, output: CaptureOutput) {
-        self.inputPort = inputPort; self.output = output
+        self.inputPort = inputPort
+        self.output = output
     }
 
     public var mediaType: CaptureMediaType { inputPort.mediaType }

@@ -1,9 +1,9 @@
+import DaguerreCore
 // The capture session: inputs feed it, outputs receive, connections join them; it is started
 // and stopped, batches configuration changes atomically, picks the camera's format from a
 // preset and its colour space by the wide-colour rule, and rebuilds its pipeline when a
 // pipeline-shaping option changes while running (SPEC C1, C3, C6, W3, W4).
 import Dispatch
-import DaguerreCore
 import Synchronization
 
 /// The centre of capture (AVCaptureSession): add inputs (cameras, microphones) and outputs,
@@ -151,8 +151,9 @@ public final class CaptureSession: Sendable {
     public func commitConfiguration() throws(DaguerreError) {
         try control.withLock { (c) throws(DaguerreError) in
             guard c.depth > 0, let staged = c.staged else {
-                throw .captureConfiguration(problem: "commitConfiguration() was called without a matching beginConfiguration()",
-                                            fix: "Call beginConfiguration() first, and pair every begin with one commit.")
+                throw .captureConfiguration(
+                    problem: "commitConfiguration() was called without a matching beginConfiguration()",
+                    fix: "Call beginConfiguration() first, and pair every begin with one commit.")
             }
             c.depth -= 1
             guard c.depth == 0 else { return }
@@ -216,8 +217,9 @@ public final class CaptureSession: Sendable {
             let config = c.committed
             let connections = routing.withLock { $0.connections }
             for output in config.outputs where !connections.contains(where: { $0.output === output }) {
-                throw .captureConfiguration(problem: "the session's \(output.displayName) has no connection (no input of a media type it takes)",
-                                            fix: "Add a camera input (a microphone for audio) before starting, or remove the output.")
+                throw .captureConfiguration(
+                    problem: "the session's \(output.displayName) has no connection (no input of a media type it takes)",
+                    fix: "Add a camera input (a microphone for audio) before starting, or remove the output.")
             }
             // The app may have changed the camera's format since the last commit.
             if let camera = config.videoInput?.device {
@@ -306,7 +308,8 @@ public final class CaptureSession: Sendable {
 
     private func stageAdd(_ input: CaptureDeviceInput, to config: inout SessionConfiguration) throws(DaguerreError) {
         guard !config.inputs.contains(where: { $0 === input }) else {
-            throw .captureConfiguration(problem: "the input for \(input.device.localizedName) is already in this session", fix: "Add each input once.")
+            throw .captureConfiguration(
+                problem: "the input for \(input.device.localizedName) is already in this session", fix: "Add each input once.")
         }
         try ConfigurationRules.checkOwner(of: input, session: self)
         config.inputs.append(input)
@@ -325,7 +328,8 @@ public final class CaptureSession: Sendable {
         let camera = next.videoInput?.device
         var format = camera?.activeFormat
         if let camera, next.preset != .inputPriority,
-           !(c.appliedPreset.map { $0.camera === camera && $0.preset == next.preset } ?? false) {
+            !(c.appliedPreset.map { $0.camera === camera && $0.preset == next.preset } ?? false)
+        {
             format = try next.preset.selectFormat(for: camera)
         }
         try ConfigurationRules.validate(next, cameraFormat: format, session: self)
@@ -404,7 +408,8 @@ public final class CaptureSession: Sendable {
                 if let existing = existingConnections.first(where: { $0.output === output && $0.inputPort.input === input }) {
                     connections.append(existing)
                 } else {
-                    connections.append(CaptureConnection(inputPort: CaptureInputPort(input: input, mediaType: input.device.mediaType), output: output))
+                    connections.append(
+                        CaptureConnection(inputPort: CaptureInputPort(input: input, mediaType: input.device.mediaType), output: output))
                 }
             }
         }
@@ -485,19 +490,19 @@ public final class CaptureSession: Sendable {
         }
         guard let connections else { return }
         switch event {
-        case let .video(frame):
+        case .video(let frame):
             for connection in connections where connection.isEnabled && connection.mediaType == .video {
                 connection.output.deliver(frame: frame, from: connection)
             }
-        case let .audio(buffer):
+        case .audio(let buffer):
             for connection in connections where connection.isEnabled && connection.mediaType == .audio {
                 connection.output.deliver(audio: buffer, from: connection)
             }
-        case let .interrupted(reason):
+        case .interrupted(let reason):
             emit(.wasInterrupted(reason))
         case .interruptionEnded:
             emit(.interruptionEnded)
-        case let .failed(error):
+        case .failed(let error):
             emit(.runtimeError(error))
             // Stop from another thread: the device may be unable to stop from inside its handler.
             DispatchQueue.global().async { [weak self] in self?.stopAfterFailure(generation: generation) }

@@ -49,19 +49,23 @@ extension CaptureSession {
         /// The format this preset chooses among `formats` (nil for ``inputPriority``). Throws
         /// `.captureConfiguration` when the preset needs a size the formats lack, or when there
         /// is no video format a preset can use.
-        public func selectFormat(from formats: [CaptureDeviceFormat], deviceName: String = "The camera") throws(DaguerreError) -> CaptureDeviceFormat? {
+        public func selectFormat(from formats: [CaptureDeviceFormat], deviceName: String = "The camera") throws(DaguerreError)
+            -> CaptureDeviceFormat?
+        {
             if self == .inputPriority { return nil }
             let candidates = formats.enumerated().filter { _, f in
                 f.mediaType == .video && f.pixelFormat.map { !$0.isBayer } == true
             }.map { Candidate(index: $0.offset, format: $0.element) }
             guard !candidates.isEmpty else {
-                throw .captureConfiguration(problem: "\(deviceName) has no 420v, 420f or BGRA video format, so the \(rawValue) preset cannot choose one",
-                                            fix: "Use the inputPriority preset and set the device's activeFormat yourself.")
+                throw .captureConfiguration(
+                    problem: "\(deviceName) has no 420v, 420f or BGRA video format, so the \(rawValue) preset cannot choose one",
+                    fix: "Use the inputPriority preset and set the device's activeFormat yourself.")
             }
             switch self {
             case .photo:
                 return candidates.min { a, b in
-                    let sa = a.format.maxStillDimensions.pixelCount, sb = b.format.maxStillDimensions.pixelCount
+                    let sa = a.format.maxStillDimensions.pixelCount
+                    let sb = b.format.maxStillDimensions.pixelCount
                     if sa != sb { return sa > sb }
                     if a.format.isHighestPhotoQualitySupported != b.format.isHighestPhotoQualitySupported {
                         return a.format.isHighestPhotoQualitySupported
@@ -85,8 +89,10 @@ extension CaptureSession {
             case .hd1920x1080, .hd1280x720:
                 let (w, h) = self == .hd1920x1080 ? (1920, 1080) : (1280, 720)
                 guard let exact = Self.best(of: w, h, in: candidates) else {
-                    throw .captureConfiguration(problem: "\(deviceName) has no \(w)×\(h) format, which the \(rawValue) preset requires (its sizes: \(Self.sizes(candidates)))",
-                                                fix: "Use the high or medium preset, which fall back to the nearest size, or check canSetSessionPreset(_:) first.")
+                    throw .captureConfiguration(
+                        problem:
+                            "\(deviceName) has no \(w)×\(h) format, which the \(rawValue) preset requires (its sizes: \(Self.sizes(candidates)))",
+                        fix: "Use the high or medium preset, which fall back to the nearest size, or check canSetSessionPreset(_:) first.")
                 }
                 return exact
             case .inputPriority:
@@ -127,14 +133,16 @@ extension CaptureSession {
 
         private static func smallest(_ candidates: [Candidate]) -> CaptureDeviceFormat? {
             candidates.min { a, b in
-                let pa = a.format.dimensions.pixelCount, pb = b.format.dimensions.pixelCount
+                let pa = a.format.dimensions.pixelCount
+                let pb = b.format.dimensions.pixelCount
                 return pa != pb ? pa < pb : Candidate.preferred(a, b)
             }?.format
         }
 
         private static func largest(_ candidates: [Candidate]) -> CaptureDeviceFormat? {
             candidates.min { a, b in
-                let pa = a.format.dimensions.pixelCount, pb = b.format.dimensions.pixelCount
+                let pa = a.format.dimensions.pixelCount
+                let pb = b.format.dimensions.pixelCount
                 return pa != pb ? pa > pb : Candidate.preferred(a, b)
             }?.format
         }

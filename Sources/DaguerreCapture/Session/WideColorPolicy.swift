@@ -41,11 +41,16 @@ public enum WideColorPolicy {
         /// Whether the camera's active format lists Display P3 (W2).
         public var formatSupportsWideColor: Bool
 
-        public init(hasPhotoOutput: Bool = false, hasPreviewSink: Bool = false, hasMovieFileOutput: Bool = false,
-                    hasVideoDataOutput: Bool = false, preset: CaptureSession.Preset, formatSupportsWideColor: Bool) {
-            self.hasPhotoOutput = hasPhotoOutput; self.hasPreviewSink = hasPreviewSink
-            self.hasMovieFileOutput = hasMovieFileOutput; self.hasVideoDataOutput = hasVideoDataOutput
-            self.preset = preset; self.formatSupportsWideColor = formatSupportsWideColor
+        public init(
+            hasPhotoOutput: Bool = false, hasPreviewSink: Bool = false, hasMovieFileOutput: Bool = false,
+            hasVideoDataOutput: Bool = false, preset: CaptureSession.Preset, formatSupportsWideColor: Bool
+        ) {
+            self.hasPhotoOutput = hasPhotoOutput
+            self.hasPreviewSink = hasPreviewSink
+            self.hasMovieFileOutput = hasMovieFileOutput
+            self.hasVideoDataOutput = hasVideoDataOutput
+            self.preset = preset
+            self.formatSupportsWideColor = formatSupportsWideColor
         }
     }
 
@@ -69,10 +74,11 @@ public enum WideColorPolicy {
 
     /// The situation of a set of outputs, a preset and a format.
     private static func situation(outputs: [CaptureOutput], preset: CaptureSession.Preset, format: CaptureDeviceFormat?) -> Situation {
-        Situation(hasPhotoOutput: outputs.contains { $0.role == .photo },
-                  hasPreviewSink: outputs.contains { $0.role == .preview },
-                  hasMovieFileOutput: outputs.contains { $0.role == .movieFile },
-                  hasVideoDataOutput: outputs.contains { $0.role == .videoData },
-                  preset: preset, formatSupportsWideColor: format?.isWideColorSupported ?? false)
+        Situation(
+            hasPhotoOutput: outputs.contains { $0.role == .photo },
+            hasPreviewSink: outputs.contains { $0.role == .preview },
+            hasMovieFileOutput: outputs.contains { $0.role == .movieFile },
+            hasVideoDataOutput: outputs.contains { $0.role == .videoData },
+            preset: preset, formatSupportsWideColor: format?.isWideColorSupported ?? false)
     }
 }

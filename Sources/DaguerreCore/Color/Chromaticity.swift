@@ -8,7 +8,10 @@ public struct Primaries: Sendable, Hashable {
     public var red: SIMD2<Double>, green: SIMD2<Double>, blue: SIMD2<Double>, white: SIMD2<Double>
 
     public init(red: SIMD2<Double>, green: SIMD2<Double>, blue: SIMD2<Double>, white: SIMD2<Double>) {
-        self.red = red; self.green = green; self.blue = blue; self.white = white
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.white = white
     }
 
     public static let d65 = SIMD2<Double>(0.3127, 0.3290)
@@ -23,7 +26,9 @@ public struct Primaries: Sendable, Hashable {
 
     /// The normalised primary matrix (SMPTE RP 177): linear RGB → XYZ relative to this white.
     public var rgbToXYZ: Matrix3 {
-        let r = Primaries.xyz(red), g = Primaries.xyz(green), b = Primaries.xyz(blue)
+        let r = Primaries.xyz(red)
+        let g = Primaries.xyz(green)
+        let b = Primaries.xyz(blue)
         let p = Matrix3([r.x, g.x, b.x, r.y, g.y, b.y, r.z, g.z, b.z])
         let s = p.inverse! * Primaries.xyz(white)
         return p * .diagonal(s.x, s.y, s.z)

@@ -29,12 +29,16 @@ public struct ColorSpace: Sendable, Hashable, CustomStringConvertible {
     public let sourceProfile: ICCProfile?
 
     public init(name: String, model: Model, sourceProfile: ICCProfile? = nil) {
-        self.name = name; self.model = model; self.sourceProfile = sourceProfile
+        self.name = name
+        self.model = model
+        self.sourceProfile = sourceProfile
     }
     public init(name: String, primaries: Primaries, transfer: TransferFunction) {
         let m = primaries.rgbToXYZ
         // Express in D65 whatever white the primaries name, by Bradford adaptation.
-        let adapted = primaries.white == Primaries.d65 ? m
+        let adapted =
+            primaries.white == Primaries.d65
+            ? m
             : Matrix3.bradfordAdaptation(from: Primaries.xyz(primaries.white), to: Primaries.xyz(Primaries.d65)) * m
         self.init(name: name, model: .rgb(rgbToXYZ: adapted, transfer: transfer))
     }
@@ -54,8 +58,10 @@ public struct ColorSpace: Sendable, Hashable, CustomStringConvertible {
     public static let linearGray = ColorSpace(name: "Linear Gray", model: .gray(transfer: .linear))
 
     /// Every named space, for look-up by name (CLI `--colorspace`).
-    public static let named: [ColorSpace] = [.sRGB, .extendedSRGB, .extendedLinearSRGB, .displayP3, .linearDisplayP3,
-                                             .adobeRGB1998, .itur2020, .linearITUR2020]
+    public static let named: [ColorSpace] = [
+        .sRGB, .extendedSRGB, .extendedLinearSRGB, .displayP3, .linearDisplayP3,
+        .adobeRGB1998, .itur2020, .linearITUR2020,
+    ]
 
     /// Looks up a named space leniently: "displayP3", "Display P3", "p3", "srgb", "adobeRGB"...
     public init?(named raw: String) {
@@ -74,9 +80,13 @@ public struct ColorSpace: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 
     /// Linear RGB → XYZ (D65) for RGB spaces.
-    public var rgbToXYZ: Matrix3? { if case let .rgb(m, _) = model { return m } else { return nil } }
+    public var rgbToXYZ: Matrix3? { if case .rgb(let m, _) = model { return m } else { return nil } }
     public var transfer: TransferFunction? {
-        switch model { case let .rgb(_, t): return t; case let .gray(t): return t; case .icc: return nil }
+        switch model {
+        case .rgb(_, let t): return t
+        case .gray(let t): return t
+        case .icc: return nil
+        }
     }
     public var isRGB: Bool { if case .rgb = model { return true } else { return false } }
     public var isLinear: Bool { transfer?.isLinear ?? false }

@@ -16,12 +16,17 @@ public struct ICCProfile: Sendable, Hashable {
     public let data: [UInt8]
     public let descriptionText: String
 
-    public init(data: [UInt8], description: String) { self.data = data; self.descriptionText = description }
+    public init(data: [UInt8], description: String) {
+        self.data = data
+        self.descriptionText = description
+    }
 
     /// Parses `data` into a colour space: RGB matrix/TRC and gray profiles become analytic
     /// models; anything else keeps the profile for lcms2.
     public static func colorSpace(from data: [UInt8]) throws(DaguerreError) -> ColorSpace {
-        guard data.count >= 128 else { throw .corruptData(format: "ICC profile", detail: "only \(data.count) bytes, a header alone is 128", path: nil) }
+        guard data.count >= 128 else {
+            throw .corruptData(format: "ICC profile", detail: "only \(data.count) bytes, a header alone is 128", path: nil)
+        }
         guard let h = data.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }) else {
             throw .corruptData(format: "ICC profile", detail: "Little CMS could not parse it", path: nil)
         }
@@ -30,8 +35,9 @@ public struct ICCProfile: Sendable, Hashable {
         let profile = ICCProfile(data: data, description: desc)
         let space = cmsGetColorSpace(h)
         if space == cmsSigRgbData, cmsIsMatrixShaper(h) != 0,
-           let r = xyzTag(h, cmsSigRedColorantTag), let g = xyzTag(h, cmsSigGreenColorantTag), let b = xyzTag(h, cmsSigBlueColorantTag),
-           let tr = cmsReadTag(h, cmsSigRedTRCTag) {
+            let r = xyzTag(h, cmsSigRedColorantTag), let g = xyzTag(h, cmsSigGreenColorantTag), let b = xyzTag(h, cmsSigBlueColorantTag),
+            let tr = cmsReadTag(h, cmsSigRedTRCTag)
+        {
             // Colorants are D50-adapted (PCS); undo the profile's adaptation to get D65-referred XYZ.
             let d50 = Matrix3([r.x, g.x, b.x, r.y, g.y, b.y, r.z, g.z, b.z])
             let undo = chad(h)?.inverse ?? Matrix3.bradfordAdaptation(from: Primaries.xyz(Primaries.d50), to: Primaries.xyz(Primaries.d65))
@@ -46,7 +52,8 @@ public struct ICCProfile: Sendable, Hashable {
             return ColorSpace(name: desc.isEmpty ? "ICC RGB" : desc, model: model, sourceProfile: profile)
         }
         if space == cmsSigGrayData, let k = cmsReadTag(h, cmsSigGrayTRCTag) {
-            return ColorSpace(name: desc.isEmpty ? "ICC Gray" : desc, model: .gray(transfer: transferFunction(OpaquePointer(k))), sourceProfile: profile)
+            return ColorSpace(
+                name: desc.isEmpty ? "ICC Gray" : desc, model: .gray(transfer: transferFunction(OpaquePointer(k))), sourceProfile: profile)
         }
         return ColorSpace(name: desc.isEmpty ? "ICC profile" : desc, model: .icc(profile), sourceProfile: profile)
     }
@@ -73,7 +80,7 @@ public struct ICCProfile: Sendable, Hashable {
         if let p = cmsGetToneCurveParams(curve) {
             switch type {
             case 1: return abs(p[0] - 1) < 1e-6 ? .linear : .gamma(p[0])
-            case 3, 4: // type 3 is ICC's (a X + b)^g / cX; lcms2 reports it as 4 with e = f = 0
+            case 3, 4:  // type 3 is ICC's (a X + b)^g / cX; lcms2 reports it as 4 with e = f = 0
                 let t = TransferFunction.parametric(g: p[0], a: p[1], b: p[2], c: p[3], d: p[4])
                 let srgb = TransferFunction.sRGB.parametricParameters!
                 if zip([p[0], p[1], p[2], p[3], p[4]], srgb).allSatisfy({ abs($0 - $1) < 1e-4 }) { return .sRGB }
@@ -107,10 +114,13 @@ extension ColorSpace {
     private func makeProfile() throws(DaguerreError) -> [UInt8] {
         let h: cmsHPROFILE?
         switch model {
-        case let .rgb(m, t):
+        case .rgb(let m, let t):
             // Recover xy primaries from the matrix columns (white is D65 for every space built here).
             func xy(_ c: Int) -> cmsCIExyY {
-                let X = m[0, c], Y = m[1, c], Z = m[2, c], s = X + Y + Z
+                let X = m[0, c]
+                let Y = m[1, c]
+                let Z = m[2, c]
+                let s = X + Y + Z
                 return cmsCIExyY(x: X / s, y: Y / s, Y: 1)
             }
             var white = cmsCIExyY(x: Primaries.d65.x, y: Primaries.d65.y, Y: 1)
@@ -119,12 +129,12 @@ extension ColorSpace {
             defer { cmsFreeToneCurve(curve) }
             var curves: [OpaquePointer?] = [curve, curve, curve]
             h = curves.withUnsafeMutableBufferPointer { cmsCreateRGBProfile(&white, &prim, $0.baseAddress) }
-        case let .gray(t):
+        case .gray(let t):
             var white = cmsCIExyY(x: Primaries.d65.x, y: Primaries.d65.y, Y: 1)
             guard let curve = Self.toneCurve(t) else { throw .colorManagement(detail: "could not build the tone curve of \(name)") }
             defer { cmsFreeToneCurve(curve) }
             h = cmsCreateGrayProfile(&white, curve)
-        case let .icc(p):
+        case .icc(let p):
             return p.data
         }
         guard let h else { throw .colorManagement(detail: "Little CMS could not create a profile for \(name)") }
@@ -138,7 +148,9 @@ extension ColorSpace {
         cmsSetDeviceClass(h, cmsSigDisplayClass)
         _ = cmsMD5computeID(h)
         var size: cmsUInt32Number = 0
-        guard cmsSaveProfileToMem(h, nil, &size) != 0, size > 0 else { throw .colorManagement(detail: "Little CMS could not serialise \(name)") }
+        guard cmsSaveProfileToMem(h, nil, &size) != 0, size > 0 else {
+            throw .colorManagement(detail: "Little CMS could not serialise \(name)")
+        }
         var out = [UInt8](repeating: 0, count: Int(size))
         guard out.withUnsafeMutableBytes({ cmsSaveProfileToMem(h, $0.baseAddress, &size) }) != 0 else {
             throw .colorManagement(detail: "Little CMS could not serialise \(name)")
@@ -152,7 +164,9 @@ extension ColorSpace {
             if case .linear = t { return cmsBuildGamma(nil, 1) }
             return p.withUnsafeBufferPointer { cmsBuildParametricToneCurve(nil, 4, $0.baseAddress) }
         }
-        if case .table(let tab) = t { return tab.forward.withUnsafeBufferPointer { cmsBuildTabulatedToneCurveFloat(nil, cmsUInt32Number($0.count), $0.baseAddress) } }
+        if case .table(let tab) = t {
+            return tab.forward.withUnsafeBufferPointer { cmsBuildTabulatedToneCurveFloat(nil, cmsUInt32Number($0.count), $0.baseAddress) }
+        }
         return nil
     }
 }

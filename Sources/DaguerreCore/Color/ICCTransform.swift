@@ -18,7 +18,10 @@ public final class ICCTransform: @unchecked Sendable {
     private let handle: cmsHTRANSFORM
     public let format: PixelFormat
 
-    private init(handle: cmsHTRANSFORM, format: PixelFormat) { self.handle = handle; self.format = format }
+    private init(handle: cmsHTRANSFORM, format: PixelFormat) {
+        self.handle = handle
+        self.format = format
+    }
     deinit { cmsDeleteTransform(handle) }
 
     /// Linear sRGB primaries, D65, gamma 1: the lcms2 side of the working space. The same
@@ -51,15 +54,19 @@ public final class ICCTransform: @unchecked Sendable {
     /// unless the input has alpha, which is copied).
     public static func toLinearSRGB(from profile: ICCProfile, format: PixelFormat) throws(DaguerreError) -> ICCTransform {
         guard let inFormat = lcmsFormat(format) else {
-            throw .unsupported(feature: "Colour matching \(format) pixels through the ICC profile '\(profile.descriptionText)'",
-                               hint: "Use 8- or 16-bit RGB(A) or gray data with LUT-based profiles.")
+            throw .unsupported(
+                feature: "Colour matching \(format) pixels through the ICC profile '\(profile.descriptionText)'",
+                hint: "Use 8- or 16-bit RGB(A) or gray data with LUT-based profiles.")
         }
         let src = try open(profile.data, name: profile.descriptionText)
         defer { cmsCloseProfile(src) }
         let dst = try linearSRGBProfile()
         defer { cmsCloseProfile(dst) }
         let flags = cmsFLAGS_NOCACHE | (format.hasAlpha ? cmsFLAGS_COPY_ALPHA : 0)
-        guard let t = cmsCreateTransform(src, inFormat, dst, DAG_TYPE_RGBA_FLT, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), cmsUInt32Number(flags)) else {
+        guard
+            let t = cmsCreateTransform(
+                src, inFormat, dst, DAG_TYPE_RGBA_FLT, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), cmsUInt32Number(flags))
+        else {
             throw .colorManagement(detail: "Little CMS could not build a transform from '\(profile.descriptionText)' for \(format) data")
         }
         return ICCTransform(handle: t, format: format)
@@ -68,8 +75,9 @@ public final class ICCTransform: @unchecked Sendable {
     /// Linear sRGB RGBA floats (straight alpha) → `format` pixels encoded in `profile`.
     public static func fromLinearSRGB(to profile: ICCProfile, format: PixelFormat) throws(DaguerreError) -> ICCTransform {
         guard let outFormat = lcmsFormat(format) else {
-            throw .unsupported(feature: "Rendering \(format) pixels into the ICC profile '\(profile.descriptionText)'",
-                               hint: "Render 8- or 16-bit RGB(A) into LUT-based profiles.")
+            throw .unsupported(
+                feature: "Rendering \(format) pixels into the ICC profile '\(profile.descriptionText)'",
+                hint: "Render 8- or 16-bit RGB(A) into LUT-based profiles.")
         }
         let src = try linearSRGBProfile()
         defer { cmsCloseProfile(src) }
@@ -77,7 +85,9 @@ public final class ICCTransform: @unchecked Sendable {
         defer { cmsCloseProfile(dst) }
         let inFormat = DAG_TYPE_RGBA_FLT
         let flags = cmsFLAGS_NOCACHE | (format.hasAlpha ? cmsFLAGS_COPY_ALPHA : 0)
-        guard let t = cmsCreateTransform(src, inFormat, dst, outFormat, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), cmsUInt32Number(flags)) else {
+        guard
+            let t = cmsCreateTransform(src, inFormat, dst, outFormat, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), cmsUInt32Number(flags))
+        else {
             throw .colorManagement(detail: "Little CMS could not build a transform into '\(profile.descriptionText)' for \(format) data")
         }
         return ICCTransform(handle: t, format: format)

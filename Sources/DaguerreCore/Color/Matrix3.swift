@@ -9,7 +9,10 @@ public struct Matrix3: Sendable, Hashable, CustomStringConvertible {
     /// Row-major elements.
     public var m: [Double]
 
-    public init(_ rowMajor: [Double]) { precondition(rowMajor.count == 9); m = rowMajor }
+    public init(_ rowMajor: [Double]) {
+        precondition(rowMajor.count == 9)
+        m = rowMajor
+    }
     public static let identity = Matrix3([1, 0, 0, 0, 1, 0, 0, 0, 1])
     public static func diagonal(_ a: Double, _ b: Double, _ c: Double) -> Matrix3 { Matrix3([a, 0, 0, 0, b, 0, 0, 0, c]) }
 
@@ -21,9 +24,10 @@ public struct Matrix3: Sendable, Hashable, CustomStringConvertible {
         return Matrix3(out)
     }
     public static func * (a: Matrix3, v: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(a[0, 0] * v.x + a[0, 1] * v.y + a[0, 2] * v.z,
-              a[1, 0] * v.x + a[1, 1] * v.y + a[1, 2] * v.z,
-              a[2, 0] * v.x + a[2, 1] * v.y + a[2, 2] * v.z)
+        SIMD3(
+            a[0, 0] * v.x + a[0, 1] * v.y + a[0, 2] * v.z,
+            a[1, 0] * v.x + a[1, 1] * v.y + a[1, 2] * v.z,
+            a[2, 0] * v.x + a[2, 1] * v.y + a[2, 2] * v.z)
     }
     public var determinant: Double {
         m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6])
@@ -31,9 +35,11 @@ public struct Matrix3: Sendable, Hashable, CustomStringConvertible {
     public var inverse: Matrix3? {
         let det = determinant
         guard det.isFinite, abs(det) > 1e-15 else { return nil }
-        let i = [ (m[4] * m[8] - m[5] * m[7]), -(m[1] * m[8] - m[2] * m[7]), (m[1] * m[5] - m[2] * m[4]),
-                  -(m[3] * m[8] - m[5] * m[6]), (m[0] * m[8] - m[2] * m[6]), -(m[0] * m[5] - m[2] * m[3]),
-                  (m[3] * m[7] - m[4] * m[6]), -(m[0] * m[7] - m[1] * m[6]), (m[0] * m[4] - m[1] * m[3]) ]
+        let i = [
+            (m[4] * m[8] - m[5] * m[7]), -(m[1] * m[8] - m[2] * m[7]), (m[1] * m[5] - m[2] * m[4]),
+            -(m[3] * m[8] - m[5] * m[6]), (m[0] * m[8] - m[2] * m[6]), -(m[0] * m[5] - m[2] * m[3]),
+            (m[3] * m[7] - m[4] * m[6]), -(m[0] * m[7] - m[1] * m[6]), (m[0] * m[4] - m[1] * m[3]),
+        ]
         return Matrix3(i.map { $0 / det })
     }
     public var isIdentity: Bool { zip(m, Matrix3.identity.m).allSatisfy { abs($0 - $1) < 1e-12 } }
@@ -44,8 +50,10 @@ public struct Matrix3: Sendable, Hashable, CustomStringConvertible {
 
     /// Bradford adaptation from white `from` to white `to` (both XYZ with Y = 1).
     public static func bradfordAdaptation(from: SIMD3<Double>, to: SIMD3<Double>) -> Matrix3 {
-        let b = bradford, bi = bradford.inverse!
-        let s = b * from, d = b * to
+        let b = bradford
+        let bi = bradford.inverse!
+        let s = b * from
+        let d = b * to
         return bi * .diagonal(d.x / s.x, d.y / s.y, d.z / s.z) * b
     }
 }

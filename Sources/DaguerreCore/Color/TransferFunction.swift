@@ -23,33 +23,35 @@ public enum TransferFunction: Sendable, Hashable {
     /// A sampled decode curve on [0, 1] (ICC `curv`), with its inverse sampled alike.
     case table(TransferTable)
 
-    public static let bt2020 = TransferFunction.rec709(alpha: 1.099, beta: 0.018)   // ITU-R BT.2020 table 4 (10-bit), as colour-science
+    public static let bt2020 = TransferFunction.rec709(alpha: 1.099, beta: 0.018)  // ITU-R BT.2020 table 4 (10-bit), as colour-science
     public static let adobeRGB = TransferFunction.gamma(563.0 / 256.0)
 
     public var isLinear: Bool { if case .linear = self { return true } else { return false } }
 
     /// Encoded → linear.
     @inlinable public func decode(_ v: Double) -> Double {
-        let s: Double = v < 0 ? -1 : 1, x = abs(v)
+        let s: Double = v < 0 ? -1 : 1
+        let x = abs(v)
         switch self {
         case .linear: return v
         case .sRGB: return s * (x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4))
         case .gamma(let g): return s * pow(x, g)
-        case let .rec709(a, b): return s * (x < 4.5 * b ? x / 4.5 : pow((x + a - 1) / a, 1 / 0.45))
-        case let .parametric(g, a, b, c, d): return s * (x >= d ? pow(a * x + b, g) : c * x)
+        case .rec709(let a, let b): return s * (x < 4.5 * b ? x / 4.5 : pow((x + a - 1) / a, 1 / 0.45))
+        case .parametric(let g, let a, let b, let c, let d): return s * (x >= d ? pow(a * x + b, g) : c * x)
         case .table(let t): return s * t.decode(x)
         }
     }
 
     /// Linear → encoded.
     @inlinable public func encode(_ v: Double) -> Double {
-        let s: Double = v < 0 ? -1 : 1, x = abs(v)
+        let s: Double = v < 0 ? -1 : 1
+        let x = abs(v)
         switch self {
         case .linear: return v
         case .sRGB: return s * (x <= 0.0031308 ? x * 12.92 : 1.055 * pow(x, 1 / 2.4) - 0.055)
         case .gamma(let g): return s * pow(x, 1 / g)
-        case let .rec709(a, b): return s * (x < b ? 4.5 * x : a * pow(x, 0.45) - (a - 1))
-        case let .parametric(g, a, b, c, d):
+        case .rec709(let a, let b): return s * (x < b ? 4.5 * x : a * pow(x, 0.45) - (a - 1))
+        case .parametric(let g, let a, let b, let c, let d):
             let xd = d >= 0 ? (c * d) : 0
             return s * (x >= xd && a != 0 ? (pow(x, 1 / g) - b) / a : (c != 0 ? x / c : 0))
         case .table(let t): return s * t.encode(x)
@@ -65,8 +67,8 @@ public enum TransferFunction: Sendable, Hashable {
         case .linear: return [1, 1, 0, 1, 0]
         case .sRGB: return [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
         case .gamma(let g): return [g, 1, 0, 0, 0]
-        case let .rec709(a, b): return [1 / 0.45, 1 / a, (a - 1) / a, 1 / 4.5, 4.5 * b]
-        case let .parametric(g, a, b, c, d): return [g, a, b, c, d]
+        case .rec709(let a, let b): return [1 / 0.45, 1 / a, (a - 1) / a, 1 / 4.5, 4.5 * b]
+        case .parametric(let g, let a, let b, let c, let d): return [g, a, b, c, d]
         case .table: return nil
         }
     }
@@ -74,16 +76,20 @@ public enum TransferFunction: Sendable, Hashable {
 
 /// A sampled, monotonic decode curve on [0, 1] and its inverse, from an ICC `curv` tag.
 public struct TransferTable: Sendable, Hashable {
-    public let forward: [Float]   // encoded (uniform) → linear
-    public let inverse: [Float]   // linear (uniform) → encoded
+    public let forward: [Float]  // encoded (uniform) → linear
+    public let inverse: [Float]  // linear (uniform) → encoded
 
-    public init(forward: [Float], inverse: [Float]) { self.forward = forward; self.inverse = inverse }
+    public init(forward: [Float], inverse: [Float]) {
+        self.forward = forward
+        self.inverse = inverse
+    }
 
     @inlinable func lookup(_ t: [Float], _ x: Double) -> Double {
         let n = t.count - 1
-        if x >= 1 { return Double(t[n]) * x }           // continue proportionally above 1
+        if x >= 1 { return Double(t[n]) * x }  // continue proportionally above 1
         let f = max(0, x) * Double(n)
-        let i = min(Int(f), n - 1), w = f - Double(i)
+        let i = min(Int(f), n - 1)
+        let w = f - Double(i)
         return Double(t[i]) * (1 - w) + Double(t[i + 1]) * w
     }
     @inlinable public func decode(_ x: Double) -> Double { lookup(forward, x) }

@@ -17,7 +17,9 @@ public enum TransferLUTs {
     /// first row, when the other core has nothing else to do (3 ms serial at 24 MP). Every entry
     /// is the same function of its index, so the table is the same whichever block runs where.
     static func halfTable<T: Sendable>(_ entry: @Sendable (Int) -> T) -> [T] {
-        let count = 65536, blocks = 16, size = count / blocks
+        let count = 65536
+        let blocks = 16
+        let size = count / blocks
         return [T](unsafeUninitializedCapacity: count) { buffer, n in
             let out = UnsafeTransfer(buffer.baseAddress!)
             WorkerPool.forEach(blocks) { b in
@@ -34,7 +36,9 @@ public enum TransferLUTs {
         (0..<65536).map { Float(t.decode(Double($0) / 65535)) }
     }
     /// Encoded value scaled to `scale` (255 or 65535), rounded and clamped, per half bit pattern.
-    public static func encodeHalf<T: FixedWidthInteger & UnsignedInteger & Sendable>(_ t: TransferFunction, scale: Double, as: T.Type) -> [T] {
+    public static func encodeHalf<T: FixedWidthInteger & UnsignedInteger & Sendable>(_ t: TransferFunction, scale: Double, as: T.Type)
+        -> [T]
+    {
         halfTable { (bits: Int) -> T in
             let h = Float16(bitPattern: UInt16(bits))
             let v = Double(Float(h))

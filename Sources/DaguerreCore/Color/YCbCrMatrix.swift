@@ -15,7 +15,10 @@ public struct YCbCrMatrix: Sendable, Hashable {
     public let kb: Double
     public var kg: Double { 1 - kr - kb }
 
-    public init(kr: Double, kb: Double) { self.kr = kr; self.kb = kb }
+    public init(kr: Double, kb: Double) {
+        self.kr = kr
+        self.kb = kb
+    }
 
     public static let bt709 = YCbCrMatrix(kr: 0.2126, kb: 0.0722)
     public static let bt601 = YCbCrMatrix(kr: 0.299, kb: 0.114)
@@ -41,10 +44,13 @@ public struct YCbCrMatrix: Sendable, Hashable {
     /// making the row's sum exact (luma rows sum to the scale, chroma rows to zero), so grey
     /// stays exactly neutral.
     public func videoRangeFixedPoint() -> (luma: (Int32, Int32, Int32), cb: (Int32, Int32, Int32), cr: (Int32, Int32, Int32)) {
-        let y = 219.0 / 255 * 65536, c = 224.0 / 255 * 65536
-        let yr = Int32((kr * y).rounded()), yb = Int32((kb * y).rounded())
+        let y = 219.0 / 255 * 65536
+        let c = 224.0 / 255 * 65536
+        let yr = Int32((kr * y).rounded())
+        let yb = Int32((kb * y).rounded())
         let half = Int32((0.5 * c).rounded())
-        let cbr = -Int32((kr / cbDivisor * c).rounded()), crb = -Int32((kb / crDivisor * c).rounded())
+        let cbr = -Int32((kr / cbDivisor * c).rounded())
+        let crb = -Int32((kb / crDivisor * c).rounded())
         return ((yr, Int32(y.rounded()) - yr - yb, yb), (cbr, -half - cbr, half), (half, -half - crb, crb))
     }
 }

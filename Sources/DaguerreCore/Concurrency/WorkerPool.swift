@@ -46,7 +46,10 @@ package enum WorkerPool {
         let next = Atomic<Int>(0)
         let finished = DispatchSemaphore(value: 0)
         let body: @Sendable (_ worker: Int, _ item: Int) -> Void
-        init(items: Int, body: @escaping @Sendable (Int, Int) -> Void) { self.items = items; self.body = body }
+        init(items: Int, body: @escaping @Sendable (Int, Int) -> Void) {
+            self.items = items
+            self.body = body
+        }
 
         /// Runs items as worker `worker` until none is left; returns how many this thread ran.
         func work(worker: Int, signalling: Bool) -> Int {
@@ -77,8 +80,10 @@ package enum WorkerPool {
     /// ```swift
     /// WorkerPool.share(workers: 2, items: 6) { worker, block in demosaic(block, in: workspaces[worker]) }
     /// ```
-    package static func share(workers: Int, items: Int, assistance: Assistance? = nil,
-                              _ body: @escaping @Sendable (_ worker: Int, _ item: Int) -> Void) {
+    package static func share(
+        workers: Int, items: Int, assistance: Assistance? = nil,
+        _ body: @escaping @Sendable (_ worker: Int, _ item: Int) -> Void
+    ) {
         let threads = min(workers, items)
         guard threads > 1 || (assistance != nil && items > 1) else {
             for i in 0..<max(0, items) { body(0, i) }

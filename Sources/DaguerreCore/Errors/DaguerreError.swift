@@ -39,29 +39,29 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, in one sentence.
     public var message: String {
         switch self {
-        case let .unsupported(feature, _):
+        case .unsupported(let feature, _):
             return "\(feature) is not supported yet."
-        case let .corruptData(format, detail, path):
+        case .corruptData(let format, let detail, let path):
             return "The \(format) data\(path.map { " in \($0)" } ?? "") is damaged: \(detail)."
-        case let .truncated(format, path):
+        case .truncated(let format, let path):
             return "The \(format) data\(path.map { " in \($0)" } ?? "") ends early: the file is truncated."
-        case let .tooLarge(what, value, limit):
+        case .tooLarge(let what, let value, let limit):
             return "\(what) is \(value), over the limit of \(limit)."
-        case let .io(operation, path, reason):
+        case .io(let operation, let path, let reason):
             return "Could not \(operation) \(path): \(reason)."
-        case let .unknownFormat(path):
+        case .unknownFormat(let path):
             return "\(path) is in no format Daguerre reads (JPEG, PNG, TIFF)."
-        case let .unknownFilter(name, _):
+        case .unknownFilter(let name, _):
             return "There is no filter named '\(name)'."
-        case let .invalidParameter(filter, key, problem):
+        case .invalidParameter(let filter, let key, let problem):
             return "Parameter \(key) of \(filter): \(problem)."
-        case let .invalidArgument(what, problem):
+        case .invalidArgument(let what, let problem):
             return "\(what): \(problem)."
-        case let .colorManagement(detail):
+        case .colorManagement(let detail):
             return "Colour management failed: \(detail)."
-        case let .processorFailed(name, reason):
+        case .processorFailed(let name, let reason):
             return "The processor '\(name)' failed: \(reason)."
-        case let .captureConfiguration(problem, _):
+        case .captureConfiguration(let problem, _):
             return "Capture configuration: \(problem)."
         }
     }
@@ -69,23 +69,24 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// How to fix it.
     public var recovery: String {
         switch self {
-        case let .unsupported(_, hint): return hint
+        case .unsupported(_, let hint): return hint
         case .corruptData: return "Re-export the file from its source, or check that it was copied whole."
         case .truncated: return "The file was cut short (an interrupted copy or download); copy it again from its source."
         case .tooLarge: return "If the size is genuine, raise the limit with Limits (Limits.default or the reader's limits: parameter)."
-        case let .io(operation, _, _):
+        case .io(let operation, _, _):
             return operation.hasPrefix("write") || operation.hasPrefix("create") || operation.hasPrefix("rename")
                 ? "Choose a destination in a directory you can write to, with free space."
                 : "Check that the path exists and is readable."
         case .unknownFormat: return "Convert the file to JPEG, PNG or TIFF first."
-        case let .unknownFilter(_, suggestions):
-            return suggestions.isEmpty ? "Run `daguerre filters` to list the filters."
+        case .unknownFilter(_, let suggestions):
+            return suggestions.isEmpty
+                ? "Run `daguerre filters` to list the filters."
                 : "Did you mean \(suggestions.joined(separator: ", "))? Run `daguerre filters` to list them all."
         case .invalidParameter: return "Run `daguerre filters NAME` to see each parameter's type, range and default."
         case .invalidArgument: return "Pass a value that satisfies the condition above."
         case .colorManagement: return "Use a named colour space (sRGB, Display P3, ...) or an RGB matrix/TRC ICC profile."
         case .processorFailed: return "See the processor's own reason above."
-        case let .captureConfiguration(_, fix): return fix
+        case .captureConfiguration(_, let fix): return fix
         }
     }
 
@@ -101,8 +102,8 @@ extension DaguerreError {
     /// ```
     public func at(path: String) -> DaguerreError {
         switch self {
-        case let .corruptData(format, detail, nil): return .corruptData(format: format, detail: detail, path: path)
-        case let .truncated(format, nil): return .truncated(format: format, path: path)
+        case .corruptData(let format, let detail, nil): return .corruptData(format: format, detail: detail, path: path)
+        case .truncated(let format, nil): return .truncated(format: format, path: path)
         default: return self
         }
     }

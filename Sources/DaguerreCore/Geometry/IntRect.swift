@@ -8,7 +8,10 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
     public var x: Int, y: Int, width: Int, height: Int
 
     public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x; self.y = y; self.width = width; self.height = height
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
     }
     public init(width: Int, height: Int) { self.init(x: 0, y: 0, width: width, height: height) }
 
@@ -25,13 +28,17 @@ public struct IntRect: Sendable, Hashable, CustomStringConvertible {
     }
 
     public func intersection(_ o: IntRect) -> IntRect {
-        let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
+        let x0 = max(x, o.x)
+        let y0 = max(y, o.y)
+        let x1 = min(maxX, o.maxX)
+        let y1 = min(maxY, o.maxY)
         return x1 > x0 && y1 > y0 ? IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : .zero
     }
     public func union(_ o: IntRect) -> IntRect {
         if isEmpty { return o }
         if o.isEmpty { return self }
-        let x0 = min(x, o.x), y0 = min(y, o.y)
+        let x0 = min(x, o.x)
+        let y0 = min(y, o.y)
         return IntRect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
     }
     /// Grows (negative `d`) or shrinks the rectangle on every side.

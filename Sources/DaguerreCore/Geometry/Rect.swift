@@ -1,3 +1,5 @@
+import Foundation
+
 /// A rectangle in image space, finite or infinite (generators and `clampedToExtent()` have an
 /// infinite extent, I1).
 ///
@@ -13,10 +15,16 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     public var minX: Double, minY: Double, maxX: Double, maxY: Double
 
     public init(x: Double, y: Double, width: Double, height: Double) {
-        minX = x; minY = y; maxX = x + width; maxY = y + height
+        minX = x
+        minY = y
+        maxX = x + width
+        maxY = y + height
     }
     public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
     }
     public init(_ r: IntRect) { self.init(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height)) }
 
@@ -31,15 +39,17 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     public var midY: Double { (minY + maxY) / 2 }
 
     public func intersection(_ o: Rect) -> Rect {
-        let r = Rect(minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY),
-                     maxX: Swift.min(maxX, o.maxX), maxY: Swift.min(maxY, o.maxY))
+        let r = Rect(
+            minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY),
+            maxX: Swift.min(maxX, o.maxX), maxY: Swift.min(maxY, o.maxY))
         return r.isEmpty ? .null : r
     }
     public func union(_ o: Rect) -> Rect {
         if isEmpty { return o }
         if o.isEmpty { return self }
-        return Rect(minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
-                    maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))
+        return Rect(
+            minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
+            maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))
     }
     /// Negative insets grow the rectangle (a blur's margin).
     public func insetBy(dx: Double, dy: Double) -> Rect {
@@ -57,8 +67,10 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
         let big = Double(1 << 40)
         func c(_ v: Double) -> Double { Swift.min(Swift.max(v, -big), big) }
         if isEmpty { return .zero }
-        let x0 = Int(c(minX).rounded(.down)), y0 = Int(c(minY).rounded(.down))
-        let x1 = Int(c(maxX).rounded(.up)), y1 = Int(c(maxY).rounded(.up))
+        let x0 = Int(c(minX).rounded(.down))
+        let y0 = Int(c(minY).rounded(.down))
+        let x1 = Int(c(maxX).rounded(.up))
+        let y1 = Int(c(maxY).rounded(.up))
         return IntRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
     public var description: String {
@@ -67,5 +79,3 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
         return "[\(f(minX)) \(f(minY)) \(f(width))×\(f(height))]"
     }
 }
-
-import Foundation

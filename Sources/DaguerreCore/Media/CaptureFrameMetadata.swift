@@ -24,11 +24,18 @@ public struct CaptureFrameMetadata: Sendable, Hashable {
     public var whiteBalanceGains: CaptureWhiteBalanceGains
     public var motion: CaptureMotion?
 
-    public init(timestamp: Double, sequenceNumber: Int64 = 0, exposureDuration: Double = 1.0 / 60, iso: Double = 100,
-                gain: Double = 1, luxEstimate: Double? = nil, whiteBalanceGains: CaptureWhiteBalanceGains = .identity,
-                motion: CaptureMotion? = nil) {
-        self.timestamp = timestamp; self.sequenceNumber = sequenceNumber
-        self.exposureDuration = exposureDuration; self.iso = iso; self.gain = gain
-        self.luxEstimate = luxEstimate; self.whiteBalanceGains = whiteBalanceGains; self.motion = motion
+    public init(
+        timestamp: Double, sequenceNumber: Int64 = 0, exposureDuration: Double = 1.0 / 60, iso: Double = 100,
+        gain: Double = 1, luxEstimate: Double? = nil, whiteBalanceGains: CaptureWhiteBalanceGains = .identity,
+        motion: CaptureMotion? = nil
+    ) {
+        self.timestamp = timestamp
+        self.sequenceNumber = sequenceNumber
+        self.exposureDuration = exposureDuration
+        self.iso = iso
+        self.gain = gain
+        self.luxEstimate = luxEstimate
+        self.whiteBalanceGains = whiteBalanceGains
+        self.motion = motion
     }
 }

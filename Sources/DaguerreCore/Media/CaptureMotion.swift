@@ -11,6 +11,7 @@ public struct CaptureMotion: Sendable, Hashable {
     public var angularVelocity: SIMD3<Double>
     public var displacement: SIMD3<Double>?
     public init(angularVelocity: SIMD3<Double>, displacement: SIMD3<Double>? = nil) {
-        self.angularVelocity = angularVelocity; self.displacement = displacement
+        self.angularVelocity = angularVelocity
+        self.displacement = displacement
     }
 }

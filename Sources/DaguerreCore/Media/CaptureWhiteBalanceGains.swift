@@ -10,7 +10,11 @@ public struct CaptureWhiteBalanceGains: Sendable, Hashable, CustomStringConverti
     public var red: Double
     public var green: Double
     public var blue: Double
-    public init(red: Double, green: Double, blue: Double) { self.red = red; self.green = green; self.blue = blue }
+    public init(red: Double, green: Double, blue: Double) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
 
     /// Unity gains.
     public static let identity = CaptureWhiteBalanceGains(red: 1, green: 1, blue: 1)
@@ -18,8 +22,10 @@ public struct CaptureWhiteBalanceGains: Sendable, Hashable, CustomStringConverti
     /// Throws unless every gain is within 1 ... `maxGain`.
     public func validate(maxGain: Double) throws(DaguerreError) {
         for (name, gain) in [("red", red), ("green", green), ("blue", blue)] where !(gain >= 1 && gain <= maxGain) {
-            throw .invalidArgument(what: "White balance \(name) gain \(gain)",
-                                   problem: "each gain must be within 1...\(maxGain) (the device's maxWhiteBalanceGain); normalise the gains so the smallest is 1")
+            throw .invalidArgument(
+                what: "White balance \(name) gain \(gain)",
+                problem:
+                    "each gain must be within 1...\(maxGain) (the device's maxWhiteBalanceGain); normalise the gains so the smallest is 1")
         }
     }
 

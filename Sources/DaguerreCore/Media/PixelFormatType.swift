@@ -31,7 +31,7 @@ public enum PixelFormatType: Sendable, Hashable, CustomStringConvertible {
         case .yuv420VideoRange: return "420v"
         case .yuv420FullRange: return "420f"
         case .bgra: return "BGRA"
-        case let .bayer(pattern): return pattern.fourCC
+        case .bayer(let pattern): return pattern.fourCC
         }
     }
 

@@ -61,18 +61,20 @@ public struct SampleBuffer: Sendable {
     public init(content: Content, colorSpace: ColorSpace, metadata: CaptureFrameMetadata) throws(DaguerreError) {
         let p3 = colorSpace == .displayP3
         switch content {
-        case var .yCbCr420(buffer):
+        case .yCbCr420(var buffer):
             if p3 && !buffer.fullRange {
-                throw .invalidArgument(what: "A Display P3 frame in video range (420v)",
-                                       problem: "video-range formats carry sRGB only (SPEC W2); deliver P3 frames in full range (420f)")
+                throw .invalidArgument(
+                    what: "A Display P3 frame in video range (420v)",
+                    problem: "video-range formats carry sRGB only (SPEC W2); deliver P3 frames in full range (420f)")
             }
             let fullRange = buffer.fullRange
             buffer.colorProperties = VideoColorProperties(colorSpace: colorSpace)
             buffer.fullRange = fullRange
             self.content = .yCbCr420(buffer)
-        case var .pixels(buffer):
+        case .pixels(var buffer):
             guard buffer.format == .bgra8 else {
-                throw .invalidArgument(what: "A \(buffer.format) pixel buffer as a BGRA frame", problem: "BGRA frames hold BGRA8 pixel buffers")
+                throw .invalidArgument(
+                    what: "A \(buffer.format) pixel buffer as a BGRA frame", problem: "BGRA frames hold BGRA8 pixel buffers")
             }
             buffer.colorSpace = colorSpace
             self.content = .pixels(buffer)
@@ -85,38 +87,49 @@ public struct SampleBuffer: Sendable {
     }
 
     /// A compressed photo.
-    public init(jpeg: [UInt8], photoMetadata: PhotoMetadata = PhotoMetadata(), colorSpace: ColorSpace? = .sRGB, presentationTime: Double = 0) {
-        content = .jpeg(jpeg); self.photoMetadata = photoMetadata; self.colorSpace = colorSpace
+    public init(
+        jpeg: [UInt8], photoMetadata: PhotoMetadata = PhotoMetadata(), colorSpace: ColorSpace? = .sRGB, presentationTime: Double = 0
+    ) {
+        content = .jpeg(jpeg)
+        self.photoMetadata = photoMetadata
+        self.colorSpace = colorSpace
         metadata = CaptureFrameMetadata(timestamp: presentationTime)
     }
 
     /// A processed photo, in the buffer's own colour space.
     public init(pixels: PixelBuffer, photoMetadata: PhotoMetadata = PhotoMetadata(), presentationTime: Double = 0) {
-        content = .pixels(pixels); self.photoMetadata = photoMetadata; colorSpace = pixels.colorSpace
+        content = .pixels(pixels)
+        self.photoMetadata = photoMetadata
+        colorSpace = pixels.colorSpace
         metadata = CaptureFrameMetadata(timestamp: presentationTime)
     }
 
     /// A RAW photo: the sensor's mosaic and how its colours map to XYZ.
-    public init(raw: BayerImage, calibration: RawColorCalibration, photoMetadata: PhotoMetadata = PhotoMetadata(),
-                presentationTime: Double = 0) {
-        content = .bayer(raw); rawCalibration = calibration; self.photoMetadata = photoMetadata; colorSpace = nil
+    public init(
+        raw: BayerImage, calibration: RawColorCalibration, photoMetadata: PhotoMetadata = PhotoMetadata(),
+        presentationTime: Double = 0
+    ) {
+        content = .bayer(raw)
+        rawCalibration = calibration
+        self.photoMetadata = photoMetadata
+        colorSpace = nil
         metadata = CaptureFrameMetadata(timestamp: presentationTime)
     }
 
     public var width: Int {
         switch content {
-        case let .yCbCr420(b): return b.width
-        case let .pixels(b): return b.width
-        case let .bayer(b): return b.width
+        case .yCbCr420(let b): return b.width
+        case .pixels(let b): return b.width
+        case .bayer(let b): return b.width
         case .jpeg: return photoMetadata.pixelWidth ?? 0
         }
     }
 
     public var height: Int {
         switch content {
-        case let .yCbCr420(b): return b.height
-        case let .pixels(b): return b.height
-        case let .bayer(b): return b.height
+        case .yCbCr420(let b): return b.height
+        case .pixels(let b): return b.height
+        case .bayer(let b): return b.height
         case .jpeg: return photoMetadata.pixelHeight ?? 0
         }
     }
@@ -125,17 +138,17 @@ public struct SampleBuffer: Sendable {
     /// capture format uses.
     public var pixelFormatType: PixelFormatType? {
         switch content {
-        case let .yCbCr420(b): return b.fullRange ? .yuv420FullRange : .yuv420VideoRange
-        case let .pixels(b): return PixelFormatType(b.format)
-        case let .bayer(b): return .bayer(b.pattern)
+        case .yCbCr420(let b): return b.fullRange ? .yuv420FullRange : .yuv420VideoRange
+        case .pixels(let b): return PixelFormatType(b.format)
+        case .bayer(let b): return .bayer(b.pattern)
         case .jpeg: return nil
         }
     }
 
     /// The Y'CbCr buffer of a 420v/420f sample.
-    public var yCbCrBuffer: PlanarYCbCr420Buffer? { if case let .yCbCr420(b) = content { return b } else { return nil } }
+    public var yCbCrBuffer: PlanarYCbCr420Buffer? { if case .yCbCr420(let b) = content { return b } else { return nil } }
     /// The pixel buffer of an interleaved sample.
-    public var pixelBuffer: PixelBuffer? { if case let .pixels(b) = content { return b } else { return nil } }
+    public var pixelBuffer: PixelBuffer? { if case .pixels(let b) = content { return b } else { return nil } }
     /// The mosaic of a Bayer sample.
-    public var bayerImage: BayerImage? { if case let .bayer(b) = content { return b } else { return nil } }
+    public var bayerImage: BayerImage? { if case .bayer(let b) = content { return b } else { return nil } }
 }

@@ -18,7 +18,10 @@ public struct GPSLocation: Sendable, Equatable {
     public var timestamp: Date?
 
     public init(latitude: Double, longitude: Double, altitude: Double? = nil, timestamp: Date? = nil) {
-        self.latitude = latitude; self.longitude = longitude; self.altitude = altitude; self.timestamp = timestamp
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.timestamp = timestamp
     }
 
     /// ISO 6709 text, as QuickTime's com.apple.quicktime.location.ISO6709 wants it.

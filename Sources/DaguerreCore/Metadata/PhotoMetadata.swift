@@ -46,13 +46,15 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var livePhotoContentIdentifier: String?
 
     public init(make: String? = nil, model: String? = nil, software: String? = nil) {
-        self.make = make; self.model = model; self.software = software
+        self.make = make
+        self.model = model
+        self.software = software
     }
 
     /// EXIF Flash values for the common cases.
     public enum FlashValue {
-        public static let didNotFire: UInt16 = 0x10       // off, compulsory suppression
-        public static let fired: UInt16 = 0x09            // fired, compulsory
+        public static let didNotFire: UInt16 = 0x10  // off, compulsory suppression
+        public static let fired: UInt16 = 0x09  // fired, compulsory
         public static let autoDidNotFire: UInt16 = 0x18
         public static let autoFired: UInt16 = 0x19
     }

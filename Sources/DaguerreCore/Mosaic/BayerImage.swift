@@ -29,7 +29,10 @@ public struct BayerImage: Sendable, Equatable {
         guard (8...16).contains(bitsPerSample) else {
             throw .invalidArgument(what: "Bayer bits per sample \(bitsPerSample)", problem: "must be 8...16")
         }
-        self.width = width; self.height = height; self.pattern = pattern; self.bitsPerSample = bitsPerSample
+        self.width = width
+        self.height = height
+        self.pattern = pattern
+        self.bitsPerSample = bitsPerSample
         samples = [UInt16](repeating: 0, count: width * height)
         blackLevel = [0, 0, 0, 0]
         whiteLevel = (1 << bitsPerSample) - 1
@@ -37,23 +40,35 @@ public struct BayerImage: Sendable, Equatable {
 
     /// The mosaic's size, order and levels, without its samples.
     public var layout: MosaicLayout {
-        MosaicLayout(width: width, height: height, pattern: pattern, bitsPerSample: bitsPerSample, blackLevel: blackLevel, whiteLevel: whiteLevel)
+        MosaicLayout(
+            width: width, height: height, pattern: pattern, bitsPerSample: bitsPerSample, blackLevel: blackLevel, whiteLevel: whiteLevel)
     }
 
     /// A mosaic of `layout` with `samples` (their count must be `width * height`).
     public init(layout: MosaicLayout, samples: [UInt16]) throws(DaguerreError) {
-        try self.init(width: layout.width, height: layout.height, pattern: layout.pattern, bitsPerSample: layout.bitsPerSample,
-                      samples: samples, blackLevel: layout.blackLevel, whiteLevel: layout.whiteLevel)
+        try self.init(
+            width: layout.width, height: layout.height, pattern: layout.pattern, bitsPerSample: layout.bitsPerSample,
+            samples: samples, blackLevel: layout.blackLevel, whiteLevel: layout.whiteLevel)
     }
 
     /// Wraps existing samples (their count must be `width * height`).
-    public init(width: Int, height: Int, pattern: BayerPattern, bitsPerSample: Int, samples: [UInt16],
-                blackLevel: [Double], whiteLevel: Int) throws(DaguerreError) {
+    public init(
+        width: Int, height: Int, pattern: BayerPattern, bitsPerSample: Int, samples: [UInt16],
+        blackLevel: [Double], whiteLevel: Int
+    ) throws(DaguerreError) {
         guard width > 0, height > 0, samples.count == width * height else {
-            throw .invalidArgument(what: "Bayer samples (\(samples.count) for \(width)×\(height))", problem: "the count must be width × height")
+            throw .invalidArgument(
+                what: "Bayer samples (\(samples.count) for \(width)×\(height))", problem: "the count must be width × height")
         }
-        guard blackLevel.count == 4 else { throw .invalidArgument(what: "Bayer black level", problem: "give 4 values, one per 2×2 position") }
-        self.width = width; self.height = height; self.pattern = pattern; self.bitsPerSample = bitsPerSample
-        self.samples = samples; self.blackLevel = blackLevel; self.whiteLevel = whiteLevel
+        guard blackLevel.count == 4 else {
+            throw .invalidArgument(what: "Bayer black level", problem: "give 4 values, one per 2×2 position")
+        }
+        self.width = width
+        self.height = height
+        self.pattern = pattern
+        self.bitsPerSample = bitsPerSample
+        self.samples = samples
+        self.blackLevel = blackLevel
+        self.whiteLevel = whiteLevel
     }
 }

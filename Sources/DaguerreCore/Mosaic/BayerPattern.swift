@@ -25,7 +25,12 @@ public enum BayerPattern: String, Sendable, CaseIterable, Hashable {
     }
 
     public var fourCC: String {
-        switch self { case .rggb: "rgg4"; case .grbg: "grb4"; case .bggr: "bgg4"; case .gbrg: "gbr4" }
+        switch self {
+        case .rggb: "rgg4"
+        case .grbg: "grb4"
+        case .bggr: "bgg4"
+        case .gbrg: "gbr4"
+        }
     }
 
     public init?(fourCC: String) {

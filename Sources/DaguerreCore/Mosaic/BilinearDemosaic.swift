@@ -39,15 +39,18 @@ package enum BilinearSite: Sendable, Equatable {
 ///                      red: r, green: g, blue: b)
 /// ```
 package enum BilinearDemosaic {
-    package static func row(up: UnsafePointer<Float>, mid: UnsafePointer<Float>, down: UnsafePointer<Float>, count: Int,
-                            first: BilinearSite, second: BilinearSite,
-                            red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>) {
+    package static func row(
+        up: UnsafePointer<Float>, mid: UnsafePointer<Float>, down: UnsafePointer<Float>, count: Int,
+        first: BilinearSite, second: BilinearSite,
+        red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>
+    ) {
         // One simple loop per CFA position of the row, so each vectorizes.
         for (parity, site) in [(0, first), (1, second)] {
             var x = parity
             switch site {
             case .red, .blue:
-                let own = site == .red ? red : blue, other = site == .red ? blue : red
+                let own = site == .red ? red : blue
+                let other = site == .red ? blue : red
                 while x < count {
                     own[x] = mid[x]
                     green[x] = (mid[x - 1] + mid[x + 1] + up[x] + down[x]) * 0.25
@@ -55,7 +58,8 @@ package enum BilinearDemosaic {
                     x += 2
                 }
             case .greenInRedRow, .greenInBlueRow:
-                let inRow = site == .greenInRedRow ? red : blue, inColumn = site == .greenInRedRow ? blue : red
+                let inRow = site == .greenInRedRow ? red : blue
+                let inColumn = site == .greenInRedRow ? blue : red
                 while x < count {
                     green[x] = mid[x]
                     inRow[x] = (mid[x - 1] + mid[x + 1]) * 0.5

@@ -23,7 +23,11 @@ public struct MosaicLayout: Sendable, Equatable {
     public var whiteLevel: Int
 
     public init(width: Int, height: Int, pattern: BayerPattern, bitsPerSample: Int, blackLevel: [Double], whiteLevel: Int) {
-        self.width = width; self.height = height; self.pattern = pattern; self.bitsPerSample = bitsPerSample
-        self.blackLevel = blackLevel; self.whiteLevel = whiteLevel
+        self.width = width
+        self.height = height
+        self.pattern = pattern
+        self.bitsPerSample = bitsPerSample
+        self.blackLevel = blackLevel
+        self.whiteLevel = whiteLevel
     }
 }

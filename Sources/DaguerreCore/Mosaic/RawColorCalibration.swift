@@ -15,8 +15,19 @@
 public struct RawColorCalibration: Sendable, Equatable {
     /// EXIF LightSource codes used as DNG calibration illuminants.
     public enum Illuminant: UInt16, Sendable, Equatable {
-        case unknown = 0, daylight = 1, fluorescent = 2, tungsten = 3, flash = 4
-        case standardA = 17, standardB = 18, standardC = 19, d55 = 20, d65 = 21, d75 = 22, d50 = 23, isoStudioTungsten = 24
+        case unknown = 0
+        case daylight = 1
+        case fluorescent = 2
+        case tungsten = 3
+        case flash = 4
+        case standardA = 17
+        case standardB = 18
+        case standardC = 19
+        case d55 = 20
+        case d65 = 21
+        case d75 = 22
+        case d50 = 23
+        case isoStudioTungsten = 24
         /// The correlated colour temperature DNG readers assign to the illuminant, in kelvin.
         public var temperature: Double? {
             switch self {

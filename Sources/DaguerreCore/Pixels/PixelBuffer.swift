@@ -35,12 +35,17 @@ public struct PixelBuffer: Sendable {
     }
 
     /// A zero-filled buffer. Throws when the size is over `limits` (checked before allocating).
-    public init(width: Int, height: Int, format: PixelFormat, colorSpace: ColorSpace? = nil,
-                alpha: AlphaMode = .premultiplied, limits: Limits = .default) throws(DaguerreError) {
+    public init(
+        width: Int, height: Int, format: PixelFormat, colorSpace: ColorSpace? = nil,
+        alpha: AlphaMode = .premultiplied, limits: Limits = .default
+    ) throws(DaguerreError) {
         try limits.check(width: width, height: height, bytesPerPixel: format.bytesPerPixel, what: "Pixel buffer")
-        self.width = width; self.height = height; self.format = format
+        self.width = width
+        self.height = height
+        self.format = format
         self.bytesPerRow = (width * format.bytesPerPixel + 63) & ~63
-        self.alpha = alpha; self.colorSpace = colorSpace
+        self.alpha = alpha
+        self.colorSpace = colorSpace
         storage = Storage(count: bytesPerRow * height)
     }
 

@@ -13,14 +13,23 @@ public struct PixelFormat: Sendable, Hashable, CustomStringConvertible {
     public enum Component: Sendable, Hashable {
         case uint8, uint16, float16, float32
         public var size: Int {
-            switch self { case .uint8: 1; case .uint16, .float16: 2; case .float32: 4 }
+            switch self {
+            case .uint8: 1
+            case .uint16, .float16: 2
+            case .float32: 4
+            }
         }
         public var isFloat: Bool { self == .float16 || self == .float32 }
     }
     public enum Layout: Sendable, Hashable {
         case r, rg, rgb, rgba, bgra, l, la
         public var channels: Int {
-            switch self { case .r, .l: 1; case .rg, .la: 2; case .rgb: 3; case .rgba, .bgra: 4 }
+            switch self {
+            case .r, .l: 1
+            case .rg, .la: 2
+            case .rgb: 3
+            case .rgba, .bgra: 4
+            }
         }
         public var hasAlpha: Bool { self == .rgba || self == .bgra || self == .la }
     }
@@ -29,7 +38,8 @@ public struct PixelFormat: Sendable, Hashable, CustomStringConvertible {
     public let component: Component
 
     public init(_ layout: Layout, _ component: Component) {
-        self.layout = layout; self.component = component
+        self.layout = layout
+        self.component = component
     }
 
     public var channels: Int { layout.channels }
@@ -58,16 +68,30 @@ public struct PixelFormat: Sendable, Hashable, CustomStringConvertible {
     public static let la16 = PixelFormat(.la, .uint16)
 
     /// Every format, for parsing names and for exhaustive tests.
-    public static let all: [PixelFormat] = [.rgba8, .bgra8, .rgbah, .rgbaf, .rgba16, .rgb8, .rgb16, .rgbh, .rgbf,
-                                            .r8, .r16, .rh, .rf, .rg8, .rgh, .rgf, .l8, .l16, .la8, .la16]
+    public static let all: [PixelFormat] = [
+        .rgba8, .bgra8, .rgbah, .rgbaf, .rgba16, .rgb8, .rgb16, .rgbh, .rgbf,
+        .r8, .r16, .rh, .rf, .rg8, .rgh, .rgf, .l8, .l16, .la8, .la16,
+    ]
 
     /// Core Image-style name: RGBA8, RGBAh, Rf, LA16...
     public var description: String {
         let l: String
-        switch layout { case .r: l = "R"; case .rg: l = "RG"; case .rgb: l = "RGB"; case .rgba: l = "RGBA"
-        case .bgra: l = "BGRA"; case .l: l = "L"; case .la: l = "LA" }
+        switch layout {
+        case .r: l = "R"
+        case .rg: l = "RG"
+        case .rgb: l = "RGB"
+        case .rgba: l = "RGBA"
+        case .bgra: l = "BGRA"
+        case .l: l = "L"
+        case .la: l = "LA"
+        }
         let c: String
-        switch component { case .uint8: c = "8"; case .uint16: c = "16"; case .float16: c = "h"; case .float32: c = "f" }
+        switch component {
+        case .uint8: c = "8"
+        case .uint16: c = "16"
+        case .float16: c = "h"
+        case .float32: c = "f"
+        }
         return l + c
     }
 

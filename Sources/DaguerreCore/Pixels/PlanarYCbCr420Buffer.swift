@@ -30,13 +30,16 @@ public struct PlanarYCbCr420Buffer: Sendable, Equatable {
     }
 
     /// A black frame (video range: luma 16, chroma 128).
-    public init(width: Int, height: Int, colorProperties: VideoColorProperties = .bt709, fullRange: Bool = false,
-                limits: Limits = .default) throws(DaguerreError) {
+    public init(
+        width: Int, height: Int, colorProperties: VideoColorProperties = .bt709, fullRange: Bool = false,
+        limits: Limits = .default
+    ) throws(DaguerreError) {
         try limits.check(width: width, height: height, bytesPerPixel: 2, what: "Y'CbCr frame")
         guard width % 2 == 0, height % 2 == 0 else {
             throw .invalidArgument(what: "Y'CbCr 4:2:0 frame size \(width)×\(height)", problem: "width and height must be even")
         }
-        self.width = width; self.height = height
+        self.width = width
+        self.height = height
         self.colorProperties = colorProperties
         self.colorProperties.fullRange = fullRange
         luma = [UInt8](repeating: fullRange ? 0 : 16, count: width * height)
@@ -45,18 +48,25 @@ public struct PlanarYCbCr420Buffer: Sendable, Equatable {
     }
 
     /// Planes given by the caller; each must have exactly the size above.
-    public init(width: Int, height: Int, luma: [UInt8], cb: [UInt8], cr: [UInt8],
-                colorProperties: VideoColorProperties = .bt709, fullRange: Bool = false) throws(DaguerreError) {
+    public init(
+        width: Int, height: Int, luma: [UInt8], cb: [UInt8], cr: [UInt8],
+        colorProperties: VideoColorProperties = .bt709, fullRange: Bool = false
+    ) throws(DaguerreError) {
         guard width > 0, height > 0, width % 2 == 0, height % 2 == 0 else {
-            throw .invalidArgument(what: "Y'CbCr 4:2:0 frame size \(width)×\(height)", problem: "width and height must be positive and even")
+            throw .invalidArgument(
+                what: "Y'CbCr 4:2:0 frame size \(width)×\(height)", problem: "width and height must be positive and even")
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, luma.count == pixels, cb.count == pixels / 4, cr.count == pixels / 4 else {
-            throw .invalidArgument(what: "Y'CbCr 4:2:0 planes (\(luma.count), \(cb.count), \(cr.count) bytes)",
-                                   problem: "a \(width)×\(height) frame needs \(width * height) luma and \(width * height / 4) bytes per chroma plane")
+            throw .invalidArgument(
+                what: "Y'CbCr 4:2:0 planes (\(luma.count), \(cb.count), \(cr.count) bytes)",
+                problem: "a \(width)×\(height) frame needs \(width * height) luma and \(width * height / 4) bytes per chroma plane")
         }
-        self.width = width; self.height = height
-        self.luma = luma; self.cb = cb; self.cr = cr
+        self.width = width
+        self.height = height
+        self.luma = luma
+        self.cb = cb
+        self.cr = cr
         self.colorProperties = colorProperties
         self.fullRange = fullRange
     }

@@ -26,7 +26,10 @@ public struct VideoColorProperties: Sendable, Hashable, CustomStringConvertible 
     public var fullRange: Bool
 
     public init(primaries: UInt16, transfer: UInt16, matrix: UInt16, fullRange: Bool = false) {
-        self.primaries = primaries; self.transfer = transfer; self.matrix = matrix; self.fullRange = fullRange
+        self.primaries = primaries
+        self.transfer = transfer
+        self.matrix = matrix
+        self.fullRange = fullRange
     }
 
     /// HD video: BT.709 primaries, transfer and matrix, video range (the default, L2).

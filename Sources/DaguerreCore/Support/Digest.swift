@@ -34,7 +34,10 @@ public struct DigestBuilder {
     public mutating func add(_ v: Float) { add(Double(v)) }
     public mutating func add(_ v: Bool) { add(v ? 1 : 0 as UInt64) }
     public mutating func add(_ d: Digest) { add(d.value) }
-    public mutating func add(_ values: [Double]) { add(values.count); for v in values { add(v) } }
+    public mutating func add(_ values: [Double]) {
+        add(values.count)
+        for v in values { add(v) }
+    }
     public mutating func add(bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
 
     public func finish() -> Digest {
@@ -52,15 +55,21 @@ extension DigestBuilder {
     public mutating func add(_ space: ColorSpace) {
         add(space.name)
         switch space.model {
-        case let .rgb(m, t): add(1); add(m.m); add(t)
-        case let .gray(t): add(2); add(t)
-        case let .icc(profile): add(3); profile.data.withUnsafeBytes { add(bytes: $0) }
+        case .rgb(let m, let t):
+            add(1)
+            add(m.m)
+            add(t)
+        case .gray(let t):
+            add(2)
+            add(t)
+        case .icc(let profile):
+            add(3)
+            profile.data.withUnsafeBytes { add(bytes: $0) }
         }
     }
 
     /// A transfer curve: its parametric form, or its sampled table.
     public mutating func add(_ t: TransferFunction) {
-        if let p = t.parametricParameters { add(p) }
-        else if case let .table(table) = t { add(table.forward.map(Double.init)) }
+        if let p = t.parametricParameters { add(p) } else if case .table(let table) = t { add(table.forward.map(Double.init)) }
     }
 }

@@ -10,7 +10,7 @@
 // 0.54 s (Benchmarks/README.md). So the advice is off unless DAGUERRE_HUGE_PAGES=1.
 // Our own code: a few lines over madvise(2).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Asks the kernel to back a large buffer with 2 MiB pages, when huge pages are wanted
@@ -33,21 +33,22 @@ public enum HugePages {
     /// environment (read once). Off by default; see the file's header for why.
     public static let enabled: Bool = {
         #if canImport(Glibc)
-        guard let value = getenv("DAGUERRE_HUGE_PAGES") else { return false }
-        return String(cString: value) == "1"
+            guard let value = getenv("DAGUERRE_HUGE_PAGES") else { return false }
+            return String(cString: value) == "1"
         #else
-        return false
+            return false
         #endif
     }()
 
     /// Advises the 2 MiB-aligned pages inside `byteCount` bytes at `start`.
     public static func advise(_ start: UnsafeMutableRawPointer, byteCount: Int) {
         #if os(Linux)
-        guard byteCount >= threshold, enabled else { return }
-        let base = Int(bitPattern: start)
-        let first = (base + size - 1) & ~(size - 1), end = (base + byteCount) & ~(size - 1)
-        guard end > first, let p = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        _ = madvise(p, end - first, MADV_HUGEPAGE)
+            guard byteCount >= threshold, enabled else { return }
+            let base = Int(bitPattern: start)
+            let first = (base + size - 1) & ~(size - 1)
+            let end = (base + byteCount) & ~(size - 1)
+            guard end > first, let p = UnsafeMutableRawPointer(bitPattern: first) else { return }
+            _ = madvise(p, end - first, MADV_HUGEPAGE)
         #endif
     }
 

@@ -32,8 +32,12 @@ public struct Limits: Sendable, Hashable {
         if width > maxDimension { throw .tooLarge(what: "\(what) width", value: width, limit: maxDimension) }
         if height > maxDimension { throw .tooLarge(what: "\(what) height", value: height, limit: maxDimension) }
         let (pixels, o1) = width.multipliedReportingOverflow(by: height)
-        if o1 || pixels > maxPixels { throw .tooLarge(what: "\(what) pixel count (\(width)×\(height))", value: o1 ? Int.max : pixels, limit: maxPixels) }
+        if o1 || pixels > maxPixels {
+            throw .tooLarge(what: "\(what) pixel count (\(width)×\(height))", value: o1 ? Int.max : pixels, limit: maxPixels)
+        }
         let (bytes, o2) = pixels.multipliedReportingOverflow(by: max(1, bytesPerPixel))
-        if o2 || bytes > maxBufferBytes { throw .tooLarge(what: "\(what) buffer size in bytes", value: o2 ? Int.max : bytes, limit: maxBufferBytes) }
+        if o2 || bytes > maxBufferBytes {
+            throw .tooLarge(what: "\(what) buffer size in bytes", value: o2 ? Int.max : bytes, limit: maxBufferBytes)
+        }
     }
 }

@@ -6,7 +6,7 @@
 // 2048-pixel draft) were a tenth of a re-render, and a develop's first 37 MB chunk a serial
 // 25 ms before its workers started. Our own code: a few lines over mmap(2).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Zero-filled memory for large buffers, mapped rather than allocated and cleared.
@@ -29,20 +29,21 @@ public enum ZeroedPages {
     /// A page-aligned, zero-filled block of `byteCount` bytes, or nil.
     public static func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {
         #if os(Linux)
-        guard byteCount >= threshold,
-              let p = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              p != MAP_FAILED else { return nil }
-        HugePages.advise(p, byteCount: byteCount)
-        return p
+            guard byteCount >= threshold,
+                let p = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                p != MAP_FAILED
+            else { return nil }
+            HugePages.advise(p, byteCount: byteCount)
+            return p
         #else
-        return nil
+            return nil
         #endif
     }
 
     /// Returns a block from ``allocate(byteCount:)`` (with the same size).
     public static func deallocate(_ p: UnsafeMutableRawPointer, byteCount: Int) {
         #if os(Linux)
-        _ = munmap(p, byteCount)
+            _ = munmap(p, byteCount)
         #endif
     }
 }
@@ -65,7 +66,8 @@ public final class ZeroedBuffer: @unchecked Sendable {
     public init(byteCount: Int) {
         self.byteCount = max(byteCount, 1)
         if let p = ZeroedPages.allocate(byteCount: self.byteCount) {
-            pointer = p; mapped = true
+            pointer = p
+            mapped = true
         } else {
             pointer = UnsafeMutableRawPointer.allocate(byteCount: self.byteCount, alignment: 64)
             pointer.initializeMemory(as: UInt8.self, repeating: 0, count: self.byteCount)

@@ -3,10 +3,11 @@
 import CDaguerreCodecs
 import DaguerreCore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file that appears at its destination only when it is complete.
@@ -127,7 +128,11 @@ public final class AtomicFile {
     }
 
     private func closeFile() -> Int32 {
-        defer { file = nil; direct = nil; descriptor = -1 }
+        defer {
+            file = nil
+            direct = nil
+            descriptor = -1
+        }
         var status: Int32 = 0
         if let file, fclose(file) != 0 { status = -1 }
         dag_direct_free(direct)

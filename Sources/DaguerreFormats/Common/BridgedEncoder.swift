@@ -24,7 +24,9 @@ public class BridgedEncoder: ImageEncoder {
     private let bridge: Bridge
 
     /// `create` makes the C encoder on the open temporary file; nil means memory ran out.
-    init(path: String, options: EncoderOptions, bridge: Bridge, create: (UnsafeMutablePointer<FILE>) -> OpaquePointer?) throws(DaguerreError) {
+    init(path: String, options: EncoderOptions, bridge: Bridge, create: (UnsafeMutablePointer<FILE>) -> OpaquePointer?)
+        throws(DaguerreError)
+    {
         self.rowFormat = options.rowFormat
         self.options = options
         self.bridge = bridge
@@ -60,7 +62,10 @@ public class BridgedEncoder: ImageEncoder {
     }
 
     public func finish() throws(DaguerreError) {
-        do { try ledger.checkComplete(open: handle != nil, destination: file.destination) } catch { if handle != nil { abort() }; throw error }
+        do { try ledger.checkComplete(open: handle != nil, destination: file.destination) } catch {
+            if handle != nil { abort() }
+            throw error
+        }
         guard let h = handle else { return }
         let status = bridge.finish(h)
         if status != DAG_OK { throw fail(status) }

@@ -34,13 +34,18 @@ package struct ByteReader {
 
     /// A reader over all of `bytes`, a record of `format` whose short reads are `.truncated`.
     package init(_ bytes: [UInt8], truncated format: String) {
-        self.bytes = bytes; position = 0; end = bytes.count; context = format; truncatedRecord = true
+        self.bytes = bytes
+        position = 0
+        end = bytes.count
+        context = format
+        truncatedRecord = true
     }
 
     package var remaining: Int { end - position }
 
     private func fail(_ what: String) -> DaguerreError {
-        truncatedRecord ? .truncated(format: context, path: nil)
+        truncatedRecord
+            ? .truncated(format: context, path: nil)
             : .corruptData(format: "QuickTime", detail: "the '\(context)' box is too short for its \(what)", path: nil)
     }
 
@@ -48,25 +53,32 @@ package struct ByteReader {
         guard n >= 0, n <= remaining else { throw fail(what) }
     }
     package mutating func skip(_ n: Int, _ what: String = "fields") throws(DaguerreError) {
-        try need(n, what); position += n
+        try need(n, what)
+        position += n
     }
     package mutating func u8(_ what: String = "fields") throws(DaguerreError) -> UInt8 {
-        try need(1, what); defer { position += 1 }; return bytes[position]
+        try need(1, what)
+        defer { position += 1 }
+        return bytes[position]
     }
     package mutating func u16(_ what: String = "fields") throws(DaguerreError) -> UInt16 {
-        try need(2, what); defer { position += 2 }
+        try need(2, what)
+        defer { position += 2 }
         return UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
     }
     package mutating func u24(_ what: String = "fields") throws(DaguerreError) -> UInt32 {
-        try need(3, what); defer { position += 3 }
+        try need(3, what)
+        defer { position += 3 }
         return UInt32(bytes[position]) << 16 | UInt32(bytes[position + 1]) << 8 | UInt32(bytes[position + 2])
     }
     package mutating func u32(_ what: String = "fields") throws(DaguerreError) -> UInt32 {
-        try need(4, what); defer { position += 4 }
+        try need(4, what)
+        defer { position += 4 }
         return ByteReader.load32(bytes, position)
     }
     package mutating func u64(_ what: String = "fields") throws(DaguerreError) -> UInt64 {
-        let hi = try u32(what), lo = try u32(what)
+        let hi = try u32(what)
+        let lo = try u32(what)
         return UInt64(hi) << 32 | UInt64(lo)
     }
     package mutating func i16(_ what: String = "fields") throws(DaguerreError) -> Int16 { Int16(bitPattern: try u16(what)) }
@@ -74,7 +86,8 @@ package struct ByteReader {
     package mutating func f32(_ what: String = "fields") throws(DaguerreError) -> Float { Float(bitPattern: try u32(what)) }
     package mutating func f64(_ what: String = "fields") throws(DaguerreError) -> Double { Double(bitPattern: try u64(what)) }
     package mutating func read(_ n: Int, _ what: String = "data") throws(DaguerreError) -> [UInt8] {
-        try need(n, what); defer { position += n }
+        try need(n, what)
+        defer { position += n }
         return Array(bytes[position..<(position + n)])
     }
     /// The rest of the range.

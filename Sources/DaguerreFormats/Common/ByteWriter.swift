@@ -14,16 +14,25 @@ package struct ByteWriter {
     package init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
     package mutating func u8(_ v: UInt8) { bytes.append(v) }
-    package mutating func u16(_ v: UInt16) { bytes.append(UInt8(v >> 8)); bytes.append(UInt8(truncatingIfNeeded: v)) }
+    package mutating func u16(_ v: UInt16) {
+        bytes.append(UInt8(v >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: v))
+    }
     package mutating func u24(_ v: UInt32) {
-        bytes.append(UInt8(truncatingIfNeeded: v >> 16)); bytes.append(UInt8(truncatingIfNeeded: v >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: v >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: v >> 8))
         bytes.append(UInt8(truncatingIfNeeded: v))
     }
     package mutating func u32(_ v: UInt32) {
-        bytes.append(UInt8(truncatingIfNeeded: v >> 24)); bytes.append(UInt8(truncatingIfNeeded: v >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: v >> 8)); bytes.append(UInt8(truncatingIfNeeded: v))
+        bytes.append(UInt8(truncatingIfNeeded: v >> 24))
+        bytes.append(UInt8(truncatingIfNeeded: v >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: v >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: v))
     }
-    package mutating func u64(_ v: UInt64) { u32(UInt32(truncatingIfNeeded: v >> 32)); u32(UInt32(truncatingIfNeeded: v)) }
+    package mutating func u64(_ v: UInt64) {
+        u32(UInt32(truncatingIfNeeded: v >> 32))
+        u32(UInt32(truncatingIfNeeded: v))
+    }
     package mutating func i16(_ v: Int16) { u16(UInt16(bitPattern: v)) }
     package mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
     package mutating func f32(_ v: Float) { u32(v.bitPattern) }

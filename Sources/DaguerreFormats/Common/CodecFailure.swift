@@ -11,8 +11,10 @@ extension DaguerreError {
     /// ```swift
     /// throw DaguerreError.codec(DAG_TRUNCATED, format: "JPEG", message: "Premature end of JPEG file", path: p)
     /// ```
-    static func codec(_ status: dag_status, format: String, message: String, path: String?,
-                      operation: String = "read") -> DaguerreError {
+    static func codec(
+        _ status: dag_status, format: String, message: String, path: String?,
+        operation: String = "read"
+    ) -> DaguerreError {
         switch status {
         case DAG_TRUNCATED:
             return .truncated(format: format, path: path)

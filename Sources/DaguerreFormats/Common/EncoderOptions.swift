@@ -29,11 +29,20 @@ public struct EncoderOptions: Sendable {
     /// Rows given to TIFF/PNG carry straight (unassociated) alpha.
     public var limits: Limits
 
-    public init(format: ImageFileFormat, width: Int, height: Int, rowFormat: PixelFormat, iccProfile: [UInt8]? = nil,
-                isSRGB: Bool = false, quality: Double = 0.9, chromaSubsampling: Bool = true,
-                tiffCompression: TIFFCompression = .lzw, limits: Limits = .default) {
-        self.format = format; self.width = width; self.height = height; self.rowFormat = rowFormat
-        self.iccProfile = iccProfile; self.isSRGB = isSRGB; self.quality = quality
-        self.chromaSubsampling = chromaSubsampling; self.tiffCompression = tiffCompression; self.limits = limits
+    public init(
+        format: ImageFileFormat, width: Int, height: Int, rowFormat: PixelFormat, iccProfile: [UInt8]? = nil,
+        isSRGB: Bool = false, quality: Double = 0.9, chromaSubsampling: Bool = true,
+        tiffCompression: TIFFCompression = .lzw, limits: Limits = .default
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.rowFormat = rowFormat
+        self.iccProfile = iccProfile
+        self.isSRGB = isSRGB
+        self.quality = quality
+        self.chromaSubsampling = chromaSubsampling
+        self.tiffCompression = tiffCompression
+        self.limits = limits
     }
 }

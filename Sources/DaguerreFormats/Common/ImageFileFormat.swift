@@ -1,3 +1,5 @@
+import Foundation
+
 /// The still-image file formats DaguerreFormats reads and writes (for now JPEG, PNG and TIFF;
 /// DNG, QuickTime and Motion Photo come with the formats issue).
 ///
@@ -11,8 +13,12 @@ public enum ImageFileFormat: String, Sendable, Hashable, CaseIterable {
     public static func detect(header: [UInt8]) -> ImageFileFormat? {
         if header.count >= 3, header[0] == 0xFF, header[1] == 0xD8, header[2] == 0xFF { return .jpeg }
         if header.count >= 8, header[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if header.count >= 4, (header[0..<4].elementsEqual([0x49, 0x49, 0x2A, 0x00]) || header[0..<4].elementsEqual([0x4D, 0x4D, 0x00, 0x2A])
-                               || header[0..<4].elementsEqual([0x49, 0x49, 0x2B, 0x00]) || header[0..<4].elementsEqual([0x4D, 0x4D, 0x00, 0x2B])) { return .tiff }
+        if header.count >= 4,
+            header[0..<4].elementsEqual([0x49, 0x49, 0x2A, 0x00]) || header[0..<4].elementsEqual([0x4D, 0x4D, 0x00, 0x2A])
+                || header[0..<4].elementsEqual([0x49, 0x49, 0x2B, 0x00]) || header[0..<4].elementsEqual([0x4D, 0x4D, 0x00, 0x2B])
+        {
+            return .tiff
+        }
         return nil
     }
 
@@ -26,5 +32,3 @@ public enum ImageFileFormat: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
-
-import Foundation

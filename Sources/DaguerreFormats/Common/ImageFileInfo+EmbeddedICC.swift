@@ -5,8 +5,10 @@ import DaguerreCore
 extension ImageFileInfo {
     /// Asks `fetch` for the file's profile (a malloc'ed copy, freed here) and, when there is one,
     /// records it and the colour space it describes. Returns the bridge's status.
-    mutating func adoptEmbeddedICC(gray: Bool,
-                                   _ fetch: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<UInt32>) -> dag_status) -> dag_status {
+    mutating func adoptEmbeddedICC(
+        gray: Bool,
+        _ fetch: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<UInt32>) -> dag_status
+    ) -> dag_status {
         var icc: UnsafeMutablePointer<UInt8>?
         var length: UInt32 = 0
         let status = fetch(&icc, &length)

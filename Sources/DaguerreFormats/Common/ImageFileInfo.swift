@@ -35,9 +35,17 @@ public struct ImageFileInfo: Sendable, Hashable {
         }
     }
 
-    public init(format: ImageFileFormat, width: Int, height: Int, pixelFormat: PixelFormat,
-                alpha: PixelBuffer.AlphaMode, iccProfile: [UInt8]?, colorSpace: ColorSpace, randomAccess: Bool) {
-        self.format = format; self.width = width; self.height = height; self.pixelFormat = pixelFormat
-        self.alpha = alpha; self.iccProfile = iccProfile; self.colorSpace = colorSpace; self.randomAccess = randomAccess
+    public init(
+        format: ImageFileFormat, width: Int, height: Int, pixelFormat: PixelFormat,
+        alpha: PixelBuffer.AlphaMode, iccProfile: [UInt8]?, colorSpace: ColorSpace, randomAccess: Bool
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.alpha = alpha
+        self.iccProfile = iccProfile
+        self.colorSpace = colorSpace
+        self.randomAccess = randomAccess
     }
 }

@@ -25,7 +25,7 @@ public enum ImageReader {
     }
 
     static func open(source: ImageSource, limits: Limits) throws(DaguerreError) -> any ImageDecoder {
-        if case let .file(path) = source {
+        if case .file(let path) = source {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 throw .io(operation: "open", path: path, reason: "it is a directory")
@@ -54,13 +54,16 @@ public enum ImageReader {
     /// Reads every row of `decoder` into a new buffer.
     public static func readAll(_ decoder: any ImageDecoder, limits: Limits = .default) throws(DaguerreError) -> PixelBuffer {
         let info = decoder.info
-        var buffer = try PixelBuffer(width: info.width, height: info.height, format: info.pixelFormat,
-                                     colorSpace: info.colorSpace, alpha: info.alpha, limits: limits)
+        var buffer = try PixelBuffer(
+            width: info.width, height: info.height, format: info.pixelFormat,
+            colorSpace: info.colorSpace, alpha: info.alpha, limits: limits)
         let stride = buffer.bytesPerRow
         var failure: DaguerreError?
         buffer.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
-            do throws(DaguerreError) { try decoder.readRows(y: 0, count: info.height, into: base, bytesPerRow: stride) } catch { failure = error }
+            do throws(DaguerreError) { try decoder.readRows(y: 0, count: info.height, into: base, bytesPerRow: stride) } catch {
+                failure = error
+            }
         }
         if let failure { throw failure }
         return buffer

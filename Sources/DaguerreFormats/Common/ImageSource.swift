@@ -1,10 +1,11 @@
 // Where a decoder's bytes come from: a path or an in-memory file (no codec library involved).
 import DaguerreCore
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The input of a decoder: a file on disk, or a whole file already in memory.
@@ -22,7 +23,7 @@ package enum ImageSource {
 
     /// The path for error messages; nil for memory.
     package var path: String? {
-        if case let .file(p) = self { return p }
+        if case .file(let p) = self { return p }
         return nil
     }
 
@@ -35,8 +36,9 @@ package enum ImageSource {
     /// (a pipe, a device) through Foundation.
     package static func readFile(_ path: String) throws(DaguerreError) -> [UInt8] {
         guard let file = try RandomAccessFile(path: path), file.size > 0 else {
-            do { return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
-            catch { throw .io(operation: "read", path: path, reason: error.localizedDescription) }
+            do { return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+                throw .io(operation: "read", path: path, reason: error.localizedDescription)
+            }
         }
         let size = file.size
         // Large files are read in parts on all cores: the kernel's copy and the first touch of
@@ -52,9 +54,13 @@ package enum ImageSource {
             // Safety: each part writes only its own byte range of the buffer.
             WorkerPool.forEach(parts) { k in
                 let range = bounds(k)
-                done.set(k, Result { () throws(DaguerreError) in
-                    try file.read(at: range.lowerBound, into: UnsafeMutableRawBufferPointer(start: shared.value + range.lowerBound, count: range.count))
-                })
+                done.set(
+                    k,
+                    Result { () throws(DaguerreError) in
+                        try file.read(
+                            at: range.lowerBound,
+                            into: UnsafeMutableRawBufferPointer(start: shared.value + range.lowerBound, count: range.count))
+                    })
             }
             // A file that shrinks meanwhile gives the bytes up to its first short part; one that
             // grows, its first `size`.
@@ -71,9 +77,9 @@ package enum ImageSource {
     /// The first `count` bytes (fewer if the file is shorter).
     package func prefix(_ count: Int) throws(DaguerreError) -> [UInt8] {
         switch self {
-        case let .memory(bytes):
+        case .memory(let bytes):
             return Array(bytes.prefix(count))
-        case let .file(path):
+        case .file(let path):
             guard let f = fopen(path, "rb") else {
                 throw .io(operation: "open", path: path, reason: String(cString: strerror(errno)))
             }

@@ -24,16 +24,22 @@ public enum ImageWriter {
     /// Writes a whole buffer (the buffer's format must be one `options.format` accepts).
     public static func write(_ buffer: PixelBuffer, to path: String, options: EncoderOptions) throws(DaguerreError) {
         guard buffer.width == options.width, buffer.height == options.height, buffer.format == options.rowFormat else {
-            throw .invalidArgument(what: "Buffer \(buffer.width)×\(buffer.height) \(buffer.format)",
-                                   problem: "must match the options' \(options.width)×\(options.height) \(options.rowFormat)")
+            throw .invalidArgument(
+                what: "Buffer \(buffer.width)×\(buffer.height) \(buffer.format)",
+                problem: "must match the options' \(options.width)×\(options.height) \(options.rowFormat)")
         }
         let encoder = try create(path: path, options: options)
         var failure: DaguerreError?
         buffer.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
-            do throws(DaguerreError) { try encoder.writeRows(base, bytesPerRow: buffer.bytesPerRow, count: buffer.height) } catch { failure = error }
+            do throws(DaguerreError) { try encoder.writeRows(base, bytesPerRow: buffer.bytesPerRow, count: buffer.height) } catch {
+                failure = error
+            }
         }
-        if let failure { encoder.abort(); throw failure }
+        if let failure {
+            encoder.abort()
+            throw failure
+        }
         try encoder.finish()
     }
 }

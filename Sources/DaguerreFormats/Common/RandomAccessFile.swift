@@ -2,10 +2,11 @@
 // less): every whole-file read of a decoder (``ImageSource/readFile(_:)``, in parts on all
 // cores), and a DNG kept open so its raw chunks are read as a develop decodes them (SPEC X6).
 import DaguerreCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An open regular file, read at any offset from any thread.
@@ -32,7 +33,9 @@ package final class RandomAccessFile: Sendable {
             close(fd)
             return nil
         }
-        descriptor = fd; self.path = path; size = Int(status.st_size)
+        descriptor = fd
+        self.path = path
+        size = Int(status.st_size)
     }
 
     deinit { close(descriptor) }
@@ -44,7 +47,10 @@ package final class RandomAccessFile: Sendable {
         var done = 0
         while done < buffer.count {
             let n = pread(descriptor, base + done, buffer.count - done, off_t(offset + done))
-            if n > 0 { done += n; continue }
+            if n > 0 {
+                done += n
+                continue
+            }
             if n < 0, errno == EINTR { continue }
             if n == 0 { break }
             throw .io(operation: "read", path: path, reason: String(cString: strerror(errno)))

@@ -9,7 +9,11 @@ struct RowLedger {
     let rowBytes: Int
     private(set) var written = 0
 
-    init(format: String, height: Int, rowBytes: Int) { self.format = format; self.height = height; self.rowBytes = rowBytes }
+    init(format: String, height: Int, rowBytes: Int) {
+        self.format = format
+        self.height = height
+        self.rowBytes = rowBytes
+    }
 
     /// Throws unless `count` rows of stride `bytesPerRow` may be written now.
     func checkWrite(count: Int, bytesPerRow: Int, open: Bool) throws(DaguerreError) {
@@ -31,7 +35,8 @@ struct RowLedger {
             throw .invalidArgument(what: "\(format)Encoder.finish", problem: "the encoder was already finished or aborted")
         }
         guard written == height else {
-            throw .invalidArgument(what: "\(format) \(destination)", problem: "only \(written) of \(height) rows were written; the file was not created")
+            throw .invalidArgument(
+                what: "\(format) \(destination)", problem: "only \(written) of \(height) rows were written; the file was not created")
         }
     }
 }

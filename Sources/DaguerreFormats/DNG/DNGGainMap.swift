@@ -21,10 +21,13 @@ public struct DNGGainMap: Sendable, Equatable {
     /// Row-major over (v, h), planes innermost.
     public var gains: [Float]
 
-    public init(top: Int, left: Int, bottom: Int, right: Int, rowPitch: Int = 1, colPitch: Int = 1,
-                pointsV: Int, pointsH: Int, gains: [Float]) {
+    public init(
+        top: Int, left: Int, bottom: Int, right: Int, rowPitch: Int = 1, colPitch: Int = 1,
+        pointsV: Int, pointsH: Int, gains: [Float]
+    ) {
         area = DNGOpcodeArea(top: top, left: left, bottom: bottom, right: right, rowPitch: rowPitch, colPitch: colPitch)
-        self.pointsV = pointsV; self.pointsH = pointsH
+        self.pointsV = pointsV
+        self.pointsH = pointsH
         spacingV = pointsV > 1 ? 1 / Double(pointsV - 1) : 1
         spacingH = pointsH > 1 ? 1 / Double(pointsH - 1) : 1
         self.gains = gains
@@ -33,15 +36,21 @@ public struct DNGGainMap: Sendable, Equatable {
     init(parsing params: [UInt8]) throws(DaguerreError) {
         var r = ByteReader(params, truncated: "DNG GainMap")
         area = try DNGOpcodeArea(reading: &r)
-        pointsV = Int(try r.u32()); pointsH = Int(try r.u32())
-        spacingV = try r.f64(); spacingH = try r.f64(); originV = try r.f64(); originH = try r.f64()
+        pointsV = Int(try r.u32())
+        pointsH = Int(try r.u32())
+        spacingV = try r.f64()
+        spacingH = try r.f64()
+        originV = try r.f64()
+        originH = try r.f64()
         mapPlanes = Int(try r.u32())
         let (n1, o1) = pointsV.multipliedReportingOverflow(by: pointsH)
         let (n, o2) = n1.multipliedReportingOverflow(by: mapPlanes)
         guard !o1, !o2, pointsV > 0, pointsH > 0, mapPlanes > 0, n <= (params.count - 76) / 4 + 0,
-              area.rowPitch > 0, area.colPitch > 0, spacingV.isFinite, spacingH.isFinite, spacingV > 0, spacingH > 0,
-              originV.isFinite, originH.isFinite else {
-            throw .corruptData(format: "DNG GainMap", detail: "its map size or spacing is inconsistent with its \(params.count) bytes", path: nil)
+            area.rowPitch > 0, area.colPitch > 0, spacingV.isFinite, spacingH.isFinite, spacingV > 0, spacingH > 0,
+            originV.isFinite, originH.isFinite
+        else {
+            throw .corruptData(
+                format: "DNG GainMap", detail: "its map size or spacing is inconsistent with its \(params.count) bytes", path: nil)
         }
         var g: [Float] = []
         g.reserveCapacity(n)
@@ -53,7 +62,10 @@ public struct DNGGainMap: Sendable, Equatable {
         var w = ByteWriter()
         area.encode(into: &w)
         for v in [pointsV, pointsH] { w.u32(UInt32(clamping: v)) }
-        w.f64(spacingV); w.f64(spacingH); w.f64(originV); w.f64(originH)
+        w.f64(spacingV)
+        w.f64(spacingH)
+        w.f64(originV)
+        w.f64(originH)
         w.u32(UInt32(clamping: mapPlanes))
         gains.forEach { w.f32($0) }
         return w.bytes
@@ -71,17 +83,22 @@ public struct DNGGainMap: Sendable, Equatable {
     /// Multiplies the map into `pixels` (`width` × `height`, `channels` interleaved floats),
     /// over the opcode's area, pitch and planes. With `rows` and `columns`, `pixels` holds only
     /// that band and window of the image.
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil) {
-        let band = rows ?? 0..<height, span = columns ?? 0..<width
+    public func apply(
+        to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil
+    ) {
+        let band = rows ?? 0..<height
+        let span = columns ?? 0..<width
         // A map's first plane past the image's (fuzzed files have them) touches nothing.
         guard width > 0, height > 0, channels > 0, !span.isEmpty, pixels.count >= span.count * band.count * channels,
-              area.plane >= 0, area.plane < channels, area.planes > 0 else { return }
+            area.plane >= 0, area.plane < channels, area.planes > 0
+        else { return }
         let planes = area.plane..<(area.plane + min(area.planes, channels - area.plane))
         pixels.withUnsafeMutableBufferPointer { p in
             for y in area.gridRows(in: band, height: height) {
                 for plane in planes {
-                    multiplyRow(y, columns: span, width: width, height: height, plane: plane,
-                                into: p.baseAddress! + (y - band.lowerBound) * span.count * channels + plane, stride: channels)
+                    multiplyRow(
+                        y, columns: span, width: width, height: height, plane: plane,
+                        into: p.baseAddress! + (y - band.lowerBound) * span.count * channels + plane, stride: channels)
                 }
             }
         }
@@ -95,11 +112,14 @@ public struct DNGGainMap: Sendable, Equatable {
     /// streaming develops that read photosites a row at a time (SPEC X6, X7): the grid rows
     /// and their weight are found once per row, the grid columns per sample, and the
     /// arithmetic is ``gain(yN:xN:mapPlane:)``'s.
-    public func multiplyRow(_ y: Int, columns: Range<Int>, width: Int, height: Int, plane: Int = 0,
-                            into factors: UnsafeMutablePointer<Float>, stride: Int = 1) {
+    public func multiplyRow(
+        _ y: Int, columns: Range<Int>, width: Int, height: Int, plane: Int = 0,
+        into factors: UnsafeMutablePointer<Float>, stride: Int = 1
+    ) {
         let a = area
         guard width > 0, height > 0, isEvaluable, a.plane >= 0, plane >= a.plane, plane - a.plane < a.planes,
-              a.gridRows(in: y..<(y + 1), height: height).contains(y) else { return }
+            a.gridRows(in: y..<(y + 1), height: height).contains(y)
+        else { return }
         let mapPlane = min(plane - a.plane, mapPlanes - 1)
         let (y0, y1, ty) = gridPosition((Double(y) + 0.5) / Double(height), origin: originV, spacing: spacingV, points: pointsV)
         for x in a.gridColumns(in: columns, width: width) {
@@ -124,7 +144,9 @@ public struct DNGGainMap: Sendable, Equatable {
     }
 
     /// Bilinear interpolation between grid rows y0, y1 and columns x0, x1 of one map plane.
-    @inline(__always) private func interpolated(_ y0: Int, _ y1: Int, _ ty: Float, _ x0: Int, _ x1: Int, _ tx: Float, mapPlane mp: Int) -> Float {
+    @inline(__always) private func interpolated(_ y0: Int, _ y1: Int, _ ty: Float, _ x0: Int, _ x1: Int, _ tx: Float, mapPlane mp: Int)
+        -> Float
+    {
         func at(_ y: Int, _ x: Int) -> Float { gains[(y * pointsH + x) * mapPlanes + mp] }
         let a = at(y0, x0) + (at(y0, x1) - at(y0, x0)) * tx
         let b = at(y1, x0) + (at(y1, x1) - at(y1, x0)) * tx

@@ -34,30 +34,31 @@ public struct DNGImage: Sendable {
     public var dngVersion: [UInt8] = [1, 4, 0, 0]
 
     public init(rawData: DNGRawData, uniqueCameraModel: String) {
-        self.rawData = rawData; self.uniqueCameraModel = uniqueCameraModel
+        self.rawData = rawData
+        self.uniqueCameraModel = uniqueCameraModel
     }
 
     public init(raw: BayerImage, uniqueCameraModel: String) { self.init(rawData: .mosaic(raw), uniqueCameraModel: uniqueCameraModel) }
 
     /// The CFA mosaic with its samples, or nil for a LinearRaw DNG or a mosaic still in its file.
-    public var mosaic: BayerImage? { if case let .mosaic(m) = rawData { m } else { nil } }
+    public var mosaic: BayerImage? { if case .mosaic(let m) = rawData { m } else { nil } }
     /// The CFA mosaic's size, order and levels, whether its samples are decoded or still in the
     /// file; nil for a LinearRaw DNG.
     public var mosaicLayout: MosaicLayout? {
         switch rawData {
-        case let .mosaic(m): m.layout
-        case let .storedMosaic(s): s.layout
+        case .mosaic(let m): m.layout
+        case .storedMosaic(let s): s.layout
         case .linear: nil
         }
     }
     /// The LinearRaw samples, or nil for a CFA DNG.
-    public var linearRaw: LinearRawImage? { if case let .linear(l) = rawData { l } else { nil } }
+    public var linearRaw: LinearRawImage? { if case .linear(let l) = rawData { l } else { nil } }
     /// Width and height of the main image, in photosites (CFA) or pixels (LinearRaw).
     public var rawSize: (width: Int, height: Int) {
         switch rawData {
-        case let .mosaic(m): (m.width, m.height)
-        case let .storedMosaic(s): (s.layout.width, s.layout.height)
-        case let .linear(l): (l.width, l.height)
+        case .mosaic(let m): (m.width, m.height)
+        case .storedMosaic(let s): (s.layout.width, s.layout.height)
+        case .linear(let l): (l.width, l.height)
         }
     }
 }
@@ -74,11 +75,11 @@ public enum DNGRawData: Sendable, Equatable {
     /// further in (an odd ActiveArea origin).
     func shiftingCFA(x dx: Int, y dy: Int) -> DNGRawData {
         switch self {
-        case var .mosaic(m):
+        case .mosaic(var m):
             m.pattern = m.pattern.shifted(x: dx, y: dy)
             m.blackLevel = BayerPattern.shift(m.blackLevel, x: dx, y: dy)
             return .mosaic(m)
-        case var .storedMosaic(s):
+        case .storedMosaic(var s):
             s.layout.pattern = s.layout.pattern.shifted(x: dx, y: dy)
             s.layout.blackLevel = BayerPattern.shift(s.layout.blackLevel, x: dx, y: dy)
             return .storedMosaic(s)
@@ -91,5 +92,10 @@ public enum DNGRawData: Sendable, Equatable {
 /// DefaultCropOrigin and DefaultCropSize, in photosites relative to the active area.
 public struct DNGCrop: Sendable, Equatable {
     public var x: Double, y: Double, width: Double, height: Double
-    public init(x: Double, y: Double, width: Double, height: Double) { self.x = x; self.y = y; self.width = width; self.height = height }
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
 }

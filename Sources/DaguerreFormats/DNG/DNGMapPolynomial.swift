@@ -14,7 +14,10 @@ public struct DNGMapPolynomial: Sendable, Equatable {
     /// Coefficients of degree 0 upwards (at most degree 8).
     public var coefficients: [Double]
 
-    public init(area: DNGOpcodeArea, coefficients: [Double]) { self.area = area; self.coefficients = coefficients }
+    public init(area: DNGOpcodeArea, coefficients: [Double]) {
+        self.area = area
+        self.coefficients = coefficients
+    }
 
     init(parsing params: [UInt8]) throws(DaguerreError) {
         var r = ByteReader(params, truncated: "DNG MapPolynomial")
@@ -45,7 +48,9 @@ public struct DNGMapPolynomial: Sendable, Equatable {
 
     /// Maps the area of `pixels` (normalized samples, `channels` interleaved); with `rows`,
     /// `pixels` holds only those rows of the `height`-row image.
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil) {
+    public func apply(
+        to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil
+    ) {
         guard pixels.count >= (columns?.count ?? width) * (rows?.count ?? height) * channels else { return }
         area.forEachSample(width: width, height: height, channels: channels, rows: rows, columns: columns) { i, _ in
             pixels[i] = Float(value(at: Double(pixels[i])))

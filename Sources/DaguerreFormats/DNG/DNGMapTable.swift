@@ -14,13 +14,18 @@ public struct DNGMapTable: Sendable, Equatable {
     public var area: DNGOpcodeArea
     public var table: [UInt16]
 
-    public init(area: DNGOpcodeArea, table: [UInt16]) { self.area = area; self.table = table }
+    public init(area: DNGOpcodeArea, table: [UInt16]) {
+        self.area = area
+        self.table = table
+    }
 
     init(parsing params: [UInt8]) throws(DaguerreError) {
         var r = ByteReader(params, truncated: "DNG MapTable")
         area = try DNGOpcodeArea(reading: &r)
         let size = Int(try r.u32())
-        guard (1...65536).contains(size) else { throw .corruptData(format: "DNG MapTable", detail: "its table has \(size) entries (1 to 65536)", path: nil) }
+        guard (1...65536).contains(size) else {
+            throw .corruptData(format: "DNG MapTable", detail: "its table has \(size) entries (1 to 65536)", path: nil)
+        }
         var t: [UInt16] = []
         t.reserveCapacity(size)
         for _ in 0..<size { t.append(try r.u16()) }
@@ -39,14 +44,17 @@ public struct DNGMapTable: Sendable, Equatable {
     public func value(at x: Double) -> Double {
         guard !table.isEmpty else { return x }
         let f = min(max(x, 0), 1) * 65535
-        let i = Int(f), t = f - Double(i)
+        let i = Int(f)
+        let t = f - Double(i)
         func at(_ k: Int) -> Double { Double(table[min(k, table.count - 1)]) }
         return (at(i) + (at(i + 1) - at(i)) * t) / 65535
     }
 
     /// Maps the area of `pixels` (normalized samples, `channels` interleaved); with `rows`,
     /// `pixels` holds only those rows of the `height`-row image.
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil) {
+    public func apply(
+        to pixels: inout [Float], width: Int, height: Int, channels: Int = 1, rows: Range<Int>? = nil, columns: Range<Int>? = nil
+    ) {
         guard pixels.count >= (columns?.count ?? width) * (rows?.count ?? height) * channels else { return }
         area.forEachSample(width: width, height: height, channels: channels, rows: rows, columns: columns) { i, _ in
             pixels[i] = Float(value(at: Double(pixels[i])))

@@ -11,7 +11,13 @@ public enum DNGOpcodeStage: Int, Sendable, Equatable {
     /// OpcodeList3: after demosaic.
     case demosaiced = 3
 
-    var tag: TIFFTagID { switch self { case .raw: .opcodeList1; case .linearized: .opcodeList2; case .demosaiced: .opcodeList3 } }
+    var tag: TIFFTagID {
+        switch self {
+        case .raw: .opcodeList1
+        case .linearized: .opcodeList2
+        case .demosaiced: .opcodeList3
+        }
+    }
 }
 
 /// One opcode list.
@@ -28,7 +34,10 @@ public struct DNGOpcodeList: Sendable, Equatable {
     /// list read from a file is written back with them; opcodes past its end (added by the
     /// caller) get 0, or `.other`'s own optional flag.
     public var flags: [UInt32] = []
-    public init(stage: DNGOpcodeStage, opcodes: [DNGOpcode]) { self.stage = stage; self.opcodes = opcodes }
+    public init(stage: DNGOpcodeStage, opcodes: [DNGOpcode]) {
+        self.stage = stage
+        self.opcodes = opcodes
+    }
 
     /// Opcode lists are always big-endian, whatever the file's byte order (DNG 1.4 §7).
     public init(stage: DNGOpcodeStage, parsing b: [UInt8]) throws(DaguerreError) {
@@ -38,7 +47,10 @@ public struct DNGOpcodeList: Sendable, Equatable {
         guard count <= 4096 else { throw .corruptData(format: "DNG opcode list", detail: "it claims \(count) opcodes", path: nil) }
         var ops: [DNGOpcode] = []
         for _ in 0..<count {
-            let id = try r.u32(), version = try r.u32(), flags = try r.u32(), size = Int(try r.u32())
+            let id = try r.u32()
+            let version = try r.u32()
+            let flags = try r.u32()
+            let size = Int(try r.u32())
             let params = try r.read(size)
             let optional = flags & 1 != 0
             self.flags.append(flags)
@@ -59,14 +71,19 @@ public struct DNGOpcodeList: Sendable, Equatable {
         w.u32(UInt32(opcodes.count))
         for (i, op) in opcodes.enumerated() {
             // The typed opcodes all date from DNG 1.3 (Table 7-1); others keep the version read.
-            let (id, params, version): (UInt32, [UInt8], UInt32) = switch op {
-            case let .gainMap(g): (9, g.encoded(), 0x0103_0000)
-            case let .warpRectilinear(wr): (1, wr.encoded(), 0x0103_0000)
-            case let .mapTable(t): (7, t.encoded(), 0x0103_0000)
-            case let .mapPolynomial(p): (8, p.encoded(), 0x0103_0000)
-            case let .other(id, v, _, p): (id, p, v)
-            }
-            w.u32(id); w.u32(version); w.u32(flags(at: i)); w.u32(UInt32(params.count)); w.append(params)
+            let (id, params, version): (UInt32, [UInt8], UInt32) =
+                switch op {
+                case .gainMap(let g): (9, g.encoded(), 0x0103_0000)
+                case .warpRectilinear(let wr): (1, wr.encoded(), 0x0103_0000)
+                case .mapTable(let t): (7, t.encoded(), 0x0103_0000)
+                case .mapPolynomial(let p): (8, p.encoded(), 0x0103_0000)
+                case .other(let id, let v, _, let p): (id, p, v)
+                }
+            w.u32(id)
+            w.u32(version)
+            w.u32(flags(at: i))
+            w.u32(UInt32(params.count))
+            w.append(params)
         }
         return w.bytes
     }
@@ -74,7 +91,7 @@ public struct DNGOpcodeList: Sendable, Equatable {
     /// The flags word written for opcode `i`.
     public func flags(at i: Int) -> UInt32 {
         if i < flags.count { return flags[i] }
-        if i < opcodes.count, case let .other(_, _, optional, _) = opcodes[i] { return optional ? 1 : 0 }
+        if i < opcodes.count, case .other(_, _, let optional, _) = opcodes[i] { return optional ? 1 : 0 }
         return 0
     }
 
@@ -99,14 +116,16 @@ public enum DNGOpcode: Sendable, Equatable {
     /// streaming develop); the warp, which moves pixels between rows and columns, is not
     /// applied to a part of the image (false).
     @discardableResult
-    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int, rows: Range<Int>? = nil, columns: Range<Int>? = nil) -> Bool {
+    public func apply(to pixels: inout [Float], width: Int, height: Int, channels: Int, rows: Range<Int>? = nil, columns: Range<Int>? = nil)
+        -> Bool
+    {
         switch self {
-        case let .gainMap(g): g.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows, columns: columns)
-        case let .warpRectilinear(w):
+        case .gainMap(let g): g.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows, columns: columns)
+        case .warpRectilinear(let w):
             guard rows == nil || rows == 0..<height, columns == nil || columns == 0..<width else { return false }
             pixels = w.apply(to: pixels, width: width, height: height, channels: channels)
-        case let .mapTable(t): t.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows, columns: columns)
-        case let .mapPolynomial(m): m.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows, columns: columns)
+        case .mapTable(let t): t.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows, columns: columns)
+        case .mapPolynomial(let m): m.apply(to: &pixels, width: width, height: height, channels: channels, rows: rows, columns: columns)
         case .other: return false
         }
         return true
@@ -118,10 +137,12 @@ public enum DNGOpcode: Sendable, Equatable {
         case .warpRectilinear: return "WarpRectilinear"
         case .mapTable: return "MapTable"
         case .mapPolynomial: return "MapPolynomial"
-        case let .other(id, _, _, _):
-            let names: [UInt32: String] = [2: "WarpFisheye", 3: "FixVignetteRadial", 4: "FixBadPixelsConstant", 5: "FixBadPixelsList",
-                                           6: "TrimBounds", 10: "DeltaPerRow", 11: "DeltaPerColumn",
-                                           12: "ScalePerRow", 13: "ScalePerColumn"]
+        case .other(let id, _, _, _):
+            let names: [UInt32: String] = [
+                2: "WarpFisheye", 3: "FixVignetteRadial", 4: "FixBadPixelsConstant", 5: "FixBadPixelsList",
+                6: "TrimBounds", 10: "DeltaPerRow", 11: "DeltaPerColumn",
+                12: "ScalePerRow", 13: "ScalePerColumn",
+            ]
             return names[id] ?? "Opcode\(id)"
         }
     }

@@ -14,13 +14,25 @@ public struct DNGOpcodeArea: Sendable, Equatable {
     public var plane = 0, planes = 1, rowPitch = 1, colPitch = 1
 
     public init(top: Int, left: Int, bottom: Int, right: Int, plane: Int = 0, planes: Int = 1, rowPitch: Int = 1, colPitch: Int = 1) {
-        self.top = top; self.left = left; self.bottom = bottom; self.right = right
-        self.plane = plane; self.planes = planes; self.rowPitch = rowPitch; self.colPitch = colPitch
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+        self.plane = plane
+        self.planes = planes
+        self.rowPitch = rowPitch
+        self.colPitch = colPitch
     }
 
     init(reading r: inout ByteReader) throws(DaguerreError) {
-        top = Int(try r.u32()); left = Int(try r.u32()); bottom = Int(try r.u32()); right = Int(try r.u32())
-        plane = Int(try r.u32()); planes = Int(try r.u32()); rowPitch = Int(try r.u32()); colPitch = Int(try r.u32())
+        top = Int(try r.u32())
+        left = Int(try r.u32())
+        bottom = Int(try r.u32())
+        right = Int(try r.u32())
+        plane = Int(try r.u32())
+        planes = Int(try r.u32())
+        rowPitch = Int(try r.u32())
+        colPitch = Int(try r.u32())
     }
 
     func encode(into w: inout ByteWriter) {
@@ -33,11 +45,14 @@ public struct DNGOpcodeArea: Sendable, Equatable {
     /// buffer holds only those rows of the image (a band, for streaming), and indices count
     /// from the band's first row; with `columns`, only those columns (a window), and indices
     /// count from its first column. Rows and columns outside the image are never visited.
-    public func forEachSample(width: Int, height: Int, channels: Int, rows: Range<Int>? = nil, columns: Range<Int>? = nil,
-                              _ body: (Int, Int) -> Void) {
+    public func forEachSample(
+        width: Int, height: Int, channels: Int, rows: Range<Int>? = nil, columns: Range<Int>? = nil,
+        _ body: (Int, Int) -> Void
+    ) {
         guard width > 0, height > 0, channels > 0, plane >= 0, plane < channels, planes > 0 else { return }
         let lastPlane = plane + min(planes, channels - plane)
-        let band = rows ?? 0..<height, span = columns ?? 0..<width
+        let band = rows ?? 0..<height
+        let span = columns ?? 0..<width
         let xs = gridColumns(in: span, width: width)
         for y in gridRows(in: band, height: height) {
             for x in xs {

@@ -32,7 +32,10 @@ package struct DNGRawChunks: Sendable {
     let file: RandomAccessFile?
 
     init(layout: DNGReader.ChunkLayout, shape: DNGReader.ChunkShape, bytes: [UInt8], file: RandomAccessFile? = nil) {
-        self.layout = layout; self.shape = shape; self.bytes = bytes; self.file = file
+        self.layout = layout
+        self.shape = shape
+        self.bytes = bytes
+        self.file = file
     }
 
     /// The image's width and height, in pixels.
@@ -56,7 +59,9 @@ package struct DNGRawChunks: Sendable {
         package let samples: UnsafeMutablePointer<UInt16>
         package let firstRow: Int, rows: Int
         package init(samples: UnsafeMutablePointer<UInt16>, firstRow: Int, rows: Int) {
-            self.samples = samples; self.firstRow = firstRow; self.rows = rows
+            self.samples = samples
+            self.firstRow = firstRow
+            self.rows = rows
         }
     }
 
@@ -65,7 +70,8 @@ package struct DNGRawChunks: Sendable {
     /// JPEG precision, or the sample bits).
     @discardableResult
     package func decode(item: Int, of chunks: Range<Int>, into target: Target) throws(DaguerreError) -> Int {
-        let i = chunks.lowerBound + 2 * item, j = i + 1
+        let i = chunks.lowerBound + 2 * item
+        let j = i + 1
         guard chunks.contains(i), rowsHeld(by: target, chunk: i), !chunks.contains(j) || rowsHeld(by: target, chunk: j) else {
             throw .invalidArgument(what: "DNG chunk item \(item) of \(chunks)", problem: "its chunk rows must lie inside the target's rows")
         }
@@ -108,7 +114,8 @@ package struct DNGRawChunks: Sendable {
     /// Runs `body` on chunk `i`'s bytes: in the file's bytes, or read from the file into a
     /// buffer of their own (freed after).
     private func withChunk<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws(DaguerreError) -> R) throws(DaguerreError) -> R {
-        let offset = layout.offsets[i], count = layout.counts[i]
+        let offset = layout.offsets[i]
+        let count = layout.counts[i]
         guard let file else {
             return try bytes.withUnsafeBufferPointer { (all) throws(DaguerreError) in
                 try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count])))
@@ -129,7 +136,8 @@ package struct DNGRawChunks: Sendable {
     /// Where chunk `i`'s rectangle of the image starts, in samples, and how much of it is valid.
     private func rectangle(_ i: Int) -> (x0: Int, y0: Int, validW: Int, validH: Int) {
         let spp = shape.samplesPerPixel
-        let pixelX0 = (i % layout.across) * layout.chunkWidth, y0 = (i / layout.across) * layout.chunkHeight
+        let pixelX0 = (i % layout.across) * layout.chunkWidth
+        let y0 = (i / layout.across) * layout.chunkHeight
         return (pixelX0 * spp, y0, min(layout.chunkWidth, shape.width - pixelX0) * spp, min(layout.chunkHeight, shape.height - y0))
     }
 
@@ -141,20 +149,23 @@ package struct DNGRawChunks: Sendable {
     /// Decodes lossless JPEG chunks `i` and `j` together (the lockstep decode when their frames
     /// have the same header, one after the other otherwise), and returns the first's precision.
     private func decodeTilePair(_ i: Int, _ j: Int, into target: Target) throws(DaguerreError) -> Int {
-        try withChunk(i) { (a) throws(DaguerreError) in try withChunk(j) { (b) throws(DaguerreError) in
-            let first = try FrameTarget(i, chunks: self, data: a, into: target)
-            defer { first.release() }
-            let second = try FrameTarget(j, chunks: self, data: b, into: target)
-            defer { second.release() }
-            try LosslessJPEGDecoder.decode(first.stream, first.data, into: first.destination, rowStride: first.rowStride, capacity: first.capacity,
-                                           second.stream, second.data, into: second.destination, rowStride: second.rowStride, capacity: second.capacity,
-                                           legacyDifference16: shape.legacy)
-            for frame in [first, second] {
-                if let scratch = frame.scratch { place(frame.index, from: scratch, into: target) }
-                linearize(frame.index, target)
+        try withChunk(i) { (a) throws(DaguerreError) in
+            try withChunk(j) { (b) throws(DaguerreError) in
+                let first = try FrameTarget(i, chunks: self, data: a, into: target)
+                defer { first.release() }
+                let second = try FrameTarget(j, chunks: self, data: b, into: target)
+                defer { second.release() }
+                try LosslessJPEGDecoder.decode(
+                    first.stream, first.data, into: first.destination, rowStride: first.rowStride, capacity: first.capacity,
+                    second.stream, second.data, into: second.destination, rowStride: second.rowStride, capacity: second.capacity,
+                    legacyDifference16: shape.legacy)
+                for frame in [first, second] {
+                    if let scratch = frame.scratch { place(frame.index, from: scratch, into: target) }
+                    linearize(frame.index, target)
+                }
+                return first.stream.header.precision
             }
-            return first.stream.header.precision
-        }}
+        }
     }
 
     /// Chunk `i`'s lossless JPEG frame, parsed, and where it decodes: in place when it is a whole
@@ -170,8 +181,11 @@ package struct DNGRawChunks: Sendable {
         let scratch: UnsafeMutablePointer<UInt16>?
 
         init(_ i: Int, chunks: DNGRawChunks, data: UnsafeRawBufferPointer, into target: Target) throws(DaguerreError) {
-            let layout = chunks.layout, shape = chunks.shape
-            let cw = layout.chunkWidth * shape.samplesPerPixel, ch = layout.chunkHeight, stride = shape.width * shape.samplesPerPixel
+            let layout = chunks.layout
+            let shape = chunks.shape
+            let cw = layout.chunkWidth * shape.samplesPerPixel
+            let ch = layout.chunkHeight
+            let stride = shape.width * shape.samplesPerPixel
             let (x0, y0, validW, validH) = chunks.rectangle(i)
             self.data = data
             stream = try LosslessJPEGStream(data)
@@ -186,7 +200,8 @@ package struct DNGRawChunks: Sendable {
                 return
             }
             guard header.samplesPerRow * header.height <= cw * ch else {
-                throw .corruptData(format: "DNG", detail: "a lossless JPEG tile holds more samples than its \(layout.chunkWidth)×\(ch) tile", path: nil)
+                throw .corruptData(
+                    format: "DNG", detail: "a lossless JPEG tile holds more samples than its \(layout.chunkWidth)×\(ch) tile", path: nil)
             }
             let buffer = UnsafeMutablePointer<UInt16>.allocate(capacity: cw * ch)
             buffer.initialize(repeating: 0, count: cw * ch)
@@ -221,7 +236,8 @@ package struct DNGRawChunks: Sendable {
     @discardableResult
     private func decodeChunk(_ i: Int, into target: Target) throws(DaguerreError) -> Int {
         let spp = shape.samplesPerPixel
-        let cw = layout.chunkWidth * spp, ch = layout.chunkHeight
+        let cw = layout.chunkWidth * spp
+        let ch = layout.chunkHeight
         let (_, _, validW, validH) = rectangle(i)
         var scratch: [UInt16] = []
         let significant = try withChunk(i) { (data) throws(DaguerreError) -> Int in
@@ -232,13 +248,15 @@ package struct DNGRawChunks: Sendable {
                 try DNGReader.unpack(data, into: &scratch, count: cw * rows, bits: shape.bits, byteOrder: shape.byteOrder, rowSamples: cw)
                 return shape.bits
             case 34892:
-                scratch = try DNGReader.lossyTile(data, samplesPerPixel: spp, width: layout.chunkWidth, height: ch, needed: (validW / spp, validH))
+                scratch = try DNGReader.lossyTile(
+                    data, samplesPerPixel: spp, width: layout.chunkWidth, height: ch, needed: (validW / spp, validH))
                 return 8
             default:
                 let frame = try FrameTarget(i, chunks: self, data: data, into: target)
                 defer { frame.release() }
-                try LosslessJPEGDecoder.decode(frame.stream, frame.data, into: frame.destination, rowStride: frame.rowStride, capacity: frame.capacity,
-                                               legacyDifference16: shape.legacy)
+                try LosslessJPEGDecoder.decode(
+                    frame.stream, frame.data, into: frame.destination, rowStride: frame.rowStride, capacity: frame.capacity,
+                    legacyDifference16: shape.legacy)
                 if let s = frame.scratch { place(i, from: s, into: target) }
                 return frame.stream.header.precision
             }

@@ -32,8 +32,9 @@ extension DNGReader {
     /// IFD0's preview: uncompressed 8-bit RGB, or a baseline JPEG (Compression 7 or 6).
     static func preview(_ ifd0: TIFFNode, _ r: TIFFStructureReader, limits: Limits) throws(DaguerreError) -> PixelBuffer? {
         guard let w = ifd0.uint(.imageWidth, in: r), let h = ifd0.uint(.imageLength, in: r),
-              let offsets = ifd0.uints(.stripOffsets, in: r), let counts = ifd0.uints(.stripByteCounts, in: r),
-              offsets.count == counts.count, !offsets.isEmpty else { return nil }
+            let offsets = ifd0.uints(.stripOffsets, in: r), let counts = ifd0.uints(.stripByteCounts, in: r),
+            offsets.count == counts.count, !offsets.isEmpty
+        else { return nil }
         let compression = ifd0.uint(.compression, in: r) ?? 1
         var chunks: [UInt8] = []
         for (o, c) in zip(offsets, counts) {
@@ -41,7 +42,9 @@ extension DNGReader {
             chunks += r.bytes[Int(o)..<Int(o) + Int(c)]
         }
         if compression == 7 || compression == 6 { return try ImageReader.readAll(data: chunks, limits: limits) }
-        guard compression == 1, ifd0.uint(.photometricInterpretation, in: r) == 2, ifd0.uints(.bitsPerSample, in: r) == [8, 8, 8] else { return nil }
+        guard compression == 1, ifd0.uint(.photometricInterpretation, in: r) == 2, ifd0.uints(.bitsPerSample, in: r) == [8, 8, 8] else {
+            return nil
+        }
         var buffer = try PixelBuffer(width: Int(w), height: Int(h), format: .rgb8, colorSpace: .sRGB, alpha: .straight, limits: limits)
         let rowBytes = Int(w) * 3
         guard chunks.count >= rowBytes * Int(h) else { throw .truncated(format: "DNG preview", path: nil) }

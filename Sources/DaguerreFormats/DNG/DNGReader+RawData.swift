@@ -10,12 +10,15 @@ extension DNGReader {
     /// With `deferring`, a CFA mosaic stored uncompressed or as lossless JPEG is not decoded:
     /// it comes back as a ``StoredMosaic``, the chunks that hold it.
     /// With `file`, the chunks are read from it (`r`'s bytes lack them).
-    static func rawData(_ ifd: TIFFNode, _ r: TIFFStructureReader, limits: Limits, legacy: Bool,
-                        deferring: Bool = false, file: RandomAccessFile? = nil) throws(DaguerreError) -> DNGRawData {
+    static func rawData(
+        _ ifd: TIFFNode, _ r: TIFFStructureReader, limits: Limits, legacy: Bool,
+        deferring: Bool = false, file: RandomAccessFile? = nil
+    ) throws(DaguerreError) -> DNGRawData {
         guard let w = ifd.uint(.imageWidth, in: r), let h = ifd.uint(.imageLength, in: r) else {
             throw .corruptData(format: "DNG", detail: "the raw IFD has no ImageWidth/ImageLength", path: nil)
         }
-        let width = Int(w), height = Int(h)
+        let width = Int(w)
+        let height = Int(h)
         let photometric = ifd.uint(.photometricInterpretation, in: r) ?? 0
         let spp = Int(ifd.uint(.samplesPerPixel, in: r) ?? 1)
         var pattern: BayerPattern?
@@ -30,36 +33,44 @@ extension DNGReader {
                 throw .corruptData(format: "DNG", detail: "a LinearRaw image has \(spp) samples per pixel (DNG allows 1 to 4)", path: nil)
             }
         default:
-            throw .unsupported(feature: "DNG main images with photometric interpretation \(photometric) (neither CFA nor LinearRaw)",
-                               hint: "Only CFA (32803) and LinearRaw (34892) main images are raw data; open the file as a TIFF instead.")
+            throw .unsupported(
+                feature: "DNG main images with photometric interpretation \(photometric) (neither CFA nor LinearRaw)",
+                hint: "Only CFA (32803) and LinearRaw (34892) main images are raw data; open the file as a TIFF instead.")
         }
         try limits.check(width: width, height: height, bytesPerPixel: 2 * spp, what: "DNG raw image")
         if let planar = ifd.uint(.planarConfiguration, in: r), planar != 1, spp > 1 {
-            throw .unsupported(feature: "DNG raw data stored as separate planes (PlanarConfiguration \(planar))",
-                               hint: "Only interleaved (chunky) samples are read; re-save the DNG with Adobe DNG Converter.")
+            throw .unsupported(
+                feature: "DNG raw data stored as separate planes (PlanarConfiguration \(planar))",
+                hint: "Only interleaved (chunky) samples are read; re-save the DNG with Adobe DNG Converter.")
         }
         let bitsList = ifd.uints(.bitsPerSample, in: r) ?? [16]
         let bits = Int(bitsList.first ?? 16)
         guard (8...16).contains(bits), bitsList.allSatisfy({ Int($0) == bits }) else {
-            throw .unsupported(feature: "DNG raw data of \(bitsList.map(String.init).joined(separator: "/")) bits per sample",
-                               hint: "8 to 16 bits, the same for every sample, are supported.")
+            throw .unsupported(
+                feature: "DNG raw data of \(bitsList.map(String.init).joined(separator: "/")) bits per sample",
+                hint: "8 to 16 bits, the same for every sample, are supported.")
         }
         let compression = ifd.uint(.compression, in: r) ?? 1
         switch compression {
         case 1, 7: break
         case 34892 where photometric == 34892:
             guard bits == 8, spp == 1 || spp == 3 else {
-                throw .corruptData(format: "DNG", detail: "lossy JPEG raw data must be 8-bit with 1 or 3 samples (it has \(bits)-bit, \(spp))", path: nil)
+                throw .corruptData(
+                    format: "DNG", detail: "lossy JPEG raw data must be 8-bit with 1 or 3 samples (it has \(bits)-bit, \(spp))", path: nil)
             }
         default:
-            let name = compression == 8 ? "deflate (floating point)" : compression == 34892 ? "lossy JPEG for a CFA mosaic" : "compression \(compression)"
-            throw .unsupported(feature: "DNG raw data stored with \(name)", hint: "Convert it to a lossless (Compression 7) or uncompressed DNG.")
+            let name =
+                compression == 8
+                ? "deflate (floating point)" : compression == 34892 ? "lossy JPEG for a CFA mosaic" : "compression \(compression)"
+            throw .unsupported(
+                feature: "DNG raw data stored with \(name)", hint: "Convert it to a lossless (Compression 7) or uncompressed DNG.")
         }
         let layout = try ChunkLayout(ifd, r, width: width, height: height)
         // A chunk is allocated whole before its data is read: hostile tile sizes stop here.
         try limits.check(width: layout.chunkWidth, height: layout.chunkHeight, bytesPerPixel: 2 * spp, what: "DNG tile")
-        let shape = ChunkShape(width: width, height: height, samplesPerPixel: spp, compression: compression, bits: bits,
-                               byteOrder: r.byteOrder, legacy: legacy, table: ifd.uints(.linearizationTable, in: r))
+        let shape = ChunkShape(
+            width: width, height: height, samplesPerPixel: spp, compression: compression, bits: bits,
+            byteOrder: r.byteOrder, legacy: legacy, table: ifd.uints(.linearizationTable, in: r))
         let chunks = DNGRawChunks(layout: layout, shape: shape, bytes: r.bytes, file: file)
         let deferred = deferring && pattern != nil && (compression == 1 || compression == 7)
         var (samples, significant) = deferred ? ([], try chunks.firstChunkBits()) : try chunks.decodeAll()
@@ -70,25 +81,31 @@ extension DNGReader {
         let defaultWhite = (1 << significant) - 1
         if let pattern {
             let (bits, black, whiteLevel) = (max(8, significant), blackLevels(ifd, r), white?.first ?? defaultWhite)
-            let layout = MosaicLayout(width: width, height: height, pattern: pattern, bitsPerSample: bits, blackLevel: black,
-                                      whiteLevel: whiteLevel)
+            let layout = MosaicLayout(
+                width: width, height: height, pattern: pattern, bitsPerSample: bits, blackLevel: black,
+                whiteLevel: whiteLevel)
             guard !deferred else { return .storedMosaic(StoredMosaic(layout: layout, chunks: chunks)) }
             return .mosaic(try BayerImage(layout: layout, samples: samples))
         }
         let whiteLevels = white.map { $0.count >= spp ? Array($0.prefix(spp)) : Array(repeating: $0.first ?? defaultWhite, count: spp) }
-        return .linear(try LinearRawImage(width: width, height: height, samplesPerPixel: spp, bitsPerSample: max(8, significant),
-                                           samples: samples, blackLevel: planeBlackLevels(ifd, r, planes: spp),
-                                           whiteLevel: whiteLevels ?? Array(repeating: defaultWhite, count: spp)))
+        return .linear(
+            try LinearRawImage(
+                width: width, height: height, samplesPerPixel: spp, bitsPerSample: max(8, significant),
+                samples: samples, blackLevel: planeBlackLevels(ifd, r, planes: spp),
+                whiteLevel: whiteLevels ?? Array(repeating: defaultWhite, count: spp)))
     }
 
     /// The 2×2 Bayer order of a CFA IFD; other layouts are refused by name.
     static func cfaPattern(_ ifd: TIFFNode, _ r: TIFFStructureReader) throws(DaguerreError) -> BayerPattern {
         let dim = ifd.uints(.cfaRepeatPatternDim, in: r) ?? [2, 2]
         guard dim == [2, 2], let cfa = ifd.bytes(.cfaPattern, in: r), let pattern = BayerPattern(cfaPattern: cfa) else {
-            throw .unsupported(feature: "CFA layouts other than a 2×2 Bayer pattern (X-Trans, 4-colour)", hint: "Only RGGB, GRBG, BGGR and GBRG mosaics are supported.")
+            throw .unsupported(
+                feature: "CFA layouts other than a 2×2 Bayer pattern (X-Trans, 4-colour)",
+                hint: "Only RGGB, GRBG, BGGR and GBRG mosaics are supported.")
         }
         if let layout = ifd.uint(.cfaLayout, in: r), layout != 1 {
-            throw .unsupported(feature: "CFALayout \(layout) (non-rectangular sensors)", hint: "Only rectangular CFA layouts are supported.")
+            throw .unsupported(
+                feature: "CFALayout \(layout) (non-rectangular sensors)", hint: "Only rectangular CFA layouts are supported.")
         }
         if let planeColor = ifd.bytes(.cfaPlaneColor, in: r), planeColor != [0, 1, 2] {
             throw .unsupported(feature: "CFAPlaneColor \(planeColor)", hint: "Only red, green and blue planes (0, 1, 2) are supported.")
@@ -114,18 +131,24 @@ extension DNGReader {
 
         init(_ ifd: TIFFNode, _ r: TIFFStructureReader, width: Int, height: Int) throws(DaguerreError) {
             if let tw = ifd.uint(.tileWidth, in: r), let th = ifd.uint(.tileLength, in: r) {
-                guard tw > 0, th > 0, tw <= 65536, th <= 65536, let o = ifd.uints(.tileOffsets, in: r), let c = ifd.uints(.tileByteCounts, in: r) else {
+                guard tw > 0, th > 0, tw <= 65536, th <= 65536, let o = ifd.uints(.tileOffsets, in: r),
+                    let c = ifd.uints(.tileByteCounts, in: r)
+                else {
                     throw .corruptData(format: "DNG", detail: "the tile fields are missing or zero", path: nil)
                 }
-                chunkWidth = Int(tw); chunkHeight = Int(th)
-                offsets = o.map { Int($0) }; counts = c.map { Int($0) }
+                chunkWidth = Int(tw)
+                chunkHeight = Int(th)
+                offsets = o.map { Int($0) }
+                counts = c.map { Int($0) }
             } else {
                 guard let o = ifd.uints(.stripOffsets, in: r), let c = ifd.uints(.stripByteCounts, in: r) else {
                     throw .corruptData(format: "DNG", detail: "the raw IFD has neither tiles nor strips", path: nil)
                 }
                 let rows = Int(ifd.uint(.rowsPerStrip, in: r) ?? UInt32(height))
-                chunkWidth = width; chunkHeight = max(1, min(rows, height))
-                offsets = o.map { Int($0) }; counts = c.map { Int($0) }
+                chunkWidth = width
+                chunkHeight = max(1, min(rows, height))
+                offsets = o.map { Int($0) }
+                counts = c.map { Int($0) }
                 isStrips = true
             }
             across = (width + chunkWidth - 1) / chunkWidth
@@ -142,16 +165,24 @@ extension DNGReader {
     /// A lossy JPEG tile (Compression 34892) decoded by libjpeg-turbo to 8-bit samples, laid out
     /// as a `width`×`height` chunk. The JPEG may be cut to the image at the right and bottom
     /// edges, but must cover the `needed` part of the chunk.
-    static func lossyTile(_ data: UnsafeRawBufferPointer, samplesPerPixel spp: Int, width: Int, height: Int,
-                          needed: (width: Int, height: Int)) throws(DaguerreError) -> [UInt16] {
+    static func lossyTile(
+        _ data: UnsafeRawBufferPointer, samplesPerPixel spp: Int, width: Int, height: Int,
+        needed: (width: Int, height: Int)
+    ) throws(DaguerreError) -> [UInt16] {
         let decoder = try JPEGDecoder(data: [UInt8](data))
         let info = decoder.info
         guard info.pixelFormat.channels == spp, info.pixelFormat.bytesPerPixel == spp else {
-            throw .corruptData(format: "DNG", detail: "a lossy JPEG tile has \(info.pixelFormat.channels) components for \(spp) samples per pixel", path: nil)
+            throw .corruptData(
+                format: "DNG", detail: "a lossy JPEG tile has \(info.pixelFormat.channels) components for \(spp) samples per pixel",
+                path: nil)
         }
         // Checked before decoding, so a hostile frame size allocates nothing.
         guard info.width >= needed.width, info.height >= needed.height, info.width <= width, info.height <= height else {
-            throw .corruptData(format: "DNG", detail: "a lossy JPEG tile is \(info.width)×\(info.height); its \(width)×\(height) tile needs at least \(needed.width)×\(needed.height) and at most the tile", path: nil)
+            throw .corruptData(
+                format: "DNG",
+                detail:
+                    "a lossy JPEG tile is \(info.width)×\(info.height); its \(width)×\(height) tile needs at least \(needed.width)×\(needed.height) and at most the tile",
+                path: nil)
         }
         let decoded = try ImageReader.readAll(decoder)
         var tile = [UInt16](repeating: 0, count: width * height * spp)
@@ -165,8 +196,10 @@ extension DNGReader {
 
     /// Uncompressed samples: 8 or 16 bits in file order, other depths packed big-endian with
     /// each row starting on a byte boundary (DNG 1.4 §3, BitsPerSample).
-    static func unpack(_ data: UnsafeRawBufferPointer, into out: inout [UInt16], count: Int, bits: Int,
-                       byteOrder: TIFFByteOrder, rowSamples: Int) throws(DaguerreError) {
+    static func unpack(
+        _ data: UnsafeRawBufferPointer, into out: inout [UInt16], count: Int, bits: Int,
+        byteOrder: TIFFByteOrder, rowSamples: Int
+    ) throws(DaguerreError) {
         let rows = count / rowSamples
         let rowBytes = (rowSamples * bits + 7) / 8
         guard data.count >= rowBytes * rows else { throw .truncated(format: "DNG", path: nil) }
@@ -176,13 +209,20 @@ extension DNGReader {
             case 8: for x in 0..<rowSamples { out[y * rowSamples + x] = UInt16(data[base + x]) }
             case 16:
                 for x in 0..<rowSamples {
-                    let a = UInt16(data[base + 2 * x]), b = UInt16(data[base + 2 * x + 1])
+                    let a = UInt16(data[base + 2 * x])
+                    let b = UInt16(data[base + 2 * x + 1])
                     out[y * rowSamples + x] = byteOrder == .littleEndian ? a | b << 8 : a << 8 | b
                 }
             default:
-                var acc: UInt32 = 0, have = 0, p = base
+                var acc: UInt32 = 0
+                var have = 0
+                var p = base
                 for x in 0..<rowSamples {
-                    while have < bits { acc = acc << 8 | UInt32(data[p]); p += 1; have += 8 }
+                    while have < bits {
+                        acc = acc << 8 | UInt32(data[p])
+                        p += 1
+                        have += 8
+                    }
                     have -= bits
                     out[y * rowSamples + x] = UInt16(truncatingIfNeeded: (acc >> UInt32(have)) & UInt32((1 << bits) - 1))
                 }
@@ -199,7 +239,9 @@ extension DNGReader {
         let cells = dim.count == 2 ? Int(dim[0]) * Int(dim[1]) : 1
         var levels = [Double](repeating: values.first ?? 0, count: planes)
         if cells >= 1, values.count >= cells * planes {
-            for p in 0..<planes { levels[p] = stride(from: p, to: cells * planes, by: planes).map { values[$0] }.reduce(0, +) / Double(cells) }
+            for p in 0..<planes {
+                levels[p] = stride(from: p, to: cells * planes, by: planes).map { values[$0] }.reduce(0, +) / Double(cells)
+            }
         } else if values.count == planes {
             levels = values
         }
@@ -210,7 +252,8 @@ extension DNGReader {
     /// The means of BlackLevelDeltaH and BlackLevelDeltaV, summed: a per-column and per-row
     /// offset folded into one level.
     static func blackLevelDeltaMeans(_ ifd: TIFFNode, _ r: TIFFStructureReader) -> Double {
-        let dh = ifd.doubles(.blackLevelDeltaH, in: r) ?? [], dv = ifd.doubles(.blackLevelDeltaV, in: r) ?? []
+        let dh = ifd.doubles(.blackLevelDeltaH, in: r) ?? []
+        let dv = ifd.doubles(.blackLevelDeltaV, in: r) ?? []
         return (dh.isEmpty ? 0 : dh.reduce(0, +) / Double(dh.count)) + (dv.isEmpty ? 0 : dv.reduce(0, +) / Double(dv.count))
     }
 
@@ -220,9 +263,12 @@ extension DNGReader {
         let values = ifd.doubles(.blackLevel, in: r) ?? [0]
         var levels = [0.0, 0, 0, 0]
         if dim.count == 2, dim[0] >= 1, dim[1] >= 1, values.count >= Int(dim[0]) * Int(dim[1]) {
-            let rows = Int(dim[0]), cols = Int(dim[1])
+            let rows = Int(dim[0])
+            let cols = Int(dim[1])
             for y in 0..<2 { for x in 0..<2 { levels[y * 2 + x] = values[(y % rows) * cols + (x % cols)] } }
-        } else if let v = values.first { levels = [v, v, v, v] }
+        } else if let v = values.first {
+            levels = [v, v, v, v]
+        }
         let extra = blackLevelDeltaMeans(ifd, r)
         return levels.map { ($0 + extra).isFinite ? $0 + extra : 0 }
     }

@@ -18,11 +18,13 @@ extension DNGReader {
     static func readWithoutChunks(path: String, limits: Limits) -> DNGImage? {
         do throws(DaguerreError) {
             guard let file = try RandomAccessFile(path: path), file.size >= sparseReadMinimum else { return nil }
-            guard let span = rawChunkSpan(head: try file.prefix(headBytes)), span.lowerBound >= 8, span.upperBound <= file.size else { return nil }
+            guard let span = rawChunkSpan(head: try file.prefix(headBytes)), span.lowerBound >= 8, span.upperBound <= file.size else {
+                return nil
+            }
             let structure = try Self.structure(try file.readAll(skipping: span))
             guard onlyChunks(of: structure.rawIFD, in: span, tree: structure.tree, structure.r) else { return nil }
             let opened = try image(structure, limits: limits, deferring: true, file: file)
-            guard case let .storedMosaic(stored) = opened.rawData, stored.chunks.file != nil else { return nil }
+            guard case .storedMosaic(let stored) = opened.rawData, stored.chunks.file != nil else { return nil }
             return opened
         } catch {
             return nil
@@ -37,21 +39,26 @@ extension DNGReader {
     /// tile, would multiply the memory by the tiles decoding at once; held in memory, a chunk
     /// is only a slice).
     static func rawChunkSpan(head: [UInt8]) -> Range<Int>? {
-        guard let r = try? TIFFStructureReader(bytes: head, format: "DNG"), let (ifd0, _) = try? r.directory(at: r.firstIFD) else { return nil }
+        guard let r = try? TIFFStructureReader(bytes: head, format: "DNG"), let (ifd0, _) = try? r.directory(at: r.firstIFD) else {
+            return nil
+        }
         var candidates = [ifd0]
         if let sub = ifd0.entries[.subIFDs], let offsets = try? r.uints(sub) {
             for o in offsets.prefix(8) { if let (node, _) = try? r.directory(at: Int(o)) { candidates.append(node) } }
         }
         guard let raw = candidates.first(where: { ($0.uint(.newSubFileType, in: r) ?? 0) == 0 }),
-              raw.uint(.photometricInterpretation, in: r) == 32803 else { return nil }
+            raw.uint(.photometricInterpretation, in: r) == 32803
+        else { return nil }
         let offsets = raw.uints(.tileOffsets, in: r) ?? raw.uints(.stripOffsets, in: r)
         let counts = raw.uints(.tileByteCounts, in: r) ?? raw.uints(.stripByteCounts, in: r)
         guard let offsets, let counts, !offsets.isEmpty, offsets.count == counts.count,
-              let width = raw.uint(.tileWidth, in: r) ?? raw.uint(.imageWidth, in: r),
-              let rows = raw.uint(.tileLength, in: r) ?? raw.uint(.rowsPerStrip, in: r) ?? raw.uint(.imageLength, in: r) else { return nil }
+            let width = raw.uint(.tileWidth, in: r) ?? raw.uint(.imageWidth, in: r),
+            let rows = raw.uint(.tileLength, in: r) ?? raw.uint(.rowsPerStrip, in: r) ?? raw.uint(.imageLength, in: r)
+        else { return nil }
         let largest = 4 * Int(width) * Int(rows) * Int(raw.uint(.samplesPerPixel, in: r) ?? 1) + (64 << 10)
         guard counts.allSatisfy({ Int($0) <= largest }) else { return nil }
-        let starts = offsets.map { Int($0) }, ends = zip(offsets, counts).map { Int($0) + Int($1) }
+        let starts = offsets.map { Int($0) }
+        let ends = zip(offsets, counts).map { Int($0) + Int($1) }
         guard let start = starts.min(), let end = ends.max(), end > start else { return nil }
         let filled = counts.reduce(0) { $0 + Int($1) }
         return filled + offsets.count >= end - start ? start..<end : nil
@@ -63,7 +70,8 @@ extension DNGReader {
     /// fuzz/ package builds its harnesses against the public interface).
     @_spi(Fuzzing) public static func skippableRun(in bytes: [UInt8]) -> Range<Int>? {
         guard let span = rawChunkSpan(head: Array(bytes.prefix(headBytes))), span.lowerBound >= 8, span.upperBound <= bytes.count,
-              let s = try? structure(bytes), onlyChunks(of: s.rawIFD, in: span, tree: s.tree, s.r) else { return nil }
+            let s = try? structure(bytes), onlyChunks(of: s.rawIFD, in: span, tree: s.tree, s.r)
+        else { return nil }
         return span
     }
 
@@ -75,12 +83,17 @@ extension DNGReader {
         func visit(_ node: TIFFNode) {
             let table = r.origin + node.offset
             // The table's entry count, read only from outside the skipped run.
-            guard table >= 0, table + 2 <= r.bytes.count, !(table..<(table + 2)).overlaps(skipped) else { clear = false; return }
+            guard table >= 0, table + 2 <= r.bytes.count, !(table..<(table + 2)).overlaps(skipped) else {
+                clear = false
+                return
+            }
             avoid(table..<(table + 2 + 12 * Int(r.u16(table)) + 4))
             for entry in node.entries.values where entry.byteCount > 4 { avoid(entry.position..<(entry.position + entry.byteCount)) }
             if node.offset != rawIFD.offset {
-                for (offsetTag, countTag) in [(TIFFTagID.stripOffsets, TIFFTagID.stripByteCounts), (.tileOffsets, .tileByteCounts),
-                                              (.jpegInterchangeFormat, .jpegInterchangeFormatLength)] {
+                for (offsetTag, countTag) in [
+                    (TIFFTagID.stripOffsets, TIFFTagID.stripByteCounts), (.tileOffsets, .tileByteCounts),
+                    (.jpegInterchangeFormat, .jpegInterchangeFormatLength),
+                ] {
                     guard let offsets = node.uints(offsetTag, in: r), let counts = node.uints(countTag, in: r) else { continue }
                     for (o, c) in zip(offsets, counts) { avoid((r.origin + Int(o))..<(r.origin + Int(o) + Int(c))) }
                 }

@@ -50,7 +50,9 @@ public enum DNGReader {
     /// NEF, ARW…) elsewhere without reading the whole file.
     public static func isDNG(head: [UInt8]) -> Bool? {
         guard head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) else { return false }
-        guard let r = try? TIFFStructureReader(bytes: head, format: "DNG"), let (ifd0, _) = try? r.directory(at: r.firstIFD) else { return nil }
+        guard let r = try? TIFFStructureReader(bytes: head, format: "DNG"), let (ifd0, _) = try? r.directory(at: r.firstIFD) else {
+            return nil
+        }
         return ifd0.has(.dngVersion)
     }
 
@@ -78,9 +80,13 @@ public enum DNGReader {
         let tree = try r.tree()
         guard let ifd0 = tree.first else { throw .corruptData(format: "DNG", detail: "it has no IFD", path: nil) }
         guard let version = ifd0.bytes(.dngVersion, in: r), version.count == 4 else {
-            throw .unsupported(feature: "TIFF files that are not DNG (no DNGVersion tag) as raw images", hint: "Open it as an image with ImageReader instead.")
+            throw .unsupported(
+                feature: "TIFF files that are not DNG (no DNGVersion tag) as raw images",
+                hint: "Open it as an image with ImageReader instead.")
         }
-        guard let rawIFD = findRaw(ifd0, r) else { throw .corruptData(format: "DNG", detail: "no IFD has NewSubFileType 0 (the main image)", path: nil) }
+        guard let rawIFD = findRaw(ifd0, r) else {
+            throw .corruptData(format: "DNG", detail: "no IFD has NewSubFileType 0 (the main image)", path: nil)
+        }
         return Structure(r: r, tree: tree, ifd0: ifd0, rawIFD: rawIFD, version: version)
     }
 
@@ -94,7 +100,8 @@ public enum DNGReader {
         dng.metadata = EXIFCodec.metadata(ifd0: ifd0, reader: r)
         dng.color = color(ifd0, rawIFD, r)
         if let a = rawIFD.uints(.activeArea, in: r), a.count == 4, a[2] > a[0], a[3] > a[1],
-           Int(a[2]) <= dng.rawSize.height, Int(a[3]) <= dng.rawSize.width {
+            Int(a[2]) <= dng.rawSize.height, Int(a[3]) <= dng.rawSize.width
+        {
             dng.activeArea = IntRect(x: Int(a[1]), y: Int(a[0]), width: Int(a[3] - a[1]), height: Int(a[2] - a[0]))
             // CFAPattern and BlackLevel count from the ActiveArea's top-left (DNG 1.4, ActiveArea);
             // a mosaic's layout counts from the stored image's.

@@ -41,10 +41,11 @@ public enum DNGWriter {
     public static func data(for image: DNGImage, compression: DNGCompression = .losslessJPEG) throws(DaguerreError) -> [UInt8] {
         let raw: BayerImage
         switch image.rawData {
-        case let .mosaic(m): raw = m
-        case let .storedMosaic(stored): raw = try stored.decoded()
+        case .mosaic(let m): raw = m
+        case .storedMosaic(let stored): raw = try stored.decoded()
         case .linear:
-            throw .unsupported(feature: "writing LinearRaw DNGs", hint: "The writer stores Bayer mosaics (SPEC R1); demosaiced images go to TIFF or JPEG.")
+            throw .unsupported(
+                feature: "writing LinearRaw DNGs", hint: "The writer stores Bayer mosaics (SPEC R1); demosaiced images go to TIFF or JPEG.")
         }
         guard raw.samples.count == raw.width * raw.height else {
             throw .invalidArgument(what: "Bayer samples", problem: "\(raw.samples.count) samples for \(raw.width)×\(raw.height)")
@@ -75,9 +76,12 @@ public enum DNGWriter {
         rawIFD[.cfaPlaneColor] = .bytes([0, 1, 2])
         rawIFD[.cfaLayout] = .shorts([1])
         rawIFD[.blackLevelRepeatDim] = .shorts([2, 2])
-        rawIFD[.blackLevel] = .rationals(BayerPattern.shift(raw.blackLevel, x: area.x, y: area.y).map { TIFFRational($0, denominator: 100) })
+        rawIFD[.blackLevel] = .rationals(
+            BayerPattern.shift(raw.blackLevel, x: area.x, y: area.y).map { TIFFRational($0, denominator: 100) })
         rawIFD[.whiteLevel] = .longs([UInt32(raw.whiteLevel)])
-        guard area.x >= 0, area.y >= 0, area.width > 0, area.height > 0, area.x + area.width <= raw.width, area.y + area.height <= raw.height else {
+        guard area.x >= 0, area.y >= 0, area.width > 0, area.height > 0, area.x + area.width <= raw.width,
+            area.y + area.height <= raw.height
+        else {
             throw .invalidArgument(what: "active area \(area)", problem: "must lie inside the \(raw.width)×\(raw.height) mosaic")
         }
         if image.activeArea != nil {
@@ -86,8 +90,11 @@ public enum DNGWriter {
         // Demosaicing needs neighbours: the default crop leaves an 8-photosite margin (2 for tiny
         // mosaics), which DNG readers trim (dng_validate warns below 1.9).
         let margin = min(area.width, area.height) >= 64 ? 8.0 : 2.0
-        let crop = image.defaultCrop ?? DNGCrop(x: margin, y: margin, width: Double(area.width) - 2 * margin,
-                                                height: Double(area.height) - 2 * margin)
+        let crop =
+            image.defaultCrop
+            ?? DNGCrop(
+                x: margin, y: margin, width: Double(area.width) - 2 * margin,
+                height: Double(area.height) - 2 * margin)
         rawIFD[.defaultScale] = .rationals([TIFFRational(1, 1), TIFFRational(1, 1)])
         rawIFD[.defaultCropOrigin] = .rationals([TIFFRational(crop.x, denominator: 1), TIFFRational(crop.y, denominator: 1)])
         rawIFD[.defaultCropSize] = .rationals([TIFFRational(crop.width, denominator: 1), TIFFRational(crop.height, denominator: 1)])
@@ -126,7 +133,9 @@ public enum DNGWriter {
     }
 
     static func matrix(_ m: [Double], _ what: String) throws(DaguerreError) -> TIFFValue {
-        guard m.count == 9, m.allSatisfy(\.isFinite) else { throw .invalidArgument(what: what, problem: "must be 9 finite numbers (row-major 3×3)") }
+        guard m.count == 9, m.allSatisfy(\.isFinite) else {
+            throw .invalidArgument(what: what, problem: "must be 9 finite numbers (row-major 3×3)")
+        }
         return .srationals(m.map { TIFFSRational($0, denominator: 10_000) })
     }
 
@@ -171,7 +180,8 @@ public enum DNGWriter {
         d[.planarConfiguration] = .shorts([1])
         d[.rowsPerStrip] = .longs([UInt32(rgb.height)])
         d[.previewColorSpace] = .longs([2])
-        var strip = [UInt8](); strip.reserveCapacity(rgb.width * rgb.height * 3)
+        var strip = [UInt8]()
+        strip.reserveCapacity(rgb.width * rgb.height * 3)
         for y in 0..<rgb.height {
             strip += UnsafeBufferPointer(start: rgb.rowAddress(y).assumingMemoryBound(to: UInt8.self), count: rgb.width * 3)
         }
@@ -182,16 +192,20 @@ public enum DNGWriter {
     /// The mosaic cut into 256×256 tiles (edge tiles padded by repeating the last row and
     /// column), each compressed on its own, all cores in parallel.
     static func tiles(_ raw: BayerImage, tile: (width: Int, height: Int), compression: DNGCompression) throws(DaguerreError) -> [[UInt8]] {
-        let t = tile.width, th = tile.height
-        let across = (raw.width + t - 1) / t, down = (raw.height + th - 1) / th
+        let t = tile.width
+        let th = tile.height
+        let across = (raw.width + t - 1) / t
+        let down = (raw.height + th - 1) / th
         let results = TileResults<[UInt8]>(count: across * down)
         let precision = raw.bitsPerSample
         raw.samples.withUnsafeBufferPointer { all in
             let source = UnsafeTransfer(all.baseAddress!)
             // Safety: each iteration reads the shared mosaic and writes only its own results slot.
             WorkerPool.forEach(across * down) { index in
-                let tx = index % across, ty = index / across
-                let x0 = tx * t, y0 = ty * th
+                let tx = index % across
+                let ty = index / across
+                let x0 = tx * t
+                let y0 = ty * th
                 var padded = [UInt16]()
                 let full = x0 + t <= raw.width && y0 + th <= raw.height
                 if !full {
@@ -204,8 +218,9 @@ public enum DNGWriter {
                 do throws(DaguerreError) {
                     let bytes: [UInt8]
                     if full {
-                        bytes = try encodeTile(source.value + y0 * raw.width + x0, stride: raw.width, width: t, height: th,
-                                               compression: compression, precision: precision)
+                        bytes = try encodeTile(
+                            source.value + y0 * raw.width + x0, stride: raw.width, width: t, height: th,
+                            compression: compression, precision: precision)
                     } else {
                         bytes = try padded.withUnsafeBufferPointer { p throws(DaguerreError) in
                             try encodeTile(p.baseAddress!, stride: t, width: t, height: th, compression: compression, precision: precision)
@@ -218,17 +233,21 @@ public enum DNGWriter {
         return try results.collect()
     }
 
-    static func encodeTile(_ p: UnsafePointer<UInt16>, stride: Int, width t: Int, height th: Int, compression: DNGCompression,
-                           precision: Int) throws(DaguerreError) -> [UInt8] {
+    static func encodeTile(
+        _ p: UnsafePointer<UInt16>, stride: Int, width t: Int, height th: Int, compression: DNGCompression,
+        precision: Int
+    ) throws(DaguerreError) -> [UInt8] {
         switch compression {
         case .losslessJPEG:
-            return try LosslessJPEG.encode(samples: p, rowStride: stride, width: t / 2, height: th, components: 2, precision: precision, predictor: 1)
+            return try LosslessJPEG.encode(
+                samples: p, rowStride: stride, width: t / 2, height: th, components: 2, precision: precision, predictor: 1)
         case .none:
             var out = [UInt8](repeating: 0, count: t * th * 2)
             for y in 0..<th {
                 for x in 0..<t {
                     let v = p[y * stride + x]
-                    out[(y * t + x) * 2] = UInt8(v & 0xFF); out[(y * t + x) * 2 + 1] = UInt8(v >> 8)
+                    out[(y * t + x) * 2] = UInt8(v & 0xFF)
+                    out[(y * t + x) * 2 + 1] = UInt8(v >> 8)
                 }
             }
             return out

@@ -32,19 +32,28 @@ public struct LinearRawImage: Sendable, Equatable {
 
     /// Wraps existing samples; their count must be `width * height * samplesPerPixel`, and the
     /// levels must have one value per plane.
-    public init(width: Int, height: Int, samplesPerPixel: Int, bitsPerSample: Int, samples: [UInt16],
-                blackLevel: [Double], whiteLevel: [Int]) throws(DaguerreError) {
+    public init(
+        width: Int, height: Int, samplesPerPixel: Int, bitsPerSample: Int, samples: [UInt16],
+        blackLevel: [Double], whiteLevel: [Int]
+    ) throws(DaguerreError) {
         guard (1...4).contains(samplesPerPixel) else {
             throw .invalidArgument(what: "LinearRaw samples per pixel \(samplesPerPixel)", problem: "must be 1...4")
         }
         guard width > 0, height > 0, samples.count == width * height * samplesPerPixel else {
-            throw .invalidArgument(what: "LinearRaw samples (\(samples.count) for \(width)×\(height)×\(samplesPerPixel))",
-                                   problem: "the count must be width × height × samples per pixel")
+            throw .invalidArgument(
+                what: "LinearRaw samples (\(samples.count) for \(width)×\(height)×\(samplesPerPixel))",
+                problem: "the count must be width × height × samples per pixel")
         }
         guard blackLevel.count == samplesPerPixel, whiteLevel.count == samplesPerPixel else {
-            throw .invalidArgument(what: "LinearRaw black and white levels", problem: "give one value per sample plane (\(samplesPerPixel))")
+            throw .invalidArgument(
+                what: "LinearRaw black and white levels", problem: "give one value per sample plane (\(samplesPerPixel))")
         }
-        self.width = width; self.height = height; self.samplesPerPixel = samplesPerPixel; self.bitsPerSample = bitsPerSample
-        self.samples = samples; self.blackLevel = blackLevel; self.whiteLevel = whiteLevel
+        self.width = width
+        self.height = height
+        self.samplesPerPixel = samplesPerPixel
+        self.bitsPerSample = bitsPerSample
+        self.samples = samples
+        self.blackLevel = blackLevel
+        self.whiteLevel = whiteLevel
     }
 }

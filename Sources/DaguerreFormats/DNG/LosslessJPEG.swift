@@ -39,10 +39,13 @@ public enum LosslessJPEG {
     /// per-component tables would cost a DHT each and gain little on Bayer data.
     /// For a Bayer tile use the two-component trick: `width` = tile width / 2, `components` = 2,
     /// so predictor 1 predicts each sample from the same-colour sample two to its left.
-    public static func encode(samples: UnsafePointer<UInt16>, rowStride: Int, width: Int, height: Int,
-                              components: Int, precision: Int, predictor: Int = 1) throws(DaguerreError) -> [UInt8] {
-        try LosslessJPEGEncoder.encode(samples: samples, rowStride: rowStride, width: width, height: height,
-                                       components: components, precision: precision, predictor: predictor)
+    public static func encode(
+        samples: UnsafePointer<UInt16>, rowStride: Int, width: Int, height: Int,
+        components: Int, precision: Int, predictor: Int = 1
+    ) throws(DaguerreError) -> [UInt8] {
+        try LosslessJPEGEncoder.encode(
+            samples: samples, rowStride: rowStride, width: width, height: height,
+            components: components, precision: precision, predictor: predictor)
     }
 
     /// Parses the markers up to the scan header and returns the frame's description, without
@@ -63,11 +66,14 @@ public enum LosslessJPEG {
     /// encoders that put 16 extra bits after the difference category 16, which T.81 says has
     /// none. Adobe's DNG SDK and LibRaw read such files that way; pass `true` for them.
     @discardableResult
-    public static func decode(_ bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt16>,
-                              rowStride: Int, capacity: Int, legacyDifference16: Bool = false) throws(DaguerreError) -> LosslessJPEGHeader {
+    public static func decode(
+        _ bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt16>,
+        rowStride: Int, capacity: Int, legacyDifference16: Bool = false
+    ) throws(DaguerreError) -> LosslessJPEGHeader {
         let stream = try LosslessJPEGStream(bytes)
-        try LosslessJPEGDecoder.decode(stream, bytes, into: destination, rowStride: rowStride, capacity: capacity,
-                                       legacyDifference16: legacyDifference16)
+        try LosslessJPEGDecoder.decode(
+            stream, bytes, into: destination, rowStride: rowStride, capacity: capacity,
+            legacyDifference16: legacyDifference16)
         return stream.header
     }
 }
@@ -94,8 +100,10 @@ public struct LosslessJPEGHeader: Sendable, Equatable {
     /// Pixels (MCUs) per restart interval, 0 for none; always a whole number of rows here.
     public var restartInterval: Int
 
-    public init(width: Int, height: Int, components: Int, precision: Int, predictor: Int,
-                pointTransform: Int = 0, restartInterval: Int = 0) {
+    public init(
+        width: Int, height: Int, components: Int, precision: Int, predictor: Int,
+        pointTransform: Int = 0, restartInterval: Int = 0
+    ) {
         self.width = width
         self.height = height
         self.components = components

@@ -47,7 +47,8 @@ struct LosslessJPEGBitWriter {
 
     /// Copies `count` bytes with a 00 after each FF; returns the bytes written (at most 2 × count).
     static func stuff(_ source: UnsafePointer<UInt8>, count: Int, into destination: UnsafeMutablePointer<UInt8>) -> Int {
-        var i = 0, o = 0
+        var i = 0
+        var o = 0
         while i < count {
             if i &+ 8 <= count {
                 let w = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
@@ -62,7 +63,10 @@ struct LosslessJPEGBitWriter {
             let b = source[i]
             destination[o] = b
             o &+= 1
-            if b == 0xFF { destination[o] = 0; o &+= 1 }
+            if b == 0xFF {
+                destination[o] = 0
+                o &+= 1
+            }
             i &+= 1
         }
         return o

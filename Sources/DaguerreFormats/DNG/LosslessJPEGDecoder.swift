@@ -37,21 +37,25 @@ enum LosslessJPEGDecoder {
         private let fullStorage: UnsafeMutablePointer<Int32>
         let legacyDifference16: Bool
 
-        init(_ stream: LosslessJPEGStream, _ bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt16>,
-             rowStride: Int, capacity: Int, legacyDifference16: Bool) throws(DaguerreError) {
+        init(
+            _ stream: LosslessJPEGStream, _ bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt16>,
+            rowStride: Int, capacity: Int, legacyDifference16: Bool
+        ) throws(DaguerreError) {
             let header = stream.header
             let perRow = header.samplesPerRow
             // A frame wider than the destination's rows is refused like one with too many rows: the
             // stream decides the width, so this is the data's fault as often as the caller's.
             guard rowStride >= perRow else {
-                throw .tooLarge(what: "The samples per row of a \(header.width)-pixel, \(header.components)-component lossless JPEG "
-                                    + "frame, against the destination's row stride,", value: perRow, limit: rowStride)
+                throw .tooLarge(
+                    what: "The samples per row of a \(header.width)-pixel, \(header.components)-component lossless JPEG "
+                        + "frame, against the destination's row stride,", value: perRow, limit: rowStride)
             }
             let (before, o1) = (header.height - 1).multipliedReportingOverflow(by: rowStride)
             let (needed, o2) = before.addingReportingOverflow(perRow)
             guard !o1, !o2, needed <= capacity else {
-                throw .tooLarge(what: "The samples a \(header.width)×\(header.height)×\(header.components) lossless JPEG frame "
-                                    + "needs (row stride \(rowStride)) in the destination", value: o1 || o2 ? Int.max : needed, limit: max(0, capacity))
+                throw .tooLarge(
+                    what: "The samples a \(header.width)×\(header.height)×\(header.components) lossless JPEG frame "
+                        + "needs (row stride \(rowStride)) in the destination", value: o1 || o2 ? Int.max : needed, limit: max(0, capacity))
             }
             rowsPerInterval = header.restartInterval == 0 ? header.height : max(1, header.restartInterval / header.width)
             let intervals = (header.height + rowsPerInterval - 1) / rowsPerInterval
@@ -63,7 +67,12 @@ enum LosslessJPEGDecoder {
             var distinct: [LosslessJPEGHuffmanTable] = []
             var which: [Int] = []
             for table in stream.componentTables {
-                if let k = distinct.firstIndex(of: table) { which.append(k) } else { which.append(distinct.count); distinct.append(table) }
+                if let k = distinct.firstIndex(of: table) {
+                    which.append(k)
+                } else {
+                    which.append(distinct.count)
+                    distinct.append(table)
+                }
             }
             let decoding = distinct.map(LosslessJPEGDecodingTable.init)
             let fullSize = 1 << LosslessJPEGDecodingTable.fullBits
@@ -97,9 +106,12 @@ enum LosslessJPEGDecoder {
         }
     }
 
-    static func decode(_ stream: LosslessJPEGStream, _ bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt16>,
-                       rowStride: Int, capacity: Int, legacyDifference16: Bool) throws(DaguerreError) {
-        let scan = try Scan(stream, bytes, into: destination, rowStride: rowStride, capacity: capacity, legacyDifference16: legacyDifference16)
+    static func decode(
+        _ stream: LosslessJPEGStream, _ bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<UInt16>,
+        rowStride: Int, capacity: Int, legacyDifference16: Bool
+    ) throws(DaguerreError) {
+        let scan = try Scan(
+            stream, bytes, into: destination, rowStride: rowStride, capacity: capacity, legacyDifference16: legacyDifference16)
         defer { scan.release() }
         try decode(scan)
     }
@@ -111,17 +123,24 @@ enum LosslessJPEGDecoder {
     /// neighbouring tiles) decoded in lockstep give it two independent chains to overlap.
     /// Scans of different shapes, with restart intervals or with more than two components are
     /// decoded one after the other; the samples are the same either way.
-    static func decode(_ first: LosslessJPEGStream, _ firstBytes: UnsafeRawBufferPointer, into firstDestination: UnsafeMutablePointer<UInt16>,
-                       rowStride firstStride: Int, capacity firstCapacity: Int,
-                       _ second: LosslessJPEGStream, _ secondBytes: UnsafeRawBufferPointer, into secondDestination: UnsafeMutablePointer<UInt16>,
-                       rowStride secondStride: Int, capacity secondCapacity: Int, legacyDifference16: Bool) throws(DaguerreError) {
-        let a = try Scan(first, firstBytes, into: firstDestination, rowStride: firstStride, capacity: firstCapacity, legacyDifference16: legacyDifference16)
+    static func decode(
+        _ first: LosslessJPEGStream, _ firstBytes: UnsafeRawBufferPointer, into firstDestination: UnsafeMutablePointer<UInt16>,
+        rowStride firstStride: Int, capacity firstCapacity: Int,
+        _ second: LosslessJPEGStream, _ secondBytes: UnsafeRawBufferPointer, into secondDestination: UnsafeMutablePointer<UInt16>,
+        rowStride secondStride: Int, capacity secondCapacity: Int, legacyDifference16: Bool
+    ) throws(DaguerreError) {
+        let a = try Scan(
+            first, firstBytes, into: firstDestination, rowStride: firstStride, capacity: firstCapacity,
+            legacyDifference16: legacyDifference16)
         defer { a.release() }
-        let b = try Scan(second, secondBytes, into: secondDestination, rowStride: secondStride, capacity: secondCapacity, legacyDifference16: legacyDifference16)
+        let b = try Scan(
+            second, secondBytes, into: secondDestination, rowStride: secondStride, capacity: secondCapacity,
+            legacyDifference16: legacyDifference16)
         defer { b.release() }
         let header = a.header
         guard header == b.header, header.components <= 2, a.data.intervals.count == 1, b.data.intervals.count == 1,
-              header.restartInterval == 0 else {
+            header.restartInterval == 0
+        else {
             try decode(a)
             try decode(b)
             return
@@ -153,10 +172,15 @@ enum LosslessJPEGDecoder {
     /// from the left only (its first pixel from 2^(P−Pt−1)); other rows start from the sample above.
     static func decodeScan<P: LosslessPredictor>(_: P.Type, _ scan: Scan) throws(DaguerreError) {
         let header = scan.header
-        let components = header.components, perRow = header.samplesPerRow, height = header.height
-        let destination = scan.destination, rowStride = scan.rowStride
-        let bytes = UnsafePointer(scan.data.bytes), limit = scan.data.count
-        let coding = scan.coding, legacy = scan.legacyDifference16
+        let components = header.components
+        let perRow = header.samplesPerRow
+        let height = header.height
+        let destination = scan.destination
+        let rowStride = scan.rowStride
+        let bytes = UnsafePointer(scan.data.bytes)
+        let limit = scan.data.count
+        let coding = scan.coding
+        let legacy = scan.legacyDifference16
         let initial = Int32(1) << (header.precision - header.pointTransform - 1)
         let shift = UInt16(header.pointTransform)
         var interval = 0
@@ -173,8 +197,9 @@ enum LosslessJPEGDecoder {
                 let first = r == rowStart
                 let above = UnsafePointer(first ? row : row - rowStride)
                 @inline(__always) func predicted(_ i: Int) -> Int32 {
-                    first ? Int32(row[i &- components])
-                          : P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
+                    first
+                        ? Int32(row[i &- components])
+                        : P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
                 }
                 for c in 0..<components {
                     let d = try difference(&reader, coding[c], legacy)
@@ -184,7 +209,8 @@ enum LosslessJPEGDecoder {
                 // tables are always the same two, so nothing carries from pair to pair but the
                 // bit reader.
                 let fixed = components <= 2
-                var c = 0, i = components
+                var c = 0
+                var i = components
                 while i &+ 1 < perRow {
                     let c1 = fixed ? 0 : c
                     let c2 = fixed ? components &- 1 : (c &+ 1 == components ? 0 : c &+ 1)
@@ -214,24 +240,32 @@ enum LosslessJPEGDecoder {
     /// ``decodeScan(_:_:)``'s for one scan.
     static func decodeScanPair<P: LosslessPredictor>(_: P.Type, _ a: Scan, _ b: Scan) throws(DaguerreError) {
         let header = a.header
-        let components = header.components, perRow = header.samplesPerRow, height = header.height
+        let components = header.components
+        let perRow = header.samplesPerRow
+        let height = header.height
         let legacy = a.legacyDifference16
         let initial = Int32(1) << (header.precision - header.pointTransform - 1)
         let shift = UInt16(header.pointTransform)
-        var readerA = LosslessJPEGBitReader(UnsafePointer(a.data.bytes), limit: a.data.count, startByte: a.data.intervals[0].lowerBound >> 3)
-        var readerB = LosslessJPEGBitReader(UnsafePointer(b.data.bytes), limit: b.data.count, startByte: b.data.intervals[0].lowerBound >> 3)
-        let endA = a.data.intervals[0].upperBound, endB = b.data.intervals[0].upperBound
+        var readerA = LosslessJPEGBitReader(
+            UnsafePointer(a.data.bytes), limit: a.data.count, startByte: a.data.intervals[0].lowerBound >> 3)
+        var readerB = LosslessJPEGBitReader(
+            UnsafePointer(b.data.bytes), limit: b.data.count, startByte: b.data.intervals[0].lowerBound >> 3)
+        let endA = a.data.intervals[0].upperBound
+        let endB = b.data.intervals[0].upperBound
         // With one or two components a pair's tables are always the same two (see decodeScan).
         let last = components &- 1
         let (a1, a2) = (a.coding[0], a.coding[last])
         let (b1, b2) = (b.coding[0], b.coding[last])
         for r in 0..<height {
-            let rowA = a.destination + r * a.rowStride, rowB = b.destination + r * b.rowStride
+            let rowA = a.destination + r * a.rowStride
+            let rowB = b.destination + r * b.rowStride
             let first = r == 0
-            let aboveA = UnsafePointer(first ? rowA : rowA - a.rowStride), aboveB = UnsafePointer(first ? rowB : rowB - b.rowStride)
+            let aboveA = UnsafePointer(first ? rowA : rowA - a.rowStride)
+            let aboveB = UnsafePointer(first ? rowB : rowB - b.rowStride)
             @inline(__always) func predicted(_ row: UnsafeMutablePointer<UInt16>, _ above: UnsafePointer<UInt16>, _ i: Int) -> Int32 {
-                first ? Int32(row[i &- components])
-                      : P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
+                first
+                    ? Int32(row[i &- components])
+                    : P.predict(a: Int32(row[i &- components]), b: Int32(above[i]), c: Int32(above[i &- components]))
             }
             for c in 0..<components {
                 let d = try difference(&readerA, a.coding[c], legacy)
@@ -282,7 +316,8 @@ enum LosslessJPEGDecoder {
 
     /// The difference a short code's entry describes, from the window it was looked up in.
     @inline(__always) static func fastDifference(_ window: UInt64, _ entry: Int) -> Int32 {
-        let total = entry & 63, category = entry &>> 6
+        let total = entry & 63
+        let category = entry &>> 6
         // The extra bits are the last SSSS of the `total` bits.
         let size = Int32(1) &<< category
         let value = Int32(truncatingIfNeeded: window &>> (64 &- total)) & (size &- 1)
@@ -300,7 +335,9 @@ enum LosslessJPEGDecoder {
         let lookup: UnsafePointer<UInt16>
         let table: UnsafePointer<LosslessJPEGDecodingTable>
         init(_ full: UnsafePointer<Int32>, _ lookup: UnsafePointer<UInt16>, _ table: UnsafePointer<LosslessJPEGDecodingTable>) {
-            self.full = full; self.lookup = lookup; self.table = table
+            self.full = full
+            self.lookup = lookup
+            self.table = table
         }
         /// The full-difference entry for the code at the top of `window` (0: not there).
         @inline(__always) func fullEntry(_ window: UInt64) -> Int32 {
@@ -312,8 +349,10 @@ enum LosslessJPEGDecoder {
     /// bits take at most 11 + 15 bits, so one refill (56 or more bits) serves two of them: the
     /// second lookup waits only for the first one's length, not for another load.
     @inline(__always)
-    static func differences(_ reader: inout LosslessJPEGBitReader, _ first: Tables, _ second: Tables,
-                            _ legacy: Bool) throws(DaguerreError) -> (Int32, Int32) {
+    static func differences(
+        _ reader: inout LosslessJPEGBitReader, _ first: Tables, _ second: Tables,
+        _ legacy: Bool
+    ) throws(DaguerreError) -> (Int32, Int32) {
         reader.refill()
         let f1 = first.fullEntry(reader.buffer)
         guard _fastPath(f1 != 0) else {
@@ -343,14 +382,17 @@ enum LosslessJPEGDecoder {
     /// the short-code lookup, else canonical decoding. The reader holds at least 26 valid bits.
     @inline(__always)
     static func shortDifference(_ reader: inout LosslessJPEGBitReader, _ tables: Tables, _ legacy: Bool) throws(DaguerreError) -> Int32 {
-        let window = reader.buffer, code = entry(window, tables.lookup)
+        let window = reader.buffer
+        let code = entry(window, tables.lookup)
         if _fastPath(isFast(code)) {
             reader.consume(code & 63)
             return fastDifference(window, code)
         }
         let packed = slowDifference(window, tables.table, legacy)
         guard packed >= 0 else {
-            throw .corruptData(format: "lossless JPEG", detail: "the entropy-coded data holds a bit pattern that is no Huffman code of its table", path: nil)
+            throw .corruptData(
+                format: "lossless JPEG", detail: "the entropy-coded data holds a bit pattern that is no Huffman code of its table",
+                path: nil)
         }
         reader.consume(Int(packed >> 32))
         return Int32(truncatingIfNeeded: packed)

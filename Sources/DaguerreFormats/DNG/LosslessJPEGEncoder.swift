@@ -16,17 +16,23 @@ import DaguerreCore
 ///                                            components: 2, precision: 14, predictor: 1, restartRows: 16)
 /// ```
 enum LosslessJPEGEncoder {
-    static func encode(samples: UnsafePointer<UInt16>, rowStride: Int, width: Int, height: Int, components: Int,
-                       precision: Int, predictor: Int, pointTransform: Int = 0, restartRows: Int = 0,
-                       tablePerComponent: Bool = false) throws(DaguerreError) -> [UInt8] {
-        func invalid(_ what: String, _ problem: String) -> DaguerreError { .invalidArgument(what: "Lossless JPEG \(what)", problem: problem) }
+    static func encode(
+        samples: UnsafePointer<UInt16>, rowStride: Int, width: Int, height: Int, components: Int,
+        precision: Int, predictor: Int, pointTransform: Int = 0, restartRows: Int = 0,
+        tablePerComponent: Bool = false
+    ) throws(DaguerreError) -> [UInt8] {
+        func invalid(_ what: String, _ problem: String) -> DaguerreError {
+            .invalidArgument(what: "Lossless JPEG \(what)", problem: problem)
+        }
         guard (1...65535).contains(width), (1...65535).contains(height) else {
             throw invalid("frame size \(width)×\(height)", "width and height must be 1 to 65535 (the SOF3 fields are 16 bits)")
         }
         guard (1...4).contains(components) else { throw invalid("component count \(components)", "it must be 1 to 4") }
         guard (2...16).contains(precision) else { throw invalid("precision \(precision)", "it must be 2 to 16 bits") }
         guard (1...7).contains(predictor) else { throw invalid("predictor \(predictor)", "it must be 1 to 7 (T.81 Table H.1)") }
-        guard (0..<precision).contains(pointTransform) else { throw invalid("point transform \(pointTransform)", "it must be 0 to precision − 1") }
+        guard (0..<precision).contains(pointTransform) else {
+            throw invalid("point transform \(pointTransform)", "it must be 0 to precision − 1")
+        }
         let perRow = width * components
         guard rowStride >= perRow else { throw invalid("row stride \(rowStride)", "it must be at least width × components = \(perRow)") }
         let rowsPerInterval = restartRows > 0 && restartRows < height ? restartRows : height
@@ -39,10 +45,11 @@ enum LosslessJPEGEncoder {
         defer { differences.deallocate() }
         let tables = tablePerComponent ? components : 1
         var histogram = [Int](repeating: 0, count: 4 * LosslessJPEGHuffmanTable.categories)
-        let pass = Pass(samples: samples, rowStride: rowStride, components: components, perRow: perRow, height: height,
-                        rowsPerInterval: rowsPerInterval, shift: UInt16(pointTransform),
-                        initial: Int32(1) << (precision - pointTransform - 1),
-                        histogramStride: tablePerComponent ? LosslessJPEGHuffmanTable.categories : 0, differences: differences)
+        let pass = Pass(
+            samples: samples, rowStride: rowStride, components: components, perRow: perRow, height: height,
+            rowsPerInterval: rowsPerInterval, shift: UInt16(pointTransform),
+            initial: Int32(1) << (precision - pointTransform - 1),
+            histogramStride: tablePerComponent ? LosslessJPEGHuffmanTable.categories : 0, differences: differences)
         let used = histogram.withUnsafeMutableBufferPointer { h in
             switch predictor {
             case 1: return differencesPass(LosslessPredictor1.self, pass, h.baseAddress!)
@@ -61,10 +68,10 @@ enum LosslessJPEGEncoder {
         // Tables, and the bytes their codes can take (stuffing at most doubles them).
         let categories = LosslessJPEGHuffmanTable.categories
         var huffman: [LosslessJPEGHuffmanTable] = []
-        var codeTable = [UInt32](repeating: 0, count: 4 * categories)   // code | length << 16
+        var codeTable = [UInt32](repeating: 0, count: 4 * categories)  // code | length << 16
         var dataBits = 0
         for t in 0..<tables {
-            let frequencies = Array(histogram[t * categories ..< (t + 1) * categories])
+            let frequencies = Array(histogram[t * categories..<(t + 1) * categories])
             let table = LosslessJPEGHuffmanTable.optimal(frequencies: frequencies)
             let (codes, lengths) = table.codes()
             for s in 0..<categories {
@@ -84,11 +91,17 @@ enum LosslessJPEGEncoder {
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             let out = buffer.baseAddress!
             var o = 0
-            func put(_ bytes: UInt8...) { for b in bytes { out[o] = b; o += 1 } }
+            func put(_ bytes: UInt8...) {
+                for b in bytes {
+                    out[o] = b
+                    o += 1
+                }
+            }
             put(0xFF, 0xD8)
             // SOF3: precision, height, width, components (ids 1..., sampling 1×1, no quantization table).
             let sofLength = 8 + 3 * components
-            put(0xFF, 0xC3, UInt8(sofLength >> 8), UInt8(sofLength & 255), UInt8(precision),
+            put(
+                0xFF, 0xC3, UInt8(sofLength >> 8), UInt8(sofLength & 255), UInt8(precision),
                 UInt8(height >> 8), UInt8(height & 255), UInt8(width >> 8), UInt8(width & 255), UInt8(components))
             for c in 0..<components { put(UInt8(c + 1), 0x11, 0) }
             // DHT: one segment holding every table.
@@ -149,13 +162,16 @@ enum LosslessJPEGEncoder {
     /// Pass 1: every difference, and the histogram of categories. Returns the OR of all samples
     /// (before the point transform), so the caller can check them against the precision.
     static func differencesPass<P: LosslessPredictor>(_: P.Type, _ pass: Pass, _ histogram: UnsafeMutablePointer<Int>) -> UInt16 {
-        let components = pass.components, perRow = pass.perRow, shift = pass.shift
+        let components = pass.components
+        let perRow = pass.perRow
+        let shift = pass.shift
         var used: UInt16 = 0
         var out = pass.differences
-        let stride = pass.histogramStride, wrap = components &* stride
+        let stride = pass.histogramStride
+        let wrap = components &* stride
         for r in 0..<pass.height {
             let row = pass.samples + r * pass.rowStride
-            let above = row - pass.rowStride       // not read on an interval's first row
+            let above = row - pass.rowStride  // not read on an interval's first row
             let first = r % pass.rowsPerInterval == 0
             // The first pixel: from 2^(P−Pt−1) on an interval's first row, else from above.
             for i in 0..<components {
@@ -166,7 +182,7 @@ enum LosslessJPEGEncoder {
                 out[i] = d
                 histogram[i &* stride &+ category(d)] &+= 1
             }
-            var h = 0          // histogram offset of the current component
+            var h = 0  // histogram offset of the current component
             if first {
                 for i in components..<perRow {
                     let x = row[i]
@@ -181,8 +197,9 @@ enum LosslessJPEGEncoder {
                 for i in components..<perRow {
                     let x = row[i]
                     used |= x
-                    let prediction = P.predict(a: Int32(row[i &- components] &>> shift), b: Int32(above[i] &>> shift),
-                                               c: Int32(above[i &- components] &>> shift))
+                    let prediction = P.predict(
+                        a: Int32(row[i &- components] &>> shift), b: Int32(above[i] &>> shift),
+                        c: Int32(above[i &- components] &>> shift))
                     let d = UInt16(truncatingIfNeeded: Int32(x &>> shift) &- prediction)
                     out[i] = d
                     histogram[h &+ category(d)] &+= 1
@@ -197,13 +214,15 @@ enum LosslessJPEGEncoder {
 
     /// Pass 2: the code and extra bits of `count` differences. `codes` holds `code | length << 16`
     /// per category; `stride` is 17 when each component has its own table, else 0.
-    static func writeDifferences(_ w: inout LosslessJPEGBitWriter, _ differences: UnsafePointer<UInt16>, _ count: Int,
-                                 _ components: Int, _ codes: UnsafePointer<UInt32>, _ stride: Int) {
+    static func writeDifferences(
+        _ w: inout LosslessJPEGBitWriter, _ differences: UnsafePointer<UInt16>, _ count: Int,
+        _ components: Int, _ codes: UnsafePointer<UInt32>, _ stride: Int
+    ) {
         var t = 0
         for k in 0..<count {
             let d = differences[k]
             let s = category(d)
-            let extraLength = s & 15                 // category 16 has no extra bits
+            let extraLength = s & 15  // category 16 has no extra bits
             let signed = Int32(Int16(bitPattern: d))
             // Negative differences are sent as d − 1 in SSSS bits (T.81 F.1.2.1).
             let extra = UInt32(bitPattern: signed &+ (signed &>> 31)) & ((UInt32(1) &<< extraLength) &- 1)

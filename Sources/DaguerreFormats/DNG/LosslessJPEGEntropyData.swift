@@ -37,7 +37,9 @@ struct LosslessJPEGEntropyData {
         var intervalStart = 0
         guard let src = source.baseAddress, start < n else {
             out.initialize(repeating: 0, count: 8)
-            bytes = out; count = 0; intervals = [0..<0]
+            bytes = out
+            count = 0
+            intervals = [0..<0]
             return
         }
         scan: while i < n {
@@ -83,16 +85,17 @@ struct LosslessJPEGEntropyData {
                 let number = found.count % 8
                 guard Int(m) - 0xD0 == number else {
                     out.deallocate()
-                    throw .corruptData(format: "lossless JPEG", detail: "restart marker RST\(Int(m) - 0xD0) where RST\(number) was due", path: nil)
+                    throw .corruptData(
+                        format: "lossless JPEG", detail: "restart marker RST\(Int(m) - 0xD0) where RST\(number) was due", path: nil)
                 }
-                found.append(intervalStart &* 8 ..< o &* 8)
+                found.append(intervalStart &* 8..<o &* 8)
                 intervalStart = o
                 i = j + 1
                 continue
             }
             break scan
         }
-        found.append(intervalStart &* 8 ..< o &* 8)
+        found.append(intervalStart &* 8..<o &* 8)
         (out + o).initialize(repeating: 0, count: 8)
         bytes = out
         count = o

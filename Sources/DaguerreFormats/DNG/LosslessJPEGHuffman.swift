@@ -25,7 +25,7 @@ struct LosslessJPEGHuffmanTable: Equatable, Sendable {
     /// frequency 1 keeps the all-ones code unused, ties pick the largest symbol, and codes longer
     /// than 16 bits are folded back (Figure K.3). Categories with zero frequency get no code.
     static func optimal(frequencies: [Int]) -> LosslessJPEGHuffmanTable {
-        let reserved = categories          // the extra symbol of Figure K.1
+        let reserved = categories  // the extra symbol of Figure K.1
         var freq = [Int](repeating: 0, count: categories + 1)
         for s in 0..<min(categories, frequencies.count) { freq[s] = frequencies[s] }
         freq[reserved] = 1
@@ -33,19 +33,32 @@ struct LosslessJPEGHuffmanTable: Equatable, Sendable {
         var others = [Int](repeating: -1, count: categories + 1)
         while true {
             // The least frequent symbol, and the next least; ties go to the larger symbol.
-            var c1 = -1, v = Int.max
-            for i in 0...reserved where freq[i] > 0 && freq[i] <= v { v = freq[i]; c1 = i }
+            var c1 = -1
+            var v = Int.max
+            for i in 0...reserved where freq[i] > 0 && freq[i] <= v {
+                v = freq[i]
+                c1 = i
+            }
             var c2 = -1
             v = Int.max
-            for i in 0...reserved where freq[i] > 0 && freq[i] <= v && i != c1 { v = freq[i]; c2 = i }
+            for i in 0...reserved where freq[i] > 0 && freq[i] <= v && i != c1 {
+                v = freq[i]
+                c2 = i
+            }
             if c2 < 0 { break }
             freq[c1] += freq[c2]
             freq[c2] = 0
             codeSize[c1] += 1
-            while others[c1] >= 0 { c1 = others[c1]; codeSize[c1] += 1 }
+            while others[c1] >= 0 {
+                c1 = others[c1]
+                codeSize[c1] += 1
+            }
             others[c1] = c2
             codeSize[c2] += 1
-            while others[c2] >= 0 { c2 = others[c2]; codeSize[c2] += 1 }
+            while others[c2] >= 0 {
+                c2 = others[c2]
+                codeSize[c2] += 1
+            }
         }
         // Counts per length (18 symbols cannot make a code longer than 17 bits; 32 is ample).
         var bits = [Int](repeating: 0, count: 33)
@@ -83,7 +96,10 @@ struct LosslessJPEGHuffmanTable: Equatable, Sendable {
         for length in 1...16 {
             for _ in 0..<Int(counts[length - 1]) {
                 let s = Int(symbols[k])
-                if s < Self.categories { codes[s] = code; lengths[s] = UInt8(length) }
+                if s < Self.categories {
+                    codes[s] = code
+                    lengths[s] = UInt8(length)
+                }
                 code += 1
                 k += 1
             }
@@ -99,7 +115,8 @@ struct LosslessJPEGHuffmanTable: Equatable, Sendable {
         for length in 1...16 {
             code += Int(counts[length - 1])
             if code > 1 << length {
-                throw .corruptData(format: "lossless JPEG", detail: "a Huffman table has more codes of length \(length) than fit", path: nil)
+                throw .corruptData(
+                    format: "lossless JPEG", detail: "a Huffman table has more codes of length \(length) than fit", path: nil)
             }
             code <<= 1
         }
@@ -167,7 +184,8 @@ struct LosslessJPEGDecodingTable: Sendable {
             code <<= 1
         }
         // Every full window whose short-code entry says the difference ends within it.
-        let fullN = Self.fullBits, lookup = lookup
+        let fullN = Self.fullBits
+        let lookup = lookup
         full = (0..<(1 << fullN)).map { w in
             let window = UInt64(w) << (64 - fullN)
             let entry = Int(lookup[w >> (fullN - bitsN)])

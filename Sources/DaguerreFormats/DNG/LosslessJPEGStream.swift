@@ -43,7 +43,7 @@ struct LosslessJPEGStream {
             switch marker {
             case 0xD8: throw corrupt("a second SOI marker")
             case 0xD9: throw corrupt("it ends (EOI) before any scan")
-            case 0x01, 0xD0...0xD7: continue      // TEM and stray RSTn carry no segment
+            case 0x01, 0xD0...0xD7: continue  // TEM and stray RSTn carry no segment
             case 0x00: throw corrupt("a stuffed FF 00 outside the entropy-coded data")
             default: break
             }
@@ -51,7 +51,7 @@ struct LosslessJPEGStream {
             let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
             guard length >= 2 else { throw corrupt("segment FF \(hex(marker)) has length \(length)") }
             guard i + length <= n else { throw truncated }
-            let s = i + 2                      // the segment's payload
+            let s = i + 2  // the segment's payload
             let end = i + length
             i = end
             switch marker {
@@ -62,33 +62,40 @@ struct LosslessJPEGStream {
                 let height = Int(bytes[s + 1]) << 8 | Int(bytes[s + 2])
                 let width = Int(bytes[s + 3]) << 8 | Int(bytes[s + 4])
                 let count = Int(bytes[s + 5])
-                guard length == 8 + 3 * count else { throw corrupt("the SOF3 segment's length \(length) does not match its \(count) components") }
+                guard length == 8 + 3 * count else {
+                    throw corrupt("the SOF3 segment's length \(length) does not match its \(count) components")
+                }
                 guard (1...4).contains(count) else {
                     if count == 0 { throw corrupt("the frame has no components") }
-                    throw .unsupported(feature: "Lossless JPEG with \(count) components",
-                                       hint: "DNG tiles have 1 to 4 components; this stream is not a DNG tile.")
+                    throw .unsupported(
+                        feature: "Lossless JPEG with \(count) components",
+                        hint: "DNG tiles have 1 to 4 components; this stream is not a DNG tile.")
                 }
                 guard (2...16).contains(precision) else { throw corrupt("the sample precision is \(precision) bits (T.81 allows 2 to 16)") }
                 guard height > 0 else {
-                    throw .unsupported(feature: "A lossless JPEG frame of height 0 (height given later by a DNL marker)",
-                                       hint: "DNG tiles state their height in SOF3; re-save the file with a DNG converter.")
+                    throw .unsupported(
+                        feature: "A lossless JPEG frame of height 0 (height given later by a DNL marker)",
+                        hint: "DNG tiles state their height in SOF3; re-save the file with a DNG converter.")
                 }
                 guard width > 0 else { throw corrupt("the frame is 0 pixels wide") }
                 var ids: [UInt8] = []
                 for c in 0..<count {
-                    let id = bytes[s + 6 + 3 * c], sampling = bytes[s + 7 + 3 * c]
+                    let id = bytes[s + 6 + 3 * c]
+                    let sampling = bytes[s + 7 + 3 * c]
                     guard !ids.contains(id) else { throw corrupt("component id \(id) appears twice") }
                     guard sampling == 0x11 else {
-                        throw .unsupported(feature: "Lossless JPEG sampling factors \(sampling >> 4)×\(sampling & 15) (component \(c))",
-                                           hint: "Only 1×1 sampling (no subsampling) is decoded, as DNG raw data uses.")
+                        throw .unsupported(
+                            feature: "Lossless JPEG sampling factors \(sampling >> 4)×\(sampling & 15) (component \(c))",
+                            hint: "Only 1×1 sampling (no subsampling) is decoded, as DNG raw data uses.")
                     }
                     ids.append(id)
                 }
                 frame = (precision, height, width, ids)
             case 0xC0, 0xC1, 0xC2, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF:
-                throw .unsupported(feature: "A JPEG \(Self.frameName(marker)) frame where lossless JPEG (SOF3) was expected",
-                                   hint: "Only lossless Huffman JPEG (SOF3, DNG Compression 7) is decoded here; DCT JPEG "
-                                       + "(DNG Compression 34892, lossy) and arithmetic or hierarchical JPEG are other codecs.")
+                throw .unsupported(
+                    feature: "A JPEG \(Self.frameName(marker)) frame where lossless JPEG (SOF3) was expected",
+                    hint: "Only lossless Huffman JPEG (SOF3, DNG Compression 7) is decoded here; DCT JPEG "
+                        + "(DNG Compression 34892, lossy) and arithmetic or hierarchical JPEG are other codecs.")
             case 0xC4:
                 var p = s
                 while p < end {
@@ -100,7 +107,8 @@ struct LosslessJPEGStream {
                     let symbols = (0..<total).map { bytes[p + 17 + $0] }
                     let table = LosslessJPEGHuffmanTable(counts: counts, symbols: symbols)
                     try table.validate()
-                    let tableClass = tcth >> 4, index = Int(tcth & 15)
+                    let tableClass = tcth >> 4
+                    let index = Int(tcth & 15)
                     guard tableClass <= 1, index < 4 else { throw corrupt("a DHT segment defines table \(tableClass)/\(index)") }
                     // Lossless scans use DC-class tables; an AC table (class 1) is never selected, so it is skipped.
                     if tableClass == 0 { tables[index] = table }
@@ -113,18 +121,23 @@ struct LosslessJPEGStream {
                 guard let frame else { throw corrupt("the scan (SOS) comes before the frame header (SOF3)") }
                 guard length >= 6 else { throw corrupt("the SOS segment is too short") }
                 let count = Int(bytes[s])
-                guard length == 6 + 2 * count else { throw corrupt("the SOS segment's length \(length) does not match its \(count) components") }
+                guard length == 6 + 2 * count else {
+                    throw corrupt("the SOS segment's length \(length) does not match its \(count) components")
+                }
                 guard count == frame.ids.count else {
-                    throw .unsupported(feature: "A lossless JPEG scan with \(count) of the frame's \(frame.ids.count) components",
-                                       hint: "Only one interleaved scan holding every component is decoded, as DNG tiles use.")
+                    throw .unsupported(
+                        feature: "A lossless JPEG scan with \(count) of the frame's \(frame.ids.count) components",
+                        hint: "Only one interleaved scan holding every component is decoded, as DNG tiles use.")
                 }
                 var componentTables: [LosslessJPEGHuffmanTable] = []
                 for c in 0..<count {
-                    let id = bytes[s + 1 + 2 * c], selector = Int(bytes[s + 2 + 2 * c] >> 4)
+                    let id = bytes[s + 1 + 2 * c]
+                    let selector = Int(bytes[s + 2 + 2 * c] >> 4)
                     guard id == frame.ids[c] else {
                         if frame.ids.contains(id) {
-                            throw .unsupported(feature: "A lossless JPEG scan listing components in another order than the frame",
-                                               hint: "Re-save the file with a DNG converter.")
+                            throw .unsupported(
+                                feature: "A lossless JPEG scan listing components in another order than the frame",
+                                hint: "Re-save the file with a DNG converter.")
                         }
                         throw corrupt("the scan names component \(id), which the frame does not have")
                     }
@@ -140,13 +153,15 @@ struct LosslessJPEGStream {
                     throw corrupt("the point transform (\(pointTransform)) is not below the precision (\(frame.precision))")
                 }
                 if restartInterval > 0 && restartInterval % frame.width != 0 {
-                    throw .unsupported(feature: "A lossless JPEG restart interval of \(restartInterval) pixels in rows of \(frame.width)",
-                                       hint: "Restart intervals are decoded when they are whole rows, as DNG writers, "
-                                           + "Adobe's DNG SDK and libjpeg produce them.")
+                    throw .unsupported(
+                        feature: "A lossless JPEG restart interval of \(restartInterval) pixels in rows of \(frame.width)",
+                        hint: "Restart intervals are decoded when they are whole rows, as DNG writers, "
+                            + "Adobe's DNG SDK and libjpeg produce them.")
                 }
-                header = LosslessJPEGHeader(width: frame.width, height: frame.height, components: count,
-                                            precision: frame.precision, predictor: predictor,
-                                            pointTransform: pointTransform, restartInterval: restartInterval)
+                header = LosslessJPEGHeader(
+                    width: frame.width, height: frame.height, components: count,
+                    precision: frame.precision, predictor: predictor,
+                    pointTransform: pointTransform, restartInterval: restartInterval)
                 self.componentTables = componentTables
                 entropyStart = end
                 return

@@ -25,7 +25,8 @@ public struct StoredMosaic: Sendable, Equatable {
     private static let openings = Atomic<UInt64>(0)
 
     package init(layout: MosaicLayout, chunks: DNGRawChunks) {
-        self.layout = layout; self.chunks = chunks
+        self.layout = layout
+        self.chunks = chunks
         opening = Self.openings.add(1, ordering: .relaxed).newValue
     }
 

@@ -20,8 +20,8 @@ package final class TileResults<Value: Sendable>: Sendable {
         out.reserveCapacity(all.count)
         for s in all {
             switch s {
-            case let .success(b)?: out.append(b)
-            case let .failure(e)?: throw e
+            case .success(let b)?: out.append(b)
+            case .failure(let e)?: throw e
             case nil: throw .processorFailed(name: "DNG tile", reason: "a tile was not produced")
             }
         }

@@ -2,10 +2,11 @@
 // open_memstream FILE*): EXIF thumbnails, DNG previews, Motion Photo primaries.
 import CDaguerreCodecs
 import DaguerreCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Encodes an RGB8 or L8 ``PixelBuffer`` to JPEG bytes in memory.
@@ -17,13 +18,16 @@ import Darwin
 /// let thumb = try JPEGDataEncoder.encode(smallRGB, quality: 0.8)
 /// ```
 public enum JPEGDataEncoder {
-    public static func encode(_ buffer: PixelBuffer, quality: Double = 0.9, segments: [JPEGSegment] = [],
-                              iccProfile: [UInt8]? = nil) throws(DaguerreError) -> [UInt8] {
+    public static func encode(
+        _ buffer: PixelBuffer, quality: Double = 0.9, segments: [JPEGSegment] = [],
+        iccProfile: [UInt8]? = nil
+    ) throws(DaguerreError) -> [UInt8] {
         guard buffer.format == .rgb8 || buffer.format == .l8 else {
             throw .unsupported(feature: "in-memory JPEG from \(buffer.format)", hint: "Convert the buffer to RGB8 or L8 first.")
         }
-        let options = EncoderOptions(format: .jpeg, width: buffer.width, height: buffer.height, rowFormat: buffer.format,
-                                     iccProfile: iccProfile, quality: quality)
+        let options = EncoderOptions(
+            format: .jpeg, width: buffer.width, height: buffer.height, rowFormat: buffer.format,
+            iccProfile: iccProfile, quality: quality)
         let markers = try JPEGSegment.bridged(segments)
         let q = try JPEGEncoder.libjpegQuality(quality)
         var pointer: UnsafeMutablePointer<CChar>?
@@ -31,8 +35,9 @@ public enum JPEGDataEncoder {
         guard let stream = open_memstream(&pointer, &size) else {
             throw .io(operation: "open a memory stream for", path: "JPEG data", reason: String(cString: strerror(errno)))
         }
-        let handle = JPEGEncoder.create(stream, options: options, quality: q,
-                                        markers: markers)
+        let handle = JPEGEncoder.create(
+            stream, options: options, quality: q,
+            markers: markers)
         var status = handle.map { dag_jpeg_encoder_status($0) } ?? DAG_IO
         if status == DAG_OK, let h = handle {
             status = buffer.withUnsafeBytes { raw in

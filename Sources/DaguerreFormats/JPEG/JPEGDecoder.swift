@@ -44,27 +44,30 @@ public final class JPEGDecoder: ImageDecoder {
     }
 
     init(source: ImageSource, limits: Limits) throws(DaguerreError) {
-        if case let .memory(bytes) = source, bytes.isEmpty { throw .truncated(format: "JPEG", path: nil) }
+        if case .memory(let bytes) = source, bytes.isEmpty { throw .truncated(format: "JPEG", path: nil) }
         self.source = source
         self.limits = limits
         let (h, header) = try Self.openHandle(source, limits: limits)
         handle = h
         let gray = header.components == 1
         // Placeholder until the checks below pass; `info` is complete before init returns.
-        info = ImageFileInfo(format: .jpeg, width: Int(header.width), height: Int(header.height),
-                             pixelFormat: gray ? .l8 : .rgb8, alpha: .straight, iccProfile: nil,
-                             colorSpace: gray ? .genericGray : .sRGB, randomAccess: false)
+        info = ImageFileInfo(
+            format: .jpeg, width: Int(header.width), height: Int(header.height),
+            pixelFormat: gray ? .l8 : .rgb8, alpha: .straight, iccProfile: nil,
+            colorSpace: gray ? .genericGray : .sRGB, randomAccess: false)
         columns = 0..<Int(header.width)
         do throws(DaguerreError) {
             switch header.color_space {
             case 4, 5:
-                throw DaguerreError.unsupported(feature: "CMYK and YCCK JPEG files (\(source.displayPath))",
-                                                hint: "Convert the file to RGB first, e.g. `convert in.jpg -colorspace sRGB out.jpg`.")
+                throw DaguerreError.unsupported(
+                    feature: "CMYK and YCCK JPEG files (\(source.displayPath))",
+                    hint: "Convert the file to RGB first, e.g. `convert in.jpg -colorspace sRGB out.jpg`.")
             default: break
             }
             guard header.components == 1 || header.components == 3 else {
-                throw DaguerreError.unsupported(feature: "JPEG files with \(header.components) components",
-                                                hint: "Only grayscale and YCbCr/RGB JPEG files are read; convert the file to RGB.")
+                throw DaguerreError.unsupported(
+                    feature: "JPEG files with \(header.components) components",
+                    hint: "Only grayscale and YCbCr/RGB JPEG files are read; convert the file to RGB.")
             }
             try limits.check(width: info.width, height: info.height, bytesPerPixel: info.pixelFormat.bytesPerPixel, what: "JPEG image")
             let status = info.adoptEmbeddedICC(gray: gray) { dag_jpeg_decoder_icc(h, $0, $1) }
@@ -81,12 +84,12 @@ public final class JPEGDecoder: ImageDecoder {
     private static func openHandle(_ source: ImageSource, limits: Limits) throws(DaguerreError) -> (OpaquePointer, dag_jpeg_header) {
         let opened: OpaquePointer?
         switch source {
-        case let .file(path):
+        case .file(let path):
             guard let o = dag_jpeg_decoder_open_file(path) else {
                 throw .io(operation: "open", path: path, reason: String(cString: strerror(errno)))
             }
             opened = o
-        case let .memory(bytes):
+        case .memory(let bytes):
             opened = bytes.withUnsafeBufferPointer { dag_jpeg_decoder_open_memory($0.baseAddress, $0.count) }
         }
         guard let h = opened else { throw .tooLarge(what: "JPEG decoder memory", value: 0, limit: 0) }
@@ -144,11 +147,14 @@ public final class JPEGDecoder: ImageDecoder {
         if let wanted = requestedColumns, wanted != 0..<info.width {
             // Ask for one more column each side: fancy upsampling treats the edge of a cropped
             // region as the image edge, so only interior columns equal a full decode.
-            let lo = max(0, wanted.lowerBound - 1), hi = min(info.width, wanted.upperBound + 1)
-            var x = UInt32(lo), w = UInt32(hi - lo)
+            let lo = max(0, wanted.lowerBound - 1)
+            let hi = min(info.width, wanted.upperBound + 1)
+            var x = UInt32(lo)
+            var w = UInt32(hi - lo)
             let s = dag_jpeg_decoder_crop(h, &x, &w)
             if s != DAG_OK { throw failure(s) }
-            let start = Int(x), end = Int(x) + Int(w)
+            let start = Int(x)
+            let end = Int(x) + Int(w)
             guard start <= wanted.lowerBound, end >= wanted.upperBound, end <= info.width else {
                 throw .corruptData(format: "JPEG", detail: "libjpeg cropped to \(start)..<\(end), outside \(wanted)", path: source.path)
             }
@@ -182,7 +188,8 @@ public final class JPEGDecoder: ImageDecoder {
         var h = try ensureStarted()
         let rowBytes = columns.count * info.pixelFormat.bytesPerPixel
         guard bytesPerRow >= rowBytes else {
-            throw .invalidArgument(what: "bytesPerRow \(bytesPerRow)", problem: "must be at least \(rowBytes) for \(columns.count) \(info.pixelFormat) pixels")
+            throw .invalidArgument(
+                what: "bytesPerRow \(bytesPerRow)", problem: "must be at least \(rowBytes) for \(columns.count) \(info.pixelFormat) pixels")
         }
         var next = Int(dag_jpeg_decoder_next_row(h))
         if y < next {

@@ -26,8 +26,9 @@ public final class JPEGEncoder: BridgedEncoder {
         guard options.rowFormat == .rgb8 || options.rowFormat == .l8 else {
             throw .unsupported(feature: "JPEG rows in \(options.rowFormat)", hint: "Give JPEG rows as RGB8 or L8.")
         }
-        try options.limits.check(width: options.width, height: options.height,
-                                 bytesPerPixel: options.rowFormat.bytesPerPixel, what: "JPEG image")
+        try options.limits.check(
+            width: options.width, height: options.height,
+            bytesPerPixel: options.rowFormat.bytesPerPixel, what: "JPEG image")
         if options.width > 65_500 || options.height > 65_500 {
             throw .tooLarge(what: "JPEG dimension", value: max(options.width, options.height), limit: 65_500)
         }
@@ -35,10 +36,13 @@ public final class JPEGEncoder: BridgedEncoder {
             throw .tooLarge(what: "ICC profile for JPEG (bytes)", value: icc.count, limit: 255 * 65_519)
         }
         let markers = try JPEGSegment.bridged(options.jpegSegments)
-        try super.init(path: path, options: options, bridge: Bridge(
-            format: "JPEG", status: { dag_jpeg_encoder_status($0) }, message: { dag_jpeg_encoder_message($0) },
-            write: { dag_jpeg_encoder_write($0, $1, $2, $3) }, finish: { dag_jpeg_encoder_finish($0) },
-            destroy: { dag_jpeg_encoder_destroy($0) })) { stream in
+        try super.init(
+            path: path, options: options,
+            bridge: Bridge(
+                format: "JPEG", status: { dag_jpeg_encoder_status($0) }, message: { dag_jpeg_encoder_message($0) },
+                write: { dag_jpeg_encoder_write($0, $1, $2, $3) }, finish: { dag_jpeg_encoder_finish($0) },
+                destroy: { dag_jpeg_encoder_destroy($0) })
+        ) { stream in
             Self.create(stream, options: options, quality: quality, markers: markers)
         }
     }
@@ -52,15 +56,18 @@ public final class JPEGEncoder: BridgedEncoder {
     }
 
     /// The C compressor on `stream`, for RGB8 or L8 rows, with `markers` after SOI.
-    static func create(_ stream: UnsafeMutablePointer<FILE>, options: EncoderOptions, quality: Int32,
-                       markers: [UInt8]) -> OpaquePointer? {
+    static func create(
+        _ stream: UnsafeMutablePointer<FILE>, options: EncoderOptions, quality: Int32,
+        markers: [UInt8]
+    ) -> OpaquePointer? {
         let components: Int32 = options.rowFormat == .l8 ? 1 : 3
         let icc = options.iccProfile ?? []
         return icc.withUnsafeBufferPointer { iccBytes in
             markers.withUnsafeBufferPointer { m in
-                dag_jpeg_encoder_create(stream, UInt32(options.width), UInt32(options.height), components, quality,
-                                        options.chromaSubsampling ? 1 : 0, icc.isEmpty ? nil : iccBytes.baseAddress,
-                                        UInt32(icc.count), m.isEmpty ? nil : m.baseAddress, m.count)
+                dag_jpeg_encoder_create(
+                    stream, UInt32(options.width), UInt32(options.height), components, quality,
+                    options.chromaSubsampling ? 1 : 0, icc.isEmpty ? nil : iccBytes.baseAddress,
+                    UInt32(icc.count), m.isEmpty ? nil : m.baseAddress, m.count)
             }
         }
     }

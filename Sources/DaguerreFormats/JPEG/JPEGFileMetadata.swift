@@ -36,7 +36,9 @@ public struct JPEGFileMetadata: Sendable {
     /// From a marker scan the caller already made of `bytes`.
     package init(bytes: [UInt8], scan: JPEGMarkerScanner) throws(DaguerreError) {
         byteCount = bytes.count
-        width = scan.width; height = scan.height; components = scan.components
+        width = scan.width
+        height = scan.height
+        components = scan.components
         var iccChunks: [Int: [UInt8]] = [:]
         for s in scan.segments {
             let payload = Array(bytes[s.payload])
@@ -45,9 +47,13 @@ public struct JPEGFileMetadata: Sendable {
                 let tree = try reader.tree()
                 if let ifd0 = tree.first { metadata = EXIFCodec.metadata(ifd0: ifd0, reader: reader) }
                 if tree.count > 1, let o = tree[1].uint(.jpegInterchangeFormat, in: reader),
-                   let n = tree[1].uint(.jpegInterchangeFormatLength, in: reader) {
-                    let start = 6 + Int(o), end = start + Int(n)
-                    guard end <= payload.count else { throw .corruptData(format: "EXIF", detail: "the thumbnail runs past its segment", path: nil) }
+                    let n = tree[1].uint(.jpegInterchangeFormatLength, in: reader)
+                {
+                    let start = 6 + Int(o)
+                    let end = start + Int(n)
+                    guard end <= payload.count else {
+                        throw .corruptData(format: "EXIF", detail: "the thumbnail runs past its segment", path: nil)
+                    }
                     thumbnail = Array(payload[start..<end])
                 }
             } else if s.marker == 0xE1, payload.starts(with: JPEGSegment.xmpIdentifier) {
@@ -69,8 +75,10 @@ public struct JPEGFileMetadata: Sendable {
 
     /// The same from a scan the caller already made, keeping the bytes before `end` only (the
     /// image without a trailer) and reserving `extra` bytes for what the caller appends.
-    package static func replacingMetadata(in jpeg: [UInt8], with segments: [JPEGSegment], scan: JPEGMarkerScanner,
-                                  upTo end: Int? = nil, reserving extra: Int = 0) throws(DaguerreError) -> [UInt8] {
+    package static func replacingMetadata(
+        in jpeg: [UInt8], with segments: [JPEGSegment], scan: JPEGMarkerScanner,
+        upTo end: Int? = nil, reserving extra: Int = 0
+    ) throws(DaguerreError) -> [UInt8] {
         var out: [UInt8] = [0xFF, 0xD8]
         out.reserveCapacity(jpeg.count + extra + segments.reduce(0) { $0 + $1.payload.count + 4 })
         for s in segments {
@@ -81,8 +89,10 @@ public struct JPEGFileMetadata: Sendable {
         }
         for s in scan.segments {
             let payload = jpeg[s.payload]
-            let replaced = (s.marker == 0xE0 && payload.starts(with: Array("JFIF".utf8)))
-                || (s.marker == 0xE1 && (payload.starts(with: JPEGSegment.exifIdentifier) || payload.starts(with: JPEGSegment.xmpIdentifier)))
+            let replaced =
+                (s.marker == 0xE0 && payload.starts(with: Array("JFIF".utf8)))
+                || (s.marker == 0xE1
+                    && (payload.starts(with: JPEGSegment.exifIdentifier) || payload.starts(with: JPEGSegment.xmpIdentifier)))
             if !replaced { out += jpeg[s.whole] }
         }
         out += jpeg[scan.scanStart..<max(scan.scanStart, min(end ?? jpeg.count, jpeg.count))]

@@ -24,7 +24,9 @@ package struct JPEGMarkerScanner {
     package var width = 0, height = 0, components = 0
 
     package init(_ b: [UInt8]) throws(DaguerreError) {
-        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { throw .corruptData(format: "JPEG", detail: "it does not start with SOI", path: nil) }
+        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else {
+            throw .corruptData(format: "JPEG", detail: "it does not start with SOI", path: nil)
+        }
         var p = 2
         while true {
             // Fill bytes (0xFF runs) may precede a marker.
@@ -34,9 +36,15 @@ package struct JPEGMarkerScanner {
             while q < b.count, b[q] == 0xFF { q += 1 }
             guard q < b.count else { throw .truncated(format: "JPEG", path: nil) }
             let marker = b[q]
-            if marker == 0xDA { scanStart = p; return }
+            if marker == 0xDA {
+                scanStart = p
+                return
+            }
             if marker == 0xD9 { throw .corruptData(format: "JPEG", detail: "EOI before any image data", path: nil) }
-            if (0xD0...0xD7).contains(marker) || marker == 0x01 { p = q + 1; continue }
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 {
+                p = q + 1
+                continue
+            }
             guard q + 2 < b.count else { throw .truncated(format: "JPEG", path: nil) }
             let length = Int(b[q + 1]) << 8 | Int(b[q + 2])
             guard length >= 2 else { throw .corruptData(format: "JPEG", detail: "a segment length of \(length)", path: nil) }

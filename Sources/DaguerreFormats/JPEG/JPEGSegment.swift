@@ -11,7 +11,10 @@ public struct JPEGSegment: Sendable, Equatable {
     /// The marker's second byte: 0xE1 for APP1, 0xE2 for APP2, 0xFE for COM.
     public var marker: UInt8
     public var payload: [UInt8]
-    public init(marker: UInt8, payload: [UInt8]) { self.marker = marker; self.payload = payload }
+    public init(marker: UInt8, payload: [UInt8]) {
+        self.marker = marker
+        self.payload = payload
+    }
 
     /// The largest payload a segment can hold (its length field counts itself).
     public static let maxPayload = 65_533

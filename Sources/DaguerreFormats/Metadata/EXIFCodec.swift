@@ -19,7 +19,8 @@ public enum EXIFCodec {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: offset) ?? TimeZone(secondsFromGMT: 0)!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d:%02d:%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        return String(
+            format: "%04d:%02d:%02d %02d:%02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
     }
 
     /// "+HH:MM" (EXIF 2.31 OffsetTime*).
@@ -79,7 +80,9 @@ public enum EXIFCodec {
         e[.exifVersion] = .undefined(Array("0232".utf8))
         if let t = m.exposureTime, t.isFinite, t > 0 {
             // Shutter speeds shorter than 1 s are written 1/N, as cameras do.
-            e[.exposureTime] = .rationals([t < 1 ? TIFFRational(1, UInt32(min((1 / t).rounded(), 4e9))) : TIFFRational(t, denominator: 1000)])
+            e[.exposureTime] = .rationals([
+                t < 1 ? TIFFRational(1, UInt32(min((1 / t).rounded(), 4e9))) : TIFFRational(t, denominator: 1000)
+            ])
             e[.shutterSpeedValue] = .srationals([TIFFSRational(-log2(t), denominator: 1000)])
         }
         if let f = m.fNumber, f.isFinite, f > 0 {
@@ -130,7 +133,10 @@ public enum EXIFCodec {
     static func gpsDirectory(_ g: GPSLocation) -> TIFFDirectory {
         func dms(_ degrees: Double) -> [TIFFRational] {
             let a = abs(degrees)
-            let d = a.rounded(.down), mFull = (a - d) * 60, m = mFull.rounded(.down), s = (mFull - m) * 60
+            let d = a.rounded(.down)
+            let mFull = (a - d) * 60
+            let m = mFull.rounded(.down)
+            let s = (mFull - m) * 60
             return [TIFFRational(UInt32(d), 1), TIFFRational(UInt32(m), 1), TIFFRational(s, denominator: 10_000)]
         }
         var d = TIFFDirectory()
@@ -167,7 +173,8 @@ public enum EXIFCodec {
         if let o = ifd0.uint(.orientation, in: r), (1...8).contains(o) { m.orientation = Int(o) }
         if let e = ifd0.children[.exifIFD]?.first {
             if let d = e.string(.dateTimeOriginal, in: r), let (date, offset) = parseDate(d, offset: e.string(.offsetTimeOriginal, in: r)) {
-                m.dateTimeOriginal = date; m.timeZoneOffset = offset
+                m.dateTimeOriginal = date
+                m.timeZoneOffset = offset
             }
             m.exposureTime = e.double(.exposureTime, in: r)
             m.fNumber = e.double(.fNumber, in: r)
@@ -186,14 +193,16 @@ public enum EXIFCodec {
             }
         }
         if let g = ifd0.children[.gpsIFD]?.first, let lat = g.doubles(.gpsLatitude, in: r), let lon = g.doubles(.gpsLongitude, in: r),
-           lat.count == 3, lon.count == 3 {
+            lat.count == 3, lon.count == 3
+        {
             var location = GPSLocation(latitude: lat[0] + lat[1] / 60 + lat[2] / 3600, longitude: lon[0] + lon[1] / 60 + lon[2] / 3600)
             if g.string(.gpsLatitudeRef, in: r) == "S" { location.latitude.negate() }
             if g.string(.gpsLongitudeRef, in: r) == "W" { location.longitude.negate() }
             if let a = g.double(.gpsAltitude, in: r) { location.altitude = g.uint(.gpsAltitudeRef, in: r) == 1 ? -a : a }
             if let day = g.string(.gpsDateStamp, in: r), let t = g.doubles(.gpsTimeStamp, in: r), t.count == 3,
-               t.allSatisfy({ $0.isFinite && $0 >= 0 && $0 < 100 }),
-               let (date, _) = parseDate(day + " " + String(format: "%02d:%02d:%02d", Int(t[0]), Int(t[1]), Int(t[2])), offset: nil) {
+                t.allSatisfy({ $0.isFinite && $0 >= 0 && $0 < 100 }),
+                let (date, _) = parseDate(day + " " + String(format: "%02d:%02d:%02d", Int(t[0]), Int(t[1]), Int(t[2])), offset: nil)
+            {
                 location.timestamp = date
             }
             m.gps = location

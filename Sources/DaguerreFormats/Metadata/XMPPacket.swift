@@ -3,8 +3,9 @@
 // that Motion Photos need.
 import DaguerreCore
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// An XMP packet: simple properties by namespace, plus a Container:Directory (Motion Photo 1.0).
@@ -21,7 +22,10 @@ public struct XMPPacket: Sendable, Equatable {
     public struct Namespace: Sendable, Hashable {
         public var uri: String
         public var prefix: String
-        public init(uri: String, prefix: String) { self.uri = uri; self.prefix = prefix }
+        public init(uri: String, prefix: String) {
+            self.uri = uri
+            self.prefix = prefix
+        }
         public static let googleCamera = Namespace(uri: "http://ns.google.com/photos/1.0/camera/", prefix: "GCamera")
         public static let container = Namespace(uri: "http://ns.google.com/photos/1.0/container/", prefix: "Container")
         public static let containerItem = Namespace(uri: "http://ns.google.com/photos/1.0/container/item/", prefix: "Item")
@@ -37,7 +41,10 @@ public struct XMPPacket: Sendable, Equatable {
         public var length: Int?
         public var padding: Int?
         public init(mime: String, semantic: String, length: Int? = nil, padding: Int? = nil) {
-            self.mime = mime; self.semantic = semantic; self.length = length; self.padding = padding
+            self.mime = mime
+            self.semantic = semantic
+            self.length = length
+            self.padding = padding
         }
     }
 
@@ -63,7 +70,7 @@ public struct XMPPacket: Sendable, Equatable {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: ">", with: "&gt;")
         }
-        var nsDecl: [String: String] = [:]   // prefix -> uri
+        var nsDecl: [String: String] = [:]  // prefix -> uri
         for uri in properties.keys { nsDecl[prefixes[uri] ?? "ns\(nsDecl.count)"] = uri }
         if containerDirectory != nil {
             nsDecl[Namespace.container.prefix] = Namespace.container.uri
@@ -125,13 +132,14 @@ extension XMPPacket {
         out.reserveCapacity(b.count)
         var i = 0
         while i < b.count {
-            if b[i] == 0x3C, i + 1 < b.count, b[i + 1] == 0x3F {   // "<?"
+            if b[i] == 0x3C, i + 1 < b.count, b[i + 1] == 0x3F {  // "<?"
                 var j = i + 2
-                while j + 1 < b.count, !(b[j] == 0x3F && b[j + 1] == 0x3E) { j += 1 }   // "?>"
+                while j + 1 < b.count, !(b[j] == 0x3F && b[j + 1] == 0x3E) { j += 1 }  // "?>"
                 i = j + 2
                 continue
             }
-            out.append(b[i]); i += 1
+            out.append(b[i])
+            i += 1
         }
         return Data(out)
     }
@@ -148,17 +156,23 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     private static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
     private static let ignoredURIs: Set<String> = [rdf, "adobe:ns:meta/", "http://www.w3.org/2000/xmlns/"]
 
-    package func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    package func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         let uri = namespaceURI ?? ""
         stack.append((uri, name))
         text = ""
         if uri == XMPPacket.Namespace.container.uri && name == "Directory" { sawDirectory = true }
         if uri == XMPPacket.Namespace.container.uri && name == "Item" {
             // Attributes arrive by qualified name; the Item namespace prefix may differ, so match local names.
-            func attr(_ local: String) -> String? { attributes.first { $0.key.split(separator: ":").last.map(String.init) == local }?.value }
-            items.append(.init(mime: attr("Mime") ?? "", semantic: attr("Semantic") ?? "",
-                               length: attr("Length").flatMap { Int($0) }, padding: attr("Padding").flatMap { Int($0) }))
+            func attr(_ local: String) -> String? {
+                attributes.first { $0.key.split(separator: ":").last.map(String.init) == local }?.value
+            }
+            items.append(
+                .init(
+                    mime: attr("Mime") ?? "", semantic: attr("Semantic") ?? "",
+                    length: attr("Length").flatMap { Int($0) }, padding: attr("Padding").flatMap { Int($0) }))
             return
         }
         if uri == Self.rdf && name == "Description" {
@@ -183,7 +197,8 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         // An element-form simple property: a leaf directly inside rdf:Description.
         if !Self.ignoredURIs.contains(uri), !trimmed.isEmpty, stack.count >= 2,
-           stack[stack.count - 2].uri == Self.rdf, stack[stack.count - 2].name == "Description" {
+            stack[stack.count - 2].uri == Self.rdf, stack[stack.count - 2].name == "Description"
+        {
             properties[uri, default: [:]][name] = trimmed
         }
         text = ""

@@ -66,17 +66,22 @@ public final class PNGDecoder: ImageDecoder {
         default:
             dag_png_decoder_destroy(h)
             handle = nil
-            throw .unsupported(feature: "PNG with \(hdr.channels) channels of \(hdr.output_depth) bits", hint: "Re-save the PNG as 8- or 16-bit RGB(A) or gray.")
+            throw .unsupported(
+                feature: "PNG with \(hdr.channels) channels of \(hdr.output_depth) bits",
+                hint: "Re-save the PNG as 8- or 16-bit RGB(A) or gray.")
         }
         let gray = hdr.channels <= 2
-        info = ImageFileInfo(format: .png, width: Int(hdr.width), height: Int(hdr.height), pixelFormat: format,
-                             alpha: .straight, iccProfile: nil,
-                             colorSpace: gray ? .genericGray : .sRGB, randomAccess: false)
+        info = ImageFileInfo(
+            format: .png, width: Int(hdr.width), height: Int(hdr.height), pixelFormat: format,
+            alpha: .straight, iccProfile: nil,
+            colorSpace: gray ? .genericGray : .sRGB, randomAccess: false)
         columns = 0..<Int(hdr.width)
         do throws(DaguerreError) {
             try limits.check(width: info.width, height: info.height, bytesPerPixel: format.bytesPerPixel, what: "PNG image")
             guard hdr.rowbytes == info.width * format.bytesPerPixel else {
-                throw DaguerreError.corruptData(format: "PNG", detail: "libpng's row size \(hdr.rowbytes) disagrees with \(info.width) \(format) pixels", path: source.path)
+                throw DaguerreError.corruptData(
+                    format: "PNG", detail: "libpng's row size \(hdr.rowbytes) disagrees with \(info.width) \(format) pixels",
+                    path: source.path)
             }
             // (An sRGB chunk, or no colour chunk at all, leaves the default set above.)
             let status = info.adoptEmbeddedICC(gray: gray) { dag_png_decoder_icc(h, $0, $1) }
@@ -100,21 +105,30 @@ public final class PNGDecoder: ImageDecoder {
             throw .corruptData(format: "PNG", detail: "the first chunk is not IHDR", path: path)
         }
         func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
-        let width = be32(16), height = be32(20), depth = Int(b[24]), colorType = Int(b[25])
+        let width = be32(16)
+        let height = be32(20)
+        let depth = Int(b[24])
+        let colorType = Int(b[25])
         let channels: Int
-        switch colorType { case 0: channels = 1; case 2: channels = 3; case 3: channels = 4; case 4: channels = 2; default: channels = 4 }
+        switch colorType {
+        case 0: channels = 1
+        case 2: channels = 3
+        case 3: channels = 4
+        case 4: channels = 2
+        default: channels = 4
+        }
         try limits.check(width: width, height: height, bytesPerPixel: channels * (depth == 16 ? 2 : 1), what: "PNG image")
     }
 
     private static func openHandle(_ source: ImageSource, limits: Limits) throws(DaguerreError) -> (OpaquePointer, dag_png_header) {
         let opened: OpaquePointer?
         switch source {
-        case let .file(path):
+        case .file(let path):
             guard let o = dag_png_decoder_open_file(path) else {
                 throw .io(operation: "open", path: path, reason: String(cString: strerror(errno)))
             }
             opened = o
-        case let .memory(bytes):
+        case .memory(let bytes):
             opened = bytes.withUnsafeBufferPointer { dag_png_decoder_open_memory($0.baseAddress, $0.count) }
         }
         guard let h = opened else { throw .tooLarge(what: "PNG decoder memory", value: 0, limit: 0) }
@@ -164,8 +178,9 @@ public final class PNGDecoder: ImageDecoder {
             image.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress else { return }
                 for i in 0..<count {
-                    (destination + i * bytesPerRow).copyMemory(from: base + (y + i) * fullRow + columns.lowerBound * bpp,
-                                                               byteCount: columns.count * bpp)
+                    (destination + i * bytesPerRow).copyMemory(
+                        from: base + (y + i) * fullRow + columns.lowerBound * bpp,
+                        byteCount: columns.count * bpp)
                 }
             }
             return
@@ -203,7 +218,8 @@ public final class PNGDecoder: ImageDecoder {
         nextRow = 0
         let (h, hdr) = try Self.openHandle(source, limits: limits)
         guard hdr.width == header.width, hdr.height == header.height, hdr.channels == header.channels,
-              hdr.output_depth == header.output_depth else {
+            hdr.output_depth == header.output_depth
+        else {
             dag_png_decoder_destroy(h)
             throw .corruptData(format: "PNG", detail: "the header changed between reads", path: source.path)
         }

@@ -33,25 +33,32 @@ public final class PNGEncoder: BridgedEncoder {
         case .uint8: depth = 8
         case .uint16: depth = 16
         default:
-            throw .unsupported(feature: "PNG rows in \(options.rowFormat)", hint: "PNG stores integers: convert float rows to 16-bit first.")
+            throw .unsupported(
+                feature: "PNG rows in \(options.rowFormat)", hint: "PNG stores integers: convert float rows to 16-bit first.")
         }
-        try options.limits.check(width: options.width, height: options.height,
-                                 bytesPerPixel: options.rowFormat.bytesPerPixel, what: "PNG image")
+        try options.limits.check(
+            width: options.width, height: options.height,
+            bytesPerPixel: options.rowFormat.bytesPerPixel, what: "PNG image")
         if options.width > 0x7FFF_FFFF || options.height > 0x7FFF_FFFF {
             throw .tooLarge(what: "PNG dimension", value: max(options.width, options.height), limit: 0x7FFF_FFFF)
         }
-        try super.init(path: path, options: options, bridge: Bridge(
-            format: "PNG", status: { dag_png_encoder_status($0) }, message: { dag_png_encoder_message($0) },
-            write: { dag_png_encoder_write($0, $1, $2, $3) }, finish: { dag_png_encoder_finish($0) },
-            destroy: { dag_png_encoder_destroy($0) })) { stream in
+        try super.init(
+            path: path, options: options,
+            bridge: Bridge(
+                format: "PNG", status: { dag_png_encoder_status($0) }, message: { dag_png_encoder_message($0) },
+                write: { dag_png_encoder_write($0, $1, $2, $3) }, finish: { dag_png_encoder_finish($0) },
+                destroy: { dag_png_encoder_destroy($0) })
+        ) { stream in
             if let icc = options.iccProfile, !icc.isEmpty {
                 return icc.withUnsafeBufferPointer {
-                    dag_png_encoder_create(stream, UInt32(options.width), UInt32(options.height), channels, depth,
-                                           $0.baseAddress, UInt32(clamping: $0.count), 0)
+                    dag_png_encoder_create(
+                        stream, UInt32(options.width), UInt32(options.height), channels, depth,
+                        $0.baseAddress, UInt32(clamping: $0.count), 0)
                 }
             }
-            return dag_png_encoder_create(stream, UInt32(options.width), UInt32(options.height), channels, depth,
-                                          nil, 0, options.isSRGB ? 1 : 0)
+            return dag_png_encoder_create(
+                stream, UInt32(options.width), UInt32(options.height), channels, depth,
+                nil, 0, options.isSRGB ? 1 : 0)
         }
     }
 }

@@ -57,12 +57,12 @@ public final class TIFFDecoder: ImageDecoder {
         let maxAlloc = UInt64(clamping: limits.maxBufferBytes)
         let opened: OpaquePointer?
         switch source {
-        case let .file(path):
+        case .file(let path):
             guard access(path, R_OK) == 0 else {
                 throw .io(operation: "open", path: path, reason: String(cString: strerror(errno)))
             }
-            opened = dag_tiff_open_file(path, "rm", maxAlloc)   // "m": no mmap, so a file cut under us cannot SIGBUS
-        case let .memory(bytes):
+            opened = dag_tiff_open_file(path, "rm", maxAlloc)  // "m": no mmap, so a file cut under us cannot SIGBUS
+        case .memory(let bytes):
             opened = bytes.withUnsafeBufferPointer { dag_tiff_open_memory($0.baseAddress, $0.count, maxAlloc) }
         }
         guard let t = opened else { throw .tooLarge(what: "TIFF decoder memory", value: 0, limit: 0) }
@@ -84,7 +84,8 @@ public final class TIFFDecoder: ImageDecoder {
             guard let w = u32(TIFFTag.imageWidth, defaulted: false), let h = u32(TIFFTag.imageLength, defaulted: false) else {
                 throw DaguerreError.corruptData(format: "TIFF", detail: "no ImageWidth or ImageLength", path: source.path)
             }
-            let width = Int(w), height = Int(h)
+            let width = Int(w)
+            let height = Int(h)
             let spp = Int(u16(TIFFTag.samplesPerPixel) ?? 1)
             let bits = Int(u16(TIFFTag.bitsPerSample) ?? 1)
             let sampleFormat = u16(TIFFTag.sampleFormat) ?? TIFFTag.sampleFormatUInt
@@ -95,10 +96,14 @@ public final class TIFFDecoder: ImageDecoder {
             }
             if dag_tiff_is_dng(t) != 0 {
                 // IFD0 of a DNG is usually a small preview; the raw image is elsewhere and needs demosaicking.
-                throw DaguerreError.unsupported(feature: "DNG raw files (\(source.displayPath))",
-                                                hint: "DNG is TIFF-based, but its raw image is not a plain TIFF image; it is read by the RAW pipeline, not by the TIFF reader.")
+                throw DaguerreError.unsupported(
+                    feature: "DNG raw files (\(source.displayPath))",
+                    hint:
+                        "DNG is TIFF-based, but its raw image is not a plain TIFF image; it is read by the RAW pipeline, not by the TIFF reader."
+                )
             }
-            let hint = "Convert the image to a contiguous 8- or 16-bit RGB or gray TIFF (e.g. `tiffcp -c none -p contig`), or export it as PNG."
+            let hint =
+                "Convert the image to a contiguous 8- or 16-bit RGB or gray TIFF (e.g. `tiffcp -c none -p contig`), or export it as PNG."
             guard photometric == TIFFTag.photometricRGB || photometric == TIFFTag.photometricMinIsBlack else {
                 throw DaguerreError.unsupported(feature: "TIFF images in \(TIFFTag.photometricName(photometric))", hint: hint)
             }
@@ -110,7 +115,8 @@ public final class TIFFDecoder: ImageDecoder {
             }
             let color = photometric == TIFFTag.photometricRGB ? 3 : 1
             guard spp == color || spp == color + 1 else {
-                throw DaguerreError.unsupported(feature: "TIFF images with \(spp) samples per pixel (\(color == 3 ? "RGB" : "gray"))", hint: hint)
+                throw DaguerreError.unsupported(
+                    feature: "TIFF images with \(spp) samples per pixel (\(color == 3 ? "RGB" : "gray"))", hint: hint)
             }
             let hasAlpha = spp == color + 1
             var alpha = PixelBuffer.AlphaMode.straight
@@ -118,7 +124,8 @@ public final class TIFFDecoder: ImageDecoder {
                 var count: UInt16 = 0
                 var values: UnsafePointer<UInt16>?
                 if dag_tiff_get_extra_samples(t, &count, &values) != 0, count >= 1, let values,
-                   values[0] == TIFFTag.extraAssociatedAlpha {
+                    values[0] == TIFFTag.extraAssociatedAlpha
+                {
                     alpha = .premultiplied
                 }
             }
@@ -129,8 +136,10 @@ public final class TIFFDecoder: ImageDecoder {
             case (TIFFTag.sampleFormatIEEEFP, 16): component = .float16
             case (TIFFTag.sampleFormatIEEEFP, 32): component = .float32
             default:
-                let kind = sampleFormat == TIFFTag.sampleFormatIEEEFP ? "float" : sampleFormat == TIFFTag.sampleFormatInt ? "signed" : "unsigned"
-                throw DaguerreError.unsupported(feature: "TIFF samples of \(bits)-bit \(kind) type\(bits == 1 ? " (bilevel)" : "")", hint: hint)
+                let kind =
+                    sampleFormat == TIFFTag.sampleFormatIEEEFP ? "float" : sampleFormat == TIFFTag.sampleFormatInt ? "signed" : "unsigned"
+                throw DaguerreError.unsupported(
+                    feature: "TIFF samples of \(bits)-bit \(kind) type\(bits == 1 ? " (bilevel)" : "")", hint: hint)
             }
             let layout: PixelFormat.Layout
             let widen = color == 1 && component.isFloat
@@ -138,33 +147,47 @@ public final class TIFFDecoder: ImageDecoder {
             let format = PixelFormat(layout, component)
             try limits.check(width: width, height: height, bytesPerPixel: format.bytesPerPixel, what: "TIFF image")
 
-            samples = spp; sampleBytes = component.size; fileBytesPerPixel = spp * component.size; widenGray = widen
+            samples = spp
+            sampleBytes = component.size
+            fileBytesPerPixel = spp * component.size
+            widenGray = widen
             tiled = dag_tiff_is_tiled(t) != 0
             let fileRow = width * spp * component.size
             if tiled {
-                let tw = Int(u32(TIFFTag.tileWidth, defaulted: false) ?? 0), tl = Int(u32(TIFFTag.tileLength, defaulted: false) ?? 0)
-                guard tw > 0, tl > 0 else { throw DaguerreError.corruptData(format: "TIFF", detail: "tiles of \(tw)×\(tl)", path: source.path) }
+                let tw = Int(u32(TIFFTag.tileWidth, defaulted: false) ?? 0)
+                let tl = Int(u32(TIFFTag.tileLength, defaulted: false) ?? 0)
+                guard tw > 0, tl > 0 else {
+                    throw DaguerreError.corruptData(format: "TIFF", detail: "tiles of \(tw)×\(tl)", path: source.path)
+                }
                 try limits.check(width: tw, height: tl, bytesPerPixel: fileBytesPerPixel, what: "TIFF tile")
                 let across = (width + tw - 1) / tw
                 try limits.check(width: across * tw, height: tl, bytesPerPixel: fileBytesPerPixel, what: "TIFF row of tiles")
                 guard dag_tiff_tile_size(t) == UInt64(tw * tl * fileBytesPerPixel) else {
-                    throw DaguerreError.unsupported(feature: "TIFF tiles whose size libtiff computes as \(dag_tiff_tile_size(t)) bytes", hint: hint)
+                    throw DaguerreError.unsupported(
+                        feature: "TIFF tiles whose size libtiff computes as \(dag_tiff_tile_size(t)) bytes", hint: hint)
                 }
                 let down = (height + tl - 1) / tl
                 guard Int(dag_tiff_number_of_tiles(t)) >= across * down else {
-                    throw DaguerreError.corruptData(format: "TIFF", detail: "\(dag_tiff_number_of_tiles(t)) tiles for \(across)×\(down)", path: source.path)
+                    throw DaguerreError.corruptData(
+                        format: "TIFF", detail: "\(dag_tiff_number_of_tiles(t)) tiles for \(across)×\(down)", path: source.path)
                 }
-                tileWidth = tw; tileLength = tl; rowsPerStrip = 0
+                tileWidth = tw
+                tileLength = tl
+                rowsPerStrip = 0
             } else {
                 let rps = max(1, min(height, Int(u32(TIFFTag.rowsPerStrip) ?? UInt32(height))))
                 try limits.check(width: width, height: rps, bytesPerPixel: fileBytesPerPixel, what: "TIFF strip")
                 guard dag_tiff_strip_size(t) == UInt64(rps * fileRow) else {
-                    throw DaguerreError.unsupported(feature: "TIFF strips whose size libtiff computes as \(dag_tiff_strip_size(t)) bytes", hint: hint)
+                    throw DaguerreError.unsupported(
+                        feature: "TIFF strips whose size libtiff computes as \(dag_tiff_strip_size(t)) bytes", hint: hint)
                 }
                 guard Int(dag_tiff_number_of_strips(t)) >= (height + rps - 1) / rps else {
-                    throw DaguerreError.corruptData(format: "TIFF", detail: "\(dag_tiff_number_of_strips(t)) strips for \(height) rows", path: source.path)
+                    throw DaguerreError.corruptData(
+                        format: "TIFF", detail: "\(dag_tiff_number_of_strips(t)) strips for \(height) rows", path: source.path)
                 }
-                rowsPerStrip = rps; tileWidth = 0; tileLength = 0
+                rowsPerStrip = rps
+                tileWidth = 0
+                tileLength = 0
             }
             var iccProfile: [UInt8]?
             var space: ColorSpace = layout == .l || layout == .la ? .genericGray : .sRGB
@@ -175,8 +198,9 @@ public final class TIFFDecoder: ImageDecoder {
                 iccProfile = bytes
                 space = ImageFileInfo.colorSpace(fromICC: bytes, gray: layout == .l || layout == .la)
             }
-            info = ImageFileInfo(format: .tiff, width: width, height: height, pixelFormat: format, alpha: alpha,
-                                 iccProfile: iccProfile, colorSpace: space, randomAccess: true)
+            info = ImageFileInfo(
+                format: .tiff, width: width, height: height, pixelFormat: format, alpha: alpha,
+                iccProfile: iccProfile, colorSpace: space, randomAccess: true)
             columns = 0..<width
         } catch {
             _ = dag_tiff_close(t, nil, 0)
@@ -191,7 +215,8 @@ public final class TIFFDecoder: ImageDecoder {
     private static func error(_ message: String, path: String?) -> DaguerreError {
         let m = message.lowercased()
         if m.contains("read error") || m.contains("seek error") || m.contains("cannot read tiff header")
-            || m.contains("premature") || m.contains("eof") {
+            || m.contains("premature") || m.contains("eof")
+        {
             return .truncated(format: "TIFF", path: path)
         }
         return .corruptData(format: "TIFF", detail: message.isEmpty ? "libtiff could not read it" : message, path: path)
@@ -241,9 +266,12 @@ public final class TIFFDecoder: ImageDecoder {
             dst.copyMemory(from: src, byteCount: pixels * fileBytesPerPixel)
             return
         }
-        let sb = sampleBytes, inBpp = fileBytesPerPixel, outBpp = info.pixelFormat.bytesPerPixel
+        let sb = sampleBytes
+        let inBpp = fileBytesPerPixel
+        let outBpp = info.pixelFormat.bytesPerPixel
         for x in 0..<pixels {
-            let s = src + x * inBpp, d = dst + x * outBpp
+            let s = src + x * inBpp
+            let d = dst + x * outBpp
             for c in 0..<3 { (d + c * sb).copyMemory(from: s, byteCount: sb) }
             if samples == 2 { (d + 3 * sb).copyMemory(from: s + sb, byteCount: sb) }
         }
@@ -262,7 +290,8 @@ public final class TIFFDecoder: ImageDecoder {
             guard got == Int64(bytes) else { throw failure(got < 0 ? nil : "strip \(index) decoded to \(got) of \(bytes) bytes") }
             bandWidth = info.width
         } else {
-            let tw = tileWidth, tl = tileLength
+            let tw = tileWidth
+            let tl = tileLength
             let tileBytes = tw * tl * fileBytesPerPixel
             if tileScratch.count != tileBytes { tileScratch = [UInt8](repeating: 0, count: tileBytes) }
             let bytes = rows * columns.count * fileBytesPerPixel
@@ -275,8 +304,10 @@ public final class TIFFDecoder: ImageDecoder {
                 }
                 guard got == Int64(tileBytes) else { throw failure(got < 0 ? nil : "tile decoded to \(got) of \(tileBytes) bytes") }
                 // The part of this tile inside `columns`.
-                let x0 = max(tx, columns.lowerBound), x1 = min(tx + tw, columns.upperBound)
-                let bpp = fileBytesPerPixel, cols = columns
+                let x0 = max(tx, columns.lowerBound)
+                let x1 = min(tx + tw, columns.upperBound)
+                let bpp = fileBytesPerPixel
+                let cols = columns
                 tileScratch.withUnsafeBytes { tile in
                     band.withUnsafeMutableBytes { out in
                         guard let src = tile.baseAddress, let dst = out.baseAddress else { return }

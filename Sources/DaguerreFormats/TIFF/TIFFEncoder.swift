@@ -44,10 +44,15 @@ public final class TIFFEncoder: ImageEncoder {
 
     public init(path: String, options: EncoderOptions) throws(DaguerreError) {
         let format = options.rowFormat
-        let color: Int, photometric: UInt16
+        let color: Int
+        let photometric: UInt16
         switch format.layout {
-        case .l, .la: color = 1; photometric = TIFFTag.photometricMinIsBlack
-        case .rgb, .rgba: color = 3; photometric = TIFFTag.photometricRGB
+        case .l, .la:
+            color = 1
+            photometric = TIFFTag.photometricMinIsBlack
+        case .rgb, .rgba:
+            color = 3
+            photometric = TIFFTag.photometricRGB
         default:
             throw .unsupported(feature: "TIFF rows in \(format)", hint: "Give TIFF rows as RGB(A) or L(A).")
         }
@@ -100,8 +105,11 @@ public final class TIFFEncoder: ImageEncoder {
         ok = ok && dag_tiff_set_rational(t, TIFFTag.xResolution, 72) != 0
         ok = ok && dag_tiff_set_rational(t, TIFFTag.yResolution, 72) != 0
         ok = ok && dag_tiff_set_u16(t, TIFFTag.resolutionUnit, 2) != 0
-        ok = ok && dag_tiff_set_u16(t, TIFFTag.sampleFormat,
-                                    format.component.isFloat ? TIFFTag.sampleFormatIEEEFP : TIFFTag.sampleFormatUInt) != 0
+        ok =
+            ok
+            && dag_tiff_set_u16(
+                t, TIFFTag.sampleFormat,
+                format.component.isFloat ? TIFFTag.sampleFormatIEEEFP : TIFFTag.sampleFormatUInt) != 0
         ok = ok && dag_tiff_set_u16(t, TIFFTag.compression, compression) != 0
         if compression != TIFFTag.compressionNone {
             ok = ok && dag_tiff_set_u16(t, TIFFTag.predictor, format.component.isFloat ? 3 : 2) != 0
@@ -131,7 +139,8 @@ public final class TIFFEncoder: ImageEncoder {
         if scratch.isEmpty { return try writeStrips(t, source, bytesPerRow: bytesPerRow, count: count) }
         let rowBytes = ledger.rowBytes
         for i in 0..<count {
-            let row = source + i * bytesPerRow, y = UInt32(ledger.written)
+            let row = source + i * bytesPerRow
+            let y = UInt32(ledger.written)
             let ok = scratch.withUnsafeMutableBytes { raw -> Bool in
                 guard let base = raw.baseAddress else { return false }
                 base.copyMemory(from: row, byteCount: rowBytes)
@@ -179,7 +188,10 @@ public final class TIFFEncoder: ImageEncoder {
     }
 
     public func finish() throws(DaguerreError) {
-        do { try ledger.checkComplete(open: handle != nil, destination: file.destination) } catch { if handle != nil { abort() }; throw error }
+        do { try ledger.checkComplete(open: handle != nil, destination: file.destination) } catch {
+            if handle != nil { abort() }
+            throw error
+        }
         guard let t = handle else { return }
         handle = nil
         var buffer = [CChar](repeating: 0, count: 512)

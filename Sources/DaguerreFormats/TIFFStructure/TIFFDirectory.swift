@@ -40,7 +40,9 @@ public struct TIFFDataBlocks: Sendable {
     public var countsTag: TIFFTagID
     public var chunks: [[UInt8]]
     public init(offsetsTag: TIFFTagID, countsTag: TIFFTagID, chunks: [[UInt8]]) {
-        self.offsetsTag = offsetsTag; self.countsTag = countsTag; self.chunks = chunks
+        self.offsetsTag = offsetsTag
+        self.countsTag = countsTag
+        self.chunks = chunks
     }
     /// Strips (StripOffsets/StripByteCounts).
     public static func strips(_ chunks: [[UInt8]]) -> Self { Self(offsetsTag: .stripOffsets, countsTag: .stripByteCounts, chunks: chunks) }

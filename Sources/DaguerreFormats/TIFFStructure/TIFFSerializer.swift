@@ -36,7 +36,10 @@ public enum TIFFSerializer {
         let origin: Int
         var bytes: [UInt8] = []
 
-        init(order: TIFFByteOrder, origin: Int) { self.order = order; self.origin = origin }
+        init(order: TIFFByteOrder, origin: Int) {
+            self.order = order
+            self.origin = origin
+        }
 
         var offset: Int { bytes.count + origin }
 
@@ -92,14 +95,24 @@ public enum TIFFSerializer {
             var pending: [Pending] = []
             for e in entries {
                 let position = bytes.count
-                put16(e.tag.rawValue); put16(e.type.rawValue); put32(UInt32(truncatingIfNeeded: e.count))
+                put16(e.tag.rawValue)
+                put16(e.type.rawValue)
+                put32(UInt32(truncatingIfNeeded: e.count))
                 let size = e.count * e.type.size
                 switch e.kind {
-                case 1: pending.append(.children(entry: position + 8, tag: e.tag)); bytes += [0, 0, 0, 0]
-                case 2: pending.append(.dataOffsets(entry: position + 8)); bytes += [0, 0, 0, 0]
+                case 1:
+                    pending.append(.children(entry: position + 8, tag: e.tag))
+                    bytes += [0, 0, 0, 0]
+                case 2:
+                    pending.append(.dataOffsets(entry: position + 8))
+                    bytes += [0, 0, 0, 0]
                 default:
-                    if size <= 4 { bytes += e.payload + [UInt8](repeating: 0, count: 4 - size) }
-                    else { pending.append(.value(entry: position + 8, bytes: e.payload)); bytes += [0, 0, 0, 0] }
+                    if size <= 4 {
+                        bytes += e.payload + [UInt8](repeating: 0, count: 4 - size)
+                    } else {
+                        pending.append(.value(entry: position + 8, bytes: e.payload))
+                        bytes += [0, 0, 0, 0]
+                    }
                 }
             }
             let nextField = bytes.count
@@ -110,10 +123,12 @@ public enum TIFFSerializer {
             var childEntries: [(Int, TIFFTagID)] = []
             for p in pending {
                 switch p {
-                case let .value(entry, payload):
-                    alignWord(); patch32(at: entry, UInt32(truncatingIfNeeded: offset)); bytes += payload
-                case let .children(entry, tag): childEntries.append((entry, tag))
-                case let .dataOffsets(entry): dataOffsetsEntry = entry
+                case .value(let entry, let payload):
+                    alignWord()
+                    patch32(at: entry, UInt32(truncatingIfNeeded: offset))
+                    bytes += payload
+                case .children(let entry, let tag): childEntries.append((entry, tag))
+                case .dataOffsets(let entry): dataOffsetsEntry = entry
                 }
             }
             if let data = d.data, let entry = dataOffsetsEntry {
@@ -121,25 +136,33 @@ public enum TIFFSerializer {
                 // The offsets array itself, when it does not fit in the entry.
                 var arrayAt: Int?
                 if data.chunks.count > 1 {
-                    alignWord(); patch32(at: entry, UInt32(truncatingIfNeeded: offset))
+                    alignWord()
+                    patch32(at: entry, UInt32(truncatingIfNeeded: offset))
                     arrayAt = bytes.count
                     bytes += [UInt8](repeating: 0, count: 4 * data.chunks.count)
                 }
                 let total = data.chunks.reduce(0) { $0 + $1.count + 1 }
                 bytes.reserveCapacity(bytes.count + total)
                 for chunk in data.chunks {
-                    alignWord(); offsets.append(UInt32(truncatingIfNeeded: offset)); bytes += chunk
+                    alignWord()
+                    offsets.append(UInt32(truncatingIfNeeded: offset))
+                    bytes += chunk
                 }
-                if let a = arrayAt { for (i, o) in offsets.enumerated() { patch32(at: a + 4 * i, o) } }
-                else if let o = offsets.first { patch32(at: entry, o) }
+                if let a = arrayAt {
+                    for (i, o) in offsets.enumerated() { patch32(at: a + 4 * i, o) }
+                } else if let o = offsets.first {
+                    patch32(at: entry, o)
+                }
             }
             for (entry, tag) in childEntries {
                 let kids = d.children[tag] ?? []
                 var kidOffsets: [UInt32] = []
                 for kid in kids { kidOffsets.append(write(kid).0) }
-                if kidOffsets.count == 1 { patch32(at: entry, kidOffsets[0]) }
-                else {
-                    alignWord(); patch32(at: entry, UInt32(truncatingIfNeeded: offset))
+                if kidOffsets.count == 1 {
+                    patch32(at: entry, kidOffsets[0])
+                } else {
+                    alignWord()
+                    patch32(at: entry, UInt32(truncatingIfNeeded: offset))
                     kidOffsets.forEach { put32($0) }
                 }
             }

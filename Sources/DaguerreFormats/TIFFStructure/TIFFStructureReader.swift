@@ -59,7 +59,9 @@ public struct TIFFStructureReader: Sendable {
 
     /// Parses the 8-byte header at `origin` ("II*\0" or "MM\0*"; BigTIFF is refused).
     public init(bytes: [UInt8], origin: Int = 0, format: String = "TIFF") throws(DaguerreError) {
-        self.bytes = bytes; self.origin = origin; self.format = format
+        self.bytes = bytes
+        self.origin = origin
+        self.format = format
         guard origin >= 0, bytes.count >= origin + 8 else { throw .truncated(format: format, path: nil) }
         switch (bytes[origin], bytes[origin + 1]) {
         case (0x49, 0x49): byteOrder = .littleEndian
@@ -74,14 +76,19 @@ public struct TIFFStructureReader: Sendable {
 
     /// A headerless IFD chain (an Apple MakerNote): offsets count from `origin`, the first IFD is at `start`.
     public init(bytes: [UInt8], origin: Int, start: Int, byteOrder: TIFFByteOrder, format: String) {
-        self.bytes = bytes; self.origin = origin; self.firstIFD = start; self.byteOrder = byteOrder; self.format = format
+        self.bytes = bytes
+        self.origin = origin
+        self.firstIFD = start
+        self.byteOrder = byteOrder
+        self.format = format
     }
 
     static func read16(_ b: [UInt8], _ p: Int, _ o: TIFFByteOrder) -> UInt16 {
         o == .bigEndian ? UInt16(b[p]) << 8 | UInt16(b[p + 1]) : UInt16(b[p + 1]) << 8 | UInt16(b[p])
     }
     static func read32(_ b: [UInt8], _ p: Int, _ o: TIFFByteOrder) -> UInt32 {
-        o == .bigEndian ? UInt32(read16(b, p, o)) << 16 | UInt32(read16(b, p + 2, o))
+        o == .bigEndian
+            ? UInt32(read16(b, p, o)) << 16 | UInt32(read16(b, p + 2, o))
             : UInt32(read16(b, p + 2, o)) << 16 | UInt32(read16(b, p, o))
     }
     func u16(_ p: Int) -> UInt16 { Self.read16(bytes, p, byteOrder) }
@@ -107,7 +114,7 @@ public struct TIFFStructureReader: Sendable {
         entries.reserveCapacity(n)
         for i in 0..<n {
             let e = table + 12 * i
-            guard let type = TIFFFieldType(rawValue: u16(e + 2)) else { continue }   // unknown types are skipped (TIFF 6.0 §2)
+            guard let type = TIFFFieldType(rawValue: u16(e + 2)) else { continue }  // unknown types are skipped (TIFF 6.0 §2)
             let count = Int(u32(e + 4))
             let (size, o) = count.multipliedReportingOverflow(by: type.size)
             guard !o else { throw .corruptData(format: format, detail: "tag \(u16(e)) claims \(count) values", path: nil) }
@@ -157,7 +164,7 @@ public struct TIFFStructureReader: Sendable {
     /// The raw value bytes of `e`.
     public func rawBytes(_ e: TIFFEntry) throws(DaguerreError) -> ArraySlice<UInt8> {
         guard e.position >= 0, e.position + e.byteCount <= bytes.count else { throw .truncated(format: format, path: nil) }
-        return bytes[e.position ..< e.position + e.byteCount]
+        return bytes[e.position..<e.position + e.byteCount]
     }
 
     /// BYTE, SHORT, LONG (and IFD) values as unsigned integers.
@@ -184,11 +191,14 @@ public struct TIFFStructureReader: Sendable {
         case .slong: return (0..<e.count).map { Double(Int32(bitPattern: u32(p + 4 * $0))) }
         case .rational: return (0..<e.count).map { TIFFRational(u32(p + 8 * $0), u32(p + 8 * $0 + 4)).doubleValue }
         case .srational:
-            return (0..<e.count).map { TIFFSRational(Int32(bitPattern: u32(p + 8 * $0)), Int32(bitPattern: u32(p + 8 * $0 + 4))).doubleValue }
+            return (0..<e.count).map {
+                TIFFSRational(Int32(bitPattern: u32(p + 8 * $0)), Int32(bitPattern: u32(p + 8 * $0 + 4))).doubleValue
+            }
         case .float: return (0..<e.count).map { Double(Float(bitPattern: u32(p + 4 * $0))) }
         case .double:
             return (0..<e.count).map {
-                let hi = UInt64(u32(p + 8 * $0)), lo = UInt64(u32(p + 8 * $0 + 4))
+                let hi = UInt64(u32(p + 8 * $0))
+                let lo = UInt64(u32(p + 8 * $0 + 4))
                 return Double(bitPattern: byteOrder == .bigEndian ? hi << 32 | lo : lo << 32 | hi)
             }
         case .ascii: throw .corruptData(format: format, detail: "tag \(e.tag) is text, not a number", path: nil)

@@ -10,8 +10,19 @@ public enum TIFFByteOrder: Sendable, Hashable {
 
 /// The field types of TIFF 6.0 (1–12) and the IFD type (13).
 public enum TIFFFieldType: UInt16, Sendable, Hashable {
-    case byte = 1, ascii = 2, short = 3, long = 4, rational = 5, sbyte = 6, undefined = 7
-    case sshort = 8, slong = 9, srational = 10, float = 11, double = 12, ifd = 13
+    case byte = 1
+    case ascii = 2
+    case short = 3
+    case long = 4
+    case rational = 5
+    case sbyte = 6
+    case undefined = 7
+    case sshort = 8
+    case slong = 9
+    case srational = 10
+    case float = 11
+    case double = 12
+    case ifd = 13
 
     /// Bytes per value.
     public var size: Int {
@@ -65,17 +76,17 @@ public enum TIFFValue: Sendable, Hashable {
     /// The number of values (for ASCII: bytes including the terminating NUL).
     public var count: Int {
         switch self {
-        case let .bytes(v), let .undefined(v): return v.count
-        case let .ascii(s): return s.utf8.count + 1
-        case let .shorts(v): return v.count
-        case let .longs(v): return v.count
-        case let .rationals(v): return v.count
-        case let .sbytes(v): return v.count
-        case let .sshorts(v): return v.count
-        case let .slongs(v): return v.count
-        case let .srationals(v): return v.count
-        case let .floats(v): return v.count
-        case let .doubles(v): return v.count
+        case .bytes(let v), .undefined(let v): return v.count
+        case .ascii(let s): return s.utf8.count + 1
+        case .shorts(let v): return v.count
+        case .longs(let v): return v.count
+        case .rationals(let v): return v.count
+        case .sbytes(let v): return v.count
+        case .sshorts(let v): return v.count
+        case .slongs(let v): return v.count
+        case .srationals(let v): return v.count
+        case .floats(let v): return v.count
+        case .doubles(let v): return v.count
         }
     }
 
@@ -83,25 +94,48 @@ public enum TIFFValue: Sendable, Hashable {
     public func encoded(_ order: TIFFByteOrder) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(count * type.size)
-        func put16(_ v: UInt16) { order == .bigEndian ? out.append(contentsOf: [UInt8(v >> 8), UInt8(v & 0xFF)]) : out.append(contentsOf: [UInt8(v & 0xFF), UInt8(v >> 8)]) }
+        func put16(_ v: UInt16) {
+            order == .bigEndian
+                ? out.append(contentsOf: [UInt8(v >> 8), UInt8(v & 0xFF)]) : out.append(contentsOf: [UInt8(v & 0xFF), UInt8(v >> 8)])
+        }
         func put32(_ v: UInt32) {
-            if order == .bigEndian { put16(UInt16(v >> 16)); put16(UInt16(v & 0xFFFF)) } else { put16(UInt16(v & 0xFFFF)); put16(UInt16(v >> 16)) }
+            if order == .bigEndian {
+                put16(UInt16(v >> 16))
+                put16(UInt16(v & 0xFFFF))
+            } else {
+                put16(UInt16(v & 0xFFFF))
+                put16(UInt16(v >> 16))
+            }
         }
         func put64(_ v: UInt64) {
-            if order == .bigEndian { put32(UInt32(v >> 32)); put32(UInt32(v & 0xFFFF_FFFF)) } else { put32(UInt32(v & 0xFFFF_FFFF)); put32(UInt32(v >> 32)) }
+            if order == .bigEndian {
+                put32(UInt32(v >> 32))
+                put32(UInt32(v & 0xFFFF_FFFF))
+            } else {
+                put32(UInt32(v & 0xFFFF_FFFF))
+                put32(UInt32(v >> 32))
+            }
         }
         switch self {
-        case let .bytes(v), let .undefined(v): out = v
-        case let .ascii(s): out = Array(s.utf8) + [0]
-        case let .shorts(v): v.forEach(put16)
-        case let .longs(v): v.forEach(put32)
-        case let .rationals(v): v.forEach { put32($0.numerator); put32($0.denominator) }
-        case let .sbytes(v): out = v.map { UInt8(bitPattern: $0) }
-        case let .sshorts(v): v.forEach { put16(UInt16(bitPattern: $0)) }
-        case let .slongs(v): v.forEach { put32(UInt32(bitPattern: $0)) }
-        case let .srationals(v): v.forEach { put32(UInt32(bitPattern: $0.numerator)); put32(UInt32(bitPattern: $0.denominator)) }
-        case let .floats(v): v.forEach { put32($0.bitPattern) }
-        case let .doubles(v): v.forEach { put64($0.bitPattern) }
+        case .bytes(let v), .undefined(let v): out = v
+        case .ascii(let s): out = Array(s.utf8) + [0]
+        case .shorts(let v): v.forEach(put16)
+        case .longs(let v): v.forEach(put32)
+        case .rationals(let v):
+            v.forEach {
+                put32($0.numerator)
+                put32($0.denominator)
+            }
+        case .sbytes(let v): out = v.map { UInt8(bitPattern: $0) }
+        case .sshorts(let v): v.forEach { put16(UInt16(bitPattern: $0)) }
+        case .slongs(let v): v.forEach { put32(UInt32(bitPattern: $0)) }
+        case .srationals(let v):
+            v.forEach {
+                put32(UInt32(bitPattern: $0.numerator))
+                put32(UInt32(bitPattern: $0.denominator))
+            }
+        case .floats(let v): v.forEach { put32($0.bitPattern) }
+        case .doubles(let v): v.forEach { put64($0.bitPattern) }
         }
         return out
     }
@@ -111,12 +145,22 @@ public enum TIFFValue: Sendable, Hashable {
 public struct TIFFRational: Sendable, Hashable {
     public var numerator: UInt32
     public var denominator: UInt32
-    public init(_ numerator: UInt32, _ denominator: UInt32) { self.numerator = numerator; self.denominator = denominator }
+    public init(_ numerator: UInt32, _ denominator: UInt32) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
     /// The nearest fraction with the given denominator (negative and non-finite values give 0/1).
     public init(_ value: Double, denominator: UInt32 = 10_000) {
-        guard value.isFinite, value > 0 else { self.init(0, 1); return }
+        guard value.isFinite, value > 0 else {
+            self.init(0, 1)
+            return
+        }
         let n = (value * Double(denominator)).rounded()
-        if n > Double(UInt32.max) { self.init(UInt32(min(value.rounded(), Double(UInt32.max))), 1) } else { self.init(UInt32(n), denominator) }
+        if n > Double(UInt32.max) {
+            self.init(UInt32(min(value.rounded(), Double(UInt32.max))), 1)
+        } else {
+            self.init(UInt32(n), denominator)
+        }
     }
     public var doubleValue: Double { denominator == 0 ? 0 : Double(numerator) / Double(denominator) }
 }
@@ -125,10 +169,16 @@ public struct TIFFRational: Sendable, Hashable {
 public struct TIFFSRational: Sendable, Hashable {
     public var numerator: Int32
     public var denominator: Int32
-    public init(_ numerator: Int32, _ denominator: Int32) { self.numerator = numerator; self.denominator = denominator }
+    public init(_ numerator: Int32, _ denominator: Int32) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
     /// The nearest fraction with the given denominator (non-finite values give 0/1).
     public init(_ value: Double, denominator: Int32 = 10_000) {
-        guard value.isFinite else { self.init(0, 1); return }
+        guard value.isFinite else {
+            self.init(0, 1)
+            return
+        }
         let n = (value * Double(denominator)).rounded()
         self.init(Int32(max(Double(Int32.min), min(Double(Int32.max), n))), denominator)
     }

@@ -32,12 +32,16 @@ public enum ColorTemperature {
         let table = isotherms
         var i = 0
         while i < table.count - 2 && r >= table[i + 1].r { i += 1 }
-        let a = table[i], b = table[i + 1]
+        let a = table[i]
+        let b = table[i + 1]
         let f = min(max((b.r - r) / (b.r - a.r), 0), 1)
         var u = a.u * f + b.u * (1 - f)
         var v = a.v * f + b.v * (1 - f)
         // Unit vectors along the two isotherms, blended, give the tint direction.
-        func unit(_ t: Double) -> SIMD2<Double> { let l = (1 + t * t).squareRoot(); return SIMD2(1 / l, t / l) }
+        func unit(_ t: Double) -> SIMD2<Double> {
+            let l = (1 + t * t).squareRoot()
+            return SIMD2(1 / l, t / l)
+        }
         var d = unit(a.t) * f + unit(b.t) * (1 - f)
         d /= (d * d).sum().squareRoot()
         u += d.x * tint * tintScale
@@ -57,8 +61,10 @@ public enum ColorTemperature {
     /// Temperature and tint of a chromaticity: the inverse of ``xy(temperature:tint:)``,
     /// by a coarse-to-fine search in reciprocal temperature and tint.
     public static func temperatureAndTint(of xy: SIMD2<Double>) -> (temperature: Double, tint: Double) {
-        var best = (t: 5000.0, tint: 0.0), bestD = Double.infinity
-        var mired = (lo: 20.0, hi: 600.0), tint = (lo: -150.0, hi: 150.0)
+        var best = (t: 5000.0, tint: 0.0)
+        var bestD = Double.infinity
+        var mired = (lo: 20.0, hi: 600.0)
+        var tint = (lo: -150.0, hi: 150.0)
         for _ in 0..<6 {
             let ms = stride(from: mired.lo, through: mired.hi, by: (mired.hi - mired.lo) / 24)
             let ts = stride(from: tint.lo, through: tint.hi, by: (tint.hi - tint.lo) / 24)
@@ -66,11 +72,17 @@ public enum ColorTemperature {
                 for k in ts {
                     let p = Self.xy(temperature: 1e6 / m, tint: k) - xy
                     let d = (p * p).sum()
-                    if d < bestD { bestD = d; best = (1e6 / m, k) }
+                    if d < bestD {
+                        bestD = d
+                        best = (1e6 / m, k)
+                    }
                 }
             }
-            let bm = 1e6 / best.t, dm = (mired.hi - mired.lo) / 12, dk = (tint.hi - tint.lo) / 12
-            mired = (max(1, bm - dm), bm + dm); tint = (best.tint - dk, best.tint + dk)
+            let bm = 1e6 / best.t
+            let dm = (mired.hi - mired.lo) / 12
+            let dk = (tint.hi - tint.lo) / 12
+            mired = (max(1, bm - dm), bm + dm)
+            tint = (best.tint - dk, best.tint + dk)
         }
         return (best.t, best.tint)
     }

@@ -9,7 +9,10 @@ final class LUTCache: Sendable {
     static let shared = LUTCache()
 
     private enum Kind: Hashable { case decode8, decode16, encodeHalfToFloat, decodeHalfToFloat, encodeHalfTo8, encodeHalfTo16 }
-    private struct Key: Hashable { let curve: TransferFunction; let kind: Kind }
+    private struct Key: Hashable {
+        let curve: TransferFunction
+        let kind: Kind
+    }
     /// One of the three is filled. A struct, not an enum with two array payloads: Swift tags such
     /// an enum's case in the pointer's spare bits, and LeakSanitizer then reports the cached
     /// tables as leaked (fuzz runs stop on it).

@@ -23,7 +23,9 @@ struct LinearMatrix: Sendable {
         return r
     }
     func apply(_ p: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
-        let a = c0, b = c1, c = c2   // locals: no reload per store (TOOLCHAIN.md, aliasing)
+        let a = c0
+        let b = c1
+        let c = c2  // locals: no reload per store (TOOLCHAIN.md, aliasing)
         for i in 0..<count {
             let v = p[i]
             var r = a * v.x
@@ -36,10 +38,22 @@ struct LinearMatrix: Sendable {
     /// The same arithmetic on planes, bit for bit: each output channel is
     /// fma(m[k,2], b, fma(m[k,1], g, m[k,0]·r)), as in the interleaved loop.
     func apply(planes s: PlanarSpan, count: Int) {
-        let m0 = c0.x, m1 = c1.x, m2 = c2.x, m3 = c0.y, m4 = c1.y, m5 = c2.y, m6 = c0.z, m7 = c1.z, m8 = c2.z
-        let r = s.r, g = s.g, b = s.b
+        let m0 = c0.x
+        let m1 = c1.x
+        let m2 = c2.x
+        let m3 = c0.y
+        let m4 = c1.y
+        let m5 = c2.y
+        let m6 = c0.z
+        let m7 = c1.z
+        let m8 = c2.z
+        let r = s.r
+        let g = s.g
+        let b = s.b
         for i in 0..<count {
-            let x = r[i], y = g[i], z = b[i]
+            let x = r[i]
+            let y = g[i]
+            let z = b[i]
             r[i] = (m0 * x).addingProduct(m1, y).addingProduct(m2, z)
             g[i] = (m3 * x).addingProduct(m4, y).addingProduct(m5, z)
             b[i] = (m6 * x).addingProduct(m7, y).addingProduct(m8, z)

@@ -47,13 +47,16 @@ final class SourceConverter: Sendable {
     func convert(_ src: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         if let iccTransform {
             if !format.hasAlpha { out.update(repeating: SIMD4(0, 0, 0, 1), count: count) }
-            iccTransform.apply(src, into: out, count: count)   // alpha, if any, copied and scaled by lcms2
+            iccTransform.apply(src, into: out, count: count)  // alpha, if any, copied and scaled by lcms2
         } else {
             convertAnalytic(src, count: count, into: out)
         }
         if let matrix { matrix.apply(out, count: count) }
         if premultiply {
-            for i in 0..<count { let a = out[i].w; out[i] = SIMD4(out[i].x * a, out[i].y * a, out[i].z * a, a) }
+            for i in 0..<count {
+                let a = out[i].w
+                out[i] = SIMD4(out[i].x * a, out[i].y * a, out[i].z * a, a)
+            }
         }
     }
 
@@ -69,26 +72,46 @@ final class SourceConverter: Sendable {
     /// Returns whether every alpha is 1 (always, for sources without alpha).
     func convertPlanar(_ src: UnsafeRawPointer, count: Int, into p: PlanarSpan) -> Bool {
         let s = src.assumingMemoryBound(to: UInt8.self)
-        let r = p.r, g = p.g, b = p.b, a = p.a, n = count
+        let r = p.r
+        let g = p.g
+        let b = p.b
+        let a = p.a
+        let n = count
         let opaque = !format.hasAlpha
         lut8.withUnsafeBufferPointer { lutBuffer in
             let lut = lutBuffer.baseAddress!
             switch format.layout {
             case .rgb:
-                for i in 0..<n { r[i] = lut[Int(s[3 * i])]; g[i] = lut[Int(s[3 * i + 1])]; b[i] = lut[Int(s[3 * i + 2])] }
+                for i in 0..<n {
+                    r[i] = lut[Int(s[3 * i])]
+                    g[i] = lut[Int(s[3 * i + 1])]
+                    b[i] = lut[Int(s[3 * i + 2])]
+                }
             case .rgba:
                 for i in 0..<n {
-                    r[i] = lut[Int(s[4 * i])]; g[i] = lut[Int(s[4 * i + 1])]; b[i] = lut[Int(s[4 * i + 2])]
+                    r[i] = lut[Int(s[4 * i])]
+                    g[i] = lut[Int(s[4 * i + 1])]
+                    b[i] = lut[Int(s[4 * i + 2])]
                     a[i] = Float(s[4 * i + 3]) * (1 / 255)
                 }
-            default:   // .l
-                for i in 0..<n { let v = lut[Int(s[i])]; r[i] = v; g[i] = v; b[i] = v }
+            default:  // .l
+                for i in 0..<n {
+                    let v = lut[Int(s[i])]
+                    r[i] = v
+                    g[i] = v
+                    b[i] = v
+                }
             }
         }
         if opaque { a.update(repeating: 1, count: n) }
         if let matrix { matrix.apply(planes: p, count: n) }
         if premultiply {
-            for i in 0..<n { let al = a[i]; r[i] *= al; g[i] *= al; b[i] *= al }
+            for i in 0..<n {
+                let al = a[i]
+                r[i] *= al
+                g[i] *= al
+                b[i] *= al
+            }
         }
         return opaque
     }
@@ -112,7 +135,10 @@ final class SourceConverter: Sendable {
         case (.l, .uint8):
             lut8.withUnsafeBufferPointer { lut in
                 let s = src.assumingMemoryBound(to: UInt8.self)
-                for i in 0..<count { let v = lut[Int(s[i])]; out[i] = SIMD4(v, v, v, 1) }
+                for i in 0..<count {
+                    let v = lut[Int(s[i])]
+                    out[i] = SIMD4(v, v, v, 1)
+                }
             }
         default:
             generic(src, count: count, into: out)
@@ -129,13 +155,19 @@ final class SourceConverter: Sendable {
             for i in 0..<count {
                 var code = SIMD4<Int>(0, 0, 0, Int(scale))
                 for c in 0..<n {
-                    code[c] = format.component == .uint8 ? Int(src.load(fromByteOffset: i * n + c, as: UInt8.self))
+                    code[c] =
+                        format.component == .uint8
+                        ? Int(src.load(fromByteOffset: i * n + c, as: UInt8.self))
                         : Int(src.loadUnaligned(fromByteOffset: (i * n + c) * 2, as: UInt16.self))
                 }
                 func lin(_ v: Int) -> Float { format.component == .uint8 ? lut8[v] : lut16[v] }
                 switch format.layout {
-                case .l: let v = lin(code[0]); out[i] = SIMD4(v, v, v, 1)
-                case .la: let v = lin(code[0]); out[i] = SIMD4(v, v, v, Float(code[1]) / scale)
+                case .l:
+                    let v = lin(code[0])
+                    out[i] = SIMD4(v, v, v, 1)
+                case .la:
+                    let v = lin(code[0])
+                    out[i] = SIMD4(v, v, v, Float(code[1]) / scale)
                 case .r: out[i] = SIMD4(lin(code[0]), 0, 0, 1)
                 case .rg: out[i] = SIMD4(lin(code[0]), lin(code[1]), 0, 1)
                 case .rgb: out[i] = SIMD4(lin(code[0]), lin(code[1]), lin(code[2]), 1)

@@ -26,9 +26,18 @@ struct WorkingConversion {
             direction == .toWorking ? other.linearMatrix(to: working) : working.linearMatrix(to: other)
         }
         switch space.model {
-        case let .rgb(_, t): transfer = t; self.matrix = matrix(space); profile = nil
-        case let .gray(t): transfer = t; self.matrix = nil; profile = nil
-        case let .icc(p): transfer = .linear; self.matrix = matrix(.extendedLinearSRGB); profile = p
+        case .rgb(_, let t):
+            transfer = t
+            self.matrix = matrix(space)
+            profile = nil
+        case .gray(let t):
+            transfer = t
+            self.matrix = nil
+            profile = nil
+        case .icc(let p):
+            transfer = .linear
+            self.matrix = matrix(.extendedLinearSRGB)
+            profile = p
         }
     }
 }

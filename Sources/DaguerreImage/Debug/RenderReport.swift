@@ -13,7 +13,10 @@ import Foundation
 /// ```
 public struct RenderReport: Sendable, CustomStringConvertible {
     /// Nodes evaluated over one row buffer, listed from the one feeding `target` downward.
-    public struct Pass: Sendable { public let target: String; public let nodes: [String] }
+    public struct Pass: Sendable {
+        public let target: String
+        public let nodes: [String]
+    }
     /// A per-tile intermediate (the largest seen), or a materialized full intermediate.
     public struct Intermediate: Sendable {
         public let node: String
@@ -34,12 +37,16 @@ public struct RenderReport: Sendable, CustomStringConvertible {
     public let tiles: Int, materializations: Int, cacheHits: Int, sourceRestarts: Int
 
     public var description: String {
-        var lines = ["program → \(output): \(rect.width)×\(rect.height), \(workers) workers, tiles \(tileWidth)×\(tileHeight), working \(workingFormat) \(workingSpace)"]
+        var lines = [
+            "program → \(output): \(rect.width)×\(rect.height), \(workers) workers, tiles \(tileWidth)×\(tileHeight), working \(workingFormat) \(workingSpace)"
+        ]
         for (i, p) in passes.enumerated() {
             lines.append("pass \(i + 1) → \(p.target) [\(p.nodes.count) nodes fused, one row buffer]")
             for n in p.nodes { lines.append("    \(n)") }
         }
-        for m in intermediates { lines.append("intermediate \(m.node): \(m.format) up to \(m.width)×\(m.height) per tile (\(RenderReport.bytes(m.bytes)))") }
+        for m in intermediates {
+            lines.append("intermediate \(m.node): \(m.format) up to \(m.width)×\(m.height) per tile (\(RenderReport.bytes(m.bytes)))")
+        }
         for m in materialized { lines.append("processor/materialized: \(m)") }
         lines.append("tiles \(tiles), materialized \(materializations), cache hits \(cacheHits), source restarts \(sourceRestarts)")
         return lines.joined(separator: "\n")
@@ -71,13 +78,16 @@ public struct RenderReport: Sendable, CustomStringConvertible {
             let (start, target, head) = queue.removeFirst()
             var nodes: [String] = head.map { [$0] } ?? []
             var stack = [start]
-            var pending: [String] = []   // notes for the rest of the run printed above, top down
+            var pending: [String] = []  // notes for the rest of the run printed above, top down
             while let n = stack.popLast() {
                 switch n.evaluation {
                 case .materialized:
                     nodes.append("reads \(n.label) (materialized)")
                     if seen.insert(ObjectIdentifier(n)).inserted {
-                        let size = env.materializedBuffer(for: n).map { "\($0.rect.width)×\($0.rect.height) \($0.buffer.format), \(RenderReport.bytes($0.byteCount))" } ?? "not rendered"
+                        let size =
+                            env.materializedBuffer(for: n).map {
+                                "\($0.rect.width)×\($0.rect.height) \($0.buffer.format), \(RenderReport.bytes($0.byteCount))"
+                            } ?? "not rendered"
                         materialized.append("\(n.label) digest \(n.digest): full intermediate \(size)")
                         for i in n.inputs { queue.append((i, "input of \(n.label)", nil)) }
                     }
@@ -92,7 +102,9 @@ public struct RenderReport: Sendable, CustomStringConvertible {
                     }
                 case .source:
                     var line = "\(n.label)\(n.details.isEmpty ? "" : " " + n.details)"
-                    if env.workingSpace != nil, let s = n.sourceColorSpace?.name { line += " + colormatch \(s) → workingspace (fused into the read)" }
+                    if env.workingSpace != nil, let s = n.sourceColorSpace?.name {
+                        line += " + colormatch \(s) → workingspace (fused into the read)"
+                    }
                     nodes.append(line)
                 case .pointwise:
                     var line = "\(n.label)\(n.details.isEmpty ? "" : " " + n.details)"
@@ -110,8 +122,12 @@ public struct RenderReport: Sendable, CustomStringConvertible {
                             }
                         }
                         let count = run.nodeCount
-                        if count > 1 || run.stages.count > 1 || !(run.stages.first.map { if case .matrix = $0 { true } else { false } } ?? false) {
-                            notes[0] = " [planar run of \(count) kernel\(count == 1 ? "" : "s"): \(RenderReport.transposes(env.stats.planarRuns.withLock { $0[ObjectIdentifier(p)] }))]" + notes[0]
+                        if count > 1 || run.stages.count > 1
+                            || !(run.stages.first.map { if case .matrix = $0 { true } else { false } } ?? false)
+                        {
+                            notes[0] =
+                                " [planar run of \(count) kernel\(count == 1 ? "" : "s"): \(RenderReport.transposes(env.stats.planarRuns.withLock { $0[ObjectIdentifier(p)] }))]"
+                                + notes[0]
                         }
                         line += notes.removeFirst()
                         pending = notes
@@ -122,16 +138,23 @@ public struct RenderReport: Sendable, CustomStringConvertible {
             }
             passes.append(Pass(target: target, nodes: nodes))
         }
-        self.output = output; self.rect = rect
-        workers = renderer.workers; tileWidth = renderer.tileWidth; tileHeight = renderer.tileHeight
+        self.output = output
+        self.rect = rect
+        workers = renderer.workers
+        tileWidth = renderer.tileWidth
+        tileHeight = renderer.tileHeight
         workingFormat = env.workingFormat
         workingSpace = env.workingSpace?.name ?? "(no colour management)"
         self.passes = passes
-        intermediates = seenIntermediates.map { Intermediate(node: $0.key, format: $0.value.0, width: $0.value.1.width, height: $0.value.1.height) }
-            .sorted { $0.node < $1.node }
+        intermediates = seenIntermediates.map {
+            Intermediate(node: $0.key, format: $0.value.0, width: $0.value.1.width, height: $0.value.1.height)
+        }
+        .sorted { $0.node < $1.node }
         self.materialized = materialized
         let s = env.stats
-        tiles = s.tiles.load(ordering: .relaxed); materializations = s.materializations.load(ordering: .relaxed)
-        cacheHits = s.cacheHits.load(ordering: .relaxed); sourceRestarts = s.sourceRestarts.load(ordering: .relaxed)
+        tiles = s.tiles.load(ordering: .relaxed)
+        materializations = s.materializations.load(ordering: .relaxed)
+        cacheHits = s.cacheHits.load(ordering: .relaxed)
+        sourceRestarts = s.sourceRestarts.load(ordering: .relaxed)
     }
 }

@@ -32,7 +32,9 @@ struct TreePrinter {
 
     func printRecipe(_ root: ImageNode, output: String, env: RenderEnvironment) {
         guard levels.contains(1) else { return }
-        var lines = ["DAGUERRE_PRINT_TREE=1 recipe → \(output), working space \(env.workingSpace?.name ?? "none (colour management off)"), format \(env.workingFormat)"]
+        var lines = [
+            "DAGUERRE_PRINT_TREE=1 recipe → \(output), working space \(env.workingSpace?.name ?? "none (colour management off)"), format \(env.workingFormat)"
+        ]
         let cm = env.workingSpace != nil
         lines.append(cm ? "colormatch workingspace → output" : "output (no colour matching)")
         func walk(_ n: ImageNode, _ depth: Int) {
@@ -53,7 +55,6 @@ struct TreePrinter {
         emit(lines)
         if graphviz { writeDot(root, level: 1, passes: nil) }
     }
-
 
     // MARK: Level 8
 
@@ -82,9 +83,13 @@ struct TreePrinter {
             var ids: [ObjectIdentifier: Int] = [:]
             func id(_ n: ImageNode) -> Int {
                 if let i = ids[ObjectIdentifier(n)] { return i }
-                let i = ids.count; ids[ObjectIdentifier(n)] = i
+                let i = ids.count
+                ids[ObjectIdentifier(n)] = i
                 out.append("  n\(i) [label=\"\(esc(n.label))\\n\(esc(n.details))\"];")
-                for input in n.inputs { let j = id(input); out.append("  n\(j) -> n\(i);") }
+                for input in n.inputs {
+                    let j = id(input)
+                    out.append("  n\(j) -> n\(i);")
+                }
                 return i
             }
             _ = id(root)

@@ -12,7 +12,10 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
         let r = region.intersection(input.extent).integral
         self.region = r
         super.init(extent: Rect(x: Double(r.x), y: Double(r.y), width: 1, height: 1), inputs: [input], kind: "areaAverage") { d in
-            d.add(r.x); d.add(r.y); d.add(r.width); d.add(r.height)
+            d.add(r.x)
+            d.add(r.y)
+            d.add(r.width)
+            d.add(r.height)
         }
     }
 

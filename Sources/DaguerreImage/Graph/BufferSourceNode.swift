@@ -6,11 +6,16 @@ final class BufferSourceNode: ImageNode, @unchecked Sendable {
     let space: ColorSpace?
 
     init(buffer: PixelBuffer, colorSpace: ColorSpace?, origin: (x: Int, y: Int) = (0, 0)) {
-        self.buffer = buffer; self.space = colorSpace
-        super.init(extent: Rect(x: Double(origin.x), y: Double(origin.y), width: Double(buffer.width), height: Double(buffer.height)),
-                   inputs: [], kind: "buffer") { d in
+        self.buffer = buffer
+        self.space = colorSpace
+        super.init(
+            extent: Rect(x: Double(origin.x), y: Double(origin.y), width: Double(buffer.width), height: Double(buffer.height)),
+            inputs: [], kind: "buffer"
+        ) { d in
             // Buffers are immutable once wrapped, so their bytes are hashed once here.
-            d.add(buffer.format.description); d.add(buffer.width); d.add(buffer.height)
+            d.add(buffer.format.description)
+            d.add(buffer.width)
+            d.add(buffer.height)
             d.add(colorSpace?.name ?? "none")
             buffer.withUnsafeBytes { d.add(bytes: $0) }
         }
@@ -23,7 +28,8 @@ final class BufferSourceNode: ImageNode, @unchecked Sendable {
 
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
         let conv = try context.pass.converter(for: self, format: buffer.format, alpha: buffer.alpha, space: space)
-        let b = buffer, ext = pixelExtent
+        let b = buffer
+        let ext = pixelExtent
         return SourceRowProducer(rect: rect, extent: ext, converter: conv) { y in (b.rowAddress(y - ext.y), ext.x..<ext.maxX) }
     }
 }

@@ -9,12 +9,16 @@ final class ColorMatchNode: ImageNode, @unchecked Sendable {
     let direction: Direction
 
     init(input: ImageNode, space: ColorSpace, direction: Direction) {
-        self.space = space; self.direction = direction
+        self.space = space
+        self.direction = direction
         super.init(extent: input.extent, inputs: [input], kind: "colormatch") { d in
-            d.add(space); d.add(direction == .toWorking)
+            d.add(space)
+            d.add(direction == .toWorking)
         }
     }
-    override var label: String { direction == .toWorking ? "colormatch \(space.name) → workingspace" : "colormatch workingspace → \(space.name)" }
+    override var label: String {
+        direction == .toWorking ? "colormatch \(space.name) → workingspace" : "colormatch workingspace → \(space.name)"
+    }
 
     /// The match as one 3×3 matrix on premultiplied linear RGB, when it is one in `env` (no
     /// curve on either side, no lcms2 profile; identity with colour management off): then it
@@ -33,7 +37,8 @@ final class ColorMatchNode: ImageNode, @unchecked Sendable {
         guard space.isRGB, let m = plan.matrix else {
             throw .unsupported(feature: "Explicit colour matching with \(space.name)", hint: "Use an RGB colour space.")
         }
-        return ColorMatchProducer(input: input, transfer: plan.transfer, matrix: LinearMatrix.nonIdentity(m), toWorking: direction == .toWorking)
+        return ColorMatchProducer(
+            input: input, transfer: plan.transfer, matrix: LinearMatrix.nonIdentity(m), toWorking: direction == .toWorking)
     }
 }
 
@@ -44,11 +49,15 @@ final class ColorMatchProducer: RowProducer {
     let toWorking: Bool
     var rect: IntRect { input.rect }
     init(input: RowProducer, transfer: TransferFunction, matrix: LinearMatrix?, toWorking: Bool) {
-        self.input = input; self.transfer = transfer; self.matrix = matrix; self.toWorking = toWorking
+        self.input = input
+        self.transfer = transfer
+        self.matrix = matrix
+        self.toWorking = toWorking
     }
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         input.row(y, into: out)
-        let n = rect.width, t = transfer
+        let n = rect.width
+        let t = transfer
         if toWorking {
             if !t.isLinear { ColorMatchProducer.curve(out, n) { t.decode($0) } }
             matrix?.apply(out, count: n)
@@ -60,7 +69,8 @@ final class ColorMatchProducer: RowProducer {
     /// Applies `f` to unpremultiplied colour channels.
     static func curve(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ f: (Float) -> Float) {
         for i in 0..<n {
-            let v = p[i], a = v.w
+            let v = p[i]
+            let a = v.w
             if a == 0 { continue }
             let inv: Float = a == 1 ? 1 : 1 / a
             p[i] = SIMD4(f(v.x * inv) * a, f(v.y * inv) * a, f(v.z * inv) * a, a)

@@ -8,36 +8,56 @@ import Foundation
 /// Creating the node reads only the header (so the extent, colour space and any format error
 /// are known at once); rows are decoded during rendering, only those a render asks for.
 final class FileSourceNode: ImageNode, @unchecked Sendable {
-    enum Origin: Sendable { case path(String), data([UInt8]), source(@Sendable () throws(DaguerreError) -> any RowSource, String) }
+    enum Origin: Sendable {
+        case path(String)
+        case data([UInt8])
+        case source(@Sendable () throws(DaguerreError) -> any RowSource, String)
+    }
     let origin: Origin
     let info: RowSourceInfo
     let limits: Limits
 
     init(path: String, limits: Limits) throws(DaguerreError) {
         let info = ImageFileRowSource(try ImageReader.open(path: path, limits: limits)).info
-        self.origin = .path(path); self.info = info; self.limits = limits
+        self.origin = .path(path)
+        self.info = info
+        self.limits = limits
         // The digest names the file's identity and version: path, size and modification time.
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let size = (attrs?[.size] as? Int) ?? 0
         let mtime = (attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        super.init(extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
-                   kind: "file") { d in d.add(path); d.add(size); d.add(mtime) }
+        super.init(
+            extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
+            kind: "file"
+        ) { d in
+            d.add(path)
+            d.add(size)
+            d.add(mtime)
+        }
     }
 
     init(data: [UInt8], limits: Limits) throws(DaguerreError) {
         let info = ImageFileRowSource(try ImageReader.open(data: data, limits: limits)).info
-        self.origin = .data(data); self.info = info; self.limits = limits
-        super.init(extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
-                   kind: "data") { d in data.withUnsafeBytes { d.add(bytes: $0) } }
+        self.origin = .data(data)
+        self.info = info
+        self.limits = limits
+        super.init(
+            extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
+            kind: "data"
+        ) { d in data.withUnsafeBytes { d.add(bytes: $0) } }
     }
 
     /// Rows from `makeSource` (called once now for the header, then once per render);
     /// `identity` must name everything that decides the pixels, for the digest.
     init(makeSource: @escaping @Sendable () throws(DaguerreError) -> any RowSource, identity: String) throws(DaguerreError) {
         let info = try makeSource().info
-        self.origin = .source(makeSource, identity); self.info = info; self.limits = .default
-        super.init(extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
-                   kind: "decoder") { d in d.add(identity) }
+        self.origin = .source(makeSource, identity)
+        self.info = info
+        self.limits = .default
+        super.init(
+            extent: Rect(x: 0, y: 0, width: Double(info.width), height: Double(info.height)), inputs: [],
+            kind: "decoder"
+        ) { d in d.add(identity) }
     }
 
     override var evaluation: Evaluation { .source }
@@ -78,16 +98,24 @@ final class SourceRowProducer: RowProducer {
     let rowAt: (Int) -> (UnsafeRawPointer, Range<Int>)?
 
     init(rect: IntRect, extent: IntRect, converter: SourceConverter, rowAt: @escaping (Int) -> (UnsafeRawPointer, Range<Int>)?) {
-        self.rect = rect; self.extent = extent; self.converter = converter; self.rowAt = rowAt
+        self.rect = rect
+        self.extent = extent
+        self.converter = converter
+        self.rowAt = rowAt
     }
 
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         guard y >= extent.y, y < extent.maxY, let (base, held) = rowAt(y) else {
-            out.update(repeating: .zero, count: rect.width); return
+            out.update(repeating: .zero, count: rect.width)
+            return
         }
         // Columns outside what the row holds read as transparent, never past its memory.
-        let x0 = max(rect.x, extent.x, held.lowerBound), x1 = min(rect.maxX, extent.maxX, held.upperBound)
-        guard x1 > x0 else { out.update(repeating: .zero, count: rect.width); return }
+        let x0 = max(rect.x, extent.x, held.lowerBound)
+        let x1 = min(rect.maxX, extent.maxX, held.upperBound)
+        guard x1 > x0 else {
+            out.update(repeating: .zero, count: rect.width)
+            return
+        }
         let firstX = held.lowerBound
         if x0 > rect.x { out.update(repeating: .zero, count: x0 - rect.x) }
         converter.convert(base + (x0 - firstX) * converter.format.bytesPerPixel, count: x1 - x0, into: out + (x0 - rect.x))
@@ -98,7 +126,9 @@ final class SourceRowProducer: RowProducer {
 extension SourceRowProducer: PlanarRowSource {
     func planes(_ y: Int, x: Int, into p: PlanarSpan) -> PlanarRead {
         guard converter.convertsToPlanes, y >= extent.y, y < extent.maxY, x >= extent.x, x + p.count <= extent.maxX,
-              let (base, held) = rowAt(y), x >= held.lowerBound, x + p.count <= held.upperBound else { return .unavailable }
-        return converter.convertPlanar(base + (x - held.lowerBound) * converter.format.bytesPerPixel, count: p.count, into: p) ? .opaque : .premultiplied
+            let (base, held) = rowAt(y), x >= held.lowerBound, x + p.count <= held.upperBound
+        else { return .unavailable }
+        return converter.convertPlanar(base + (x - held.lowerBound) * converter.format.bytesPerPixel, count: p.count, into: p)
+            ? .opaque : .premultiplied
     }
 }

@@ -33,7 +33,10 @@ protocol PlanarRowSource: RowProducer {
 /// (dividing out alpha), runs every kernel, and transposes back (premultiplying): still one pass
 /// and no intermediate, and consecutive 3×3 matrices fold into one.
 struct PlanarChain {
-    enum Stage { case matrix(Matrix3), function(PlanarFunction) }
+    enum Stage {
+        case matrix(Matrix3)
+        case function(PlanarFunction)
+    }
 
     /// Stages bottom to top, and the node under the run.
     let stages: [Stage]
@@ -49,7 +52,8 @@ struct PlanarChain {
         var node: ImageNode = top
         while node === top || env.materializedBuffer(for: node) == nil {
             if let p = node as? PointwiseNode, p.inputs.count == 1, p.declaredFormat == nil, p.planar != nil || p.linear != nil,
-               p.extent == p.inputs[0].extent {
+                p.extent == p.inputs[0].extent
+            {
                 found.append(p.linear.map { .matrix($0) } ?? .function(p.planar!))
             } else if node !== top, let c = node as? ColorMatchNode, let m = c.linearMatrix(in: env) {
                 // An explicit match between linear spaces is a matrix too.
@@ -64,7 +68,7 @@ struct PlanarChain {
         var folded: [Stage] = []
         var counts: [Int] = []
         for s in found.reversed() {
-            if case let .matrix(m) = s, case let .matrix(below)? = folded.last {
+            if case .matrix(let m) = s, case .matrix(let below)? = folded.last {
                 folded[folded.count - 1] = .matrix(m * below)
                 counts[counts.count - 1] += 1
             } else {
@@ -94,8 +98,11 @@ final class PlanarChainProducer: RowProducer {
     var rowsPackedFromPlanes = 0
 
     init(rect: IntRect, dod: IntRect, input: RowProducer, stages: [PlanarChain.Stage], arena: Arena, top: ImageNode, stats: RenderStats) {
-        self.rect = rect; self.dod = dod; self.input = input
-        self.top = ObjectIdentifier(top); self.stats = stats
+        self.rect = rect
+        self.dod = dod
+        self.input = input
+        self.top = ObjectIdentifier(top)
+        self.stats = stats
         planarInput = input as? PlanarRowSource
         functions = .allocate(capacity: stages.count)
         for (i, s) in stages.enumerated() {
@@ -108,13 +115,20 @@ final class PlanarChainProducer: RowProducer {
             }
         }
         let n = max(1, dod.width)
-        r = arena.allocate(Float.self, count: n); g = arena.allocate(Float.self, count: n)
-        b = arena.allocate(Float.self, count: n); a = arena.allocate(Float.self, count: n)
+        r = arena.allocate(Float.self, count: n)
+        g = arena.allocate(Float.self, count: n)
+        b = arena.allocate(Float.self, count: n)
+        a = arena.allocate(Float.self, count: n)
     }
 
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        guard !dod.isEmpty, y >= dod.y, y < dod.maxY else { out.update(repeating: .zero, count: rect.width); return }
-        let off = dod.x - rect.x, n = dod.width, p = out + off
+        guard !dod.isEmpty, y >= dod.y, y < dod.maxY else {
+            out.update(repeating: .zero, count: rect.width)
+            return
+        }
+        let off = dod.x - rect.x
+        let n = dod.width
+        let p = out + off
         let span = planes(y, scratch: out)
         PlanarChainProducer.interleave(span.r, span.g, span.b, span.a, into: p, n)
         if off > 0 { out.update(repeating: .zero, count: off) }
@@ -128,7 +142,10 @@ final class PlanarChainProducer: RowProducer {
     /// pixels) receives the input row when the input cannot write planes.
     func planes(_ y: Int, scratch out: UnsafeMutablePointer<SIMD4<Float>>) -> PlanarSpan {
         let n = dod.width
-        let r = self.r, g = self.g, b = self.b, a = self.a
+        let r = self.r
+        let g = self.g
+        let b = self.b
+        let a = self.a
         let span = PlanarSpan(r: r, g: g, b: b, a: a, count: n)
         rows += 1
         var read = PlanarRead.unavailable
@@ -147,7 +164,9 @@ final class PlanarChainProducer: RowProducer {
                 for i in 0..<n {
                     let al = a[i]
                     let inv: Float = al > 0 ? 1 / al : 0
-                    r[i] *= inv; g[i] *= inv; b[i] *= inv
+                    r[i] *= inv
+                    g[i] *= inv
+                    b[i] *= inv
                 }
             }
         }
@@ -156,36 +175,56 @@ final class PlanarChainProducer: RowProducer {
     }
 
     /// Interleaved RGBA → four planes, four pixels at a time (a 4×4 transpose in registers).
-    @inline(__always) static func deinterleave(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ r: UnsafeMutablePointer<Float>,
-                                               _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,
-                                               _ a: UnsafeMutablePointer<Float>, _ n: Int) {
+    @inline(__always) static func deinterleave(
+        _ p: UnsafeMutablePointer<SIMD4<Float>>, _ r: UnsafeMutablePointer<Float>,
+        _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,
+        _ a: UnsafeMutablePointer<Float>, _ n: Int
+    ) {
         var i = 0
         while i + 4 <= n {
-            let v0 = p[i], v1 = p[i + 1], v2 = p[i + 2], v3 = p[i + 3]
+            let v0 = p[i]
+            let v1 = p[i + 1]
+            let v2 = p[i + 2]
+            let v3 = p[i + 3]
             UnsafeMutableRawPointer(r + i).storeBytes(of: SIMD4(v0.x, v1.x, v2.x, v3.x), as: SIMD4<Float>.self)
             UnsafeMutableRawPointer(g + i).storeBytes(of: SIMD4(v0.y, v1.y, v2.y, v3.y), as: SIMD4<Float>.self)
             UnsafeMutableRawPointer(b + i).storeBytes(of: SIMD4(v0.z, v1.z, v2.z, v3.z), as: SIMD4<Float>.self)
             UnsafeMutableRawPointer(a + i).storeBytes(of: SIMD4(v0.w, v1.w, v2.w, v3.w), as: SIMD4<Float>.self)
             i += 4
         }
-        while i < n { let v = p[i]; r[i] = v.x; g[i] = v.y; b[i] = v.z; a[i] = v.w; i += 1 }
+        while i < n {
+            let v = p[i]
+            r[i] = v.x
+            g[i] = v.y
+            b[i] = v.z
+            a[i] = v.w
+            i += 1
+        }
     }
 
     /// Four planes → interleaved RGBA, premultiplying by alpha on the way.
-    @inline(__always) static func interleave(_ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>,
-                                             _ b: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>,
-                                             into p: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+    @inline(__always) static func interleave(
+        _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>,
+        _ b: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>,
+        into p: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int
+    ) {
         var i = 0
         while i + 4 <= n {
             let al = UnsafeRawPointer(a + i).load(as: SIMD4<Float>.self)
             let rr = UnsafeRawPointer(r + i).load(as: SIMD4<Float>.self) * al
             let gg = UnsafeRawPointer(g + i).load(as: SIMD4<Float>.self) * al
             let bb = UnsafeRawPointer(b + i).load(as: SIMD4<Float>.self) * al
-            p[i] = SIMD4(rr.x, gg.x, bb.x, al.x); p[i + 1] = SIMD4(rr.y, gg.y, bb.y, al.y)
-            p[i + 2] = SIMD4(rr.z, gg.z, bb.z, al.z); p[i + 3] = SIMD4(rr.w, gg.w, bb.w, al.w)
+            p[i] = SIMD4(rr.x, gg.x, bb.x, al.x)
+            p[i + 1] = SIMD4(rr.y, gg.y, bb.y, al.y)
+            p[i + 2] = SIMD4(rr.z, gg.z, bb.z, al.z)
+            p[i + 3] = SIMD4(rr.w, gg.w, bb.w, al.w)
             i += 4
         }
-        while i < n { let al = a[i]; p[i] = SIMD4(r[i] * al, g[i] * al, b[i] * al, al); i += 1 }
+        while i < n {
+            let al = a[i]
+            p[i] = SIMD4(r[i] * al, g[i] * al, b[i] * al, al)
+            i += 1
+        }
     }
 
     deinit {
@@ -196,10 +235,22 @@ final class PlanarChainProducer: RowProducer {
 
     /// A row-major 3×3 matrix on the colour planes.
     static func apply(_ c: [Float], _ s: PlanarSpan) {
-        let m0 = c[0], m1 = c[1], m2 = c[2], m3 = c[3], m4 = c[4], m5 = c[5], m6 = c[6], m7 = c[7], m8 = c[8]
-        let r = s.r, g = s.g, b = s.b
+        let m0 = c[0]
+        let m1 = c[1]
+        let m2 = c[2]
+        let m3 = c[3]
+        let m4 = c[4]
+        let m5 = c[5]
+        let m6 = c[6]
+        let m7 = c[7]
+        let m8 = c[8]
+        let r = s.r
+        let g = s.g
+        let b = s.b
         for i in 0..<s.count {
-            let x = r[i], y = g[i], z = b[i]
+            let x = r[i]
+            let y = g[i]
+            let z = b[i]
             r[i] = (m0 * x).addingProduct(m1, y).addingProduct(m2, z)
             g[i] = (m3 * x).addingProduct(m4, y).addingProduct(m5, z)
             b[i] = (m6 * x).addingProduct(m7, y).addingProduct(m8, z)
@@ -236,16 +287,19 @@ enum PlanarMath {
         init(_ g: Float) {
             self.g = g
             let d = Double(g)
-            c0 = Float(1.4390929995432812e-05 * d); c1 = Float(1.4415920772065487 * d)
-            c2 = Float(-0.7072534335743483 * d); c3 = Float(0.41156148231042833 * d)
-            c4 = Float(-0.18983244652663192 * d); c5 = Float(0.04392862784792971 * d)
+            c0 = Float(1.4390929995432812e-05 * d)
+            c1 = Float(1.4415920772065487 * d)
+            c2 = Float(-0.7072534335743483 * d)
+            c3 = Float(0.41156148231042833 * d)
+            c4 = Float(-0.18983244652663192 * d)
+            c5 = Float(0.04392862784792971 * d)
         }
 
         @inline(__always) func callAsFunction(_ x: Float) -> Float {
             let bits = x.bitPattern
             let sign = bits & 0x8000_0000
-            let e = Float(Int32(bitPattern: (bits &<< 1) &>> 24) &- 127)          // unbiased exponent of |x|
-            let u = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000) - 1   // mantissa − 1, in [0, 1)
+            let e = Float(Int32(bitPattern: (bits &<< 1) &>> 24) &- 127)  // unbiased exponent of |x|
+            let u = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000) - 1  // mantissa − 1, in [0, 1)
             // Horner steps as FMAs (Swift never contracts a·b + c by itself).
             var p = c5
             p = c4.addingProduct(p, u)
@@ -253,7 +307,7 @@ enum PlanarMath {
             p = c2.addingProduct(p, u)
             p = c1.addingProduct(p, u)
             p = c0.addingProduct(p, u)
-            let y = p.addingProduct(e, g)                                        // g·log2|x|
+            let y = p.addingProduct(e, g)  // g·log2|x|
             // exp2: round with the 1.5·2^23 trick, which also leaves n in the low mantissa bits
             // (|y| ≤ 129·g, far inside the trick's range).
             let shifted = y + 12_582_912

@@ -39,12 +39,19 @@ final class PointwiseNode: ImageNode, @unchecked Sendable {
     let linear: Matrix3?
 
     /// `digest` must add every parameter the span function captures.
-    init(name: String, inputs: [ImageNode], extent: Rect, parameters: String = "", outputFormat: PixelFormat? = nil,
-         linear: Matrix3? = nil, planar: PlanarFunction? = nil, digest: (inout DigestBuilder) -> Void, span: SpanFunction? = nil) {
-        self.name = name; self.parameters = parameters; self.span = span; self.planar = planar
-        self.declaredFormat = outputFormat; self.linear = linear
+    init(
+        name: String, inputs: [ImageNode], extent: Rect, parameters: String = "", outputFormat: PixelFormat? = nil,
+        linear: Matrix3? = nil, planar: PlanarFunction? = nil, digest: (inout DigestBuilder) -> Void, span: SpanFunction? = nil
+    ) {
+        self.name = name
+        self.parameters = parameters
+        self.span = span
+        self.planar = planar
+        self.declaredFormat = outputFormat
+        self.linear = linear
         super.init(extent: extent, inputs: inputs, kind: "pointwise:" + name) { d in
-            digest(&d); d.add(outputFormat?.description ?? "-")
+            digest(&d)
+            d.add(outputFormat?.description ?? "-")
         }
     }
 
@@ -54,16 +61,19 @@ final class PointwiseNode: ImageNode, @unchecked Sendable {
 
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
         if let chain = PlanarChain(top: self, env: context.env) {
-            if chain.stages.count == 1, case let .matrix(m) = chain.stages[0] {
+            if chain.stages.count == 1, case .matrix(let m) = chain.stages[0] {
                 // One matrix (perhaps folded from several): cheaper interleaved, with no transposes.
-                return MatrixProducer(rect: rect, dod: pixelExtent.intersection(rect), matrix: LinearMatrix(m),
-                                      input: try context.producer(of: chain.base, rect: rect))
+                return MatrixProducer(
+                    rect: rect, dod: pixelExtent.intersection(rect), matrix: LinearMatrix(m),
+                    input: try context.producer(of: chain.base, rect: rect))
             }
-            return PlanarChainProducer(rect: rect, dod: pixelExtent.intersection(rect), input: try context.producer(of: chain.base, rect: rect),
-                                       stages: chain.stages, arena: context.arena, top: self, stats: context.env.stats)
+            return PlanarChainProducer(
+                rect: rect, dod: pixelExtent.intersection(rect), input: try context.producer(of: chain.base, rect: rect),
+                stages: chain.stages, arena: context.arena, top: self, stats: context.env.stats)
         }
         guard span != nil else {
-            throw .unsupported(feature: "Kernel \(name) outside a planar chain", hint: "internal: the node has no interleaved implementation")
+            throw .unsupported(
+                feature: "Kernel \(name) outside a planar chain", hint: "internal: the node has no interleaved implementation")
         }
         var producers: [RowProducer] = []
         for i in inputs { producers.append(try context.producer(of: i, rect: rect)) }
@@ -81,19 +91,30 @@ final class PointwiseProducer: RowProducer {
     let inputs: [RowProducer]
     let rows: UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>
 
-    init(node: PointwiseNode, rect: IntRect, dod: IntRect, inputs: [RowProducer], rows: UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>) {
-        self.node = node; self.rect = rect; self.dod = dod; self.inputs = inputs; self.rows = rows
+    init(
+        node: PointwiseNode, rect: IntRect, dod: IntRect, inputs: [RowProducer],
+        rows: UnsafeMutablePointer<UnsafeMutablePointer<SIMD4<Float>>>
+    ) {
+        self.node = node
+        self.rect = rect
+        self.dod = dod
+        self.inputs = inputs
+        self.rows = rows
     }
 
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        guard !dod.isEmpty, y >= dod.y, y < dod.maxY else { out.update(repeating: .zero, count: rect.width); return }
+        guard !dod.isEmpty, y >= dod.y, y < dod.maxY else {
+            out.update(repeating: .zero, count: rect.width)
+            return
+        }
         let off = dod.x - rect.x
         if let first = inputs.first { first.row(y, into: out) } else { out.update(repeating: .zero, count: rect.width) }
         // rows[k] (k ≥ 1) are the inputs' full-width scratch rows; the span sees them from the
         // first pixel inside the domain of definition.
         for k in inputs.indices.dropFirst() { inputs[k].row(y, into: rows[k] - off) }
         rows[0] = out + off
-        node.span?(PixelSpan(pixels: out + off, count: dod.width, x: dod.x, y: y, inputs: UnsafePointer(rows), inputCount: max(1, inputs.count)))
+        node.span?(
+            PixelSpan(pixels: out + off, count: dod.width, x: dod.x, y: y, inputs: UnsafePointer(rows), inputCount: max(1, inputs.count)))
         if off > 0 { out.update(repeating: .zero, count: off) }
         let tail = rect.maxX - dod.maxX
         if tail > 0 { (out + (dod.maxX - rect.x)).update(repeating: .zero, count: tail) }
@@ -107,10 +128,16 @@ final class MatrixProducer: RowProducer {
     let matrix: LinearMatrix
     let input: RowProducer
     init(rect: IntRect, dod: IntRect, matrix: LinearMatrix, input: RowProducer) {
-        self.rect = rect; self.dod = dod; self.matrix = matrix; self.input = input
+        self.rect = rect
+        self.dod = dod
+        self.matrix = matrix
+        self.input = input
     }
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        guard !dod.isEmpty, y >= dod.y, y < dod.maxY else { out.update(repeating: .zero, count: rect.width); return }
+        guard !dod.isEmpty, y >= dod.y, y < dod.maxY else {
+            out.update(repeating: .zero, count: rect.width)
+            return
+        }
         input.row(y, into: out)
         let off = dod.x - rect.x
         matrix.apply(out + off, count: dod.width)
@@ -130,7 +157,9 @@ enum FormatSemantics {
         default: break
         }
         if f.component == .uint8 {
-            for i in 0..<count { p[i] = pointwiseMin(pointwiseMax(p[i] * 255, .zero), SIMD4(repeating: 255)).rounded(.toNearestOrEven) / 255 }
+            for i in 0..<count {
+                p[i] = pointwiseMin(pointwiseMax(p[i] * 255, .zero), SIMD4(repeating: 255)).rounded(.toNearestOrEven) / 255
+            }
         }
     }
 }

@@ -10,7 +10,12 @@ public enum Interpolation: String, Sendable, Hashable, CaseIterable {
 
     /// Support radius at scale 1.
     var radius: Double {
-        switch self { case .nearest: 0.5; case .bilinear: 1; case .bicubic: 2; case .lanczos: 3 }
+        switch self {
+        case .nearest: 0.5
+        case .bilinear: 1
+        case .bicubic: 2
+        case .lanczos: 3
+        }
     }
 
     /// The kernel's value at distance `x` (in input pixels at scale 1).
@@ -74,14 +79,16 @@ struct ResampleTaps {
             for j in lo..<max(lo + 1, hi) { ws.append(kernel.weight((Double(j) - u + 0.5) / filterScale)) }
             if ws.count > maxTaps { ws = Array(ws.prefix(maxTaps)) }
             let sum = ws.reduce(0, +)
-            start[i] = lo; count[i] = ws.count
+            start[i] = lo
+            count[i] = ws.count
             for (k, w) in ws.enumerated() { weights[i * maxTaps + k] = Float(sum != 0 ? w / sum : 0) }
         }
         let pairs = (n + 1) / 2
         pairWeights = [SIMD8<Float>](repeating: .zero, count: pairs * maxTaps)
         pairCount = [Int](repeating: 0, count: pairs)
         for p in 0..<pairs {
-            let a = 2 * p, b = min(2 * p + 1, n - 1)
+            let a = 2 * p
+            let b = min(2 * p + 1, n - 1)
             pairCount[p] = b == a ? count[a] : max(count[a], count[b])
             for k in 0..<maxTaps {
                 let wa = k < count[a] ? weights[a * maxTaps + k] : 0
@@ -93,8 +100,12 @@ struct ResampleTaps {
     /// Input range every output touches.
     var inputRange: Range<Int> {
         guard let first = start.first else { return 0..<0 }
-        var lo = first, hi = first
-        for i in start.indices { lo = min(lo, start[i]); hi = max(hi, start[i] + count[i]) }
+        var lo = first
+        var hi = first
+        for i in start.indices {
+            lo = min(lo, start[i])
+            hi = max(hi, start[i] + count[i])
+        }
         return lo..<hi
     }
 }

@@ -14,10 +14,19 @@ final class SamplingNode: ImageNode, @unchecked Sendable {
     let roiCallback: ROI
     let declaredFormat: PixelFormat?
 
-    init(name: String, inputs: [ImageNode], extent: Rect, parameters: String, outputFormat: PixelFormat?,
-         digest: (inout DigestBuilder) -> Void, roi: @escaping ROI, body: @escaping Body) {
-        self.name = name; self.parameters = parameters; self.body = body; self.roiCallback = roi; self.declaredFormat = outputFormat
-        super.init(extent: extent, inputs: inputs, kind: "sampling:" + name) { d in digest(&d); d.add(outputFormat?.description ?? "-") }
+    init(
+        name: String, inputs: [ImageNode], extent: Rect, parameters: String, outputFormat: PixelFormat?,
+        digest: (inout DigestBuilder) -> Void, roi: @escaping ROI, body: @escaping Body
+    ) {
+        self.name = name
+        self.parameters = parameters
+        self.body = body
+        self.roiCallback = roi
+        self.declaredFormat = outputFormat
+        super.init(extent: extent, inputs: inputs, kind: "sampling:" + name) { d in
+            digest(&d)
+            d.add(outputFormat?.description ?? "-")
+        }
     }
 
     override var evaluation: Evaluation { .region }
@@ -34,8 +43,11 @@ final class SamplingNode: ImageNode, @unchecked Sendable {
         for (i, input) in inputs.enumerated() {
             let r = roi(for: rect.intersection(pixelExtent), input: i)
             if r.isEmpty {
-                samplers.append(Sampler(view: TileView(base: UnsafeMutableRawPointer(context.arena.allocate(UInt8.self, count: 64)),
-                                                       rect: .zero, bytesPerRow: 0, format: .rgbaf), extent: .zero))
+                samplers.append(
+                    Sampler(
+                        view: TileView(
+                            base: UnsafeMutableRawPointer(context.arena.allocate(UInt8.self, count: 64)),
+                            rect: .zero, bytesPerRow: 0, format: .rgbaf), extent: .zero))
             } else {
                 samplers.append(Sampler(view: try context.tile(of: input, rect: r), extent: input.pixelExtent))
             }
@@ -50,7 +62,11 @@ final class SamplingProducer: RowProducer {
     let body: SamplingNode.Body
     let format: PixelFormat?
     init(rect: IntRect, dod: IntRect, samplers: [Sampler], body: @escaping SamplingNode.Body, format: PixelFormat?) {
-        self.rect = rect; self.dod = dod; self.samplers = samplers; self.body = body; self.format = format
+        self.rect = rect
+        self.dod = dod
+        self.samplers = samplers
+        self.body = body
+        self.format = format
     }
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         out.update(repeating: .zero, count: rect.width)

@@ -1,4 +1,5 @@
 import DaguerreCore
+import Foundation
 
 /// A separable, symmetric convolution (Gaussian, box, the blur inside unsharp mask): the
 /// region node behind the blur filters.
@@ -15,10 +16,15 @@ final class SeparableConvolutionNode: ImageNode, @unchecked Sendable {
     let wx: [Float], wy: [Float]
 
     init(input: ImageNode, name: String, parameters: String, horizontal: [Float], vertical: [Float]) {
-        self.name = name; self.parameters = parameters; wx = horizontal; wy = vertical
-        let rx = Double(horizontal.count - 1), ry = Double(vertical.count - 1)
+        self.name = name
+        self.parameters = parameters
+        wx = horizontal
+        wy = vertical
+        let rx = Double(horizontal.count - 1)
+        let ry = Double(vertical.count - 1)
         super.init(extent: input.extent.insetBy(dx: -rx, dy: -ry), inputs: [input], kind: "conv:" + name) { d in
-            d.add(horizontal.map(Double.init)); d.add(vertical.map(Double.init))
+            d.add(horizontal.map(Double.init))
+            d.add(vertical.map(Double.init))
         }
     }
 
@@ -34,13 +40,15 @@ final class SeparableConvolutionNode: ImageNode, @unchecked Sendable {
         let inRect = roi(for: rect, input: 0)
         let input = try context.producer(of: inputs[0], rect: inRect)
         let h = context.arena.allocate(SIMD4<Float>.self, count: rect.width * inRect.height)
-        context.env.stats.noteIntermediate(self, format: .rgbaf, rect: IntRect(x: rect.x, y: inRect.y, width: rect.width, height: inRect.height))
+        context.env.stats.noteIntermediate(
+            self, format: .rgbaf, rect: IntRect(x: rect.x, y: inRect.y, width: rect.width, height: inRect.height))
         let src = context.rowBuffer(inRect.width)
         // Horizontal pass over every input row the tile needs.
         wx.withUnsafeBufferPointer { w in
             for r in 0..<inRect.height {
                 input.row(inRect.y + r, into: src)
-                SeparableConvolutionNode.symmetric(src + rx, into: h + r * rect.width, count: rect.width, tap: 1, w: w.baseAddress!, radius: rx)
+                SeparableConvolutionNode.symmetric(
+                    src + rx, into: h + r * rect.width, count: rect.width, tap: 1, w: w.baseAddress!, radius: rx)
             }
         }
         return ConvolutionRowProducer(rect: rect, h: h, wy: wy, inY: inRect.y)
@@ -50,9 +58,13 @@ final class SeparableConvolutionNode: ImageNode, @unchecked Sendable {
     /// both passes (horizontal: `tap` is one pixel; vertical: one row of the intermediate). Four
     /// pixels per step in two AVX registers (two RGBA pixels each), accumulated in registers:
     /// one store per pixel.
-    static func symmetric(_ c: UnsafePointer<SIMD4<Float>>, into dst: UnsafeMutablePointer<SIMD4<Float>>, count: Int,
-                          tap: Int, w: UnsafePointer<Float>, radius: Int) {
-        let s = UnsafeRawPointer(c), d = UnsafeMutableRawPointer(dst), tapBytes = tap * 16
+    static func symmetric(
+        _ c: UnsafePointer<SIMD4<Float>>, into dst: UnsafeMutablePointer<SIMD4<Float>>, count: Int,
+        tap: Int, w: UnsafePointer<Float>, radius: Int
+    ) {
+        let s = UnsafeRawPointer(c)
+        let d = UnsafeMutableRawPointer(dst)
+        let tapBytes = tap * 16
         let w0 = SIMD8<Float>(repeating: w[0])
         var x = 0
         while x + 4 <= count {
@@ -61,9 +73,14 @@ final class SeparableConvolutionNode: ImageNode, @unchecked Sendable {
             var a1 = s.loadUnaligned(fromByteOffset: o + 32, as: SIMD8<Float>.self) * w0
             var k = 1
             while k <= radius {
-                let wk = SIMD8<Float>(repeating: w[k]), ok = k * tapBytes
-                a0.addProduct(s.loadUnaligned(fromByteOffset: o - ok, as: SIMD8<Float>.self) + s.loadUnaligned(fromByteOffset: o + ok, as: SIMD8<Float>.self), wk)
-                a1.addProduct(s.loadUnaligned(fromByteOffset: o + 32 - ok, as: SIMD8<Float>.self) + s.loadUnaligned(fromByteOffset: o + 32 + ok, as: SIMD8<Float>.self), wk)
+                let wk = SIMD8<Float>(repeating: w[k])
+                let ok = k * tapBytes
+                a0.addProduct(
+                    s.loadUnaligned(fromByteOffset: o - ok, as: SIMD8<Float>.self)
+                        + s.loadUnaligned(fromByteOffset: o + ok, as: SIMD8<Float>.self), wk)
+                a1.addProduct(
+                    s.loadUnaligned(fromByteOffset: o + 32 - ok, as: SIMD8<Float>.self)
+                        + s.loadUnaligned(fromByteOffset: o + 32 + ok, as: SIMD8<Float>.self), wk)
                 k += 1
             }
             d.storeBytes(of: a0, toByteOffset: o, as: SIMD8<Float>.self)
@@ -85,7 +102,10 @@ final class ConvolutionRowProducer: RowProducer {
     let wy: [Float]
     let inY: Int
     init(rect: IntRect, h: UnsafeMutablePointer<SIMD4<Float>>, wy: [Float], inY: Int) {
-        self.rect = rect; self.h = h; self.wy = wy; self.inY = inY
+        self.rect = rect
+        self.h = h
+        self.wy = wy
+        self.inY = inY
     }
     /// The vertical pass for row `y`, down the intermediate's columns.
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
@@ -114,5 +134,3 @@ extension SeparableConvolutionNode {
         [Float](repeating: 1 / Float(2 * r + 1), count: r + 1)
     }
 }
-
-import Foundation

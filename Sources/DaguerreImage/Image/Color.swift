@@ -11,7 +11,11 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
     public var colorSpace: ColorSpace
 
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1, colorSpace: ColorSpace = .sRGB) {
-        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha; self.colorSpace = colorSpace
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+        self.colorSpace = colorSpace
     }
     public static let black = Color(red: 0, green: 0, blue: 0)
     public static let white = Color(red: 1, green: 1, blue: 1)

@@ -19,13 +19,13 @@ extension Image {
         // x' = a·x + c·y + tx, y' = b·x + d·y + ty, on coordinates relative to the extent's origin.
         let t: AffineTransform2D
         switch orientation {
-        case 2: t = AffineTransform2D(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)        // mirrored left–right
-        case 3: t = AffineTransform2D(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)       // upside down
-        case 4: t = AffineTransform2D(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: h)        // mirrored top–bottom
-        case 5: t = AffineTransform2D(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)         // transposed
-        case 6: t = AffineTransform2D(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)        // needs 90° clockwise
-        case 7: t = AffineTransform2D(a: 0, b: -1, c: -1, d: 0, tx: h, ty: w)       // transverse
-        default: t = AffineTransform2D(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)       // 8: needs 90° anticlockwise
+        case 2: t = AffineTransform2D(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)  // mirrored left–right
+        case 3: t = AffineTransform2D(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)  // upside down
+        case 4: t = AffineTransform2D(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: h)  // mirrored top–bottom
+        case 5: t = AffineTransform2D(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)  // transposed
+        case 6: t = AffineTransform2D(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)  // needs 90° clockwise
+        case 7: t = AffineTransform2D(a: 0, b: -1, c: -1, d: 0, tx: h, ty: w)  // transverse
+        default: t = AffineTransform2D(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)  // 8: needs 90° anticlockwise
         }
         let toOrigin = AffineTransform2D(translationX: -e.minX, y: -e.minY)
         return transformed(by: toOrigin).transformed(by: t, interpolation: .bilinear)

@@ -49,8 +49,12 @@ public struct Image: Sendable, CustomStringConvertible {
         self.init(try FileSourceNode(makeSource: makeSource, identity: identity))
     }
     /// Rows streamed from an image file decoder made by `makeDecoder`.
-    @available(*, deprecated, renamed: "init(identity:makeSource:)", message: "Wrap the decoder in ImageFileRowSource, or implement RowSource.")
-    public init(identity: String, makeDecoder: @escaping @Sendable () throws(DaguerreError) -> any DaguerreFormats.ImageDecoder) throws(DaguerreError) {
+    @available(
+        *, deprecated, renamed: "init(identity:makeSource:)", message: "Wrap the decoder in ImageFileRowSource, or implement RowSource."
+    )
+    public init(identity: String, makeDecoder: @escaping @Sendable () throws(DaguerreError) -> any DaguerreFormats.ImageDecoder)
+        throws(DaguerreError)
+    {
         try self.init(identity: identity) { () throws(DaguerreError) -> any RowSource in ImageFileRowSource(try makeDecoder()) }
     }
     /// Pixels in memory, in any format. `colorSpace` defaults to the buffer's own, else sRGB for
@@ -91,9 +95,15 @@ public struct Image: Sendable, CustomStringConvertible {
         }
         guard let inv = t.inverted else { return .empty }
         let radius = interpolation.radius + 1
-        let node = SamplingNode(name: "affine", inputs: [node], extent: t.apply(to: extent), parameters: "\(t) \(interpolation.rawValue)",
-                                outputFormat: nil, digest: { d in d.add([t.a, t.b, t.c, t.d, t.tx, t.ty]); d.add(interpolation.rawValue) },
-                                roi: { _, r in inv.apply(to: r).insetBy(dx: -radius, dy: -radius) }) { samplers, p in
+        let node = SamplingNode(
+            name: "affine", inputs: [node], extent: t.apply(to: extent), parameters: "\(t) \(interpolation.rawValue)",
+            outputFormat: nil,
+            digest: { d in
+                d.add([t.a, t.b, t.c, t.d, t.tx, t.ty])
+                d.add(interpolation.rawValue)
+            },
+            roi: { _, r in inv.apply(to: r).insetBy(dx: -radius, dy: -radius) }
+        ) { samplers, p in
             let q = inv.apply(x: Double(p.x), y: Double(p.y))
             return samplers[0].sample(SIMD2(Float(q.x), Float(q.y)), kernel: interpolation)
         }
@@ -120,7 +130,9 @@ extension ImageNode {
     /// Crop: a point-wise pass-through whose extent is the intersection.
     func cropped(to rect: Rect) -> ImageNode {
         let e = extent.intersection(rect)
-        return PointwiseNode(name: "crop", inputs: [self], extent: e, parameters: "\(rect)",
-                             digest: { d in d.add([e.minX, e.minY, e.maxX, e.maxY]) }) { _ in }
+        return PointwiseNode(
+            name: "crop", inputs: [self], extent: e, parameters: "\(rect)",
+            digest: { d in d.add([e.minX, e.minY, e.maxX, e.maxY]) }
+        ) { _ in }
     }
 }

@@ -1,4 +1,5 @@
 import DaguerreCore
+import Synchronization
 
 /// A point-wise kernel written as a Swift closure (K3; CIColorKernel): each output pixel from
 /// the same pixel of each image argument. Runs fused with neighbouring point-wise nodes.
@@ -15,7 +16,7 @@ public struct ColorKernel: Sendable {
         public let destCoord: SIMD2<Float>
         let pixels: UnsafePointer<UnsafeMutablePointer<SIMD4<Float>>>
         let index: Int
-        let imageSlot: [Int]   // argument index → image row index (−1 if not an image)
+        let imageSlot: [Int]  // argument index → image row index (−1 if not an image)
         public let values: KernelValues
         /// The premultiplied linear pixel of image argument `i`.
         public func pixel(at i: Int) -> SIMD4<Float> {
@@ -35,7 +36,9 @@ public struct ColorKernel: Sendable {
     let id: Digest
 
     public init(name: String, outputFormat: PixelFormat? = nil, _ body: @escaping @Sendable (Context) -> SIMD4<Float>) {
-        self.name = name; self.outputFormat = outputFormat; self.body = .pixel(body)
+        self.name = name
+        self.outputFormat = outputFormat
+        self.body = .pixel(body)
         id = KernelIdentity.next(name)
     }
 
@@ -51,7 +54,9 @@ public struct ColorKernel: Sendable {
     /// }
     /// ```
     public init(name: String, outputFormat: PixelFormat? = nil, span: @escaping SpanFunction) {
-        self.name = name; self.outputFormat = outputFormat; self.body = .span(span)
+        self.name = name
+        self.outputFormat = outputFormat
+        self.body = .span(span)
         id = KernelIdentity.next(name)
     }
 
@@ -60,20 +65,25 @@ public struct ColorKernel: Sendable {
         let values = KernelValues(arguments: arguments)
         let function: SpanFunction
         switch body {
-        case let .span(f): function = f
-        case let .pixel(body):
+        case .span(let f): function = f
+        case .pixel(let body):
             let slots = values.imageSlots
             function = { span in
                 for i in 0..<span.count {
-                    let ctx = Context(destCoord: SIMD2(Float(span.x + i) + 0.5, Float(span.y) + 0.5), pixels: span.inputs,
-                                      index: i, imageSlot: slots, values: values)
+                    let ctx = Context(
+                        destCoord: SIMD2(Float(span.x + i) + 0.5, Float(span.y) + 0.5), pixels: span.inputs,
+                        index: i, imageSlot: slots, values: values)
                     span.pixels[i] = body(ctx)
                 }
             }
         }
-        let node = PointwiseNode(name: name, inputs: values.images.map(\.node), extent: extent,
-                                 parameters: arguments.map(\.summary).joined(separator: ", "), outputFormat: outputFormat,
-                                 digest: { d in d.add(id); for a in arguments { a.addDigest(&d) } }, span: function)
+        let node = PointwiseNode(
+            name: name, inputs: values.images.map(\.node), extent: extent,
+            parameters: arguments.map(\.summary).joined(separator: ", "), outputFormat: outputFormat,
+            digest: { d in
+                d.add(id)
+                for a in arguments { a.addDigest(&d) }
+            }, span: function)
         return Image(node)
     }
 }
@@ -83,9 +93,9 @@ public struct ColorKernel: Sendable {
 enum KernelIdentity {
     private static let counter = Atomic<Int>(0)
     static func next(_ name: String) -> Digest {
-        var d = DigestBuilder("kernel"); d.add(name); d.add(counter.wrappingAdd(1, ordering: .relaxed).newValue)
+        var d = DigestBuilder("kernel")
+        d.add(name)
+        d.add(counter.wrappingAdd(1, ordering: .relaxed).newValue)
         return d.finish()
     }
 }
-
-import Synchronization

@@ -32,23 +32,34 @@ public struct GeneralKernel: Sendable {
     let id: Digest
 
     public init(name: String, outputFormat: PixelFormat? = nil, _ body: @escaping @Sendable (Context) -> SIMD4<Float>) {
-        self.name = name; self.outputFormat = outputFormat; self.body = body
+        self.name = name
+        self.outputFormat = outputFormat
+        self.body = body
         id = KernelIdentity.next(name)
     }
 
     /// The kernel over `extent`. `roiCallback(i, rect)` gives the rectangle of image argument
     /// number `i` (counting images only) needed for output `rect`.
-    public func apply(extent: Rect, roiCallback: @escaping @Sendable (_ index: Int, _ rect: Rect) -> Rect,
-                      arguments: [KernelArgument]) throws(DaguerreError) -> Image {
+    public func apply(
+        extent: Rect, roiCallback: @escaping @Sendable (_ index: Int, _ rect: Rect) -> Rect,
+        arguments: [KernelArgument]
+    ) throws(DaguerreError) -> Image {
         let values = KernelValues(arguments: arguments)
         guard !values.images.isEmpty else {
-            throw .invalidArgument(what: "GeneralKernel \(name)", problem: "it needs at least one image argument; use a ColorKernel to generate")
+            throw .invalidArgument(
+                what: "GeneralKernel \(name)", problem: "it needs at least one image argument; use a ColorKernel to generate")
         }
-        let body = self.body, slots = values.imageSlots
-        let node = SamplingNode(name: name, inputs: values.images.map(\.node), extent: extent,
-                                parameters: arguments.map(\.summary).joined(separator: ", "), outputFormat: outputFormat,
-                                digest: { d in d.add(id); for a in arguments { a.addDigest(&d) } },
-                                roi: roiCallback) { samplers, dest in
+        let body = self.body
+        let slots = values.imageSlots
+        let node = SamplingNode(
+            name: name, inputs: values.images.map(\.node), extent: extent,
+            parameters: arguments.map(\.summary).joined(separator: ", "), outputFormat: outputFormat,
+            digest: { d in
+                d.add(id)
+                for a in arguments { a.addDigest(&d) }
+            },
+            roi: roiCallback
+        ) { samplers, dest in
             body(Context(destCoord: dest, samplers: samplers, imageSlot: slots, values: values))
         }
         return Image(node)
@@ -72,18 +83,28 @@ public struct WarpKernel: Sendable {
     let id: Digest
 
     public init(name: String, _ body: @escaping @Sendable (Context) -> SIMD2<Float>) {
-        self.name = name; self.body = body; id = KernelIdentity.next(name)
+        self.name = name
+        self.body = body
+        id = KernelIdentity.next(name)
     }
 
     /// Warps `image`; `arguments` are values the closure reads by position (images are ignored).
-    public func apply(extent: Rect, roiCallback: @escaping @Sendable (_ index: Int, _ rect: Rect) -> Rect,
-                      image: Image, arguments: [KernelArgument] = [], interpolation: Interpolation = .bilinear) -> Image {
+    public func apply(
+        extent: Rect, roiCallback: @escaping @Sendable (_ index: Int, _ rect: Rect) -> Rect,
+        image: Image, arguments: [KernelArgument] = [], interpolation: Interpolation = .bilinear
+    ) -> Image {
         let values = KernelValues(arguments: arguments)
         let body = self.body
-        let node = SamplingNode(name: name, inputs: [image.node], extent: extent,
-                                parameters: arguments.map(\.summary).joined(separator: ", "), outputFormat: nil,
-                                digest: { d in d.add(id); d.add(interpolation.rawValue); for a in arguments { a.addDigest(&d) } },
-                                roi: roiCallback) { samplers, dest in
+        let node = SamplingNode(
+            name: name, inputs: [image.node], extent: extent,
+            parameters: arguments.map(\.summary).joined(separator: ", "), outputFormat: nil,
+            digest: { d in
+                d.add(id)
+                d.add(interpolation.rawValue)
+                for a in arguments { a.addDigest(&d) }
+            },
+            roi: roiCallback
+        ) { samplers, dest in
             samplers[0].sample(body(Context(destCoord: dest, values: values)), kernel: interpolation)
         }
         return Image(node)

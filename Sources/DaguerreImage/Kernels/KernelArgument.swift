@@ -15,7 +15,7 @@ public enum KernelArgument: Sendable {
 
     func addDigest(_ d: inout DigestBuilder) {
         switch self {
-        case .image: d.add("image")   // the node's inputs are digested separately
+        case .image: d.add("image")  // the node's inputs are digested separately
         case .float(let v): d.add(v)
         case .vector(let v): d.add(v.map(Double.init))
         case .rect(let r): d.add([r.minX, r.minY, r.maxX, r.maxY])
@@ -39,24 +39,32 @@ public struct KernelValues: Sendable {
     /// outside a render, as a warp's region-of-interest callback does.
     public init(_ arguments: [KernelArgument]) { self.arguments = arguments }
     public func float(at i: Int) -> Float {
-        guard arguments.indices.contains(i), case let .float(v) = arguments[i] else { return 0 }
+        guard arguments.indices.contains(i), case .float(let v) = arguments[i] else { return 0 }
         return v
     }
     public func vector(at i: Int) -> [Float] {
-        guard arguments.indices.contains(i), case let .vector(v) = arguments[i] else { return [] }
+        guard arguments.indices.contains(i), case .vector(let v) = arguments[i] else { return [] }
         return v
     }
     public func rect(at i: Int) -> Rect {
-        guard arguments.indices.contains(i), case let .rect(r) = arguments[i] else { return .null }
+        guard arguments.indices.contains(i), case .rect(let r) = arguments[i] else { return .null }
         return r
     }
     /// For each argument, its index among the image arguments (−1 for values).
     var imageSlots: [Int] {
-        var slots: [Int] = [], n = 0
-        for a in arguments { if case .image = a { slots.append(n); n += 1 } else { slots.append(-1) } }
+        var slots: [Int] = []
+        var n = 0
+        for a in arguments {
+            if case .image = a {
+                slots.append(n)
+                n += 1
+            } else {
+                slots.append(-1)
+            }
+        }
         return slots
     }
-    var images: [Image] { arguments.compactMap { if case let .image(im) = $0 { return im } else { return nil } } }
+    var images: [Image] { arguments.compactMap { if case .image(let im) = $0 { return im } else { return nil } } }
 }
 
 /// What every kernel body's context offers for reading its value arguments by position.

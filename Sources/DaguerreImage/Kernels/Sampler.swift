@@ -12,7 +12,10 @@ public struct Sampler {
     let view: TileView
     let valid: IntRect
 
-    init(view: TileView, extent: IntRect) { self.view = view; self.valid = extent.intersection(view.rect) }
+    init(view: TileView, extent: IntRect) {
+        self.view = view
+        self.valid = extent.intersection(view.rect)
+    }
 
     /// The input's extent (its domain of definition).
     public var extent: Rect { Rect(valid) }
@@ -25,13 +28,21 @@ public struct Sampler {
 
     /// Bilinear interpolation at `p`.
     @inline(__always) public func sample(_ p: SIMD2<Float>) -> SIMD4<Float> {
-        let fx = p.x - 0.5, fy = p.y - 0.5
-        let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
+        let fx = p.x - 0.5
+        let fy = p.y - 0.5
+        let x0f = fx.rounded(.down)
+        let y0f = fy.rounded(.down)
         guard x0f.isFinite, y0f.isFinite, abs(x0f) < 1e9, abs(y0f) < 1e9 else { return .zero }
-        let x0 = Int(x0f), y0 = Int(y0f)
-        let ax = fx - x0f, ay = fy - y0f
-        let a = read(x: x0, y: y0), b = read(x: x0 + 1, y: y0), c = read(x: x0, y: y0 + 1), d = read(x: x0 + 1, y: y0 + 1)
-        let top = a + (b - a) * ax, bottom = c + (d - c) * ax
+        let x0 = Int(x0f)
+        let y0 = Int(y0f)
+        let ax = fx - x0f
+        let ay = fy - y0f
+        let a = read(x: x0, y: y0)
+        let b = read(x: x0 + 1, y: y0)
+        let c = read(x: x0, y: y0 + 1)
+        let d = read(x: x0 + 1, y: y0 + 1)
+        let top = a + (b - a) * ax
+        let bottom = c + (d - c) * ax
         return top + (bottom - top) * ay
     }
 
@@ -39,20 +50,25 @@ public struct Sampler {
     func sample(_ p: SIMD2<Float>, kernel: Interpolation) -> SIMD4<Float> {
         if kernel == .bilinear { return sample(p) }
         if kernel == .nearest {
-            let x = p.x.rounded(.down), y = p.y.rounded(.down)
+            let x = p.x.rounded(.down)
+            let y = p.y.rounded(.down)
             guard abs(x) < 1e9, abs(y) < 1e9 else { return .zero }
             return read(x: Int(x), y: Int(y))
         }
         let r = Int(kernel.radius)
-        let fx = Double(p.x) - 0.5, fy = Double(p.y) - 0.5
+        let fx = Double(p.x) - 0.5
+        let fy = Double(p.y) - 0.5
         guard abs(fx) < 1e9, abs(fy) < 1e9 else { return .zero }
-        let cx = Int(fx.rounded(.down)), cy = Int(fy.rounded(.down))
-        var acc = SIMD4<Float>(), wsum: Float = 0
+        let cx = Int(fx.rounded(.down))
+        let cy = Int(fy.rounded(.down))
+        var acc = SIMD4<Float>()
+        var wsum: Float = 0
         for j in (cy - r + 1)...(cy + r) {
             let wy = kernel.weight(Double(j) - fy)
             for i in (cx - r + 1)...(cx + r) {
                 let w = Float(wy * kernel.weight(Double(i) - fx))
-                acc.addProduct(read(x: i, y: j), SIMD4(repeating: w)); wsum += w
+                acc.addProduct(read(x: i, y: j), SIMD4(repeating: w))
+                wsum += w
             }
         }
         return wsum != 0 ? acc / wsum : acc

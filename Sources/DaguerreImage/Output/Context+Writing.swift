@@ -24,8 +24,10 @@ extension Context {
     /// Renders `image` to a JPEG tagged with `colorSpace`'s ICC profile (I7, W6): a Display P3
     /// JPEG carries a Display P3 profile. Rows stream to the encoder band by band, and the file
     /// appears only when complete.
-    public func writeJPEGRepresentation(of image: Image, to url: URL, colorSpace: ColorSpace,
-                                        options: [ImageWriteOption] = []) throws(DaguerreError) {
+    public func writeJPEGRepresentation(
+        of image: Image, to url: URL, colorSpace: ColorSpace,
+        options: [ImageWriteOption] = []
+    ) throws(DaguerreError) {
         let gray: Bool
         if case .gray = colorSpace.model { gray = true } else { gray = false }
         try write(image, to: url, fileFormat: .jpeg, rowFormat: gray ? .l8 : .rgb8, colorSpace: colorSpace, options: options)
@@ -33,8 +35,10 @@ extension Context {
 
     /// Renders `image` to a PNG: `format` RGBA8 (default), RGB8, RGBA16, RGB16, L8 or L16; alpha is
     /// written straight (PNG's convention); an sRGB chunk or an iCCP profile tags the colour.
-    public func writePNGRepresentation(of image: Image, to url: URL, format: PixelFormat = .rgba8, colorSpace: ColorSpace,
-                                       options: [ImageWriteOption] = []) throws(DaguerreError) {
+    public func writePNGRepresentation(
+        of image: Image, to url: URL, format: PixelFormat = .rgba8, colorSpace: ColorSpace,
+        options: [ImageWriteOption] = []
+    ) throws(DaguerreError) {
         let ok: [PixelFormat] = [.rgba8, .rgb8, .rgba16, .rgb16, .l8, .l16, .la8, .la16]
         guard ok.contains(format) else {
             throw .invalidArgument(what: "PNG format \(format)", problem: "PNG stores \(ok.map(\.description).joined(separator: ", "))")
@@ -43,19 +47,25 @@ extension Context {
     }
 
     /// Renders `image` to a TIFF: 8- or 16-bit integer or half/float samples, with or without alpha.
-    public func writeTIFFRepresentation(of image: Image, to url: URL, format: PixelFormat = .rgba8, colorSpace: ColorSpace,
-                                        options: [ImageWriteOption] = []) throws(DaguerreError) {
+    public func writeTIFFRepresentation(
+        of image: Image, to url: URL, format: PixelFormat = .rgba8, colorSpace: ColorSpace,
+        options: [ImageWriteOption] = []
+    ) throws(DaguerreError) {
         let ok: [PixelFormat] = [.rgba8, .rgb8, .rgba16, .rgb16, .rgbah, .rgbh, .rgbaf, .rgbf, .l8, .l16]
         guard ok.contains(format) else {
-            throw .invalidArgument(what: "TIFF format \(format)", problem: "TIFF output supports \(ok.map(\.description).joined(separator: ", "))")
+            throw .invalidArgument(
+                what: "TIFF format \(format)", problem: "TIFF output supports \(ok.map(\.description).joined(separator: ", "))")
         }
         try write(image, to: url, fileFormat: .tiff, rowFormat: format, colorSpace: colorSpace, options: options)
     }
 
-    private func write(_ image: Image, to url: URL, fileFormat: ImageFileFormat, rowFormat: PixelFormat,
-                       colorSpace: ColorSpace, options: [ImageWriteOption]) throws(DaguerreError) {
+    private func write(
+        _ image: Image, to url: URL, fileFormat: ImageFileFormat, rowFormat: PixelFormat,
+        colorSpace: ColorSpace, options: [ImageWriteOption]
+    ) throws(DaguerreError) {
         let rect = try checkedRect(image, nil)
-        var opts = EncoderOptions(format: fileFormat, width: rect.width, height: rect.height, rowFormat: rowFormat, limits: self.options.limits)
+        var opts = EncoderOptions(
+            format: fileFormat, width: rect.width, height: rect.height, rowFormat: rowFormat, limits: self.options.limits)
         for o in options {
             switch o {
             case .quality(let q):
@@ -67,7 +77,8 @@ extension Context {
             case .tiffCompression(let c): opts.tiffCompression = c
             case .metadata(var m):
                 guard fileFormat == .jpeg else { continue }
-                m.pixelWidth = rect.width; m.pixelHeight = rect.height
+                m.pixelWidth = rect.width
+                m.pixelHeight = rect.height
                 m.colorSpace = colorSpace == .sRGB ? .sRGB : .uncalibrated
                 opts.jpegSegments.append(.exif(TIFFSerializer.file(EXIFCodec.directories(for: m), byteOrder: .bigEndian)))
             }
@@ -76,13 +87,15 @@ extension Context {
         opts.isSRGB = isSRGB && fileFormat == .png
         opts.iccProfile = opts.isSRGB ? nil : try colorSpace.iccProfileData()
         let working = self.options.workingColorSpace
-        let converter = try OutputConverter(format: rowFormat, alpha: rowFormat.hasAlpha ? .straight : .none,
-                                            destination: working == nil ? nil : colorSpace, working: working,
-                                            workingFormat: self.options.workingFormat)
+        let converter = try OutputConverter(
+            format: rowFormat, alpha: rowFormat.hasAlpha ? .straight : .none,
+            destination: working == nil ? nil : colorSpace, working: working,
+            workingFormat: self.options.workingFormat)
         // Created before rendering: an unwritable destination fails here, before any work.
         let encoder = try ImageWriter.create(path: url.path, options: opts)
-        let sink = EncoderSink(encoder: encoder, converter: converter, width: rect.width, originX: rect.x,
-                               maxBandRows: self.options.tileHeight * 8)
+        let sink = EncoderSink(
+            encoder: encoder, converter: converter, width: rect.width, originX: rect.x,
+            maxBandRows: self.options.tileHeight * 8)
         try render(image, rect: rect, sink: sink, output: "\(fileFormat.rawValue) \(rowFormat) \(colorSpace.name)")
     }
 }

@@ -22,8 +22,11 @@ final class OutputConverter: Sendable {
     private let iccTransform: ICCTransform?
     let summary: String
 
-    init(format: PixelFormat, alpha: AlphaOutput, destination: ColorSpace?, working: ColorSpace?, workingFormat: PixelFormat) throws(DaguerreError) {
-        self.format = format; self.alphaOutput = alpha
+    init(format: PixelFormat, alpha: AlphaOutput, destination: ColorSpace?, working: ColorSpace?, workingFormat: PixelFormat)
+        throws(DaguerreError)
+    {
+        self.format = format
+        self.alphaOutput = alpha
         var t = TransferFunction.linear
         var m: Matrix3? = nil
         var icc: ICCTransform? = nil
@@ -55,21 +58,40 @@ final class OutputConverter: Sendable {
     /// gives, with no transpose. Only when ``packsPlanes``. Overwrites the planes; `scratch`
     /// holds `3 × count` half-float bit patterns.
     func convert(planes s: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>, into dst: UnsafeMutableRawPointer) {
-        let r = s.r, g = s.g, b = s.b, a = s.a, n = s.count
+        let r = s.r
+        let g = s.g
+        let b = s.b
+        let a = s.a
+        let n = s.count
         // Premultiplied, as the interleaved row would hold them; opaque rows (an OR over alpha's
         // bits) are already.
         var notOne: UInt32 = 0
         for i in 0..<n { notOne |= a[i].bitPattern ^ 0x3F80_0000 }
-        if notOne != 0 { for i in 0..<n { let al = a[i]; r[i] *= al; g[i] *= al; b[i] *= al } }
+        if notOne != 0 {
+            for i in 0..<n {
+                let al = a[i]
+                r[i] *= al
+                g[i] *= al
+                b[i] *= al
+            }
+        }
         if let matrix { matrix.apply(planes: s, count: n) }
         // Half-float bit patterns, eight per conversion instruction, then one lookup each.
-        let hr = scratch, hg = scratch + n, hb = scratch + 2 * n
-        for i in 0..<n { hr[i] = Float16(r[i]).bitPattern; hg[i] = Float16(g[i]).bitPattern; hb[i] = Float16(b[i]).bitPattern }
+        let hr = scratch
+        let hg = scratch + n
+        let hb = scratch + 2 * n
+        for i in 0..<n {
+            hr[i] = Float16(r[i]).bitPattern
+            hg[i] = Float16(g[i]).bitPattern
+            hb[i] = Float16(b[i]).bitPattern
+        }
         let d = dst.assumingMemoryBound(to: UInt8.self)
         lut8.withUnsafeBufferPointer { lutBuffer in
             let lut = lutBuffer.baseAddress!
             for i in 0..<n {
-                d[3 * i] = lut[Int(hr[i])]; d[3 * i + 1] = lut[Int(hg[i])]; d[3 * i + 2] = lut[Int(hb[i])]
+                d[3 * i] = lut[Int(hr[i])]
+                d[3 * i + 1] = lut[Int(hg[i])]
+                d[3 * i + 2] = lut[Int(hb[i])]
             }
         }
     }
@@ -81,7 +103,7 @@ final class OutputConverter: Sendable {
             for i in 0..<count {
                 let a = px[i].w
                 if a > 0 && a != 1 { px[i] = SIMD4(px[i].x / a, px[i].y / a, px[i].z / a, a) }
-                px[i].w = max(0, min(1, a))   // lcms2 copies alpha, scaling it to the output's range
+                px[i].w = max(0, min(1, a))  // lcms2 copies alpha, scaling it to the output's range
             }
             iccTransform.apply(px, into: dst, count: count)
             return
@@ -93,7 +115,7 @@ final class OutputConverter: Sendable {
                 if a != 1 && a > 0 { px[i] = SIMD4(px[i].x / a, px[i].y / a, px[i].z / a, a) }
             }
         }
-        if !lut8.isEmpty {   // built only for RGB8 and RGBA8
+        if !lut8.isEmpty {  // built only for RGB8 and RGBA8
             packLUT8(px, count: count, into: dst.assumingMemoryBound(to: UInt8.self), channels: format.channels)
             return
         }
@@ -112,11 +134,17 @@ final class OutputConverter: Sendable {
             } else {
                 // The exact curve: float working format, or 8-bit layouts other than RGB8/RGBA8.
                 let t = transfer
-                for i in 0..<count { let v = px[i]; px[i] = SIMD4(t.encode(v.x), t.encode(v.y), t.encode(v.z), v.w) }
+                for i in 0..<count {
+                    let v = px[i]
+                    px[i] = SIMD4(t.encode(v.x), t.encode(v.y), t.encode(v.z), v.w)
+                }
             }
         }
         if alphaOutput == .premultiplied && !transfer.isLinear {
-            for i in 0..<count { let a = px[i].w; if a != 1 { px[i] = SIMD4(px[i].x * a, px[i].y * a, px[i].z * a, a) } }
+            for i in 0..<count {
+                let a = px[i].w
+                if a != 1 { px[i] = SIMD4(px[i].x * a, px[i].y * a, px[i].z * a, a) }
+            }
         }
         PixelPack.pack(px, count: count, format: format, into: dst)
     }
@@ -129,23 +157,32 @@ final class OutputConverter: Sendable {
     /// Three codes a pixel from a table indexed by half-float bit patterns (8- or 16-bit codes):
     /// four pixels' halves from one conversion, read back as indices from memory, where a pixel
     /// at a time cost two conversions and a lane extract per channel (1.3×).
-    @inline(__always) private static func lookupRGB<Code>(_ px: UnsafePointer<SIMD4<Float>>, count: Int, table l: UnsafePointer<Code>,
-                                                          into d: UnsafeMutablePointer<Code>) {
+    @inline(__always) private static func lookupRGB<Code>(
+        _ px: UnsafePointer<SIMD4<Float>>, count: Int, table l: UnsafePointer<Code>,
+        into d: UnsafeMutablePointer<Code>
+    ) {
         let raw = UnsafeRawPointer(px)
-        var halves = SIMD16<UInt16>(), i = 0
+        var halves = SIMD16<UInt16>()
+        var i = 0
         while i &+ 4 <= count {
-            halves = unsafeBitCast(SIMD16<Float16>(raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self)), to: SIMD16<UInt16>.self)
+            halves = unsafeBitCast(
+                SIMD16<Float16>(raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self)), to: SIMD16<UInt16>.self)
             withUnsafeBytes(of: &halves) { bytes in
-                let k = bytes.baseAddress!.assumingMemoryBound(to: UInt16.self), o = d + 3 &* i
+                let k = bytes.baseAddress!.assumingMemoryBound(to: UInt16.self)
+                let o = d + 3 &* i
                 for p in 0..<4 {
-                    o[3 &* p] = l[Int(k[4 &* p])]; o[3 &* p &+ 1] = l[Int(k[4 &* p &+ 1])]; o[3 &* p &+ 2] = l[Int(k[4 &* p &+ 2])]
+                    o[3 &* p] = l[Int(k[4 &* p])]
+                    o[3 &* p &+ 1] = l[Int(k[4 &* p &+ 1])]
+                    o[3 &* p &+ 2] = l[Int(k[4 &* p &+ 2])]
                 }
             }
             i &+= 4
         }
         while i < count {
             let h = SIMD4<Float16>(px[i])
-            d[3 &* i] = l[Int(h.x.bitPattern)]; d[3 &* i &+ 1] = l[Int(h.y.bitPattern)]; d[3 &* i &+ 2] = l[Int(h.z.bitPattern)]
+            d[3 &* i] = l[Int(h.x.bitPattern)]
+            d[3 &* i &+ 1] = l[Int(h.y.bitPattern)]
+            d[3 &* i &+ 2] = l[Int(h.z.bitPattern)]
             i &+= 1
         }
     }
@@ -165,10 +202,16 @@ final class OutputConverter: Sendable {
                     let opaque = v.w == 1
                     let a = opaque ? 1 : max(0, min(1, v.w.isNaN ? 0 : v.w))
                     if premul && a != 1 {
-                        let enc = SIMD3<Float>(Float(lut[Int(h.x.bitPattern)]), Float(lut[Int(h.y.bitPattern)]), Float(lut[Int(h.z.bitPattern)])) * a
-                        d[4 * i] = UInt8(enc.x.rounded()); d[4 * i + 1] = UInt8(enc.y.rounded()); d[4 * i + 2] = UInt8(enc.z.rounded())
+                        let enc =
+                            SIMD3<Float>(Float(lut[Int(h.x.bitPattern)]), Float(lut[Int(h.y.bitPattern)]), Float(lut[Int(h.z.bitPattern)]))
+                            * a
+                        d[4 * i] = UInt8(enc.x.rounded())
+                        d[4 * i + 1] = UInt8(enc.y.rounded())
+                        d[4 * i + 2] = UInt8(enc.z.rounded())
                     } else {
-                        d[4 * i] = lut[Int(h.x.bitPattern)]; d[4 * i + 1] = lut[Int(h.y.bitPattern)]; d[4 * i + 2] = lut[Int(h.z.bitPattern)]
+                        d[4 * i] = lut[Int(h.x.bitPattern)]
+                        d[4 * i + 1] = lut[Int(h.y.bitPattern)]
+                        d[4 * i + 2] = lut[Int(h.z.bitPattern)]
                     }
                     d[4 * i + 3] = opaque ? 255 : UInt8((a * 255).rounded())
                 }

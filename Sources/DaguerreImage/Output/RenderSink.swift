@@ -38,7 +38,10 @@ final class BufferSink: PlanarRenderSink, @unchecked Sendable {
     let converter: OutputConverter
 
     init(base: UnsafeMutableRawPointer, bytesPerRow: Int, origin: (x: Int, y: Int), converter: OutputConverter) {
-        self.base = base; self.bytesPerRow = bytesPerRow; self.origin = origin; self.converter = converter
+        self.base = base
+        self.bytesPerRow = bytesPerRow
+        self.origin = origin
+        self.converter = converter
     }
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
         let dst = base + (y - origin.y) * bytesPerRow + (x - origin.x) * converter.format.bytesPerPixel
@@ -79,7 +82,10 @@ final class EncoderSink: PlanarRenderSink, @unchecked Sendable {
     private var writeError: DaguerreError?
 
     init(encoder: any ImageEncoder, converter: OutputConverter, width: Int, originX: Int, maxBandRows: Int) {
-        self.encoder = encoder; self.converter = converter; self.width = width; self.originX = originX
+        self.encoder = encoder
+        self.converter = converter
+        self.width = width
+        self.originX = originX
         let rb = width * converter.format.bytesPerPixel
         rowBytes = rb
         bandRows = max(1, maxBandRows)
@@ -100,7 +106,8 @@ final class EncoderSink: PlanarRenderSink, @unchecked Sendable {
         guard let rows = ready else { return nil }
         ready = nil
         let band = UnsafeTransfer(UnsafeRawPointer(buffers[current ^ 1]))
-        let me = UnsafeTransfer(self), stride = rowBytes
+        let me = UnsafeTransfer(self)
+        let stride = rowBytes
         return {
             do throws(DaguerreError) {
                 try me.value.encoder.writeRows(band.value, bytesPerRow: stride, count: rows)
@@ -110,16 +117,18 @@ final class EncoderSink: PlanarRenderSink, @unchecked Sendable {
         }
     }
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
-        converter.convert(pixels, count: count, into: buffers[current] + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel)
+        converter.convert(
+            pixels, count: count, into: buffers[current] + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel)
     }
     var acceptsPlanes: Bool { converter.packsPlanes }
     func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>) {
-        converter.convert(planes: planes, scratch: scratch,
-                          into: buffers[current] + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel)
+        converter.convert(
+            planes: planes, scratch: scratch,
+            into: buffers[current] + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel)
     }
     func endBand(_ rect: IntRect) throws(DaguerreError) {
         if let e = writeError { throw e }
-        if ready != nil { flush() }          // the renderer did not run the task (no next band)
+        if ready != nil { flush() }  // the renderer did not run the task (no next band)
         ready = rect.height
         current ^= 1
     }

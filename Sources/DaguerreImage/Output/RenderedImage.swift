@@ -22,8 +22,13 @@ public final class RenderedImage: Sendable {
     private let rendered = Mutex<PixelBuffer?>(nil)
 
     init(context: Context, image: Image, rect: IntRect, format: PixelFormat, colorSpace: ColorSpace?) {
-        self.context = context; self.image = image; self.rect = rect; self.format = format; self.colorSpace = colorSpace
-        width = rect.width; height = rect.height
+        self.context = context
+        self.image = image
+        self.rect = rect
+        self.format = format
+        self.colorSpace = colorSpace
+        width = rect.width
+        height = rect.height
     }
 
     /// True once the whole image has been rendered.

@@ -46,10 +46,17 @@ public struct ImageProcessor: Sendable {
     public let roiCallback: @Sendable (Rect) -> Rect
     public let processor: Block
 
-    public init(extent: Rect, description: String, argumentDigest: UInt64, inputFormat: PixelFormat? = nil,
-                outputFormat: PixelFormat? = nil, roiCallback: @escaping @Sendable (Rect) -> Rect, processor: @escaping Block) {
-        self.extent = extent; self.description = description; self.argumentDigest = argumentDigest
-        self.inputFormat = inputFormat; self.outputFormat = outputFormat; self.roiCallback = roiCallback; self.processor = processor
+    public init(
+        extent: Rect, description: String, argumentDigest: UInt64, inputFormat: PixelFormat? = nil,
+        outputFormat: PixelFormat? = nil, roiCallback: @escaping @Sendable (Rect) -> Rect, processor: @escaping Block
+    ) {
+        self.extent = extent
+        self.description = description
+        self.argumentDigest = argumentDigest
+        self.inputFormat = inputFormat
+        self.outputFormat = outputFormat
+        self.roiCallback = roiCallback
+        self.processor = processor
     }
 
     /// The processor's output image, with `image` as its input.
@@ -58,12 +65,16 @@ public struct ImageProcessor: Sendable {
 
 extension Image {
     /// Seed spelling of ``ImageProcessor`` (K1): `image.withExtent(...) { input, output in ... }`.
-    public func withExtent(_ extent: Rect, processorDescription: String, argumentDigest: UInt64,
-                           inputFormat: PixelFormat? = nil, outputFormat: PixelFormat? = nil,
-                           roiCallback: @escaping @Sendable (Rect) -> Rect,
-                           processor: @escaping ImageProcessor.Block) -> Image {
-        ImageProcessor(extent: extent, description: processorDescription, argumentDigest: argumentDigest,
-                       inputFormat: inputFormat, outputFormat: outputFormat, roiCallback: roiCallback, processor: processor).apply(to: self)
+    public func withExtent(
+        _ extent: Rect, processorDescription: String, argumentDigest: UInt64,
+        inputFormat: PixelFormat? = nil, outputFormat: PixelFormat? = nil,
+        roiCallback: @escaping @Sendable (Rect) -> Rect,
+        processor: @escaping ImageProcessor.Block
+    ) -> Image {
+        ImageProcessor(
+            extent: extent, description: processorDescription, argumentDigest: argumentDigest,
+            inputFormat: inputFormat, outputFormat: outputFormat, roiCallback: roiCallback, processor: processor
+        ).apply(to: self)
     }
 }
 
@@ -74,8 +85,10 @@ final class ProcessorNode: ImageNode, MaterializingNode, @unchecked Sendable {
     init(processor: ImageProcessor, input: ImageNode) {
         self.processor = processor
         super.init(extent: processor.extent, inputs: [input], kind: "processor") { d in
-            d.add(processor.description); d.add(processor.argumentDigest)
-            d.add(processor.inputFormat?.description ?? "-"); d.add(processor.outputFormat?.description ?? "-")
+            d.add(processor.description)
+            d.add(processor.argumentDigest)
+            d.add(processor.inputFormat?.description ?? "-")
+            d.add(processor.outputFormat?.description ?? "-")
         }
     }
 
@@ -98,8 +111,9 @@ final class ProcessorNode: ImageNode, MaterializingNode, @unchecked Sendable {
         let bpr = output.bytesPerRow
         do {
             try output.withUnsafeMutableBytes { out in
-                let inArg = ImageProcessorInput(baseAddress: input.rowAddress(0), bytesPerRow: input.bytesPerRow,
-                                                region: Rect(inRect), format: inFormat)
+                let inArg = ImageProcessorInput(
+                    baseAddress: input.rowAddress(0), bytesPerRow: input.bytesPerRow,
+                    region: Rect(inRect), format: inFormat)
                 let outArg = ImageProcessorOutput(baseAddress: out.baseAddress!, bytesPerRow: bpr, region: Rect(rect), format: outFormat)
                 try processor.processor(inArg, outArg)
             }

@@ -1,3 +1,6 @@
+import DaguerreCore
+import Synchronization
+
 /// Per-worker scratch memory for one tile: a bump allocator reset after each tile.
 ///
 /// Tiles need short-lived buffers (a blur's input with its margin, a row of each extra input);
@@ -5,7 +8,7 @@
 /// arena at a time (taken from ``ArenaPool``), so no locking is needed inside.
 final class Arena {
     private var chunks: [(UnsafeMutableRawPointer, Int)] = []
-    private var current = 0      // index into chunks
+    private var current = 0  // index into chunks
     private var offset = 0
 
     init(initialBytes: Int = 1 << 20) { addChunk(initialBytes) }
@@ -24,18 +27,20 @@ final class Arena {
                 offset += bytes
                 return p.bindMemory(to: T.self, capacity: count)
             }
-            current += 1; offset = 0
+            current += 1
+            offset = 0
             if current == chunks.count { addChunk(max(bytes, chunks[current - 1].1 * 2)) }
         }
     }
 
     /// Frees everything allocated since the last reset (memory is kept for the next tile).
-    func reset() { current = 0; offset = 0 }
+    func reset() {
+        current = 0
+        offset = 0
+    }
 
     deinit { for (p, _) in chunks { p.deallocate() } }
 }
-
-import Synchronization
 
 /// Arenas shared by the workers of a context: take one per tile, give it back after.
 final class ArenaPool: Sendable {
@@ -45,11 +50,12 @@ final class ArenaPool: Sendable {
 
     func withArena<R, E: Error>(_ body: (Arena) throws(E) -> R) throws(E) -> R {
         let a = free.withLock { $0.popLast()?.arena } ?? Arena()
-        defer { a.reset(); free.withLock { $0.append(UnsafeTransferArena(arena: a)) } }
+        defer {
+            a.reset()
+            free.withLock { $0.append(UnsafeTransferArena(arena: a)) }
+        }
         return try body(a)
     }
     /// Drops idle arenas (after a render, so a 400 MP render's scratch does not linger).
     func trim() { free.withLock { $0.removeAll() } }
 }
-
-import DaguerreCore

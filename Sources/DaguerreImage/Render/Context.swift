@@ -30,12 +30,20 @@ public final class Context: Sendable {
         public var maxThreads: Int?
         public var limits: Limits
 
-        public init(workingFormat: PixelFormat = .rgbah, workingColorSpace: ColorSpace? = .extendedLinearSRGB,
-                    cacheIntermediates: Bool = true, lowPriority: Bool = false, cacheLimitBytes: Int = 512 << 20,
-                    tileWidth: Int = 512, tileHeight: Int = 64, maxThreads: Int? = nil, limits: Limits = .default) {
-            self.workingFormat = workingFormat; self.workingColorSpace = workingColorSpace
-            self.cacheIntermediates = cacheIntermediates; self.lowPriority = lowPriority; self.cacheLimitBytes = cacheLimitBytes
-            self.tileWidth = tileWidth; self.tileHeight = tileHeight; self.maxThreads = maxThreads; self.limits = limits
+        public init(
+            workingFormat: PixelFormat = .rgbah, workingColorSpace: ColorSpace? = .extendedLinearSRGB,
+            cacheIntermediates: Bool = true, lowPriority: Bool = false, cacheLimitBytes: Int = 512 << 20,
+            tileWidth: Int = 512, tileHeight: Int = 64, maxThreads: Int? = nil, limits: Limits = .default
+        ) {
+            self.workingFormat = workingFormat
+            self.workingColorSpace = workingColorSpace
+            self.cacheIntermediates = cacheIntermediates
+            self.lowPriority = lowPriority
+            self.cacheLimitBytes = cacheLimitBytes
+            self.tileWidth = tileWidth
+            self.tileHeight = tileHeight
+            self.maxThreads = maxThreads
+            self.limits = limits
         }
     }
 
@@ -52,7 +60,9 @@ public final class Context: Sendable {
             throw .invalidArgument(what: "Working format \(options.workingFormat)", problem: "it must be RGBAh, RGBAf or RGBA8")
         }
         if let ws = options.workingColorSpace, !ws.isRGB || !ws.isLinear {
-            throw .invalidArgument(what: "Working colour space \(ws.name)", problem: "it must be a linear RGB space (extended linear sRGB, linear Display P3, ...)")
+            throw .invalidArgument(
+                what: "Working colour space \(ws.name)",
+                problem: "it must be a linear RGB space (extended linear sRGB, linear Display P3, ...)")
         }
         guard options.tileWidth >= 16, options.tileHeight >= 4 else {
             throw .invalidArgument(what: "Tile size \(options.tileWidth)×\(options.tileHeight)", problem: "tiles must be at least 16×4")
@@ -62,7 +72,10 @@ public final class Context: Sendable {
     }
 
     /// Empties the intermediate cache and releases idle scratch memory.
-    public func clearCaches() { cache.removeAll(); arenas.trim() }
+    public func clearCaches() {
+        cache.removeAll()
+        arenas.trim()
+    }
 
     /// Bytes held by the intermediate cache.
     public var cachedBytes: Int { cache.byteCount }
@@ -74,8 +87,9 @@ public final class Context: Sendable {
     }
 
     func makeEnvironment() -> RenderEnvironment {
-        RenderEnvironment(workingFormat: options.workingFormat, workingSpace: options.workingColorSpace,
-                          cache: options.cacheIntermediates ? cache : nil, limits: options.limits)
+        RenderEnvironment(
+            workingFormat: options.workingFormat, workingSpace: options.workingColorSpace,
+            cache: options.cacheIntermediates ? cache : nil, limits: options.limits)
     }
 
     /// Renders through the scheduler, printing the graph when DAGUERRE_PRINT_TREE asks (K4).
@@ -83,8 +97,9 @@ public final class Context: Sendable {
         let env = makeEnvironment()
         let printer = TreePrinter.fromEnvironment()
         printer?.printRecipe(image.node, output: output, env: env)
-        let renderer = Renderer(env: env, arenas: arenas, workers: workerCount,
-                                tileWidth: options.tileWidth, tileHeight: options.tileHeight)
+        let renderer = Renderer(
+            env: env, arenas: arenas, workers: workerCount,
+            tileWidth: options.tileWidth, tileHeight: options.tileHeight)
         if options.lowPriority {
             // Background work (the seed's background export): utility QoS for the calling
             // thread and the dispatch workers it starts.
@@ -104,7 +119,8 @@ public final class Context: Sendable {
     func checkedRect(_ image: Image, _ bounds: Rect?) throws(DaguerreError) -> IntRect {
         let b = bounds ?? image.extent
         guard !b.isInfinite else {
-            throw .invalidArgument(what: "Rendering an image with an infinite extent", problem: "pass finite bounds, or crop the image first (cropped(to:))")
+            throw .invalidArgument(
+                what: "Rendering an image with an infinite extent", problem: "pass finite bounds, or crop the image first (cropped(to:))")
         }
         let r = b.integral
         guard !r.isEmpty else { throw .invalidArgument(what: "Render bounds \(b)", problem: "they are empty") }
@@ -116,25 +132,32 @@ public final class Context: Sendable {
 
     /// Renders `bounds` of `image` into caller-owned memory, in `format` and `colorSpace`
     /// (nil: the working space, unconverted). RGBA formats are premultiplied.
-    public func render(_ image: Image, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: Rect,
-                       format: PixelFormat, colorSpace: ColorSpace?) throws(DaguerreError) {
+    public func render(
+        _ image: Image, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: Rect,
+        format: PixelFormat, colorSpace: ColorSpace?
+    ) throws(DaguerreError) {
         let r = try checkedRect(image, bounds)
         guard rowBytes >= r.width * format.bytesPerPixel else {
-            throw .invalidArgument(what: "rowBytes \(rowBytes)", problem: "a row of \(r.width) \(format) pixels needs \(r.width * format.bytesPerPixel) bytes")
+            throw .invalidArgument(
+                what: "rowBytes \(rowBytes)", problem: "a row of \(r.width) \(format) pixels needs \(r.width * format.bytesPerPixel) bytes")
         }
-        let conv = try OutputConverter(format: format, alpha: format.hasAlpha ? .premultiplied : .none,
-                                       destination: colorSpace, working: colorSpace == nil ? nil : options.workingColorSpace,
-                                       workingFormat: options.workingFormat)
-        try render(image, rect: r, sink: BufferSink(base: data, bytesPerRow: rowBytes, origin: (r.x, r.y), converter: conv),
-                   output: "bitmap \(format)")
+        let conv = try OutputConverter(
+            format: format, alpha: format.hasAlpha ? .premultiplied : .none,
+            destination: colorSpace, working: colorSpace == nil ? nil : options.workingColorSpace,
+            workingFormat: options.workingFormat)
+        try render(
+            image, rect: r, sink: BufferSink(base: data, bytesPerRow: rowBytes, origin: (r.x, r.y), converter: conv),
+            output: "bitmap \(format)")
     }
 
     /// Renders into `buffer` (its format, its size) from `bounds`' origin.
     public func render(_ image: Image, to buffer: inout PixelBuffer, bounds: Rect? = nil, colorSpace: ColorSpace?) throws(DaguerreError) {
         let origin = (bounds ?? image.extent)
-        let b = Rect(x: origin.isInfinite ? 0 : origin.minX, y: origin.isInfinite ? 0 : origin.minY,
-                     width: Double(buffer.width), height: Double(buffer.height))
-        let bpr = buffer.bytesPerRow, format = buffer.format
+        let b = Rect(
+            x: origin.isInfinite ? 0 : origin.minX, y: origin.isInfinite ? 0 : origin.minY,
+            width: Double(buffer.width), height: Double(buffer.height))
+        let bpr = buffer.bytesPerRow
+        let format = buffer.format
         buffer.colorSpace = colorSpace
         try buffer.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) throws(DaguerreError) in
             try render(image, toBitmap: raw.baseAddress!, rowBytes: bpr, bounds: b, format: format, colorSpace: colorSpace)
@@ -142,8 +165,10 @@ public final class Context: Sendable {
     }
 
     /// Renders now into a new buffer (immediate rendering).
-    public func createBuffer(_ image: Image, bounds: Rect? = nil, format: PixelFormat = .rgba8,
-                             colorSpace: ColorSpace? = .sRGB) throws(DaguerreError) -> PixelBuffer {
+    public func createBuffer(
+        _ image: Image, bounds: Rect? = nil, format: PixelFormat = .rgba8,
+        colorSpace: ColorSpace? = .sRGB
+    ) throws(DaguerreError) -> PixelBuffer {
         let r = try checkedRect(image, bounds)
         var buffer = try PixelBuffer(width: r.width, height: r.height, format: format, colorSpace: colorSpace, limits: options.limits)
         try render(image, to: &buffer, bounds: Rect(r), colorSpace: colorSpace)
@@ -151,8 +176,10 @@ public final class Context: Sendable {
     }
 
     /// A rendered image that renders when read (deferred) or now (immediate) (I7).
-    public func createRenderedImage(_ image: Image, bounds: Rect? = nil, format: PixelFormat = .rgbah,
-                                    colorSpace: ColorSpace? = .extendedLinearSRGB, deferred: Bool = true) throws(DaguerreError) -> RenderedImage {
+    public func createRenderedImage(
+        _ image: Image, bounds: Rect? = nil, format: PixelFormat = .rgbah,
+        colorSpace: ColorSpace? = .extendedLinearSRGB, deferred: Bool = true
+    ) throws(DaguerreError) -> RenderedImage {
         let r = try checkedRect(image, bounds)
         let made = RenderedImage(context: self, image: image, rect: r, format: format, colorSpace: colorSpace)
         if !deferred { _ = try made.buffer() }

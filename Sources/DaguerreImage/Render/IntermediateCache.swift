@@ -8,7 +8,11 @@ import Synchronization
 /// This is what makes the seed's variable box blur interactive: while the mask moves, the
 /// integral image's digest does not change, so its buffer is found here and not recomputed.
 final class IntermediateCache: Sendable {
-    struct Key: Hashable, Sendable { let digest: Digest; let rect: IntRect; let format: PixelFormat }
+    struct Key: Hashable, Sendable {
+        let digest: Digest
+        let rect: IntRect
+        let format: PixelFormat
+    }
 
     let limitBytes: Int
     private let state = Mutex<(entries: OrderedDictionary<Key, UnsafeTransfer<MaterializedBuffer>>, bytes: Int)>((OrderedDictionary(), 0))
@@ -18,7 +22,7 @@ final class IntermediateCache: Sendable {
     func get(_ key: Key) -> MaterializedBuffer? {
         state.withLock { s in
             guard let v = s.entries.removeValue(forKey: key) else { return nil }
-            s.entries[key] = v   // most recently used goes last
+            s.entries[key] = v  // most recently used goes last
             return v.value
         }
     }

@@ -21,11 +21,15 @@ enum PixelUnpack {
             var i = 0
             while i &+ 6 <= count {
                 let v = src.loadUnaligned(fromByteOffset: i &* 12, as: SIMD16<Float>.self)
-                dst.storeBytes(of: SIMD16(v[0], v[1], v[2], 1, v[3], v[4], v[5], 1, v[6], v[7], v[8], 1, v[9], v[10], v[11], 1),
-                               toByteOffset: i &* 16, as: SIMD16<Float>.self)
+                dst.storeBytes(
+                    of: SIMD16(v[0], v[1], v[2], 1, v[3], v[4], v[5], 1, v[6], v[7], v[8], 1, v[9], v[10], v[11], 1),
+                    toByteOffset: i &* 16, as: SIMD16<Float>.self)
                 i &+= 4
             }
-            while i < count { out[i] = SIMD4(s[3 &* i], s[3 &* i &+ 1], s[3 &* i &+ 2], 1); i &+= 1 }
+            while i < count {
+                out[i] = SIMD4(s[3 &* i], s[3 &* i &+ 1], s[3 &* i &+ 2], 1)
+                i &+= 1
+            }
         case .rgba8:
             let s = src.assumingMemoryBound(to: SIMD4<UInt8>.self)
             let k = Float(1.0 / 255.0)
@@ -37,7 +41,7 @@ enum PixelUnpack {
 
     private static func generic(_ src: UnsafeRawPointer, format: PixelFormat, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         let n = format.channels
-        var ch = SIMD4<Float>()   // not an Array: no heap allocation per call
+        var ch = SIMD4<Float>()  // not an Array: no heap allocation per call
         for i in 0..<count {
             for c in 0..<n {
                 let idx = i * n + c
@@ -73,14 +77,15 @@ enum PixelPack {
         case .rgba8:
             let d = dst.assumingMemoryBound(to: SIMD4<UInt8>.self)
             for i in 0..<count {
-                let s = src[i].replacing(with: 0, where: src[i] .!= src[i])   // NaN → 0
+                let s = src[i].replacing(with: 0, where: src[i] .!= src[i])  // NaN → 0
                 let v = pointwiseMin(pointwiseMax(s * 255, .zero), SIMD4(repeating: 255)).rounded(.toNearestOrEven)
                 d[i] = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(v))
             }
         case .rgb16, .rgba16:
             // 16-bit TIFF and PNG output: as `generic` lane for lane (rounding half away from
             // zero, NaN to 65535 by Swift's min/max), four channels at a time.
-            let top = SIMD4<Float>(repeating: 65535), channels = format.channels
+            let top = SIMD4<Float>(repeating: 65535)
+            let channels = format.channels
             // v is a whole number in 0…65535, so v + 2²³ is exact and its low 16 bits are v: the
             // integer conversion becomes an add and a lane narrowing, which vectorize (the generic
             // SIMD float → integer conversion is not lowered to one instruction).
@@ -93,11 +98,17 @@ enum PixelPack {
             }
             var d = dst
             if channels == 4 {
-                for i in 0..<count { d.storeBytes(of: words(i), as: SIMD4<UInt16>.self); d += 8 }
+                for i in 0..<count {
+                    d.storeBytes(of: words(i), as: SIMD4<UInt16>.self)
+                    d += 8
+                }
             } else if count > 0 {
                 // Eight bytes a pixel, the fourth word overwritten by the next pixel; the last
                 // pixel writes only its three.
-                for i in 0..<(count - 1) { d.storeBytes(of: words(i), as: SIMD4<UInt16>.self); d += 6 }
+                for i in 0..<(count - 1) {
+                    d.storeBytes(of: words(i), as: SIMD4<UInt16>.self)
+                    d += 6
+                }
                 let w = words(count - 1)
                 d.storeBytes(of: w.x, as: UInt16.self)
                 d.storeBytes(of: w.y, toByteOffset: 2, as: UInt16.self)
@@ -110,7 +121,8 @@ enum PixelPack {
 
     /// Every format, one channel at a time: the reference the fast paths above must match.
     static func generic(_ src: UnsafePointer<SIMD4<Float>>, count: Int, format: PixelFormat, into dst: UnsafeMutableRawPointer) {
-        let n = format.channels, w = Luma.rec709
+        let n = format.channels
+        let w = Luma.rec709
         for i in 0..<count {
             let v = src[i]
             let ch: SIMD4<Float>

@@ -13,7 +13,10 @@ final class RenderEnvironment: Sendable {
     let stats = RenderStats()
 
     init(workingFormat: PixelFormat, workingSpace: ColorSpace?, cache: IntermediateCache?, limits: Limits) {
-        self.workingFormat = workingFormat; self.workingSpace = workingSpace; self.cache = cache; self.limits = limits
+        self.workingFormat = workingFormat
+        self.workingSpace = workingSpace
+        self.cache = cache
+        self.limits = limits
     }
 
     func materializedBuffer(for node: ImageNode) -> MaterializedBuffer? {
@@ -26,10 +29,14 @@ final class MaterializedBuffer: @unchecked Sendable {
     // Safety: written once by the materializing code before any reader sees it; read-only after.
     let buffer: PixelBuffer
     let rect: IntRect
-    init(buffer: PixelBuffer, rect: IntRect) { self.buffer = buffer; self.rect = rect }
+    init(buffer: PixelBuffer, rect: IntRect) {
+        self.buffer = buffer
+        self.rect = rect
+    }
     var view: TileView {
-        TileView(base: UnsafeMutableRawPointer(mutating: buffer.rowAddress(0)), rect: rect,
-                 bytesPerRow: buffer.bytesPerRow, format: buffer.format)
+        TileView(
+            base: UnsafeMutableRawPointer(mutating: buffer.rowAddress(0)), rect: rect,
+            bytesPerRow: buffer.bytesPerRow, format: buffer.format)
     }
     var byteCount: Int { buffer.byteCount }
 }
@@ -51,7 +58,9 @@ final class RenderStats: Sendable {
     func notePlanarRun(_ top: ObjectIdentifier, rows: Int, readAsPlanes: Int, packedFromPlanes: Int) {
         planarRuns.withLock { d in
             var c = d[top] ?? PlanarRunRows()
-            c.rows += rows; c.readAsPlanes += readAsPlanes; c.packedFromPlanes += packedFromPlanes
+            c.rows += rows
+            c.readAsPlanes += readAsPlanes
+            c.packedFromPlanes += packedFromPlanes
             d[top] = c
         }
     }

@@ -18,7 +18,9 @@ final class RenderPass: Sendable {
     }
 
     /// The converter from a source's stored format and space into the working space.
-    func converter(for node: ImageNode, format: PixelFormat, alpha: PixelBuffer.AlphaMode, space: ColorSpace?) throws(DaguerreError) -> SourceConverter {
+    func converter(for node: ImageNode, format: PixelFormat, alpha: PixelBuffer.AlphaMode, space: ColorSpace?) throws(DaguerreError)
+        -> SourceConverter
+    {
         let key = ObjectIdentifier(node)
         if let c = converters.withLock({ $0[key] }) { return c }
         let c = try SourceConverter(format: format, alpha: alpha, space: space, working: env.workingSpace)

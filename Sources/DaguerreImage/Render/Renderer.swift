@@ -27,7 +27,8 @@ struct Renderer {
     /// Nodes reachable from `root`, parents before children; does not descend into nodes
     /// that are already materialized (their inputs were rendered by their own pass).
     func topologicalOrder(_ root: ImageNode) -> [ImageNode] {
-        var visited = Set<ObjectIdentifier>(), post: [ImageNode] = []
+        var visited = Set<ObjectIdentifier>()
+        var post: [ImageNode] = []
         func visit(_ n: ImageNode) {
             guard visited.insert(ObjectIdentifier(n)).inserted else { return }
             if n.evaluation != .materialized { for i in n.inputs { visit(i) } }
@@ -97,7 +98,8 @@ struct Renderer {
         var bands: [IntRect] = []
         while by < rect.maxY {
             let band = IntRect(x: rect.x, y: by, width: rect.width, height: min(bandHeight, rect.maxY - by))
-            bands.append(band); by += band.height
+            bands.append(band)
+            by += band.height
         }
         // Each source's rows per band, so the next band's rows can be decoded during this one.
         let sourceRows: [[ObjectIdentifier: IntRect]] = sessions.isEmpty ? [] : bands.map { regionsOfInterest(order, rect: $0) }
@@ -129,14 +131,20 @@ struct Renderer {
             while ty < band.maxY {
                 let th = min(tileHeight, band.maxY - ty)
                 var tx = band.x
-                while tx < band.maxX { tiles.append(IntRect(x: tx, y: ty, width: min(tw, band.maxX - tx), height: th)); tx += tw }
+                while tx < band.maxX {
+                    tiles.append(IntRect(x: tx, y: ty, width: min(tw, band.maxX - tx), height: th))
+                    tx += tw
+                }
                 ty += th
             }
             let work = UnsafeTransfer((root, sink, pass, tiles, background))
             let body: @Sendable (Int) -> Void = { i in
                 let (root, sink, pass, tiles, background) = work.value
                 // The background tasks come first, so they start as early as possible.
-                if i < background.count { background[i](); return }
+                if i < background.count {
+                    background[i]()
+                    return
+                }
                 let i = i - background.count
                 if firstError.withLock({ $0 != nil }) { return }
                 do throws(DaguerreError) {
@@ -162,7 +170,8 @@ struct Renderer {
             let ctx = TileContext(env: env, pass: pass, arena: arena)
             let producer = try ctx.producer(of: root, rect: rect)
             let row = ctx.rowBuffer(rect.width)
-            if let chain = producer as? PlanarChainProducer, chain.dod == rect, let planar = sink as? PlanarRenderSink, planar.acceptsPlanes {
+            if let chain = producer as? PlanarChainProducer, chain.dod == rect, let planar = sink as? PlanarRenderSink, planar.acceptsPlanes
+            {
                 // A planar run on top and an output that packs planes: no transpose out.
                 let scratch = arena.allocate(UInt16.self, count: 3 * rect.width)
                 for y in rect.y..<rect.maxY {
@@ -204,7 +213,8 @@ struct Renderer {
     func renderToBuffer(_ node: ImageNode, rect: IntRect, format: PixelFormat) throws(DaguerreError) -> PixelBuffer {
         var buffer = try PixelBuffer(width: max(rect.width, 1), height: max(rect.height, 1), format: format, limits: env.limits)
         guard !rect.isEmpty else { return buffer }
-        let conv = try OutputConverter(format: format, alpha: .premultiplied, destination: nil, working: nil, workingFormat: env.workingFormat)
+        let conv = try OutputConverter(
+            format: format, alpha: .premultiplied, destination: nil, working: nil, workingFormat: env.workingFormat)
         let bpr = buffer.bytesPerRow
         try buffer.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) throws(DaguerreError) in
             guard let base = raw.baseAddress else { return }

@@ -32,8 +32,8 @@ final class SourceSession: @unchecked Sendable {
     private var window: UnsafeMutableRawPointer?
     private var capacityRows = 0
     private let rowBytes: Int
-    private(set) var first = 0      // first row held
-    private(set) var end = 0        // one past the last row readable by tiles
+    private(set) var first = 0  // first row held
+    private(set) var end = 0  // one past the last row readable by tiles
     private let stats: RenderStats
     private var pendingEnd: Int?
     private var pendingError: DaguerreError?
@@ -68,8 +68,17 @@ final class SourceSession: @unchecked Sendable {
 
     /// Makes the rows of a finished prefetch task readable.
     func wait() throws(DaguerreError) {
-        if let e = pendingError { pendingError = nil; pendingEnd = nil; throw e }
-        if let p = pendingEnd { end = p; pendingEnd = nil; spans += pendingSpans; pendingSpans = [] }
+        if let e = pendingError {
+            pendingError = nil
+            pendingEnd = nil
+            throw e
+        }
+        if let p = pendingEnd {
+            end = p
+            pendingEnd = nil
+            spans += pendingSpans
+            pendingSpans = []
+        }
     }
 
     /// Makes rows `rows` (clamped to the image) available to ``row(_:)``.
@@ -81,8 +90,10 @@ final class SourceSession: @unchecked Sendable {
             // Backwards: start the file again. Nothing held stays readable (lent spans point into
             // the old decoder's memory), even if opening the file again fails.
             stats.sourceRestarts.add(1, ordering: .relaxed)
-            spans = []; pendingSpans = []
-            first = rows.lowerBound; end = rows.lowerBound
+            spans = []
+            pendingSpans = []
+            first = rows.lowerBound
+            end = rows.lowerBound
             decoder = try node.openSource()
             decoder.willRead(rows: self.rows)
             columns = try decoder.setColumns(requestedColumns)
@@ -117,7 +128,8 @@ final class SourceSession: @unchecked Sendable {
         // Room for everything from the current first row to the prefetched end: the new rows
         // take ring slots no held row uses, since tiles are about to read the held ones.
         if !lends { try grow(toHold: rows.upperBound - first) }
-        let from = end, count = rows.upperBound - end
+        let from = end
+        let count = rows.upperBound - end
         let me = UnsafeTransfer(self)
         pendingEnd = rows.upperBound
         return {
@@ -141,7 +153,8 @@ final class SourceSession: @unchecked Sendable {
     /// rows wrap past the window's last slot.
     private func decode(from: Int, count: Int) throws(DaguerreError) {
         guard let window, count > 0 else { return }
-        let slot = from % capacityRows, before = min(count, capacityRows - slot)
+        let slot = from % capacityRows
+        let before = min(count, capacityRows - slot)
         try decoder.readRows(y: from, count: before, into: window + slot * rowBytes, bytesPerRow: rowBytes)
         if before < count {
             try decoder.readRows(y: from + before, count: count - before, into: window, bytesPerRow: rowBytes)
@@ -151,11 +164,14 @@ final class SourceSession: @unchecked Sendable {
     /// Makes the ring hold at least `rows` rows; held rows move to their slots in the new one.
     private func grow(toHold rows: Int) throws(DaguerreError) {
         guard rows > capacityRows else { return }
-        try node.limits.check(width: max(columns.count, 1), height: rows, bytesPerPixel: node.info.pixelFormat.bytesPerPixel, what: "Source window")
+        try node.limits.check(
+            width: max(columns.count, 1), height: rows, bytesPerPixel: node.info.pixelFormat.bytesPerPixel, what: "Source window")
         let fresh = UnsafeMutableRawPointer.allocate(byteCount: rows * rowBytes, alignment: 64)
         HugePages.advise(fresh, byteCount: rows * rowBytes)
         if let window {
-            for y in first..<end { (fresh + (y % rows) * rowBytes).copyMemory(from: window + (y % capacityRows) * rowBytes, byteCount: rowBytes) }
+            for y in first..<end {
+                (fresh + (y % rows) * rowBytes).copyMemory(from: window + (y % capacityRows) * rowBytes, byteCount: rowBytes)
+            }
         }
         window?.deallocate()
         window = fresh

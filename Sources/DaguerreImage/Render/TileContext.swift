@@ -50,11 +50,17 @@ final class TileRowProducer: RowProducer {
     let rect: IntRect
     let valid: IntRect
     init(view: TileView, rect: IntRect, extent: IntRect) {
-        self.view = view; self.rect = rect; self.valid = extent.intersection(view.rect)
+        self.view = view
+        self.rect = rect
+        self.valid = extent.intersection(view.rect)
     }
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        let x0 = max(rect.x, valid.x), x1 = min(rect.maxX, valid.maxX)
-        guard y >= valid.y, y < valid.maxY, x1 > x0 else { out.update(repeating: .zero, count: rect.width); return }
+        let x0 = max(rect.x, valid.x)
+        let x1 = min(rect.maxX, valid.maxX)
+        guard y >= valid.y, y < valid.maxY, x1 > x0 else {
+            out.update(repeating: .zero, count: rect.width)
+            return
+        }
         if x0 > rect.x { out.update(repeating: .zero, count: x0 - rect.x) }
         view.read(y: y, x: x0, count: x1 - x0, into: out + (x0 - rect.x))
         if x1 < rect.maxX { (out + (x1 - rect.x)).update(repeating: .zero, count: rect.maxX - x1) }

@@ -16,8 +16,9 @@ public final class ImageFileRowSource: RowSource {
     public init(_ decoder: any ImageDecoder) {
         self.decoder = decoder
         let i = decoder.info
-        info = RowSourceInfo(kind: i.format.rawValue, width: i.width, height: i.height, pixelFormat: i.pixelFormat,
-                             alpha: i.alpha, colorSpace: i.colorSpace)
+        info = RowSourceInfo(
+            kind: i.format.rawValue, width: i.width, height: i.height, pixelFormat: i.pixelFormat,
+            alpha: i.alpha, colorSpace: i.colorSpace)
     }
 
     public func setColumns(_ columns: Range<Int>) throws(DaguerreError) -> Range<Int> { try decoder.setColumns(columns) }

@@ -15,7 +15,9 @@ public struct LentRows: @unchecked Sendable {
     public let bytesPerRow: Int
 
     public init(rows: Range<Int>, base: UnsafeRawPointer, bytesPerRow: Int) {
-        self.rows = rows; self.base = base; self.bytesPerRow = bytesPerRow
+        self.rows = rows
+        self.base = base
+        self.bytesPerRow = bytesPerRow
     }
 
     /// Row `y`'s first byte (`y` in `rows`).

@@ -19,9 +19,15 @@ public struct RowSourceInfo: Sendable, Hashable {
     /// The colour space the rows are in.
     public var colorSpace: ColorSpace
 
-    public init(kind: String, width: Int, height: Int, pixelFormat: PixelFormat, alpha: PixelBuffer.AlphaMode = .straight,
-                colorSpace: ColorSpace = .sRGB) {
-        self.kind = kind; self.width = width; self.height = height; self.pixelFormat = pixelFormat
-        self.alpha = alpha; self.colorSpace = colorSpace
+    public init(
+        kind: String, width: Int, height: Int, pixelFormat: PixelFormat, alpha: PixelBuffer.AlphaMode = .straight,
+        colorSpace: ColorSpace = .sRGB
+    ) {
+        self.kind = kind
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.alpha = alpha
+        self.colorSpace = colorSpace
     }
 }

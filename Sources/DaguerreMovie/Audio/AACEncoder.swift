@@ -42,7 +42,8 @@ public final class AACEncoder {
         try FFmpegError.requireLibraries(for: "AAC encoding")
         dag_av_log_quiet()
         guard let codec = avcodec_find_encoder_by_name("aac") else {
-            throw .unsupported(feature: "AAC encoding", hint: "Install libavcodec with its native aac encoder (apt-get install libavcodec-dev).")
+            throw .unsupported(
+                feature: "AAC encoding", hint: "Install libavcodec with its native aac encoder (apt-get install libavcodec-dev).")
         }
         guard let ctx = avcodec_alloc_context3(codec) else { throw .tooLarge(what: "AAC encoder context", value: 0, limit: 0) }
         context = ctx
@@ -66,14 +67,18 @@ public final class AACEncoder {
         frame = av_frame_alloc()
         packet = av_packet_alloc()
         guard let frame, packet != nil else {
-            av_frame_free(&self.frame); av_packet_free(&packet); avcodec_free_context(&context)
+            av_frame_free(&self.frame)
+            av_packet_free(&packet)
+            avcodec_free_context(&context)
             throw .tooLarge(what: "AAC encoder buffers", value: 0, limit: 0)
         }
         frame.pointee.nb_samples = Int32(frameSize)
         frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         frame.pointee.sample_rate = Int32(sampleRate)
         guard av_channel_layout_copy(&frame.pointee.ch_layout, &ctx.pointee.ch_layout) >= 0, av_frame_get_buffer(frame, 0) >= 0 else {
-            av_frame_free(&self.frame); av_packet_free(&packet); avcodec_free_context(&context)
+            av_frame_free(&self.frame)
+            av_packet_free(&packet)
+            avcodec_free_context(&context)
             throw .tooLarge(what: "AAC encoder frame", value: frameSize, limit: 0)
         }
     }

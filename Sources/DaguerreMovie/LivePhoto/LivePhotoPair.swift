@@ -24,9 +24,11 @@ public struct LivePhotoPair: Sendable, Equatable {
     /// Writes the JPEG and the movie with one new identifier. `record` feeds the movie's frames
     /// and audio; the recorder is finished (or cancelled on error) here. Both files appear
     /// atomically; if either fails, neither is left behind.
-    public static func write(still: SampleBuffer, preview: SampleBuffer?, stillPath: String, moviePath: String,
-                             movie settings: MovieSettings, contentIdentifier: String = UUID().uuidString,
-                             record: (MovieRecorder) throws(DaguerreError) -> Void) throws(DaguerreError) -> LivePhotoPair {
+    public static func write(
+        still: SampleBuffer, preview: SampleBuffer?, stillPath: String, moviePath: String,
+        movie settings: MovieSettings, contentIdentifier: String = UUID().uuidString,
+        record: (MovieRecorder) throws(DaguerreError) -> Void
+    ) throws(DaguerreError) -> LivePhotoPair {
         var photo = still
         photo.photoMetadata.livePhotoContentIdentifier = contentIdentifier
         let jpeg = try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: preview)
@@ -34,31 +36,36 @@ public struct LivePhotoPair: Sendable, Equatable {
         movieSettings.contentIdentifier = contentIdentifier
         let recorder = try MovieRecorder(destination: moviePath, settings: movieSettings)
         do { try record(recorder) } catch {
-            recorder.cancel()   // nothing reached moviePath: a file already there stays
+            recorder.cancel()  // nothing reached moviePath: a file already there stays
             throw error
         }
-        let info = try recorder.finish()   // cancels itself on failure
+        let info = try recorder.finish()  // cancels itself on failure
         do { try AtomicFile.write(jpeg, to: stillPath) } catch {
-            unlink(moviePath)   // the movie just written, so that no half pair is left
+            unlink(moviePath)  // the movie just written, so that no half pair is left
             throw error
         }
-        return LivePhotoPair(stillPath: stillPath, moviePath: moviePath, contentIdentifier: contentIdentifier,
-                             stillImageTime: info.stillImageTime)
+        return LivePhotoPair(
+            stillPath: stillPath, moviePath: moviePath, contentIdentifier: contentIdentifier,
+            stillImageTime: info.stillImageTime)
     }
 
     /// Reads both files and checks that they pair: both carry an identifier, and it is the same.
     public static func read(still stillPath: String, movie moviePath: String) throws(DaguerreError) -> LivePhotoPair {
         guard let stillID = try JPEGFileMetadata(path: stillPath).metadata?.livePhotoContentIdentifier else {
-            throw .corruptData(format: "Live Photo still", detail: "the JPEG has no content identifier (Apple MakerNote 0x0011)", path: stillPath)
+            throw .corruptData(
+                format: "Live Photo still", detail: "the JPEG has no content identifier (Apple MakerNote 0x0011)", path: stillPath)
         }
         let movie = try MovieReader(path: moviePath)
         guard let movieID = movie.contentIdentifier else {
-            throw .corruptData(format: "Live Photo movie", detail: "the movie has no com.apple.quicktime.content.identifier", path: moviePath)
+            throw .corruptData(
+                format: "Live Photo movie", detail: "the movie has no com.apple.quicktime.content.identifier", path: moviePath)
         }
         guard stillID == movieID else {
-            throw .corruptData(format: "Live Photo pair", detail: "the still's identifier \(stillID) differs from the movie's \(movieID)", path: stillPath)
+            throw .corruptData(
+                format: "Live Photo pair", detail: "the still's identifier \(stillID) differs from the movie's \(movieID)", path: stillPath)
         }
-        return LivePhotoPair(stillPath: stillPath, moviePath: moviePath, contentIdentifier: stillID, stillImageTime: try movie.stillImageTime())
+        return LivePhotoPair(
+            stillPath: stillPath, moviePath: moviePath, contentIdentifier: stillID, stillImageTime: try movie.stillImageTime())
     }
 
     /// The pair as one Motion Photo (SPEC L6): the still's JPEG with the movie as an MP4 after

@@ -29,8 +29,10 @@ public enum MotionPhoto {
         xmp.set("MotionPhoto", "1", in: .googleCamera)
         xmp.set("MotionPhotoVersion", "1", in: .googleCamera)
         xmp.set("MotionPhotoPresentationTimestampUs", String(presentationTimestampUs), in: .googleCamera)
-        xmp.containerDirectory = [.init(mime: "image/jpeg", semantic: "Primary", length: 0, padding: 0),
-                                  .init(mime: "video/mp4", semantic: "MotionPhoto", length: video.count, padding: 0)]
+        xmp.containerDirectory = [
+            .init(mime: "image/jpeg", semantic: "Primary", length: 0, padding: 0),
+            .init(mime: "video/mp4", semantic: "MotionPhoto", length: video.count, padding: 0),
+        ]
         // Keep the EXIF segment as it is; replace only the XMP.
         var segments: [JPEGSegment] = []
         for s in scan.segments where s.marker == 0xE1 && primary[s.payload].starts(with: JPEGSegment.exifIdentifier) {
@@ -38,8 +40,9 @@ public enum MotionPhoto {
         }
         segments.append(.xmp(xmp.serialized()))
         // Anything after the primary's EOI (an older trailer) is dropped before the video goes on.
-        var out = try JPEGFileMetadata.replacingMetadata(in: primary, with: segments, scan: scan, upTo: info.trailerOffset,
-                                                         reserving: video.count)
+        var out = try JPEGFileMetadata.replacingMetadata(
+            in: primary, with: segments, scan: scan, upTo: info.trailerOffset,
+            reserving: video.count)
         out += video
         return out
     }
@@ -50,8 +53,11 @@ public enum MotionPhoto {
         let info = try JPEGFileMetadata(bytes: file)
         guard let xmp = info.xmp else { throw .corruptData(format: "Motion Photo", detail: "the JPEG has no XMP", path: nil) }
         var length: Int?
-        if let item = xmp.containerDirectory?.first(where: { $0.semantic == "MotionPhoto" }) { length = item.length }
-        else if let offset = xmp.value("MicroVideoOffset", in: .googleCamera).flatMap({ Int($0) }) { length = offset }
+        if let item = xmp.containerDirectory?.first(where: { $0.semantic == "MotionPhoto" }) {
+            length = item.length
+        } else if let offset = xmp.value("MicroVideoOffset", in: .googleCamera).flatMap({ Int($0) }) {
+            length = offset
+        }
         guard let n = length, n > 0, n < file.count else {
             throw .corruptData(format: "Motion Photo", detail: "the XMP names no video length within the file", path: nil)
         }

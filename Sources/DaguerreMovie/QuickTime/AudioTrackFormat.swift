@@ -27,7 +27,9 @@ public struct AudioTrackFormat: Sendable, Hashable {
     public var channels: Int
 
     public init(codec: Codec, sampleRate: Int = 44_100, channels: Int = 1) {
-        self.codec = codec; self.sampleRate = sampleRate; self.channels = channels
+        self.codec = codec
+        self.sampleRate = sampleRate
+        self.channels = channels
     }
 
     /// The media timescale: the sample rate.
@@ -36,21 +38,28 @@ public struct AudioTrackFormat: Sendable, Hashable {
     var bytesPerFrame: Int { 2 * channels }
 
     var fourCC: FourCC {
-        switch codec { case .linearPCM16: return "sowt"; case .aac: return "mp4a" }
+        switch codec {
+        case .linearPCM16: return "sowt"
+        case .aac: return "mp4a"
+        }
     }
 
     func validate(for fileType: MovieFileType) throws(DaguerreError) {
         // The version-0 sound description holds the rate as 16.16 fixed point.
         guard (1000...65535).contains(sampleRate), (1...8).contains(channels) else {
-            throw .invalidArgument(what: "Audio \(sampleRate) Hz, \(channels) channels", problem: "the rate must be 1000–65535 Hz and there must be 1–8 channels")
+            throw .invalidArgument(
+                what: "Audio \(sampleRate) Hz, \(channels) channels",
+                problem: "the rate must be 1000–65535 Hz and there must be 1–8 channels")
         }
         switch (codec, fileType) {
         case (.linearPCM16, .mpeg4):
-            throw .unsupported(feature: "PCM audio in an MPEG-4 file", hint: "Write a QuickTime movie, or encode the audio to AAC (AACEncoder).")
+            throw .unsupported(
+                feature: "PCM audio in an MPEG-4 file", hint: "Write a QuickTime movie, or encode the audio to AAC (AACEncoder).")
         case (.aac, .quickTimeMovie):
             throw .unsupported(feature: "AAC audio in a QuickTime movie", hint: "Use 16-bit PCM in QuickTime movies, AAC in MPEG-4 files.")
-        case let (.aac(config, _), .mpeg4) where config.isEmpty || config.count > 64:
-            throw .invalidArgument(what: "AAC AudioSpecificConfig of \(config.count) bytes", problem: "it must be 1–64 bytes (from the encoder's extradata)")
+        case (.aac(let config, _), .mpeg4) where config.isEmpty || config.count > 64:
+            throw .invalidArgument(
+                what: "AAC AudioSpecificConfig of \(config.count) bytes", problem: "it must be 1–64 bytes (from the encoder's extradata)")
         default: break
         }
     }
@@ -58,23 +67,30 @@ public struct AudioTrackFormat: Sendable, Hashable {
     func sampleEntry() -> [UInt8] {
         var w = ByteWriter()
         w.box(fourCC) { w in
-            w.zeros(6); w.u16(1)                        // reserved, data reference index
-            w.u16(0); w.u16(0); w.u32(0)                // version 0, revision, vendor
-            w.u16(UInt16(channels)); w.u16(16)          // channels, bits per sample
-            w.u16(0); w.u16(0)                          // compression ID, packet size
-            w.u32(UInt32(sampleRate) << 16)             // 16.16 sample rate
-            if case let .aac(config, bitRate) = codec {
+            w.zeros(6)
+            w.u16(1)  // reserved, data reference index
+            w.u16(0)
+            w.u16(0)
+            w.u32(0)  // version 0, revision, vendor
+            w.u16(UInt16(channels))
+            w.u16(16)  // channels, bits per sample
+            w.u16(0)
+            w.u16(0)  // compression ID, packet size
+            w.u32(UInt32(sampleRate) << 16)  // 16.16 sample rate
+            if case .aac(let config, let bitRate) = codec {
                 w.fullBox("esds") { w in
                     AudioTrackFormat.descriptor(0x03, into: &w) { es in
-                        es.u16(0); es.u8(0)             // ES_ID, flags
+                        es.u16(0)
+                        es.u8(0)  // ES_ID, flags
                         AudioTrackFormat.descriptor(0x04, into: &es) { dc in
-                            dc.u8(0x40)                 // objectTypeIndication: MPEG-4 audio
-                            dc.u8(0x15)                 // streamType audio (5) << 2 | reserved 1
-                            dc.u24(UInt32(1536 * channels)) // decoder buffer size
-                            dc.u32(UInt32(clamping: bitRate)); dc.u32(UInt32(clamping: bitRate))
+                            dc.u8(0x40)  // objectTypeIndication: MPEG-4 audio
+                            dc.u8(0x15)  // streamType audio (5) << 2 | reserved 1
+                            dc.u24(UInt32(1536 * channels))  // decoder buffer size
+                            dc.u32(UInt32(clamping: bitRate))
+                            dc.u32(UInt32(clamping: bitRate))
                             AudioTrackFormat.descriptor(0x05, into: &dc) { $0.append(config) }
                         }
-                        AudioTrackFormat.descriptor(0x06, into: &es) { $0.u8(0x02) }   // SLConfig: predefined MP4
+                        AudioTrackFormat.descriptor(0x06, into: &es) { $0.u8(0x02) }  // SLConfig: predefined MP4
                     }
                 }
             }
@@ -90,7 +106,10 @@ public struct AudioTrackFormat: Sendable, Hashable {
         var size = inner.bytes.count
         var lengthBytes: [UInt8] = [UInt8(size & 0x7F)]
         size >>= 7
-        while size > 0 { lengthBytes.insert(UInt8(0x80 | (size & 0x7F)), at: 0); size >>= 7 }
+        while size > 0 {
+            lengthBytes.insert(UInt8(0x80 | (size & 0x7F)), at: 0)
+            size >>= 7
+        }
         w.append(lengthBytes)
         w.append(inner.bytes)
     }

@@ -29,8 +29,10 @@ extension ByteReader {
 enum BoxScanner {
     /// The boxes in `range` of `bytes`, in order. `truncatedAtEnd` says a box that passes the
     /// end is a truncated file (top level) rather than a damaged parent.
-    static func boxes(in bytes: [UInt8], range: Range<Int>, parent: String,
-                      truncatedAtEnd: Bool = false, maxBoxes: Int = 1 << 20) throws(DaguerreError) -> [BoxHeader] {
+    static func boxes(
+        in bytes: [UInt8], range: Range<Int>, parent: String,
+        truncatedAtEnd: Bool = false, maxBoxes: Int = 1 << 20
+    ) throws(DaguerreError) -> [BoxHeader] {
         var result: [BoxHeader] = []
         var offset = max(0, range.lowerBound)
         let end = min(range.upperBound, bytes.count)
@@ -41,9 +43,11 @@ enum BoxScanner {
                 if truncatedAtEnd { throw .truncated(format: "QuickTime", path: nil) }
                 throw .corruptData(format: "QuickTime", detail: "\(end - offset) stray bytes at the end of '\(parent)'", path: nil)
             }
-            let header = try parseHeader(size32: ByteReader.load32(bytes, offset), type: FourCC(ByteReader.load32(bytes, offset + 4)),
-                                         large: end - offset >= 16 ? UInt64(ByteReader.load32(bytes, offset + 8)) << 32 | UInt64(ByteReader.load32(bytes, offset + 12)) : nil,
-                                         at: offset, limit: end, parent: parent, truncatedAtEnd: truncatedAtEnd)
+            let header = try parseHeader(
+                size32: ByteReader.load32(bytes, offset), type: FourCC(ByteReader.load32(bytes, offset + 4)),
+                large: end - offset >= 16
+                    ? UInt64(ByteReader.load32(bytes, offset + 8)) << 32 | UInt64(ByteReader.load32(bytes, offset + 12)) : nil,
+                at: offset, limit: end, parent: parent, truncatedAtEnd: truncatedAtEnd)
             result.append(header)
             guard result.count <= maxBoxes else {
                 throw .tooLarge(what: "Number of boxes in '\(parent)'", value: result.count, limit: maxBoxes)
@@ -54,8 +58,10 @@ enum BoxScanner {
     }
 
     /// One header from its raw fields; `large` is the 64-bit size when 16 bytes were available.
-    static func parseHeader(size32: UInt32, type: FourCC, large: UInt64?, at offset: Int, limit end: Int,
-                            parent: String, truncatedAtEnd: Bool) throws(DaguerreError) -> BoxHeader {
+    static func parseHeader(
+        size32: UInt32, type: FourCC, large: UInt64?, at offset: Int, limit end: Int,
+        parent: String, truncatedAtEnd: Bool
+    ) throws(DaguerreError) -> BoxHeader {
         var headerSize = 8
         var size: UInt64 = UInt64(size32)
         if size32 == 1 {
@@ -74,11 +80,14 @@ enum BoxScanner {
             size = UInt64(end - offset)
         }
         guard size >= UInt64(headerSize) else {
-            throw .corruptData(format: "QuickTime", detail: "box '\(type)' in '\(parent)' declares \(size) bytes, less than its own header", path: nil)
+            throw .corruptData(
+                format: "QuickTime", detail: "box '\(type)' in '\(parent)' declares \(size) bytes, less than its own header", path: nil)
         }
         guard size <= UInt64(end - offset) else {
             if truncatedAtEnd { throw .truncated(format: "QuickTime", path: nil) }
-            throw .corruptData(format: "QuickTime", detail: "box '\(type)' declares \(size) bytes but '\(parent)' has only \(end - offset) left", path: nil)
+            throw .corruptData(
+                format: "QuickTime", detail: "box '\(type)' declares \(size) bytes but '\(parent)' has only \(end - offset) left", path: nil
+            )
         }
         return BoxHeader(type: type, start: offset, headerSize: headerSize, end: offset + Int(size))
     }

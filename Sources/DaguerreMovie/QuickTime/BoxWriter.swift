@@ -48,8 +48,10 @@ extension ByteWriter {
     }
 
     /// A full box: a box whose body starts with a version byte and 24 bits of flags.
-    mutating func fullBox<E: Error>(_ type: FourCC, version: UInt8 = 0, flags: UInt32 = 0,
-                                    _ body: (inout ByteWriter) throws(E) -> Void) throws(E) {
+    mutating func fullBox<E: Error>(
+        _ type: FourCC, version: UInt8 = 0, flags: UInt32 = 0,
+        _ body: (inout ByteWriter) throws(E) -> Void
+    ) throws(E) {
         try box(type) { (w: inout ByteWriter) throws(E) in
             w.u8(version)
             w.u24(flags)

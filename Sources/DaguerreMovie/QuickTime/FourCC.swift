@@ -34,8 +34,10 @@ public struct FourCC: Sendable, Hashable, CustomStringConvertible, ExpressibleBy
 
     /// The four bytes in file order.
     public var bytes: [UInt8] {
-        [UInt8(truncatingIfNeeded: rawValue >> 24), UInt8(truncatingIfNeeded: rawValue >> 16),
-         UInt8(truncatingIfNeeded: rawValue >> 8), UInt8(truncatingIfNeeded: rawValue)]
+        [
+            UInt8(truncatingIfNeeded: rawValue >> 24), UInt8(truncatingIfNeeded: rawValue >> 16),
+            UInt8(truncatingIfNeeded: rawValue >> 8), UInt8(truncatingIfNeeded: rawValue),
+        ]
     }
 
     /// The characters (Latin-1), or `0x…` hex when a byte is not printable.

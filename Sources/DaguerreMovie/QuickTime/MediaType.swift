@@ -34,7 +34,7 @@ public enum MediaType: Sendable, Hashable, CustomStringConvertible {
         case .audio: return "soun"
         case .metadata: return "meta"
         case .text: return "text"
-        case let .other(c): return c
+        case .other(let c): return c
         }
     }
 
@@ -44,7 +44,7 @@ public enum MediaType: Sendable, Hashable, CustomStringConvertible {
         case .audio: return "audio"
         case .metadata: return "metadata"
         case .text: return "text"
-        case let .other(c): return "'\(c)'"
+        case .other(let c): return "'\(c)'"
         }
     }
 }

@@ -81,7 +81,9 @@ public struct MetadataItem: Sendable, Hashable, CustomStringConvertible {
         self.key = key
         self.value = value
         self.locale = locale
-        if let dataType { self.dataType = dataType } else {
+        if let dataType {
+            self.dataType = dataType
+        } else {
             switch value {
             case .string: self.dataType = MetadataItem.typeUTF8
             case .integer: self.dataType = MetadataItem.typeSignedInteger
@@ -101,15 +103,15 @@ public struct MetadataItem: Sendable, Hashable, CustomStringConvertible {
 
     public var stringValue: String? {
         switch value {
-        case let .string(s): return s
-        case let .integer(i): return String(i)
-        case let .float(f): return String(f)
+        case .string(let s): return s
+        case .integer(let i): return String(i)
+        case .float(let f): return String(f)
         case .data: return nil
         }
     }
 
     public var description: String {
-        if case let .data(d) = value { return "\(identifier) = <\(d.count) bytes, type \(dataType)>" }
+        if case .data(let d) = value { return "\(identifier) = <\(d.count) bytes, type \(dataType)>" }
         return "\(identifier) = \(stringValue ?? "")"
     }
 
@@ -129,16 +131,16 @@ public struct MetadataItem: Sendable, Hashable, CustomStringConvertible {
     /// The bytes a `data` atom or timed metadata sample holds for this value.
     var encodedValue: [UInt8] {
         switch value {
-        case let .string(s): return Array(s.utf8)
-        case let .data(d): return d
-        case let .float(f):
+        case .string(let s): return Array(s.utf8)
+        case .data(let d): return d
+        case .float(let f):
             if dataType == MetadataItem.typeFloat32 {
                 let bits = Float(f).bitPattern
                 return (0..<4).map { UInt8(truncatingIfNeeded: bits >> (24 - 8 * $0)) }
             }
             let bits = f.bitPattern
             return (0..<8).map { UInt8(truncatingIfNeeded: bits >> (56 - 8 * UInt64($0))) }
-        case let .integer(i):
+        case .integer(let i):
             let width: Int
             switch dataType {
             case 65, 75: width = 1
@@ -167,7 +169,10 @@ public struct MetadataItem: Sendable, Hashable, CustomStringConvertible {
             var units: [UInt16] = []
             units.reserveCapacity(bytes.count / 2)
             var i = 0
-            while i + 1 < bytes.count { units.append(UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1])); i += 2 }
+            while i + 1 < bytes.count {
+                units.append(UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]))
+                i += 2
+            }
             return .string(String(decoding: units, as: UTF16.self))
         case typeSignedInteger, 65, 66, 67, 74: return integer(signed: true)
         case typeUnsignedInteger, 75, 76, 77, 78: return integer(signed: false)

@@ -30,7 +30,9 @@ public enum MotionPhotoVideo {
 
     /// Writes the MPEG-4 file to `destination` (atomically).
     @discardableResult
-    public static func writeMP4(fromLivePhotoMovie path: String, to destination: String, includeAudio: Bool = true) throws(DaguerreError) -> MovieFileInfo {
+    public static func writeMP4(fromLivePhotoMovie path: String, to destination: String, includeAudio: Bool = true) throws(DaguerreError)
+        -> MovieFileInfo
+    {
         let writer = try MovieWriter(destination: destination, fileType: .mpeg4)
         return try convert(MovieReader(path: path), into: writer, includeAudio: includeAudio)
     }
@@ -42,28 +44,34 @@ public enum MotionPhotoVideo {
             throw .invalidArgument(what: "Live Photo movie \(movie.path ?? "(memory)")", problem: "it has no video track")
         }
         guard video.codec == "avc1" || video.codec == "avc3", let config = video.decoderConfiguration,
-              let width = video.width, let height = video.height else {
-            throw .unsupported(feature: "Motion Photo video from '\(video.codec)' tracks", hint: "The Live Photo movie must be H.264 ('avc1').")
+            let width = video.width, let height = video.height
+        else {
+            throw .unsupported(
+                feature: "Motion Photo video from '\(video.codec)' tracks", hint: "The Live Photo movie must be H.264 ('avc1').")
         }
         do throws(DaguerreError) {
-            var format = VideoTrackFormat(width: width, height: height, decoderConfiguration: config,
-                                          colorProperties: video.colorProperties ?? .bt709, timescale: video.timescale)
+            var format = VideoTrackFormat(
+                width: width, height: height, decoderConfiguration: config,
+                colorProperties: video.colorProperties ?? .bt709, timescale: video.timescale)
             if video.displayWidth > 0, video.displayHeight > 0, abs(video.displayWidth - Double(width)) > 0.5 {
                 // Keep a non-square pixel aspect as the source declared it.
                 format.pixelAspectHorizontal = UInt32(max(1, (video.displayWidth * 1000).rounded()))
                 format.pixelAspectVertical = UInt32(width * 1000)
             }
             let v = try writer.addVideoTrack(format)
-            let audio = includeAudio ? movie.tracks.first(where: {
-                $0.mediaType == .audio && ($0.codec == "sowt" || $0.codec == "twos") && $0.bitsPerSample == 16
-                    && (1...2).contains($0.channels ?? 0) && ($0.sampleRate ?? 0) >= 8000
-            }) : nil
+            let audio =
+                includeAudio
+                ? movie.tracks.first(where: {
+                    $0.mediaType == .audio && ($0.codec == "sowt" || $0.codec == "twos") && $0.bitsPerSample == 16
+                        && (1...2).contains($0.channels ?? 0) && ($0.sampleRate ?? 0) >= 8000
+                }) : nil
             // Video samples, copied.
             for i in 0..<video.sampleCount {
                 guard let s = video.sample(at: i) else { break }
                 let offset = s.presentationTime - s.decodeTime
-                try writer.append(sample: try movie.sampleData(track: video.id, index: i), to: v, duration: s.duration,
-                                  compositionOffset: Int32(clamping: offset), isSync: s.isSync)
+                try writer.append(
+                    sample: try movie.sampleData(track: video.id, index: i), to: v, duration: s.duration,
+                    compositionOffset: Int32(clamping: offset), isSync: s.isSync)
             }
             let videoStart = video.startTime
             let mediaStart = video.edits.first(where: { $0.mediaTime >= 0 })?.mediaTime ?? 0
@@ -72,13 +80,16 @@ public enum MotionPhotoVideo {
             if let audio, let rate = audio.sampleRate, let channels = audio.channels {
                 let pcm = try movie.pcm16Samples(track: audio.id)
                 let aac = try AACEncoder(sampleRate: Int(rate.rounded()), channels: channels)
-                let id = try writer.addAudioTrack(AudioTrackFormat(codec: .aac(audioSpecificConfig: aac.audioSpecificConfig, averageBitRate: aac.bitRate),
-                                                                   sampleRate: aac.sampleRate, channels: channels))
+                let id = try writer.addAudioTrack(
+                    AudioTrackFormat(
+                        codec: .aac(audioSpecificConfig: aac.audioSpecificConfig, averageBitRate: aac.bitRate),
+                        sampleRate: aac.sampleRate, channels: channels))
                 var units = try aac.encode(pcm)
                 units += try aac.finish()
                 for unit in units { try writer.append(sample: unit, to: id, duration: Int64(aac.frameSize)) }
-                try writer.setEdit(of: id, startTime: audio.startTime, mediaStart: Int64(aac.primingFrames),
-                                   mediaDuration: Int64(pcm.count / channels))
+                try writer.setEdit(
+                    of: id, startTime: audio.startTime, mediaStart: Int64(aac.primingFrames),
+                    mediaDuration: Int64(pcm.count / channels))
             }
             writer.metadata = movie.metadata.filter { $0.keySpace == .quickTimeMetadata }
             return try writer.finish()

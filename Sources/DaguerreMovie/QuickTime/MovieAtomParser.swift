@@ -51,11 +51,19 @@ struct MovieAtomParser {
         var r = reader(mvhd)
         let version = try r.u8()
         try r.skip(3)
-        let timescale: UInt32, duration: Int64, created: UInt64
+        let timescale: UInt32
+        let duration: Int64
+        let created: UInt64
         if version == 1 {
-            created = try r.u64(); try r.skip(8); timescale = try r.u32(); duration = Int64(bitPattern: try r.u64())
+            created = try r.u64()
+            try r.skip(8)
+            timescale = try r.u32()
+            duration = Int64(bitPattern: try r.u64())
         } else {
-            created = UInt64(try r.u32()); try r.skip(4); timescale = try r.u32(); duration = Int64(try r.u32())
+            created = UInt64(try r.u32())
+            try r.skip(4)
+            timescale = try r.u32()
+            duration = Int64(try r.u32())
         }
         guard timescale > 0, timescale <= UInt32(Int32.max) else { throw corrupt("the movie timescale is \(timescale)") }
         var movie = Movie(timescale: Int32(timescale), duration: duration, creationTime: created, tracks: [], metadata: [])
@@ -81,30 +89,47 @@ struct MovieAtomParser {
     private func parseTrack(_ trak: BoxHeader, movieTimescale: Int32, depth: Int) throws(DaguerreError) -> MovieTrack? {
         let kids = try children(trak, depth: depth)
         guard let tkhd = kids.first(where: { $0.type == "tkhd" }), let mdia = kids.first(where: { $0.type == "mdia" }) else {
-            return nil   // a track without header or media describes nothing to read
+            return nil  // a track without header or media describes nothing to read
         }
         var r = reader(tkhd)
         let version = try r.u8()
         let flags = try r.u24()
-        let id: UInt32, duration: Int64
+        let id: UInt32
+        let duration: Int64
         if version == 1 {
-            try r.skip(16); id = try r.u32(); try r.skip(4); duration = Int64(bitPattern: try r.u64())
+            try r.skip(16)
+            id = try r.u32()
+            try r.skip(4)
+            duration = Int64(bitPattern: try r.u64())
         } else {
-            try r.skip(8); id = try r.u32(); try r.skip(4); duration = Int64(try r.u32())
+            try r.skip(8)
+            id = try r.u32()
+            try r.skip(4)
+            duration = Int64(try r.u32())
         }
         try r.skip(8 + 8 + 36)
-        let dw = Double(try r.u32()) / 65536, dh = Double(try r.u32()) / 65536
+        let dw = Double(try r.u32()) / 65536
+        let dh = Double(try r.u32()) / 65536
 
         var edits: [MovieTrack.Edit] = []
-        if let edts = kids.first(where: { $0.type == "edts" }), let elst = try children(edts, depth: depth + 1).first(where: { $0.type == "elst" }) {
+        if let edts = kids.first(where: { $0.type == "edts" }),
+            let elst = try children(edts, depth: depth + 1).first(where: { $0.type == "elst" })
+        {
             var e = reader(elst)
             let v = try e.u8()
             try e.skip(3)
             let n = Int(try e.u32())
             guard n <= e.remaining / (v == 1 ? 20 : 12) else { throw corrupt("'elst' lists \(n) edits in \(e.remaining) bytes") }
             for _ in 0..<n {
-                let d: Int64, m: Int64
-                if v == 1 { d = Int64(bitPattern: try e.u64()); m = Int64(bitPattern: try e.u64()) } else { d = Int64(try e.u32()); m = Int64(try e.i32()) }
+                let d: Int64
+                let m: Int64
+                if v == 1 {
+                    d = Int64(bitPattern: try e.u64())
+                    m = Int64(bitPattern: try e.u64())
+                } else {
+                    d = Int64(try e.u32())
+                    m = Int64(try e.i32())
+                }
                 let rate = Double(try e.i16()) + Double(try e.u16()) / 65536
                 edits.append(MovieTrack.Edit(duration: d, mediaTime: m, rate: rate))
             }
@@ -124,8 +149,17 @@ struct MovieAtomParser {
         var m = reader(mdhd)
         let mv = try m.u8()
         try m.skip(3)
-        let mts: UInt32, mdur: Int64
-        if mv == 1 { try m.skip(16); mts = try m.u32(); mdur = Int64(bitPattern: try m.u64()) } else { try m.skip(8); mts = try m.u32(); mdur = Int64(try m.u32()) }
+        let mts: UInt32
+        let mdur: Int64
+        if mv == 1 {
+            try m.skip(16)
+            mts = try m.u32()
+            mdur = Int64(bitPattern: try m.u64())
+        } else {
+            try m.skip(8)
+            mts = try m.u32()
+            mdur = Int64(try m.u32())
+        }
         let lang = try m.u16()
         guard mts > 0, mts <= UInt32(Int32.max) else { throw corrupt("track \(id) has media timescale \(mts)") }
         var handler: FourCC = "    "
@@ -134,15 +168,17 @@ struct MovieAtomParser {
             try h.skip(8)
             handler = try h.fourCC("handler type")
         }
-        var track = MovieTrack(id: Int(id), mediaType: MediaType(handler: handler), handler: handler, codec: "    ",
-                               width: nil, height: nil, displayWidth: dw, displayHeight: dh, enabled: flags & 1 != 0,
-                               timescale: Int32(mts), mediaDuration: MediaTime(value: mdur, timescale: Int32(mts)),
-                               duration: MediaTime(value: duration, timescale: movieTimescale), language: Self.language(lang),
-                               edits: edits, references: references, colorProperties: nil, decoderConfiguration: nil,
-                               sampleRate: nil, channels: nil, bitsPerSample: nil, timedMetadataKeys: [],
-                               sampleTable: .empty, movieTimescale: movieTimescale)
+        var track = MovieTrack(
+            id: Int(id), mediaType: MediaType(handler: handler), handler: handler, codec: "    ",
+            width: nil, height: nil, displayWidth: dw, displayHeight: dh, enabled: flags & 1 != 0,
+            timescale: Int32(mts), mediaDuration: MediaTime(value: mdur, timescale: Int32(mts)),
+            duration: MediaTime(value: duration, timescale: movieTimescale), language: Self.language(lang),
+            edits: edits, references: references, colorProperties: nil, decoderConfiguration: nil,
+            sampleRate: nil, channels: nil, bitsPerSample: nil, timedMetadataKeys: [],
+            sampleTable: .empty, movieTimescale: movieTimescale)
         if let minf = mkids.first(where: { $0.type == "minf" }),
-           let stbl = try children(minf, depth: depth + 2).first(where: { $0.type == "stbl" }) {
+            let stbl = try children(minf, depth: depth + 2).first(where: { $0.type == "stbl" })
+        {
             let skids = try children(stbl, depth: depth + 3)
             if let stsd = skids.first(where: { $0.type == "stsd" }) {
                 try parseSampleDescription(stsd, into: &track, depth: depth + 4)
@@ -172,7 +208,8 @@ struct MovieAtomParser {
         case .video:
             var e = reader(entry)
             try e.skip(24)
-            track.width = Int(try e.u16()); track.height = Int(try e.u16())
+            track.width = Int(try e.u16())
+            track.height = Int(try e.u16())
             guard entry.end - body >= 78 else { return }
             for child in try BoxScanner.boxes(in: bytes, range: (body + 78)..<entry.end, parent: entry.type.description) {
                 switch child.type {
@@ -182,7 +219,9 @@ struct MovieAtomParser {
                     var c = reader(child)
                     let kind = try c.fourCC()
                     if kind == "nclx" || kind == "nclc" {
-                        let p = try c.u16(), t = try c.u16(), mx = try c.u16()
+                        let p = try c.u16()
+                        let t = try c.u16()
+                        let mx = try c.u16()
                         let full = kind == "nclx" && c.remaining >= 1 ? (try c.u8()) & 0x80 != 0 : false
                         track.colorProperties = VideoColorProperties(primaries: p, transfer: t, matrix: mx, fullRange: full)
                     }
@@ -210,7 +249,9 @@ struct MovieAtomParser {
             guard entry.type == "mebx", entry.end - body >= 8 else { return }
             for child in try BoxScanner.boxes(in: bytes, range: (body + 8)..<entry.end, parent: "mebx") where child.type == "keys" {
                 for keyBox in try children(child, depth: depth + 2) {
-                    var key: String?, namespace: FourCC = "mdta", dataType: UInt32 = 0
+                    var key: String?
+                    var namespace: FourCC = "mdta"
+                    var dataType: UInt32 = 0
                     for part in try children(keyBox, depth: depth + 3) {
                         var p = reader(part)
                         if part.type == "keyd" {
@@ -221,8 +262,10 @@ struct MovieAtomParser {
                         }
                     }
                     if let key {
-                        track.timedMetadataKeys.append(TimedMetadataKey(localID: keyBox.type.rawValue, key: MetadataKey(rawValue: key),
-                                                                        namespace: namespace, dataType: dataType))
+                        track.timedMetadataKeys.append(
+                            TimedMetadataKey(
+                                localID: keyBox.type.rawValue, key: MetadataKey(rawValue: key),
+                                namespace: namespace, dataType: dataType))
                     }
                 }
             }
@@ -237,7 +280,8 @@ struct MovieAtomParser {
         let body = meta.bodyStart
         var skip = 0
         if meta.end - body >= 12, ByteReader.load32(bytes, body + 4) != FourCC("hdlr").rawValue,
-           ByteReader.load32(bytes, body + 8) == FourCC("hdlr").rawValue || ByteReader.load32(bytes, body) == 0 {
+            ByteReader.load32(bytes, body + 8) == FourCC("hdlr").rawValue || ByteReader.load32(bytes, body) == 0
+        {
             skip = 4
         }
         let kids = try children(meta, skip: skip, depth: depth)
@@ -256,7 +300,7 @@ struct MovieAtomParser {
             for _ in 0..<n {
                 let size = Int(try k.u32())
                 guard size >= 8 else { throw corrupt("a metadata key declares \(size) bytes") }
-                try k.skip(4)   // namespace
+                try k.skip(4)  // namespace
                 keys.append(String(decoding: try k.read(size - 8, "key"), as: UTF8.self))
             }
         }
@@ -268,7 +312,7 @@ struct MovieAtomParser {
             let space: MetadataItem.KeySpace
             if handler == "mdta" {
                 let index = Int(item.type.rawValue)
-                guard index >= 1, index <= keys.count else { continue }   // an item for no key: skipped
+                guard index >= 1, index <= keys.count else { continue }  // an item for no key: skipped
                 key = keys[index - 1]
                 space = .quickTimeMetadata
             } else if item.type == "----", let name = parts.first(where: { $0.type == "name" }) {
@@ -284,8 +328,10 @@ struct MovieAtomParser {
                 var d = reader(data)
                 let type = try d.u32() & 0x00FF_FFFF
                 let locale = try d.u32()
-                items.append(MetadataItem(keySpace: space, key: key, value: MetadataItem.decodeValue(d.rest(), type: type),
-                                          dataType: type, locale: locale))
+                items.append(
+                    MetadataItem(
+                        keySpace: space, key: key, value: MetadataItem.decodeValue(d.rest(), type: type),
+                        dataType: type, locale: locale))
             }
         }
         return items
@@ -303,22 +349,27 @@ struct MovieAtomParser {
             let body = child.bodyStart
             if child.end - body >= 8, ByteReader.load32(bytes, body + 4) == FourCC("data").rawValue {
                 // iTunes-style: the value in a 'data' atom.
-                guard let data = try? BoxScanner.boxes(in: bytes, range: body..<child.end, parent: child.type.description).first else { continue }
+                guard let data = try? BoxScanner.boxes(in: bytes, range: body..<child.end, parent: child.type.description).first else {
+                    continue
+                }
                 var d = reader(data)
                 let type = try d.u32() & 0x00FF_FFFF
                 try d.skip(4)
-                items.append(MetadataItem(keySpace: .quickTimeUserData, key: child.type.description,
-                                          value: MetadataItem.decodeValue(d.rest(), type: type), dataType: type))
+                items.append(
+                    MetadataItem(
+                        keySpace: .quickTimeUserData, key: child.type.description,
+                        value: MetadataItem.decodeValue(d.rest(), type: type), dataType: type))
                 continue
             }
             var r = reader(child)
             guard r.remaining >= 4 else { continue }
             let size = Int(try r.u16())
             let language = try r.u16()
-            guard size <= r.remaining else { continue }   // not a text list: skipped
+            guard size <= r.remaining else { continue }  // not a text list: skipped
             let text = try r.read(size)
             // Language codes below 0x400 are Macintosh codes, whose text is Mac Roman.
-            let value = language < 0x400 && !text.allSatisfy({ $0 < 0x80 })
+            let value =
+                language < 0x400 && !text.allSatisfy({ $0 < 0x80 })
                 ? MacRoman.decode(text)
                 : String(decoding: text, as: UTF8.self)
             items.append(MetadataItem(keySpace: .quickTimeUserData, key: child.type.description, value: .string(value)))

@@ -2,10 +2,11 @@
 import DaguerreCore
 import DaguerreFormats
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Random-access reads from a movie file or buffer, every range checked against the size.

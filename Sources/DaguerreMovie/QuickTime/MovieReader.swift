@@ -40,11 +40,16 @@ public final class MovieReader: Sendable {
         /// Frame size limits for decoding.
         public var limits: Limits
 
-        public init(maxMovieAtomBytes: Int = 64 << 20, maxBoxDepth: Int = 16, maxSamplesPerTrack: Int = 1 << 27,
-                    maxTracks: Int = 256, maxSampleBytes: Int = 256 << 20, limits: Limits = .default) {
-            self.maxMovieAtomBytes = maxMovieAtomBytes; self.maxBoxDepth = maxBoxDepth
-            self.maxSamplesPerTrack = maxSamplesPerTrack; self.maxTracks = maxTracks
-            self.maxSampleBytes = maxSampleBytes; self.limits = limits
+        public init(
+            maxMovieAtomBytes: Int = 64 << 20, maxBoxDepth: Int = 16, maxSamplesPerTrack: Int = 1 << 27,
+            maxTracks: Int = 256, maxSampleBytes: Int = 256 << 20, limits: Limits = .default
+        ) {
+            self.maxMovieAtomBytes = maxMovieAtomBytes
+            self.maxBoxDepth = maxBoxDepth
+            self.maxSamplesPerTrack = maxSamplesPerTrack
+            self.maxTracks = maxTracks
+            self.maxSampleBytes = maxSampleBytes
+            self.limits = limits
         }
     }
 
@@ -65,7 +70,9 @@ public final class MovieReader: Sendable {
     private let source: MovieByteSource
 
     /// Top-level atom types a QuickTime or MPEG-4 file may begin with.
-    private static let knownTopLevel: Set<FourCC> = ["ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "meta", "pdin", "styp", "sidx", "moof", "junk", "PICT"]
+    private static let knownTopLevel: Set<FourCC> = [
+        "ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "meta", "pdin", "styp", "sidx", "moof", "junk", "PICT",
+    ]
 
     public convenience init(path: String, options: Options = Options()) throws(DaguerreError) {
         try self.init(source: MovieByteSource(path: path), options: options)
@@ -90,33 +97,38 @@ public final class MovieReader: Sendable {
                 boxes += 1
                 guard boxes <= 1 << 16 else { throw DaguerreError.tooLarge(what: "Top-level atoms", value: boxes, limit: 1 << 16) }
                 guard size - offset >= 8 else {
-                    if moov != nil { break }   // a few stray bytes after a complete movie
+                    if moov != nil { break }  // a few stray bytes after a complete movie
                     throw DaguerreError.truncated(format: "QuickTime", path: source.path)
                 }
                 let head = try source.read(at: offset, count: Int(min(16, size - offset)))
                 let size32 = ByteReader.load32(head, 0)
                 let type = FourCC(ByteReader.load32(head, 4))
                 if offset == 0, !MovieReader.knownTopLevel.contains(type) {
-                    throw DaguerreError.corruptData(format: "QuickTime", detail: "this is not a QuickTime or MPEG-4 file (it starts with '\(type)')", path: source.path)
+                    throw DaguerreError.corruptData(
+                        format: "QuickTime", detail: "this is not a QuickTime or MPEG-4 file (it starts with '\(type)')", path: source.path)
                 }
-                let large: UInt64? = size32 == 1 && head.count >= 16 ? UInt64(ByteReader.load32(head, 8)) << 32 | UInt64(ByteReader.load32(head, 12)) : nil
+                let large: UInt64? =
+                    size32 == 1 && head.count >= 16 ? UInt64(ByteReader.load32(head, 8)) << 32 | UInt64(ByteReader.load32(head, 12)) : nil
                 // The same size rules as every nested box (BoxScanner): 64-bit sizes, size 0 to the end
                 // of the file, sizes smaller than their header or past the end.
                 let box: BoxHeader
                 do {
-                    box = try BoxScanner.parseHeader(size32: size32, type: type, large: large, at: Int(offset), limit: Int(size),
-                                                     parent: "file", truncatedAtEnd: true)
+                    box = try BoxScanner.parseHeader(
+                        size32: size32, type: type, large: large, at: Int(offset), limit: Int(size),
+                        parent: "file", truncatedAtEnd: true)
                 } catch {
-                    if moov != nil, case .truncated = error { break }   // media data cut short after the movie atom: samples past the end read as .truncated
+                    if moov != nil, case .truncated = error { break }  // media data cut short after the movie atom: samples past the end read as .truncated
                     throw source.path.map { error.at(path: $0) } ?? error
                 }
-                let headerSize = UInt64(box.headerSize), boxSize = UInt64(box.end - box.start)
+                let headerSize = UInt64(box.headerSize)
+                let boxSize = UInt64(box.end - box.start)
                 switch type {
                 case "ftyp" where ftyp == nil:
                     ftyp = try source.read(at: offset + headerSize, count: Int(min(boxSize - headerSize, 4096)))
                 case "moov" where moov == nil:
                     guard boxSize <= UInt64(options.maxMovieAtomBytes) else {
-                        throw DaguerreError.tooLarge(what: "Movie atom ('moov') in bytes", value: Int(clamping: boxSize), limit: options.maxMovieAtomBytes)
+                        throw DaguerreError.tooLarge(
+                            what: "Movie atom ('moov') in bytes", value: Int(clamping: boxSize), limit: options.maxMovieAtomBytes)
                     }
                     moov = try source.read(at: offset, count: Int(boxSize))
                     moovHeaderSize = box.headerSize
@@ -139,7 +151,9 @@ public final class MovieReader: Sendable {
             movieTimescale = movie.timescale
             duration = MediaTime(value: movie.duration, timescale: movie.timescale)
             // QuickTime counts from 1904; anything past year 9999 is damage, not a date.
-            creationDate = movie.creationTime == 0 || movie.creationTime > 253_402_300_799 + 2_082_844_800 ? nil
+            creationDate =
+                movie.creationTime == 0 || movie.creationTime > 253_402_300_799 + 2_082_844_800
+                ? nil
                 : Date(timeIntervalSince1970: Double(movie.creationTime) - 2_082_844_800)
             tracks = movie.tracks
             metadata = movie.metadata
@@ -151,8 +165,8 @@ public final class MovieReader: Sendable {
     /// Adds the file's path to errors raised where it was not known.
     private static func attachPath(_ error: DaguerreError, _ path: String?) -> DaguerreError {
         switch error {
-        case let .corruptData(format, detail, nil): return .corruptData(format: format, detail: detail, path: path)
-        case let .truncated(format, nil): return .truncated(format: format, path: path)
+        case .corruptData(let format, let detail, nil): return .corruptData(format: format, detail: detail, path: path)
+        case .truncated(let format, nil): return .truncated(format: format, path: path)
         default: return error
         }
     }
@@ -180,7 +194,9 @@ public final class MovieReader: Sendable {
         guard let s = t.sample(at: index) else {
             throw .invalidArgument(what: "Sample \(index) of track \(id)", problem: "the track has \(t.sampleCount) samples")
         }
-        guard s.size <= options.maxSampleBytes else { throw .tooLarge(what: "Sample size in bytes", value: s.size, limit: options.maxSampleBytes) }
+        guard s.size <= options.maxSampleBytes else {
+            throw .tooLarge(what: "Sample size in bytes", value: s.size, limit: options.maxSampleBytes)
+        }
         guard let offset = s.offset else { throw .truncated(format: "QuickTime", path: source.path) }
         do {
             return try source.read(at: offset, count: s.size)
@@ -198,7 +214,8 @@ public final class MovieReader: Sendable {
             throw .invalidArgument(what: "Samples \(range) of track \(id)", problem: "the track has \(t.sampleCount) samples")
         }
         var out: [UInt8] = []
-        var runStart: UInt64 = 0, runLength = 0
+        var runStart: UInt64 = 0
+        var runLength = 0
         func flush() throws(DaguerreError) {
             guard runLength > 0 else { return }
             do { out += try source.read(at: runStart, count: runLength) } catch { throw MovieReader.attachPath(error, source.path) }
@@ -227,13 +244,15 @@ public final class MovieReader: Sendable {
     public func pcm16Samples(track id: Int) throws(DaguerreError) -> [Int16] {
         let t = try requireTrack(id)
         guard t.mediaType == .audio, t.codec == "sowt" || t.codec == "twos", t.bitsPerSample == 16 else {
-            throw .unsupported(feature: "Reading '\(t.codec)' audio as 16-bit PCM", hint: "Only 16-bit 'sowt' and 'twos' tracks are read as PCM.")
+            throw .unsupported(
+                feature: "Reading '\(t.codec)' audio as 16-bit PCM", hint: "Only 16-bit 'sowt' and 'twos' tracks are read as PCM.")
         }
         let bytes = try sampleData(track: id, range: 0..<t.sampleCount)
         let little = t.codec == "sowt"
         var out = [Int16](repeating: 0, count: bytes.count / 2)
         for i in 0..<out.count {
-            let a = UInt16(bytes[2 * i]), b = UInt16(bytes[2 * i + 1])
+            let a = UInt16(bytes[2 * i])
+            let b = UInt16(bytes[2 * i + 1])
             out[i] = Int16(bitPattern: little ? a | b << 8 : a << 8 | b)
         }
         return out
@@ -261,8 +280,10 @@ public final class MovieReader: Sendable {
             for box in try BoxScanner.boxes(in: bytes, range: 0..<bytes.count, parent: "mebx sample") {
                 guard let key = keys[box.type.rawValue] else { continue }
                 let value = Array(bytes[box.bodyStart..<box.end])
-                items.append(MetadataItem(keySpace: .quickTimeMetadata, key: key.key.rawValue,
-                                          value: MetadataItem.decodeValue(value, type: key.dataType), dataType: key.dataType))
+                items.append(
+                    MetadataItem(
+                        keySpace: .quickTimeMetadata, key: key.key.rawValue,
+                        value: MetadataItem.decodeValue(value, type: key.dataType), dataType: key.dataType))
             }
             guard let time = t.presentationTime(ofMediaTime: s.presentationTime) else { continue }
             groups.append(TimedMetadataGroup(time: time, duration: MediaTime(value: s.duration, timescale: t.timescale), items: items))
@@ -274,7 +295,8 @@ public final class MovieReader: Sendable {
     /// plays on the movie timeline (its edit list applied); nil when the movie has none.
     public func stillImageTime() throws(DaguerreError) -> MediaTime? {
         for t in tracks where t.codec == "mebx" && t.timedMetadataKeys.contains(where: { $0.key == .stillImageTime }) {
-            for group in try timedMetadata(track: t.id) where group.items.contains(where: { $0.key == MetadataKey.stillImageTime.rawValue }) {
+            for group in try timedMetadata(track: t.id) where group.items.contains(where: { $0.key == MetadataKey.stillImageTime.rawValue })
+            {
                 return group.time
             }
         }
@@ -283,7 +305,9 @@ public final class MovieReader: Sendable {
 
     /// Decodes the video frames whose presentation order falls in `range` and calls `body` with
     /// each (index, frame), in order. Decoding starts at the sync sample before the range.
-    public func decodeFrames(track id: Int, range: Range<Int>, _ body: (Int, PixelBuffer) throws(DaguerreError) -> Void) throws(DaguerreError) {
+    public func decodeFrames(track id: Int, range: Range<Int>, _ body: (Int, PixelBuffer) throws(DaguerreError) -> Void)
+        throws(DaguerreError)
+    {
         let t = try requireTrack(id)
         guard t.mediaType == .video, t.codec == "avc1" || t.codec == "avc3", let config = t.decoderConfiguration else {
             throw .unsupported(feature: "Decoding '\(t.codec)' video", hint: "Only H.264 tracks with an avcC record ('avc1') are decoded.")
@@ -309,7 +333,8 @@ public final class MovieReader: Sendable {
         }
         var rankOfTime: [Int64: Int] = [:]
         for (k, s) in zip(range, wanted) { rankOfTime[s.presentationTime] = k }
-        let firstDecode = wanted.map(\.index).min() ?? 0, lastDecode = wanted.map(\.index).max() ?? 0
+        let firstDecode = wanted.map(\.index).min() ?? 0
+        let lastDecode = wanted.map(\.index).max() ?? 0
         let decoder = try H264Decoder(configuration: config, colorProperties: t.colorProperties, limits: options.limits)
         var pendingOut: [(Int, PixelBuffer)] = []
         func deliver(_ frames: [(time: Int64, frame: PixelBuffer)]) {

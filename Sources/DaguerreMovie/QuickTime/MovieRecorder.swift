@@ -58,21 +58,27 @@ public final class MovieRecorder {
         self.settings = settings
         self.destination = destination
         let color = settings.colorProperties
-        encoder = try H264Encoder(settings: .init(width: settings.width, height: settings.height, frameRate: settings.frameRate,
-                                                  bitRate: settings.bitRate, colorProperties: color, preset: settings.encoderPreset,
-                                                  threads: settings.encoderThreads, timescale: MovieRecorder.videoTimescale))
+        encoder = try H264Encoder(
+            settings: .init(
+                width: settings.width, height: settings.height, frameRate: settings.frameRate,
+                bitRate: settings.bitRate, colorProperties: color, preset: settings.encoderPreset,
+                threads: settings.encoderThreads, timescale: MovieRecorder.videoTimescale))
         scratch = try PlanarYCbCr420Buffer(width: settings.width, height: settings.height, colorProperties: color)
         let writer = try MovieWriter(destination: destination, fileType: .quickTimeMovie)
-        let video = try writer.addVideoTrack(VideoTrackFormat(width: settings.width, height: settings.height,
-                                                              decoderConfiguration: encoder.decoderConfiguration,
-                                                              colorProperties: color, timescale: MovieRecorder.videoTimescale))
+        let video = try writer.addVideoTrack(
+            VideoTrackFormat(
+                width: settings.width, height: settings.height,
+                decoderConfiguration: encoder.decoderConfiguration,
+                colorProperties: color, timescale: MovieRecorder.videoTimescale))
         // Track order as in iPhone Live Photo movies: video, audio, timed metadata.
         if let a = settings.audio {
             audioTrack = try writer.addAudioTrack(AudioTrackFormat(codec: .linearPCM16, sampleRate: a.sampleRate, channels: a.channels))
         } else {
             audioTrack = nil
         }
-        metadataTrack = settings.stillImageTime == nil ? nil
+        metadataTrack =
+            settings.stillImageTime == nil
+            ? nil
             : try writer.addTimedMetadataTrack(.stillImageTime, describing: video)
         self.writer = writer
         videoTrack = video
@@ -85,10 +91,13 @@ public final class MovieRecorder {
     public func append(frame: PixelBuffer, at time: MediaTime) throws(DaguerreError) {
         try checkOpen()
         guard frame.width == settings.width, frame.height == settings.height else {
-            throw .invalidArgument(what: "Frame of \(frame.width)×\(frame.height)", problem: "the movie is \(settings.width)×\(settings.height)")
+            throw .invalidArgument(
+                what: "Frame of \(frame.width)×\(frame.height)", problem: "the movie is \(settings.width)×\(settings.height)")
         }
         if let cs = frame.colorSpace, VideoColorProperties(colorSpace: cs).primaries != settings.colorProperties.primaries {
-            throw .invalidArgument(what: "Frame in \(cs.name)", problem: "the movie was set up for \(settings.colorSpace.name); convert the frame or change MovieSettings.colorSpace")
+            throw .invalidArgument(
+                what: "Frame in \(cs.name)",
+                problem: "the movie was set up for \(settings.colorSpace.name); convert the frame or change MovieSettings.colorSpace")
         }
         let ticks = try frameTicks(time)
         try YCbCrConversion.convert(frame, into: &scratch)
@@ -116,7 +125,10 @@ public final class MovieRecorder {
         guard let audioTrack else {
             throw .invalidArgument(what: "Audio samples", problem: "the movie settings have no audio; set MovieSettings.audio")
         }
-        do { try writer.append(pcm: samples, to: audioTrack) } catch { cancel(); throw error }
+        do { try writer.append(pcm: samples, to: audioTrack) } catch {
+            cancel()
+            throw error
+        }
     }
 
     /// Finishes encoding, writes the still-image-time sample and the metadata, and moves the
@@ -170,7 +182,9 @@ public final class MovieRecorder {
     }
 
     private func checkOpen() throws(DaguerreError) {
-        guard !done else { throw .invalidArgument(what: "Movie recorder for \(destination)", problem: "it is already finished or cancelled") }
+        guard !done else {
+            throw .invalidArgument(what: "Movie recorder for \(destination)", problem: "it is already finished or cancelled")
+        }
     }
 
     private func frameTicks(_ time: MediaTime) throws(DaguerreError) -> Int64 {
@@ -192,7 +206,8 @@ public final class MovieRecorder {
                 if let p = pending {
                     let duration = sample.decodeTime - p.decodeTime
                     guard duration > 0 else {
-                        throw .processorFailed(name: "x264 encoder", reason: "decode times did not increase (\(p.decodeTime), \(sample.decodeTime))")
+                        throw .processorFailed(
+                            name: "x264 encoder", reason: "decode times did not increase (\(p.decodeTime), \(sample.decodeTime))")
                     }
                     try writer.append(sample: p.data, to: videoTrack, duration: duration, isSync: p.isKeyFrame)
                 }

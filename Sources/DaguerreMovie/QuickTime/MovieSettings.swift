@@ -25,7 +25,8 @@ public struct MovieSettings: Sendable, Hashable {
         /// 1 (mono) or 2 (stereo); samples are interleaved.
         public var channels: Int
         public init(sampleRate: Int = 44_100, channels: Int = 1) {
-            self.sampleRate = sampleRate; self.channels = channels
+            self.sampleRate = sampleRate
+            self.channels = channels
         }
     }
 
@@ -51,14 +52,23 @@ public struct MovieSettings: Sendable, Hashable {
     /// x264 threads (0: x264 chooses).
     public var encoderThreads: Int
 
-    public init(width: Int = 1440, height: Int = 1080, frameRate: Int = 15, bitRate: Int = 7_000_000,
-                colorSpace: ColorSpace = .sRGB, audio: Audio? = nil, metadata: [MetadataItem] = [],
-                contentIdentifier: String? = nil, stillImageTime: MediaTime? = nil,
-                encoderPreset: String = "ultrafast", encoderThreads: Int = 2) {
-        self.width = width; self.height = height; self.frameRate = frameRate; self.bitRate = bitRate
-        self.colorSpace = colorSpace; self.audio = audio; self.metadata = metadata
-        self.contentIdentifier = contentIdentifier; self.stillImageTime = stillImageTime
-        self.encoderPreset = encoderPreset; self.encoderThreads = encoderThreads
+    public init(
+        width: Int = 1440, height: Int = 1080, frameRate: Int = 15, bitRate: Int = 7_000_000,
+        colorSpace: ColorSpace = .sRGB, audio: Audio? = nil, metadata: [MetadataItem] = [],
+        contentIdentifier: String? = nil, stillImageTime: MediaTime? = nil,
+        encoderPreset: String = "ultrafast", encoderThreads: Int = 2
+    ) {
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.bitRate = bitRate
+        self.colorSpace = colorSpace
+        self.audio = audio
+        self.metadata = metadata
+        self.contentIdentifier = contentIdentifier
+        self.stillImageTime = stillImageTime
+        self.encoderPreset = encoderPreset
+        self.encoderThreads = encoderThreads
     }
 
     /// The `colr` / VUI tags these settings give.

@@ -2,10 +2,11 @@
 import DaguerreCore
 import DaguerreFormats
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The byte sink of a ``MovieWriter``: appends, and overwrites earlier bytes once (the `mdat`
@@ -56,7 +57,8 @@ final class MovieSink {
             throw .invalidArgument(what: "Movie patch at \(offset)", problem: "it passes the end of the data written so far")
         }
         if let stream {
-            let ok = fseeko(stream, off_t(offset), SEEK_SET) == 0
+            let ok =
+                fseeko(stream, off_t(offset), SEEK_SET) == 0
                 && bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, stream) } == bytes.count
                 && fseeko(stream, 0, SEEK_END) == 0
             guard ok else {

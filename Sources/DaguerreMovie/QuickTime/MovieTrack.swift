@@ -70,7 +70,7 @@ public struct MovieTrack: Sendable, Hashable {
     /// movie time. The result is in the media timescale.
     public func presentationTime(ofMediaTime t: Int64) -> MediaTime? {
         guard !edits.isEmpty else { return MediaTime(value: t, timescale: timescale) }
-        var start: Int64 = 0          // movie ticks
+        var start: Int64 = 0  // movie ticks
         for e in edits {
             defer { start &+= e.duration }
             guard e.mediaTime >= 0 else { continue }

@@ -73,7 +73,9 @@ public final class MovieWriter {
 
     /// A writer whose file appears at `destination` when finished. Fails at once (`.io`) when
     /// the directory is not writable (SPEC L6: the movie URL must be writable).
-    public convenience init(destination: String, fileType: MovieFileType = .quickTimeMovie, movieTimescale: Int32 = 600) throws(DaguerreError) {
+    public convenience init(destination: String, fileType: MovieFileType = .quickTimeMovie, movieTimescale: Int32 = 600)
+        throws(DaguerreError)
+    {
         try self.init(sink: MovieSink(destination: destination), fileType: fileType, movieTimescale: movieTimescale)
     }
 
@@ -127,16 +129,20 @@ public final class MovieWriter {
     public func addAudioTrack(_ format: AudioTrackFormat) throws(DaguerreError) -> TrackID {
         try format.validate(for: fileType)
         let pcm = format.codec == .linearPCM16
-        var t = try newTrack(.audio, codec: format.fourCC, timescale: format.timescale, sampleEntry: format.sampleEntry(),
-                             fixedSize: pcm ? UInt32(format.bytesPerFrame) : nil)
+        var t = try newTrack(
+            .audio, codec: format.fourCC, timescale: format.timescale, sampleEntry: format.sampleEntry(),
+            fixedSize: pcm ? UInt32(format.bytesPerFrame) : nil)
         t.volume = 0x0100
         return add(t)
     }
 
     /// Adds a timed metadata track ('mebx'), referring to the track it describes ('cdsc') if any.
-    public func addTimedMetadataTrack(_ format: TimedMetadataTrackFormat, describing described: TrackID? = nil) throws(DaguerreError) -> TrackID {
+    public func addTimedMetadataTrack(_ format: TimedMetadataTrackFormat, describing described: TrackID? = nil) throws(DaguerreError)
+        -> TrackID
+    {
         guard fileType == .quickTimeMovie else {
-            throw .unsupported(feature: "Timed metadata ('mebx') tracks in MPEG-4 files", hint: "Write a QuickTime movie (.mov) for Live Photo metadata.")
+            throw .unsupported(
+                feature: "Timed metadata ('mebx') tracks in MPEG-4 files", hint: "Write a QuickTime movie (.mov) for Live Photo metadata.")
         }
         try format.validate()
         var t = try newTrack(.metadata, codec: "mebx", timescale: format.timescale, sampleEntry: format.sampleEntry(), fixedSize: nil)
@@ -150,7 +156,9 @@ public final class MovieWriter {
     /// Places a track's media on the movie timeline: an empty edit of `startTime` first (a video
     /// whose first frame comes late), then the media from `mediaStart` (media ticks; AAC priming
     /// frames are skipped so), for `mediaDuration` media ticks (default: all of it).
-    public func setEdit(of track: TrackID, startTime: MediaTime = .zero, mediaStart: Int64 = 0, mediaDuration: Int64? = nil) throws(DaguerreError) {
+    public func setEdit(of track: TrackID, startTime: MediaTime = .zero, mediaStart: Int64 = 0, mediaDuration: Int64? = nil)
+        throws(DaguerreError)
+    {
         let i = try index(of: track)
         guard startTime.value >= 0, mediaStart >= 0, (mediaDuration ?? 0) >= 0 else {
             throw .invalidArgument(what: "Edit of track \(track)", problem: "times must not be negative")
@@ -160,12 +168,15 @@ public final class MovieWriter {
         tracks[i].mediaDuration = mediaDuration
     }
 
-    private func newTrack(_ type: MediaType, codec: FourCC, timescale: Int32, sampleEntry: [UInt8], fixedSize: UInt32?) throws(DaguerreError) -> Track {
+    private func newTrack(_ type: MediaType, codec: FourCC, timescale: Int32, sampleEntry: [UInt8], fixedSize: UInt32?)
+        throws(DaguerreError) -> Track
+    {
         guard state == .writing else { throw finishedError() }
         guard tracks.count < 64 else { throw .tooLarge(what: "Tracks in one movie", value: tracks.count + 1, limit: 64) }
         guard timescale > 0 else { throw .invalidArgument(what: "Track timescale \(timescale)", problem: "must be positive") }
-        return Track(id: tracks.count + 1, mediaType: type, codec: codec, timescale: timescale, sampleEntry: sampleEntry,
-                     table: SampleTableBuilder(fixedSampleSize: fixedSize))
+        return Track(
+            id: tracks.count + 1, mediaType: type, codec: codec, timescale: timescale, sampleEntry: sampleEntry,
+            table: SampleTableBuilder(fixedSampleSize: fixedSize))
     }
 
     private func add(_ t: Track) -> TrackID {
@@ -188,7 +199,9 @@ public final class MovieWriter {
 
     /// Appends one sample: `duration` in the track's media timescale, `compositionOffset` from
     /// decode to presentation time, `isSync` for samples decoding can start at.
-    public func append(sample: [UInt8], to track: TrackID, duration: Int64, compositionOffset: Int32 = 0, isSync: Bool = true) throws(DaguerreError) {
+    public func append(sample: [UInt8], to track: TrackID, duration: Int64, compositionOffset: Int32 = 0, isSync: Bool = true)
+        throws(DaguerreError)
+    {
         try sample.withTypedBytes { (raw) throws(DaguerreError) in
             try append(bytes: raw, count: 1, to: track, duration: duration, compositionOffset: compositionOffset, isSync: isSync)
         }
@@ -203,10 +216,11 @@ public final class MovieWriter {
         }
         guard !samples.isEmpty else { return }
         guard (samples.count * 2) % frameBytes == 0 else {
-            throw .invalidArgument(what: "\(samples.count) PCM samples", problem: "the count must be a multiple of the channel count (\(frameBytes / 2))")
+            throw .invalidArgument(
+                what: "\(samples.count) PCM samples", problem: "the count must be a multiple of the channel count (\(frameBytes / 2))")
         }
         #if _endian(big)
-        let samples = samples.map { $0.littleEndian }
+            let samples = samples.map { $0.littleEndian }
         #endif
         try samples.withTypedBytes { (raw) throws(DaguerreError) in
             try append(bytes: raw, count: samples.count * 2 / frameBytes, to: track, duration: 1, compositionOffset: 0, isSync: true)
@@ -214,8 +228,10 @@ public final class MovieWriter {
     }
 
     /// `count` samples of equal size stored back to back in `bytes`.
-    private func append(bytes: UnsafeRawBufferPointer, count: Int, to track: TrackID, duration: Int64,
-                        compositionOffset: Int32, isSync: Bool) throws(DaguerreError) {
+    private func append(
+        bytes: UnsafeRawBufferPointer, count: Int, to track: TrackID, duration: Int64,
+        compositionOffset: Int32, isSync: Bool
+    ) throws(DaguerreError) {
         guard state == .writing else { throw finishedError() }
         let i = try index(of: track)
         guard duration >= 0, duration <= Int64(UInt32.max) else {
@@ -225,8 +241,9 @@ public final class MovieWriter {
             throw .invalidArgument(what: "Sample of \(bytes.count) bytes", problem: "too large for one sample")
         }
         let newChunk = lastTrackIndex != i || currentChunkBytes >= maxChunkBytes
-        try tracks[i].table.append(count: count, size: UInt32(bytes.count / count), duration: UInt32(duration),
-                                   compositionOffset: compositionOffset, isSync: isSync, offset: sink.position, newChunk: newChunk)
+        try tracks[i].table.append(
+            count: count, size: UInt32(bytes.count / count), duration: UInt32(duration),
+            compositionOffset: compositionOffset, isSync: isSync, offset: sink.position, newChunk: newChunk)
         do {
             try sink.write(bytes)
         } catch {
@@ -264,11 +281,16 @@ public final class MovieWriter {
         // mdat size.
         let mdatSize = sink.position - mdatHeaderOffset
         if mdatSize <= UInt64(UInt32.max) {
-            var w = ByteWriter(); w.u32(UInt32(mdatSize)); w.fourCC("mdat")
+            var w = ByteWriter()
+            w.u32(UInt32(mdatSize))
+            w.fourCC("mdat")
             try sink.overwrite(at: mdatHeaderOffset, with: w.bytes)
         } else {
             // Take over the 8-byte placeholder before it: size 1, 'mdat', 64-bit size.
-            var w = ByteWriter(); w.u32(1); w.fourCC("mdat"); w.u64(mdatSize + 8)
+            var w = ByteWriter()
+            w.u32(1)
+            w.fourCC("mdat")
+            w.u64(mdatSize + 8)
             try sink.overwrite(at: mdatHeaderOffset - 8, with: w.bytes)
         }
         let moov = try movieAtom()
@@ -296,12 +318,13 @@ public final class MovieWriter {
             path: sink.path, fileType: fileType, byteCount: byteCount,
             duration: MediaTime(value: duration, timescale: movieTimescale),
             tracks: tracks.map { t in
-                MovieFileInfo.Track(id: t.id, mediaType: t.mediaType, codec: t.codec, sampleCount: t.table.sampleCount,
-                                    startTime: MediaTime(value: t.emptyEdit, timescale: movieTimescale),
-                                    duration: MediaTime(value: editMediaDuration(t), timescale: t.timescale), dataBytes: t.table.dataBytes)
+                MovieFileInfo.Track(
+                    id: t.id, mediaType: t.mediaType, codec: t.codec, sampleCount: t.table.sampleCount,
+                    startTime: MediaTime(value: t.emptyEdit, timescale: movieTimescale),
+                    duration: MediaTime(value: editMediaDuration(t), timescale: t.timescale), dataBytes: t.table.dataBytes)
             },
             width: video.map { Int($0.width.rounded()) }, height: video.map { Int($0.height) },
-            contentIdentifier: content, stillImageTime: nil)   // MovieRecorder, which lays the still out, fills it in
+            contentIdentifier: content, stillImageTime: nil)  // MovieRecorder, which lays the still out, fills it in
     }
 
     // MARK: - The movie atom
@@ -314,8 +337,9 @@ public final class MovieWriter {
 
     private func movieAtom() throws(DaguerreError) -> [UInt8] {
         for item in metadata where item.keySpace != .quickTimeMetadata {
-            throw .unsupported(feature: "Writing \(item.keySpace) metadata items (\(item.key))",
-                               hint: "Use QuickTime metadata ('mdta') keys such as com.apple.quicktime.author.")
+            throw .unsupported(
+                feature: "Writing \(item.keySpace) metadata items (\(item.key))",
+                hint: "Use QuickTime metadata ('mdta') keys such as com.apple.quicktime.author.")
         }
         let date = quickTimeDate
         let duration = UInt64(max(0, tracks.map(trackDuration).max() ?? 0))
@@ -323,14 +347,22 @@ public final class MovieWriter {
         w.box("moov") { w in
             let v1 = duration > UInt64(UInt32.max) || date > UInt64(UInt32.max)
             w.fullBox("mvhd", version: v1 ? 1 : 0) { w in
-                if v1 { w.u64(date); w.u64(date); w.u32(UInt32(movieTimescale)); w.u64(duration) } else {
-                    w.u32(UInt32(date)); w.u32(UInt32(date)); w.u32(UInt32(movieTimescale)); w.u32(UInt32(duration))
+                if v1 {
+                    w.u64(date)
+                    w.u64(date)
+                    w.u32(UInt32(movieTimescale))
+                    w.u64(duration)
+                } else {
+                    w.u32(UInt32(date))
+                    w.u32(UInt32(date))
+                    w.u32(UInt32(movieTimescale))
+                    w.u32(UInt32(duration))
                 }
-                w.u32(0x0001_0000)          // rate 1.0
-                w.u16(0x0100)               // volume 1.0
+                w.u32(0x0001_0000)  // rate 1.0
+                w.u16(0x0100)  // volume 1.0
                 w.zeros(10)
                 w.identityMatrix()
-                w.zeros(24)                 // preview, poster, selection, current time (QT) / pre_defined (ISO)
+                w.zeros(24)  // preview, poster, selection, current time (QT) / pre_defined (ISO)
                 w.u32(UInt32(tracks.count + 1))
             }
             for t in tracks { writeTrack(t, date: date, into: &w) }
@@ -347,12 +379,24 @@ public final class MovieWriter {
             let v1 = duration > UInt64(UInt32.max) || date > UInt64(UInt32.max)
             // Flags: enabled, in movie, in preview.
             w.fullBox("tkhd", version: v1 ? 1 : 0, flags: 0x7) { w in
-                if v1 { w.u64(date); w.u64(date); w.u32(UInt32(t.id)); w.u32(0); w.u64(duration) } else {
-                    w.u32(UInt32(date)); w.u32(UInt32(date)); w.u32(UInt32(t.id)); w.u32(0); w.u32(UInt32(duration))
+                if v1 {
+                    w.u64(date)
+                    w.u64(date)
+                    w.u32(UInt32(t.id))
+                    w.u32(0)
+                    w.u64(duration)
+                } else {
+                    w.u32(UInt32(date))
+                    w.u32(UInt32(date))
+                    w.u32(UInt32(t.id))
+                    w.u32(0)
+                    w.u32(UInt32(duration))
                 }
                 w.zeros(8)
-                w.u16(0); w.u16(0)          // layer, alternate group
-                w.u16(t.volume); w.u16(0)
+                w.u16(0)
+                w.u16(0)  // layer, alternate group
+                w.u16(t.volume)
+                w.u16(0)
                 w.identityMatrix()
                 w.u32(UInt32(clamping: Int64((t.width * 65536).rounded())))
                 w.u32(UInt32(clamping: Int64((t.height * 65536).rounded())))
@@ -367,8 +411,14 @@ public final class MovieWriter {
                         entries.append((media, t.mediaStart))
                         w.u32(UInt32(entries.count))
                         for (d, m) in entries {
-                            if large { w.u64(UInt64(d)); w.u64(UInt64(bitPattern: m)) } else { w.u32(UInt32(d)); w.i32(Int32(m)) }
-                            w.u32(0x0001_0000)      // rate 1.0
+                            if large {
+                                w.u64(UInt64(d))
+                                w.u64(UInt64(bitPattern: m))
+                            } else {
+                                w.u32(UInt32(d))
+                                w.i32(Int32(m))
+                            }
+                            w.u32(0x0001_0000)  // rate 1.0
                         }
                     }
                 }
@@ -381,10 +431,18 @@ public final class MovieWriter {
             w.box("mdia") { w in
                 let mv1 = mediaDuration > UInt64(UInt32.max) || date > UInt64(UInt32.max)
                 w.fullBox("mdhd", version: mv1 ? 1 : 0) { w in
-                    if mv1 { w.u64(date); w.u64(date); w.u32(UInt32(t.timescale)); w.u64(mediaDuration) } else {
-                        w.u32(UInt32(date)); w.u32(UInt32(date)); w.u32(UInt32(t.timescale)); w.u32(UInt32(mediaDuration))
+                    if mv1 {
+                        w.u64(date)
+                        w.u64(date)
+                        w.u32(UInt32(t.timescale))
+                        w.u64(mediaDuration)
+                    } else {
+                        w.u32(UInt32(date))
+                        w.u32(UInt32(date))
+                        w.u32(UInt32(t.timescale))
+                        w.u32(UInt32(mediaDuration))
                     }
-                    w.u16(0x55C4)           // 'und' as packed ISO 639-2
+                    w.u16(0x55C4)  // 'und' as packed ISO 639-2
                     w.u16(0)
                 }
                 let name: String
@@ -403,13 +461,18 @@ public final class MovieWriter {
                             for _ in 0..<3 { w.u16(qt ? 0x8000 : 0) }
                         }
                     case .audio:
-                        w.fullBox("smhd") { w in w.u16(0); w.u16(0) }
+                        w.fullBox("smhd") { w in
+                            w.u16(0)
+                            w.u16(0)
+                        }
                     default:
                         if qt {
                             w.box("gmhd") { w in
                                 w.fullBox("gmin") { w in
-                                    w.u16(0x40); for _ in 0..<3 { w.u16(0x8000) }
-                                    w.u16(0); w.u16(0)
+                                    w.u16(0x40)
+                                    for _ in 0..<3 { w.u16(0x8000) }
+                                    w.u16(0)
+                                    w.u16(0)
                                 }
                             }
                         } else {
@@ -420,7 +483,7 @@ public final class MovieWriter {
                     w.box("dinf") { w in
                         w.fullBox("dref") { w in
                             w.u32(1)
-                            w.fullBox("url ", flags: 1) { _ in }   // the data is in this file
+                            w.fullBox("url ", flags: 1) { _ in }  // the data is in this file
                         }
                     }
                     w.box("stbl") { w in
@@ -441,12 +504,16 @@ public final class MovieWriter {
         w.fullBox("hdlr") { w in
             if qt { w.fourCC(componentType) } else { w.u32(0) }
             w.fourCC(subtype)
-            w.u32(0); w.u32(0); w.u32(0)
+            w.u32(0)
+            w.u32(0)
+            w.u32(0)
             if qt {
                 let text = Array(name.utf8.prefix(255))
-                w.u8(UInt8(text.count)); w.append(text)
+                w.u8(UInt8(text.count))
+                w.append(text)
             } else {
-                w.utf8(name); w.u8(0)
+                w.utf8(name)
+                w.u8(0)
             }
         }
     }
@@ -457,17 +524,29 @@ public final class MovieWriter {
         var keys: [String] = []
         var values: [[MetadataItem]] = []
         for item in metadata {
-            if let k = keys.firstIndex(of: item.key) { values[k].append(item) } else { keys.append(item.key); values.append([item]) }
+            if let k = keys.firstIndex(of: item.key) {
+                values[k].append(item)
+            } else {
+                keys.append(item.key)
+                values.append([item])
+            }
         }
         let body: (inout ByteWriter) -> Void = { w in
             w.fullBox("hdlr") { w in
-                w.u32(0); w.fourCC("mdta"); w.u32(0); w.u32(0); w.u32(0); w.u8(0)
+                w.u32(0)
+                w.fourCC("mdta")
+                w.u32(0)
+                w.u32(0)
+                w.u32(0)
+                w.u8(0)
             }
             w.fullBox("keys") { w in
                 w.u32(UInt32(keys.count))
                 for k in keys {
                     let bytes = Array(k.utf8)
-                    w.u32(UInt32(8 + bytes.count)); w.fourCC("mdta"); w.append(bytes)
+                    w.u32(UInt32(8 + bytes.count))
+                    w.fourCC("mdta")
+                    w.append(bytes)
                 }
             }
             w.box("ilst") { w in
@@ -475,7 +554,7 @@ public final class MovieWriter {
                     w.box(FourCC(UInt32(i + 1))) { w in
                         for item in items {
                             w.box("data") { w in
-                                w.u32(item.dataType & 0x00FF_FFFF)   // type set 0: well-known types
+                                w.u32(item.dataType & 0x00FF_FFFF)  // type set 0: well-known types
                                 w.u32(item.locale)
                                 w.append(item.encodedValue)
                             }

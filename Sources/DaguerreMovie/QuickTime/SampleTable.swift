@@ -44,8 +44,19 @@ public struct SampleTable: Sendable, Hashable {
     static let empty = SampleTable()
 
     private init() {
-        sampleCount = 0; fixedSize = nil; sizes = []; offsets = []; chunkOffsets = []; chunkFirstSample = [0]
-        sttsFirst = [0]; sttsTime = [0]; sttsDelta = []; cttsFirst = [0]; cttsOffset = []; syncSamples = nil; totalDuration = 0
+        sampleCount = 0
+        fixedSize = nil
+        sizes = []
+        offsets = []
+        chunkOffsets = []
+        chunkFirstSample = [0]
+        sttsFirst = [0]
+        sttsTime = [0]
+        sttsDelta = []
+        cttsFirst = [0]
+        cttsOffset = []
+        syncSamples = nil
+        totalDuration = 0
     }
 
     /// Parses the sample tables among the children of an `stbl` atom.
@@ -60,7 +71,8 @@ public struct SampleTable: Sendable, Hashable {
         if let stsz = find("stsz") {
             var r = ByteReader(bytes, range: stsz.bodyStart..<stsz.end, context: "stsz")
             try r.skip(4)
-            let size = try r.u32(), n = Int(try r.u32())
+            let size = try r.u32()
+            let n = Int(try r.u32())
             if size == 0 {
                 guard n <= r.remaining / 4 else { throw corrupt("'stsz' lists \(n) sizes in \(r.remaining) bytes") }
                 sizes.reserveCapacity(n)
@@ -72,7 +84,8 @@ public struct SampleTable: Sendable, Hashable {
         } else if let stz2 = find("stz2") {
             var r = ByteReader(bytes, range: stz2.bodyStart..<stz2.end, context: "stz2")
             try r.skip(7)
-            let field = Int(try r.u8()), n = Int(try r.u32())
+            let field = Int(try r.u8())
+            let n = Int(try r.u32())
             guard [4, 8, 16].contains(field) else { throw corrupt("'stz2' field size \(field) is not 4, 8 or 16") }
             guard n <= r.remaining * 8 / field else { throw corrupt("'stz2' lists \(n) sizes in \(r.remaining) bytes") }
             sizes.reserveCapacity(n)
@@ -81,16 +94,27 @@ public struct SampleTable: Sendable, Hashable {
                 switch field {
                 case 4:
                     let b = try r.u8()
-                    sizes.append(UInt32(b >> 4)); i += 1
-                    if i < n { sizes.append(UInt32(b & 0xF)); i += 1 }
-                case 8: sizes.append(UInt32(try r.u8())); i += 1
-                default: sizes.append(UInt32(try r.u16())); i += 1
+                    sizes.append(UInt32(b >> 4))
+                    i += 1
+                    if i < n {
+                        sizes.append(UInt32(b & 0xF))
+                        i += 1
+                    }
+                case 8:
+                    sizes.append(UInt32(try r.u8()))
+                    i += 1
+                default:
+                    sizes.append(UInt32(try r.u16()))
+                    i += 1
                 }
             }
             count = n
         }
         guard count <= maxSamples else { throw .tooLarge(what: "Samples in one track", value: count, limit: maxSamples) }
-        if count == 0 { self = .empty; return }
+        if count == 0 {
+            self = .empty
+            return
+        }
 
         // Chunk offsets.
         var chunkOffsets: [UInt64] = []
@@ -115,15 +139,18 @@ public struct SampleTable: Sendable, Hashable {
             try r.skip(4)
             let runs = Int(try r.u32())
             guard runs >= 1, runs <= r.remaining / 12 else { throw corrupt("'stsc' lists \(runs) entries in \(r.remaining) bytes") }
-            var firsts: [Int] = [], perChunk: [Int] = []
+            var firsts: [Int] = []
+            var perChunk: [Int] = []
             for _ in 0..<runs {
-                let first = Int(try r.u32()), n = Int(try r.u32())
+                let first = Int(try r.u32())
+                let n = Int(try r.u32())
                 try r.skip(4)
                 guard first >= 1, first > (firsts.last ?? 0), n >= 1 else {
                     throw corrupt("'stsc' entries must start at chunk 1, increase, and give at least one sample per chunk")
                 }
-                guard first <= chunkOffsets.count else { break }   // entries past the last chunk describe nothing
-                firsts.append(first); perChunk.append(n)
+                guard first <= chunkOffsets.count else { break }  // entries past the last chunk describe nothing
+                firsts.append(first)
+                perChunk.append(n)
             }
             guard firsts.first == 1 else { throw corrupt("'stsc' does not start at chunk 1") }
             chunkFirst.reserveCapacity(chunkOffsets.count + 1)
@@ -154,7 +181,9 @@ public struct SampleTable: Sendable, Hashable {
         }
 
         // Durations.
-        var sttsFirst: [Int] = [0], sttsTime: [Int64] = [0], sttsDelta: [Int64] = []
+        var sttsFirst: [Int] = [0]
+        var sttsTime: [Int64] = [0]
+        var sttsDelta: [Int64] = []
         if let stts = find("stts") {
             var r = ByteReader(bytes, range: stts.bodyStart..<stts.end, context: "stts")
             try r.skip(4)
@@ -163,11 +192,14 @@ public struct SampleTable: Sendable, Hashable {
             var covered = 0
             var time: Int64 = 0
             for _ in 0..<n where covered < count {
-                let c = Int(try r.u32()), d = Int64(try r.u32())
+                let c = Int(try r.u32())
+                let d = Int64(try r.u32())
                 guard c > 0 else { continue }
                 covered = min(count, covered + c)
                 time &+= d &* Int64(covered - sttsFirst[sttsFirst.count - 1])
-                sttsDelta.append(d); sttsFirst.append(covered); sttsTime.append(time)
+                sttsDelta.append(d)
+                sttsFirst.append(covered)
+                sttsTime.append(time)
             }
             guard covered >= count else { throw corrupt("'stts' gives durations to \(covered) of \(count) samples") }
         } else {
@@ -175,18 +207,21 @@ public struct SampleTable: Sendable, Hashable {
         }
 
         // Composition offsets.
-        var cttsFirst: [Int] = [0], cttsOffset: [Int64] = []
+        var cttsFirst: [Int] = [0]
+        var cttsOffset: [Int64] = []
         if let ctts = find("ctts") {
             var r = ByteReader(bytes, range: ctts.bodyStart..<ctts.end, context: "ctts")
-            try r.skip(4)   // version and flags: version 0 says unsigned, but writers put negative values there too
+            try r.skip(4)  // version and flags: version 0 says unsigned, but writers put negative values there too
             let n = Int(try r.u32())
             guard n <= r.remaining / 8 else { throw corrupt("'ctts' lists \(n) entries in \(r.remaining) bytes") }
             var covered = 0
             for _ in 0..<n where covered < count {
-                let c = Int(try r.u32()), raw = try r.u32()
+                let c = Int(try r.u32())
+                let raw = try r.u32()
                 guard c > 0 else { continue }
                 covered = min(count, covered + c)
-                cttsOffset.append(Int64(Int32(bitPattern: raw))); cttsFirst.append(covered)
+                cttsOffset.append(Int64(Int32(bitPattern: raw)))
+                cttsFirst.append(covered)
             }
         }
 
@@ -213,15 +248,19 @@ public struct SampleTable: Sendable, Hashable {
         self.offsets = offsets
         self.chunkOffsets = chunkOffsets
         chunkFirstSample = chunkFirst
-        self.sttsFirst = sttsFirst; self.sttsTime = sttsTime; self.sttsDelta = sttsDelta
-        self.cttsFirst = cttsFirst; self.cttsOffset = cttsOffset
+        self.sttsFirst = sttsFirst
+        self.sttsTime = sttsTime
+        self.sttsDelta = sttsDelta
+        self.cttsFirst = cttsFirst
+        self.cttsOffset = cttsOffset
         syncSamples = sync
         totalDuration = sttsTime.last ?? 0
     }
 
     /// The last index `i` with `array[i] <= value` (array sorted ascending, array[0] <= value).
     private static func runIndex(_ array: [Int], _ value: Int) -> Int {
-        var lo = 0, hi = array.count - 1
+        var lo = 0
+        var hi = array.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
             if array[mid] <= value { lo = mid } else { hi = mid - 1 }
@@ -253,12 +292,14 @@ public struct SampleTable: Sendable, Hashable {
             if c < cttsOffset.count { composition = cttsOffset[c] }
         }
         let isSync = syncSamples.map { Self.contains($0, index) } ?? true
-        return MovieSample(index: index, offset: offset, size: size, decodeTime: decode, presentationTime: decode &+ composition,
-                           duration: sttsDelta[t], isSync: isSync)
+        return MovieSample(
+            index: index, offset: offset, size: size, decodeTime: decode, presentationTime: decode &+ composition,
+            duration: sttsDelta[t], isSync: isSync)
     }
 
     private static func contains(_ sorted: [Int], _ v: Int) -> Bool {
-        var lo = 0, hi = sorted.count
+        var lo = 0
+        var hi = sorted.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if sorted[mid] < v { lo = mid + 1 } else { hi = mid }

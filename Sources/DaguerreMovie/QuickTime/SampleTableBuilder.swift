@@ -14,8 +14,14 @@ import DaguerreFormats
 /// try table.append(count: 1, size: 1200, duration: 40, compositionOffset: 0, isSync: true, offset: 48, newChunk: true)
 /// ```
 struct SampleTableBuilder {
-    struct Run<Value: Equatable> { var count: UInt32; var value: Value }
-    struct Chunk { var offset: UInt64; var samples: UInt32 }
+    struct Run<Value: Equatable> {
+        var count: UInt32
+        var value: Value
+    }
+    struct Chunk {
+        var offset: UInt64
+        var samples: UInt32
+    }
 
     /// Every sample's size when fixed (PCM); then `sizes` stays empty.
     let fixedSampleSize: UInt32?
@@ -36,8 +42,10 @@ struct SampleTableBuilder {
     var hasNegativeCompositionOffsets: Bool { compositionOffsets.contains { $0.value < 0 } }
 
     /// Adds `count` samples of `size` bytes each, stored back to back from `offset`.
-    mutating func append(count: Int, size: UInt32, duration: UInt32, compositionOffset: Int32, isSync: Bool,
-                         offset: UInt64, newChunk: Bool) throws(DaguerreError) {
+    mutating func append(
+        count: Int, size: UInt32, duration: UInt32, compositionOffset: Int32, isSync: Bool,
+        offset: UInt64, newChunk: Bool
+    ) throws(DaguerreError) {
         guard count > 0 else { return }
         let (total, overflow) = sampleCount.addingReportingOverflow(count)
         guard !overflow, total < Int(UInt32.max) else {
@@ -78,13 +86,19 @@ struct SampleTableBuilder {
     func write(into w: inout ByteWriter) {
         w.fullBox("stts") { w in
             w.u32(UInt32(durations.count))
-            for run in durations { w.u32(run.count); w.u32(run.value) }
+            for run in durations {
+                w.u32(run.count)
+                w.u32(run.value)
+            }
         }
         if hasCompositionOffsets {
             // Version 1 allows negative offsets (ISO 14496-12 §8.6.1.3).
             w.fullBox("ctts", version: hasNegativeCompositionOffsets ? 1 : 0) { w in
                 w.u32(UInt32(compositionOffsets.count))
-                for run in compositionOffsets { w.u32(run.count); w.i32(run.value) }
+                for run in compositionOffsets {
+                    w.u32(run.count)
+                    w.i32(run.value)
+                }
             }
         }
         if !allSync {
@@ -99,15 +113,22 @@ struct SampleTableBuilder {
                 runs.append((UInt32(i + 1), chunk.samples))
             }
             w.u32(UInt32(runs.count))
-            for run in runs { w.u32(run.first); w.u32(run.samples); w.u32(1) }
+            for run in runs {
+                w.u32(run.first)
+                w.u32(run.samples)
+                w.u32(1)
+            }
         }
         w.fullBox("stsz") { w in
             if let fixedSampleSize {
-                w.u32(fixedSampleSize); w.u32(UInt32(sampleCount))
+                w.u32(fixedSampleSize)
+                w.u32(UInt32(sampleCount))
             } else if let first = sizes.first, sizes.allSatisfy({ $0 == first }) {
-                w.u32(first); w.u32(UInt32(sampleCount))
+                w.u32(first)
+                w.u32(UInt32(sampleCount))
             } else {
-                w.u32(0); w.u32(UInt32(sampleCount))
+                w.u32(0)
+                w.u32(UInt32(sampleCount))
                 for s in sizes { w.u32(s) }
             }
         }

@@ -18,7 +18,10 @@ public struct TimedMetadataKey: Sendable, Hashable {
     public var dataType: UInt32
 
     public init(localID: UInt32, key: MetadataKey, namespace: FourCC = "mdta", dataType: UInt32) {
-        self.localID = localID; self.key = key; self.namespace = namespace; self.dataType = dataType
+        self.localID = localID
+        self.key = key
+        self.namespace = namespace
+        self.dataType = dataType
     }
 }
 
@@ -41,7 +44,8 @@ public struct TimedMetadataTrackFormat: Sendable, Hashable {
     public var timescale: Int32
 
     public init(keys: [TimedMetadataKey], timescale: Int32 = 600) {
-        self.keys = keys; self.timescale = timescale
+        self.keys = keys
+        self.timescale = timescale
     }
 
     /// The Live Photo still-image-time track (L4): one key, local ID 1, int8.
@@ -50,9 +54,12 @@ public struct TimedMetadataTrackFormat: Sendable, Hashable {
 
     func validate() throws(DaguerreError) {
         guard !keys.isEmpty, keys.count <= 1024, timescale > 0,
-              keys.allSatisfy({ $0.localID != 0 && $0.localID != 0xFFFF_FFFF }),
-              Set(keys.map(\.localID)).count == keys.count else {
-            throw .invalidArgument(what: "Timed metadata keys", problem: "need 1–1024 keys with distinct local IDs other than 0 and 0xFFFFFFFF, and a positive timescale")
+            keys.allSatisfy({ $0.localID != 0 && $0.localID != 0xFFFF_FFFF }),
+            Set(keys.map(\.localID)).count == keys.count
+        else {
+            throw .invalidArgument(
+                what: "Timed metadata keys",
+                problem: "need 1–1024 keys with distinct local IDs other than 0 and 0xFFFFFFFF, and a positive timescale")
         }
     }
 
@@ -60,12 +67,19 @@ public struct TimedMetadataTrackFormat: Sendable, Hashable {
     func sampleEntry() -> [UInt8] {
         var w = ByteWriter()
         w.box("mebx") { w in
-            w.zeros(6); w.u16(1)          // reserved, data reference index
+            w.zeros(6)
+            w.u16(1)  // reserved, data reference index
             w.box("keys") { w in
                 for key in keys {
                     w.box(FourCC(key.localID)) { w in
-                        w.box("keyd") { w in w.fourCC(key.namespace); w.utf8(key.key.rawValue) }
-                        w.box("dtyp") { w in w.u32(0); w.u32(key.dataType) }
+                        w.box("keyd") { w in
+                            w.fourCC(key.namespace)
+                            w.utf8(key.key.rawValue)
+                        }
+                        w.box("dtyp") { w in
+                            w.u32(0)
+                            w.u32(key.dataType)
+                        }
                     }
                 }
             }

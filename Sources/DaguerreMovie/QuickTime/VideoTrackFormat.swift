@@ -25,9 +25,12 @@ public struct VideoTrackFormat: Sendable, Hashable {
     /// Ticks per second of the track's media.
     public var timescale: Int32
 
-    public init(width: Int, height: Int, decoderConfiguration: AVCDecoderConfiguration,
-                colorProperties: VideoColorProperties = .bt709, timescale: Int32 = 600) {
-        self.width = width; self.height = height
+    public init(
+        width: Int, height: Int, decoderConfiguration: AVCDecoderConfiguration,
+        colorProperties: VideoColorProperties = .bt709, timescale: Int32 = 600
+    ) {
+        self.width = width
+        self.height = height
         self.decoderConfiguration = decoderConfiguration
         self.colorProperties = colorProperties
         self.timescale = timescale
@@ -35,9 +38,11 @@ public struct VideoTrackFormat: Sendable, Hashable {
 
     func validate() throws(DaguerreError) {
         guard (1...65535).contains(width), (1...65535).contains(height), timescale > 0,
-              pixelAspectHorizontal > 0, pixelAspectVertical > 0 else {
-            throw .invalidArgument(what: "Video track \(width)×\(height), timescale \(timescale)",
-                                   problem: "width and height must be 1–65535, the timescale and pixel aspect positive")
+            pixelAspectHorizontal > 0, pixelAspectVertical > 0
+        else {
+            throw .invalidArgument(
+                what: "Video track \(width)×\(height), timescale \(timescale)",
+                problem: "width and height must be 1–65535, the timescale and pixel aspect positive")
         }
     }
 
@@ -48,23 +53,34 @@ public struct VideoTrackFormat: Sendable, Hashable {
     func sampleEntry() -> [UInt8] {
         var w = ByteWriter()
         w.box("avc1") { w in
-            w.zeros(6); w.u16(1)                    // reserved, data reference index
-            w.u16(0); w.u16(0); w.u32(0)            // version, revision, vendor
-            w.u32(0); w.u32(0)                      // temporal and spatial quality
-            w.u16(UInt16(width)); w.u16(UInt16(height))
-            w.u32(0x0048_0000); w.u32(0x0048_0000)  // 72 dpi
-            w.u32(0)                                // data size
-            w.u16(1)                                // frames per sample
+            w.zeros(6)
+            w.u16(1)  // reserved, data reference index
+            w.u16(0)
+            w.u16(0)
+            w.u32(0)  // version, revision, vendor
+            w.u32(0)
+            w.u32(0)  // temporal and spatial quality
+            w.u16(UInt16(width))
+            w.u16(UInt16(height))
+            w.u32(0x0048_0000)
+            w.u32(0x0048_0000)  // 72 dpi
+            w.u32(0)  // data size
+            w.u16(1)  // frames per sample
             w.pascalString("H.264", fieldSize: 32)  // compressor name
-            w.u16(24)                               // depth
-            w.i16(-1)                               // no colour table
+            w.u16(24)  // depth
+            w.i16(-1)  // no colour table
             w.box("avcC") { w in w.append(decoderConfiguration.serialized()) }
             w.box("colr") { w in
                 w.fourCC("nclx")
-                w.u16(colorProperties.primaries); w.u16(colorProperties.transfer); w.u16(colorProperties.matrix)
+                w.u16(colorProperties.primaries)
+                w.u16(colorProperties.transfer)
+                w.u16(colorProperties.matrix)
                 w.u8(colorProperties.fullRange ? 0x80 : 0)
             }
-            w.box("pasp") { w in w.u32(pixelAspectHorizontal); w.u32(pixelAspectVertical) }
+            w.box("pasp") { w in
+                w.u32(pixelAspectHorizontal)
+                w.u32(pixelAspectVertical)
+            }
         }
         return w.bytes
     }

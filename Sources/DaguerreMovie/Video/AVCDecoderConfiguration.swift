@@ -28,13 +28,17 @@ public struct AVCDecoderConfiguration: Sendable, Hashable {
     /// A record for 4-byte length prefixes; profile and level come from the first SPS.
     public init(sequenceParameterSets: [[UInt8]], pictureParameterSets: [[UInt8]]) throws(DaguerreError) {
         guard let sps = sequenceParameterSets.first, sps.count >= 4, !pictureParameterSets.isEmpty,
-              sequenceParameterSets.allSatisfy({ $0.count <= 0xFFFF }), pictureParameterSets.allSatisfy({ $0.count <= 0xFFFF && !$0.isEmpty }),
-              sequenceParameterSets.count <= 31, pictureParameterSets.count <= 255 else {
+            sequenceParameterSets.allSatisfy({ $0.count <= 0xFFFF }),
+            pictureParameterSets.allSatisfy({ $0.count <= 0xFFFF && !$0.isEmpty }),
+            sequenceParameterSets.count <= 31, pictureParameterSets.count <= 255
+        else {
             throw .invalidArgument(what: "H.264 parameter sets", problem: "need one to 31 SPS (each at least 4 bytes) and one to 255 PPS")
         }
         self.sequenceParameterSets = sequenceParameterSets
         self.pictureParameterSets = pictureParameterSets
-        profile = sps[1]; profileCompatibility = sps[2]; level = sps[3]
+        profile = sps[1]
+        profileCompatibility = sps[2]
+        level = sps[3]
         nalLengthSize = 4
         // ISO/IEC 14496-15: the extension follows for profiles other than 66, 77 and 88.
         chromaFormat = [66, 77, 88].contains(sps[1]) ? nil : 1
@@ -46,7 +50,9 @@ public struct AVCDecoderConfiguration: Sendable, Hashable {
         guard try r.u8("version") == 1 else {
             throw .corruptData(format: "QuickTime", detail: "the avcC record is not version 1", path: nil)
         }
-        profile = try r.u8(); profileCompatibility = try r.u8(); level = try r.u8()
+        profile = try r.u8()
+        profileCompatibility = try r.u8()
+        level = try r.u8()
         nalLengthSize = Int(try r.u8() & 3) + 1
         guard nalLengthSize != 3 else {
             throw .corruptData(format: "QuickTime", detail: "the avcC record declares 3-byte NAL lengths", path: nil)
@@ -70,17 +76,25 @@ public struct AVCDecoderConfiguration: Sendable, Hashable {
     public func serialized() -> [UInt8] {
         var w = ByteWriter()
         w.u8(1)
-        w.u8(profile); w.u8(profileCompatibility); w.u8(level)
+        w.u8(profile)
+        w.u8(profileCompatibility)
+        w.u8(level)
         w.u8(0xFC | UInt8((nalLengthSize - 1) & 3))
         w.u8(0xE0 | UInt8(sequenceParameterSets.count & 0x1F))
-        for s in sequenceParameterSets { w.u16(UInt16(truncatingIfNeeded: s.count)); w.append(s) }
+        for s in sequenceParameterSets {
+            w.u16(UInt16(truncatingIfNeeded: s.count))
+            w.append(s)
+        }
         w.u8(UInt8(truncatingIfNeeded: pictureParameterSets.count))
-        for p in pictureParameterSets { w.u16(UInt16(truncatingIfNeeded: p.count)); w.append(p) }
+        for p in pictureParameterSets {
+            w.u16(UInt16(truncatingIfNeeded: p.count))
+            w.append(p)
+        }
         if let chromaFormat {
             w.u8(0xFC | chromaFormat)
             w.u8(0xF8 | ((bitDepthLuma &- 8) & 7))
             w.u8(0xF8 | ((bitDepthChroma &- 8) & 7))
-            w.u8(0)   // no SPS extensions
+            w.u8(0)  // no SPS extensions
         }
         return w.bytes
     }

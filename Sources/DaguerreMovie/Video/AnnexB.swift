@@ -47,8 +47,10 @@ public enum AnnexB {
         out.reserveCapacity(nals.reduce(0) { $0 + $1.count + 4 })
         for nal in nals {
             let n = UInt32(truncatingIfNeeded: nal.count)
-            out.append(UInt8(truncatingIfNeeded: n >> 24)); out.append(UInt8(truncatingIfNeeded: n >> 16))
-            out.append(UInt8(truncatingIfNeeded: n >> 8)); out.append(UInt8(truncatingIfNeeded: n))
+            out.append(UInt8(truncatingIfNeeded: n >> 24))
+            out.append(UInt8(truncatingIfNeeded: n >> 16))
+            out.append(UInt8(truncatingIfNeeded: n >> 8))
+            out.append(UInt8(truncatingIfNeeded: n))
             out.append(contentsOf: nal)
         }
         return out

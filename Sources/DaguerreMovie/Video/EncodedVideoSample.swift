@@ -19,6 +19,9 @@ public struct EncodedVideoSample: Sendable, Equatable {
     public var isKeyFrame: Bool
 
     public init(data: [UInt8], presentationTime: Int64, decodeTime: Int64, isKeyFrame: Bool) {
-        self.data = data; self.presentationTime = presentationTime; self.decodeTime = decodeTime; self.isKeyFrame = isKeyFrame
+        self.data = data
+        self.presentationTime = presentationTime
+        self.decodeTime = decodeTime
+        self.isKeyFrame = isKeyFrame
     }
 }

@@ -27,13 +27,16 @@ public final class H264Decoder {
     private let colorProperties: VideoColorProperties?
     private let limits: Limits
 
-    public init(configuration: AVCDecoderConfiguration, colorProperties: VideoColorProperties? = nil, limits: Limits = .default) throws(DaguerreError) {
+    public init(configuration: AVCDecoderConfiguration, colorProperties: VideoColorProperties? = nil, limits: Limits = .default)
+        throws(DaguerreError)
+    {
         self.colorProperties = colorProperties
         self.limits = limits
         try FFmpegError.requireLibraries(for: "H.264 decoding")
         dag_av_log_quiet()
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_H264) else {
-            throw .unsupported(feature: "H.264 decoding", hint: "Install libavcodec with its h264 decoder (apt-get install libavcodec-dev).")
+            throw .unsupported(
+                feature: "H.264 decoding", hint: "Install libavcodec with its h264 decoder (apt-get install libavcodec-dev).")
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
             throw .tooLarge(what: "H.264 decoder context", value: 0, limit: 0)
@@ -52,12 +55,15 @@ public final class H264Decoder {
         let status = avcodec_open2(ctx, codec, nil)
         guard status >= 0 else {
             avcodec_free_context(&context)
-            throw .corruptData(format: "H.264", detail: "the decoder refused the avcC parameter sets (\(FFmpegError.describe(status)))", path: nil)
+            throw .corruptData(
+                format: "H.264", detail: "the decoder refused the avcC parameter sets (\(FFmpegError.describe(status)))", path: nil)
         }
         packet = av_packet_alloc()
         frame = av_frame_alloc()
         guard packet != nil, frame != nil else {
-            av_packet_free(&packet); av_frame_free(&frame); avcodec_free_context(&context)
+            av_packet_free(&packet)
+            av_frame_free(&frame)
+            avcodec_free_context(&context)
             throw .tooLarge(what: "H.264 decoder buffers", value: 0, limit: 0)
         }
     }
@@ -113,20 +119,24 @@ public final class H264Decoder {
 
     private func convert(_ f: UnsafeMutablePointer<AVFrame>) throws(DaguerreError) -> PixelBuffer {
         let format = f.pointee.format
-        let w = Int(f.pointee.width), h = Int(f.pointee.height)
+        let w = Int(f.pointee.width)
+        let h = Int(f.pointee.height)
         try limits.check(width: w, height: h, bytesPerPixel: 4, what: "Decoded H.264 frame")
         guard format == AV_PIX_FMT_YUV420P.rawValue || format == AV_PIX_FMT_YUVJ420P.rawValue,
-              let y = f.pointee.data.0, let cb = f.pointee.data.1, let cr = f.pointee.data.2 else {
-            throw .unsupported(feature: "H.264 frames in pixel format \(format) (not 8-bit 4:2:0)",
-                               hint: "Only 8-bit 4:2:0 H.264 (what Live Photo movies use) is converted to RGBA.")
+            let y = f.pointee.data.0, let cb = f.pointee.data.1, let cr = f.pointee.data.2
+        else {
+            throw .unsupported(
+                feature: "H.264 frames in pixel format \(format) (not 8-bit 4:2:0)",
+                hint: "Only 8-bit 4:2:0 H.264 (what Live Photo movies use) is converted to RGBA.")
         }
         let full = format == AV_PIX_FMT_YUVJ420P.rawValue || f.pointee.color_range == AVCOL_RANGE_JPEG
         let streamMatrix = UInt16(truncatingIfNeeded: f.pointee.colorspace.rawValue)
         let matrix = [1, 5, 6, 9, 10].contains(streamMatrix) ? streamMatrix : (colorProperties?.matrix ?? 1)
         let primaries = colorProperties?.primaries ?? UInt16(truncatingIfNeeded: f.pointee.color_primaries.rawValue)
         let space = VideoColorProperties(primaries: primaries, transfer: 1, matrix: matrix).rgbColorSpace
-        return try YCbCrConversion.makeRGBA(y: y, yStride: Int(f.pointee.linesize.0), cb: cb, cbStride: Int(f.pointee.linesize.1),
-                                            cr: cr, crStride: Int(f.pointee.linesize.2), width: w, height: h,
-                                            matrix: matrix, fullRange: full, colorSpace: space)
+        return try YCbCrConversion.makeRGBA(
+            y: y, yStride: Int(f.pointee.linesize.0), cb: cb, cbStride: Int(f.pointee.linesize.1),
+            cr: cr, crStride: Int(f.pointee.linesize.2), width: w, height: h,
+            matrix: matrix, fullRange: full, colorSpace: space)
     }
 }

@@ -46,12 +46,20 @@ public final class H264Encoder {
         /// Ticks per second of the presentation times given to ``encode(_:presentationTime:)``.
         public var timescale: Int32
 
-        public init(width: Int, height: Int, frameRate: Int = 15, bitRate: Int = 7_000_000,
-                    colorProperties: VideoColorProperties = .bt709, preset: String = "ultrafast", threads: Int = 2,
-                    keyFrameInterval: Int? = nil, timescale: Int32 = 600) {
-            self.width = width; self.height = height; self.frameRate = frameRate; self.bitRate = bitRate
-            self.colorProperties = colorProperties; self.preset = preset; self.threads = threads
-            self.keyFrameInterval = keyFrameInterval; self.timescale = timescale
+        public init(
+            width: Int, height: Int, frameRate: Int = 15, bitRate: Int = 7_000_000,
+            colorProperties: VideoColorProperties = .bt709, preset: String = "ultrafast", threads: Int = 2,
+            keyFrameInterval: Int? = nil, timescale: Int32 = 600
+        ) {
+            self.width = width
+            self.height = height
+            self.frameRate = frameRate
+            self.bitRate = bitRate
+            self.colorProperties = colorProperties
+            self.preset = preset
+            self.threads = threads
+            self.keyFrameInterval = keyFrameInterval
+            self.timescale = timescale
         }
     }
 
@@ -63,8 +71,11 @@ public final class H264Encoder {
 
     public init(settings: Settings) throws(DaguerreError) {
         guard settings.width > 0, settings.height > 0, settings.width % 2 == 0, settings.height % 2 == 0,
-              settings.width <= 16384, settings.height <= 16384 else {
-            throw .invalidArgument(what: "H.264 frame size \(settings.width)×\(settings.height)", problem: "width and height must be even and between 2 and 16384")
+            settings.width <= 16384, settings.height <= 16384
+        else {
+            throw .invalidArgument(
+                what: "H.264 frame size \(settings.width)×\(settings.height)",
+                problem: "width and height must be even and between 2 and 16384")
         }
         guard (1...240).contains(settings.frameRate) else {
             throw .invalidArgument(what: "Frame rate \(settings.frameRate)", problem: "must be between 1 and 240 frames per second")
@@ -73,13 +84,17 @@ public final class H264Encoder {
             throw .invalidArgument(what: "Bit rate \(settings.bitRate)", problem: "must be between 10 kbit/s and 400 Mbit/s")
         }
         guard (0...64).contains(settings.threads), settings.timescale > 0 else {
-            throw .invalidArgument(what: "H.264 encoder threads \(settings.threads) / timescale \(settings.timescale)", problem: "threads must be 0–64, timescale positive")
+            throw .invalidArgument(
+                what: "H.264 encoder threads \(settings.threads) / timescale \(settings.timescale)",
+                problem: "threads must be 0–64, timescale positive")
         }
         try FFmpegError.requireX264(for: "H.264 encoding")
         self.settings = settings
         var p = x264_param_t()
         guard x264_param_default_preset(&p, settings.preset, nil) == 0 else {
-            throw .invalidArgument(what: "x264 preset '\(settings.preset)'", problem: "x264 knows ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo")
+            throw .invalidArgument(
+                what: "x264 preset '\(settings.preset)'",
+                problem: "x264 knows ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo")
         }
         p.i_log_level = X264_LOG_NONE
         p.i_width = Int32(settings.width)
@@ -111,15 +126,18 @@ public final class H264Encoder {
         p.vui.i_colmatrix = Int32(settings.colorProperties.matrix)
         _ = x264_param_apply_profile(&p, "high")
         guard let h = dag_x264_encoder_open(&p) else {
-            throw .invalidArgument(what: "x264 settings (\(settings.preset), \(settings.width)×\(settings.height), \(settings.frameRate) fps, \(settings.bitRate) bit/s)",
-                                   problem: "x264_encoder_open refused them")
+            throw .invalidArgument(
+                what:
+                    "x264 settings (\(settings.preset), \(settings.width)×\(settings.height), \(settings.frameRate) fps, \(settings.bitRate) bit/s)",
+                problem: "x264_encoder_open refused them")
         }
         handle = h
         // Parameter sets for avcC.
         var nals: UnsafeMutablePointer<x264_nal_t>?
         var count: Int32 = 0
         let size = x264_encoder_headers(h, &nals, &count)
-        var sps: [[UInt8]] = [], pps: [[UInt8]] = []
+        var sps: [[UInt8]] = []
+        var pps: [[UInt8]] = []
         if size > 0, let nals {
             for i in 0..<Int(max(0, count)) {
                 let nal = nals[i]
@@ -155,7 +173,8 @@ public final class H264Encoder {
     /// first few calls return none, and ``finish()`` returns the rest.
     public func encode(_ frame: PlanarYCbCr420Buffer, presentationTime: Int64) throws(DaguerreError) -> [EncodedVideoSample] {
         guard frame.width == settings.width, frame.height == settings.height else {
-            throw .invalidArgument(what: "Frame of \(frame.width)×\(frame.height)", problem: "the encoder was set up for \(settings.width)×\(settings.height)")
+            throw .invalidArgument(
+                what: "Frame of \(frame.width)×\(frame.height)", problem: "the encoder was set up for \(settings.width)×\(settings.height)")
         }
         return try frame.luma.withUnsafeBufferPointer { (y) throws(DaguerreError) -> [EncodedVideoSample] in
             try frame.cb.withUnsafeBufferPointer { (cb) throws(DaguerreError) -> [EncodedVideoSample] in
@@ -168,8 +187,10 @@ public final class H264Encoder {
 
     /// Encodes planes of `width × height` (luma) and `width/2 × height/2` (chroma), rows packed.
     /// x264 copies the planes before returning, so the caller may reuse them.
-    func encode(y: UnsafePointer<UInt8>?, cb: UnsafePointer<UInt8>?, cr: UnsafePointer<UInt8>?,
-                presentationTime: Int64) throws(DaguerreError) -> [EncodedVideoSample] {
+    func encode(
+        y: UnsafePointer<UInt8>?, cb: UnsafePointer<UInt8>?, cr: UnsafePointer<UInt8>?,
+        presentationTime: Int64
+    ) throws(DaguerreError) -> [EncodedVideoSample] {
         guard let handle, let y, let cb, let cr else {
             throw .invalidArgument(what: "H.264 encoder", problem: "it is finished or the frame has no planes")
         }
@@ -209,14 +230,19 @@ public final class H264Encoder {
         handle = nil
     }
 
-    private func collect(size: Int32, nals: UnsafeMutablePointer<x264_nal_t>?, count: Int32,
-                         output: x264_picture_t) throws(DaguerreError) -> [EncodedVideoSample] {
+    private func collect(
+        size: Int32, nals: UnsafeMutablePointer<x264_nal_t>?, count: Int32,
+        output: x264_picture_t
+    ) throws(DaguerreError) -> [EncodedVideoSample] {
         guard size >= 0 else { throw .processorFailed(name: "x264 encoder", reason: "x264_encoder_encode returned \(size)") }
         guard size > 0, let nals, count > 0, let first = nals[0].p_payload else { return [] }
         // x264 guarantees the payloads of one call are contiguous in memory.
         let stream = Array(UnsafeBufferPointer(start: first, count: Int(size)))
         let units = AnnexB.nalUnits(in: stream).filter { ![7, 8, 9].contains(AnnexB.type(of: $0)) }
-        return [EncodedVideoSample(data: AnnexB.lengthPrefixed(units), presentationTime: output.i_pts,
-                                   decodeTime: output.i_dts, isKeyFrame: output.b_keyframe != 0)]
+        return [
+            EncodedVideoSample(
+                data: AnnexB.lengthPrefixed(units), presentationTime: output.i_pts,
+                decodeTime: output.i_dts, isKeyFrame: output.b_keyframe != 0)
+        ]
     }
 }

@@ -20,9 +20,12 @@ import DaguerreFormats
 /// ```
 public enum YCbCrConversion {
     /// A 4:2:0 frame from an RGBA8, BGRA8 or RGB8 buffer with even width and height.
-    public static func makeYCbCr420(from buffer: PixelBuffer, colorProperties: VideoColorProperties? = nil) throws(DaguerreError) -> PlanarYCbCr420Buffer {
-        var frame = try PlanarYCbCr420Buffer(width: buffer.width, height: buffer.height,
-                                             colorProperties: colorProperties ?? VideoColorProperties(colorSpace: buffer.colorSpace))
+    public static func makeYCbCr420(from buffer: PixelBuffer, colorProperties: VideoColorProperties? = nil) throws(DaguerreError)
+        -> PlanarYCbCr420Buffer
+    {
+        var frame = try PlanarYCbCr420Buffer(
+            width: buffer.width, height: buffer.height,
+            colorProperties: colorProperties ?? VideoColorProperties(colorSpace: buffer.colorSpace))
         try convert(buffer, into: &frame)
         return frame
     }
@@ -30,18 +33,23 @@ public enum YCbCrConversion {
     /// Fills `frame` (same size as `buffer`) from an RGBA8, BGRA8 or RGB8 buffer.
     public static func convert(_ buffer: PixelBuffer, into frame: inout PlanarYCbCr420Buffer) throws(DaguerreError) {
         guard frame.width == buffer.width, frame.height == buffer.height else {
-            throw .invalidArgument(what: "Frame of \(buffer.width)×\(buffer.height)", problem: "the Y'CbCr frame is \(frame.width)×\(frame.height)")
+            throw .invalidArgument(
+                what: "Frame of \(buffer.width)×\(buffer.height)", problem: "the Y'CbCr frame is \(frame.width)×\(frame.height)")
         }
         let layout = try channelLayout(of: buffer.format)
-        let w = buffer.width, h = buffer.height
+        let w = buffer.width
+        let h = buffer.height
         frame.fullRange = false
         frame.luma.withUnsafeMutableBufferPointer { yp in
             frame.cb.withUnsafeMutableBufferPointer { cbp in
                 frame.cr.withUnsafeMutableBufferPointer { crp in
                     buffer.withUnsafeBytes { src in
-                        guard let base = src.baseAddress, let y = yp.baseAddress, let cb = cbp.baseAddress, let cr = crp.baseAddress else { return }
-                        convertRGB(base, bytesPerRow: buffer.bytesPerRow, layout: layout, width: w, height: h,
-                                   y: y, yStride: w, cb: cb, cbStride: w / 2, cr: cr, crStride: w / 2)
+                        guard let base = src.baseAddress, let y = yp.baseAddress, let cb = cbp.baseAddress, let cr = crp.baseAddress else {
+                            return
+                        }
+                        convertRGB(
+                            base, bytesPerRow: buffer.bytesPerRow, layout: layout, width: w, height: h,
+                            y: y, yStride: w, cb: cb, cbStride: w / 2, cr: cr, crStride: w / 2)
                     }
                 }
             }
@@ -61,8 +69,9 @@ public enum YCbCrConversion {
         case .bgra8: return ChannelLayout(r: 2, g: 1, b: 0, size: 4)
         case .rgb8: return ChannelLayout(r: 0, g: 1, b: 2, size: 3)
         default:
-            throw .unsupported(feature: "Video frames in \(format)",
-                               hint: "Give RGBA8, BGRA8 or RGB8 frames (Context.createBuffer(_:format: .rgba8)), or planar Y'CbCr 4:2:0.")
+            throw .unsupported(
+                feature: "Video frames in \(format)",
+                hint: "Give RGBA8, BGRA8 or RGB8 frames (Context.createBuffer(_:format: .rgba8)), or planar Y'CbCr 4:2:0.")
         }
     }
 
@@ -70,41 +79,62 @@ public enum YCbCrConversion {
     static let fixedPoint = YCbCrMatrix.bt709.videoRangeFixedPoint()
 
     /// The pointer-level forward conversion: `height` rows of `width` pixels (both even).
-    static func convertRGB(_ src: UnsafeRawPointer, bytesPerRow: Int, layout: ChannelLayout, width: Int, height: Int,
-                           y: UnsafeMutablePointer<UInt8>, yStride: Int,
-                           cb: UnsafeMutablePointer<UInt8>, cbStride: Int,
-                           cr: UnsafeMutablePointer<UInt8>, crStride: Int) {
+    static func convertRGB(
+        _ src: UnsafeRawPointer, bytesPerRow: Int, layout: ChannelLayout, width: Int, height: Int,
+        y: UnsafeMutablePointer<UInt8>, yStride: Int,
+        cb: UnsafeMutablePointer<UInt8>, cbStride: Int,
+        cr: UnsafeMutablePointer<UInt8>, crStride: Int
+    ) {
         // Constants copied into locals: without `restrict`, LLVM would reload them after every store (TOOLCHAIN.md).
-        let (yr, yg, yb) = fixedPoint.luma, (cbr, cbg, cbb) = fixedPoint.cb, (crr, crg, crb) = fixedPoint.cr
-        let ro = layout.r, go = layout.g, bo = layout.b, px = layout.size
+        let (yr, yg, yb) = fixedPoint.luma
+        let (cbr, cbg, cbb) = fixedPoint.cb
+        let (crr, crg, crb) = fixedPoint.cr
+        let ro = layout.r
+        let go = layout.g
+        let bo = layout.b
+        let px = layout.size
         let lumaBias: Int32 = (16 << 16) + (1 << 15)
         let chromaBias: Int32 = (128 << 18) + (1 << 17)
         let pairs = width / 2
         if px == 4, bytesPerRow % 4 == 0, Int(bitPattern: src) % 4 == 0 {
             // Four-byte pixels: one 32-bit load per pixel, channels taken out by shifts
             // (little-endian memory order: byte k is bits 8k…8k+7).
-            let rs = UInt32(8 * ro), gs = UInt32(8 * go), bs = UInt32(8 * bo)
+            let rs = UInt32(8 * ro)
+            let gs = UInt32(8 * go)
+            let bs = UInt32(8 * bo)
             var row = 0
             while row + 1 < height {
                 let s0 = src.advanced(by: row * bytesPerRow).assumingMemoryBound(to: UInt32.self)
                 let s1 = src.advanced(by: (row + 1) * bytesPerRow).assumingMemoryBound(to: UInt32.self)
-                let y0 = y + row * yStride, y1 = y + (row + 1) * yStride
-                let cbRow = cb + (row / 2) * cbStride, crRow = cr + (row / 2) * crStride
+                let y0 = y + row * yStride
+                let y1 = y + (row + 1) * yStride
+                let cbRow = cb + (row / 2) * cbStride
+                let crRow = cr + (row / 2) * crStride
                 // Luma: every pixel on its own, contiguous, so LLVM vectorises it.
                 for x in 0..<width {
-                    let p = UInt32(littleEndian: s0[x]), q = UInt32(littleEndian: s1[x])
-                    let r0 = Int32(bitPattern: (p >> rs) & 0xFF), g0 = Int32(bitPattern: (p >> gs) & 0xFF), b0 = Int32(bitPattern: (p >> bs) & 0xFF)
-                    let r1 = Int32(bitPattern: (q >> rs) & 0xFF), g1 = Int32(bitPattern: (q >> gs) & 0xFF), b1 = Int32(bitPattern: (q >> bs) & 0xFF)
+                    let p = UInt32(littleEndian: s0[x])
+                    let q = UInt32(littleEndian: s1[x])
+                    let r0 = Int32(bitPattern: (p >> rs) & 0xFF)
+                    let g0 = Int32(bitPattern: (p >> gs) & 0xFF)
+                    let b0 = Int32(bitPattern: (p >> bs) & 0xFF)
+                    let r1 = Int32(bitPattern: (q >> rs) & 0xFF)
+                    let g1 = Int32(bitPattern: (q >> gs) & 0xFF)
+                    let b1 = Int32(bitPattern: (q >> bs) & 0xFF)
                     y0[x] = UInt8(truncatingIfNeeded: (yr &* r0 &+ yg &* g0 &+ yb &* b0 &+ lumaBias) >> 16)
                     y1[x] = UInt8(truncatingIfNeeded: (yr &* r1 &+ yg &* g1 &+ yb &* b1 &+ lumaBias) >> 16)
                 }
                 // Chroma: the mean of each 2×2 block.
                 for i in 0..<pairs {
-                    let p00 = UInt32(littleEndian: s0[2 * i]), p01 = UInt32(littleEndian: s0[2 * i + 1])
-                    let p10 = UInt32(littleEndian: s1[2 * i]), p11 = UInt32(littleEndian: s1[2 * i + 1])
-                    let rsum = Int32(bitPattern: ((p00 >> rs) & 0xFF) &+ ((p01 >> rs) & 0xFF) &+ ((p10 >> rs) & 0xFF) &+ ((p11 >> rs) & 0xFF))
-                    let gsum = Int32(bitPattern: ((p00 >> gs) & 0xFF) &+ ((p01 >> gs) & 0xFF) &+ ((p10 >> gs) & 0xFF) &+ ((p11 >> gs) & 0xFF))
-                    let bsum = Int32(bitPattern: ((p00 >> bs) & 0xFF) &+ ((p01 >> bs) & 0xFF) &+ ((p10 >> bs) & 0xFF) &+ ((p11 >> bs) & 0xFF))
+                    let p00 = UInt32(littleEndian: s0[2 * i])
+                    let p01 = UInt32(littleEndian: s0[2 * i + 1])
+                    let p10 = UInt32(littleEndian: s1[2 * i])
+                    let p11 = UInt32(littleEndian: s1[2 * i + 1])
+                    let rsum = Int32(
+                        bitPattern: ((p00 >> rs) & 0xFF) &+ ((p01 >> rs) & 0xFF) &+ ((p10 >> rs) & 0xFF) &+ ((p11 >> rs) & 0xFF))
+                    let gsum = Int32(
+                        bitPattern: ((p00 >> gs) & 0xFF) &+ ((p01 >> gs) & 0xFF) &+ ((p10 >> gs) & 0xFF) &+ ((p11 >> gs) & 0xFF))
+                    let bsum = Int32(
+                        bitPattern: ((p00 >> bs) & 0xFF) &+ ((p01 >> bs) & 0xFF) &+ ((p10 >> bs) & 0xFF) &+ ((p11 >> bs) & 0xFF))
                     cbRow[i] = UInt8(truncatingIfNeeded: (cbr &* rsum &+ cbg &* gsum &+ cbb &* bsum &+ chromaBias) >> 18)
                     crRow[i] = UInt8(truncatingIfNeeded: (crr &* rsum &+ crg &* gsum &+ crb &* bsum &+ chromaBias) >> 18)
                 }
@@ -116,19 +146,32 @@ public enum YCbCrConversion {
         while row + 1 < height {
             let s0 = src.advanced(by: row * bytesPerRow).assumingMemoryBound(to: UInt8.self)
             let s1 = src.advanced(by: (row + 1) * bytesPerRow).assumingMemoryBound(to: UInt8.self)
-            let y0 = y + row * yStride, y1 = y + (row + 1) * yStride
-            let cbRow = cb + (row / 2) * cbStride, crRow = cr + (row / 2) * crStride
+            let y0 = y + row * yStride
+            let y1 = y + (row + 1) * yStride
+            let cbRow = cb + (row / 2) * cbStride
+            let crRow = cr + (row / 2) * crStride
             for i in 0..<pairs {
-                let a = 2 * i * px, b = a + px
-                let r00 = Int32(s0[a + ro]), g00 = Int32(s0[a + go]), b00 = Int32(s0[a + bo])
-                let r01 = Int32(s0[b + ro]), g01 = Int32(s0[b + go]), b01 = Int32(s0[b + bo])
-                let r10 = Int32(s1[a + ro]), g10 = Int32(s1[a + go]), b10 = Int32(s1[a + bo])
-                let r11 = Int32(s1[b + ro]), g11 = Int32(s1[b + go]), b11 = Int32(s1[b + bo])
+                let a = 2 * i * px
+                let b = a + px
+                let r00 = Int32(s0[a + ro])
+                let g00 = Int32(s0[a + go])
+                let b00 = Int32(s0[a + bo])
+                let r01 = Int32(s0[b + ro])
+                let g01 = Int32(s0[b + go])
+                let b01 = Int32(s0[b + bo])
+                let r10 = Int32(s1[a + ro])
+                let g10 = Int32(s1[a + go])
+                let b10 = Int32(s1[a + bo])
+                let r11 = Int32(s1[b + ro])
+                let g11 = Int32(s1[b + go])
+                let b11 = Int32(s1[b + bo])
                 y0[2 * i] = UInt8(truncatingIfNeeded: (yr &* r00 &+ yg &* g00 &+ yb &* b00 &+ lumaBias) >> 16)
                 y0[2 * i + 1] = UInt8(truncatingIfNeeded: (yr &* r01 &+ yg &* g01 &+ yb &* b01 &+ lumaBias) >> 16)
                 y1[2 * i] = UInt8(truncatingIfNeeded: (yr &* r10 &+ yg &* g10 &+ yb &* b10 &+ lumaBias) >> 16)
                 y1[2 * i + 1] = UInt8(truncatingIfNeeded: (yr &* r11 &+ yg &* g11 &+ yb &* b11 &+ lumaBias) >> 16)
-                let rs = r00 &+ r01 &+ r10 &+ r11, gs = g00 &+ g01 &+ g10 &+ g11, bs = b00 &+ b01 &+ b10 &+ b11
+                let rs = r00 &+ r01 &+ r10 &+ r11
+                let gs = g00 &+ g01 &+ g10 &+ g11
+                let bs = b00 &+ b01 &+ b10 &+ b11
                 cbRow[i] = UInt8(truncatingIfNeeded: (cbr &* rs &+ cbg &* gs &+ cbb &* bs &+ chromaBias) >> 18)
                 crRow[i] = UInt8(truncatingIfNeeded: (crr &* rs &+ crg &* gs &+ crb &* bs &+ chromaBias) >> 18)
             }
@@ -138,8 +181,9 @@ public enum YCbCrConversion {
 
     /// An RGBA8 buffer (opaque) from a 4:2:0 frame, tagged with the frame's RGB colour space.
     public static func makeRGBA(from frame: PlanarYCbCr420Buffer) throws(DaguerreError) -> PixelBuffer {
-        var out = try PixelBuffer(width: frame.width, height: frame.height, format: .rgba8,
-                                  colorSpace: frame.colorProperties.rgbColorSpace, alpha: .straight)
+        var out = try PixelBuffer(
+            width: frame.width, height: frame.height, format: .rgba8,
+            colorSpace: frame.colorProperties.rgbColorSpace, alpha: .straight)
         try convert(frame, into: &out)
         return out
     }
@@ -150,7 +194,8 @@ public enum YCbCrConversion {
     /// second pass over an RGBA copy.
     public static func convert(_ frame: PlanarYCbCr420Buffer, into buffer: inout PixelBuffer) throws(DaguerreError) {
         guard buffer.width == frame.width, buffer.height == frame.height else {
-            throw .invalidArgument(what: "Buffer of \(buffer.width)×\(buffer.height)", problem: "the Y'CbCr frame is \(frame.width)×\(frame.height)")
+            throw .invalidArgument(
+                what: "Buffer of \(buffer.width)×\(buffer.height)", problem: "the Y'CbCr frame is \(frame.width)×\(frame.height)")
         }
         // Checked before channelLayout(of:), whose message is for the forward direction (it
         // offers RGB8, which this direction cannot write: its pixels are four bytes with alpha).
@@ -167,9 +212,10 @@ public enum YCbCrConversion {
                     }
                     buffer.withUnsafeMutableBytes { raw in
                         guard let base = raw.baseAddress else { return }
-                        convertYCbCr(y: y, yStride: frame.width, cb: cb, cbStride: frame.width / 2, cr: cr, crStride: frame.width / 2,
-                                     width: frame.width, height: frame.height, matrix: frame.colorProperties.matrix,
-                                     fullRange: frame.fullRange, into: base, bytesPerRow: rowBytes, layout: layout)
+                        convertYCbCr(
+                            y: y, yStride: frame.width, cb: cb, cbStride: frame.width / 2, cr: cr, crStride: frame.width / 2,
+                            width: frame.width, height: frame.height, matrix: frame.colorProperties.matrix,
+                            fullRange: frame.fullRange, into: base, bytesPerRow: rowBytes, layout: layout)
                     }
                 }
             }
@@ -177,39 +223,54 @@ public enum YCbCrConversion {
     }
 
     /// The pointer-level backward conversion (4:2:0, chroma at half width and height, rounded up).
-    static func makeRGBA(y: UnsafePointer<UInt8>, yStride: Int, cb: UnsafePointer<UInt8>, cbStride: Int,
-                         cr: UnsafePointer<UInt8>, crStride: Int, width: Int, height: Int,
-                         matrix: UInt16, fullRange: Bool, colorSpace: ColorSpace?) throws(DaguerreError) -> PixelBuffer {
+    static func makeRGBA(
+        y: UnsafePointer<UInt8>, yStride: Int, cb: UnsafePointer<UInt8>, cbStride: Int,
+        cr: UnsafePointer<UInt8>, crStride: Int, width: Int, height: Int,
+        matrix: UInt16, fullRange: Bool, colorSpace: ColorSpace?
+    ) throws(DaguerreError) -> PixelBuffer {
         var out = try PixelBuffer(width: width, height: height, format: .rgba8, colorSpace: colorSpace, alpha: .straight)
         let rowBytes = out.bytesPerRow
         out.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
-            convertYCbCr(y: y, yStride: yStride, cb: cb, cbStride: cbStride, cr: cr, crStride: crStride, width: width, height: height,
-                         matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes,
-                         layout: .rgba)
+            convertYCbCr(
+                y: y, yStride: yStride, cb: cb, cbStride: cbStride, cr: cr, crStride: crStride, width: width, height: height,
+                matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes,
+                layout: .rgba)
         }
         return out
     }
 
     /// Writes `height` rows of `width` opaque four-byte pixels with R, G, B at `layout`'s
     /// offsets and alpha at byte 3.
-    static func convertYCbCr(y: UnsafePointer<UInt8>, yStride: Int, cb: UnsafePointer<UInt8>, cbStride: Int,
-                             cr: UnsafePointer<UInt8>, crStride: Int, width: Int, height: Int, matrix: UInt16, fullRange: Bool,
-                             into base: UnsafeMutableRawPointer, bytesPerRow rowBytes: Int, layout: ChannelLayout) {
+    static func convertYCbCr(
+        y: UnsafePointer<UInt8>, yStride: Int, cb: UnsafePointer<UInt8>, cbStride: Int,
+        cr: UnsafePointer<UInt8>, crStride: Int, width: Int, height: Int, matrix: UInt16, fullRange: Bool,
+        into base: UnsafeMutableRawPointer, bytesPerRow rowBytes: Int, layout: ChannelLayout
+    ) {
         // Kr, Kb of the matrix: BT.601 (5, 6), BT.2020 (9, 10), otherwise BT.709.
-        let weights = YCbCrMatrix(code: matrix), kr = Float(weights.kr), kb = Float(weights.kb)
+        let weights = YCbCrMatrix(code: matrix)
+        let kr = Float(weights.kr)
+        let kb = Float(weights.kb)
         let kg = 1 - kr - kb
-        let crToR = 2 * (1 - kr), cbToB = 2 * (1 - kb)
-        let cbToG = -cbToB * kb / kg, crToG = -crToR * kr / kg
-        let yScale: Float = fullRange ? 1 : 255 / 219, yOffset: Float = fullRange ? 0 : 16
+        let crToR = 2 * (1 - kr)
+        let cbToB = 2 * (1 - kb)
+        let cbToG = -cbToB * kb / kg
+        let crToG = -crToR * kr / kg
+        let yScale: Float = fullRange ? 1 : 255 / 219
+        let yOffset: Float = fullRange ? 0 : 16
         let cScale: Float = fullRange ? 1 : 255 / 224
-        let ro = layout.r, go = layout.g, bo = layout.b
+        let ro = layout.r
+        let go = layout.g
+        let bo = layout.b
         for row in 0..<height {
             let d = (base + row * rowBytes).assumingMemoryBound(to: UInt8.self)
-            let yr = y + row * yStride, cbr = cb + (row / 2) * cbStride, crr = cr + (row / 2) * crStride
+            let yr = y + row * yStride
+            let cbr = cb + (row / 2) * cbStride
+            let crr = cr + (row / 2) * crStride
             for x in 0..<width {
                 let l = (Float(yr[x]) - yOffset) * yScale
-                let u = (Float(cbr[x / 2]) - 128) * cScale, v = (Float(crr[x / 2]) - 128) * cScale
+                let u = (Float(cbr[x / 2]) - 128) * cScale
+                let v = (Float(crr[x / 2]) - 128) * cScale
                 d[4 * x + ro] = clamp8(l + crToR * v)
                 d[4 * x + go] = clamp8(l + cbToG * u + crToG * v)
                 d[4 * x + bo] = clamp8(l + cbToB * u)

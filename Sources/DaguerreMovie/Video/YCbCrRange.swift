@@ -21,10 +21,12 @@ enum YCbCrRange {
     /// throws (rescaling it again would crush its range) rather than being copied.
     static func convertToVideoRange(_ frame: PlanarYCbCr420Buffer, into out: inout PlanarYCbCr420Buffer) throws(DaguerreError) {
         guard frame.fullRange else {
-            throw .invalidArgument(what: "Video-range Y'CbCr frame", problem: "is already video range; only full-range (420f) frames are converted")
+            throw .invalidArgument(
+                what: "Video-range Y'CbCr frame", problem: "is already video range; only full-range (420f) frames are converted")
         }
         guard out.width == frame.width, out.height == frame.height else {
-            throw .invalidArgument(what: "Y'CbCr frame of \(frame.width)×\(frame.height)", problem: "the destination is \(out.width)×\(out.height)")
+            throw .invalidArgument(
+                what: "Y'CbCr frame of \(frame.width)×\(frame.height)", problem: "the destination is \(out.width)×\(out.height)")
         }
         out.fullRange = false
         map(frame.luma, into: &out.luma, table: luma)

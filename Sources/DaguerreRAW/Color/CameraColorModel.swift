@@ -25,7 +25,8 @@ public struct CameraColorModel: Sendable {
     /// the two calibration illuminants, clamped outside them (DNG 1.4 §6).
     func weight1(temperature: Double) -> Double {
         guard let i2 = calibration.calibrationIlluminant2, let t2 = i2.temperature,
-              let t1 = calibration.calibrationIlluminant1.temperature, t1 != t2 else { return 1 }
+            let t1 = calibration.calibrationIlluminant1.temperature, t1 != t2
+        else { return 1 }
         let g = (1 / temperature - 1 / t2) / (1 / t1 - 1 / t2)
         return min(max(g, 0), 1)
     }
@@ -41,7 +42,9 @@ public struct CameraColorModel: Sendable {
         let cc: Matrix3
         if let c1 = calibration.cameraCalibration1, c1.count == 9 {
             cc = Self.blend(c1, calibration.cameraCalibration2, g)
-        } else { cc = .identity }
+        } else {
+            cc = .identity
+        }
         return ab * cc
     }
 
@@ -63,7 +66,10 @@ public struct CameraColorModel: Sendable {
             let s = xyz.sum()
             guard s > 0, s.isFinite else { break }
             let next = SIMD2(xyz.x / s, xyz.y / s)
-            if ((next - xy) * (next - xy)).sum() < 1e-14 { xy = next; break }
+            if ((next - xy) * (next - xy)).sum() < 1e-14 {
+                xy = next
+                break
+            }
             xy = next
         }
         return xy

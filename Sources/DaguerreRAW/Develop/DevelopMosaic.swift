@@ -15,21 +15,23 @@ enum DevelopMosaic {
 
     var layout: MosaicLayout {
         switch self {
-        case let .whole(m): m.layout
-        case let .streamed(s): s.layout
+        case .whole(let m): m.layout
+        case .streamed(let s): s.layout
         }
     }
 
     /// Runs `body` with mosaic rows holding `rows` (clipped to the mosaic): all of them for a
     /// whole mosaic; for a streamed one, the band decoded now (its loops offered to `assistance`).
-    func withRows<R>(_ rows: Range<Int>, assistance: WorkerPool.Assistance? = nil,
-                     _ body: (MosaicRows) throws(DaguerreError) -> R) throws(DaguerreError) -> R {
+    func withRows<R>(
+        _ rows: Range<Int>, assistance: WorkerPool.Assistance? = nil,
+        _ body: (MosaicRows) throws(DaguerreError) -> R
+    ) throws(DaguerreError) -> R {
         switch self {
-        case let .whole(m):
+        case .whole(let m):
             return try m.samples.withUnsafeBufferPointer { (s) throws(DaguerreError) in
                 try body(MosaicRows(whole: s.baseAddress!, width: m.width, height: m.height))
             }
-        case let .streamed(stream):
+        case .streamed(let stream):
             return try body(try stream.cover(rows, assistance: assistance))
         }
     }

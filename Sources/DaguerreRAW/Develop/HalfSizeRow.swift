@@ -35,12 +35,18 @@ struct HalfSizeRow {
     }
 
     @inline(__always) private func block(_ j: Int, shaded: Bool) -> (red: Float, green: Float, blue: Float) {
-        let (b0, b1, b2, b3) = layout.black, (s0, s1, s2, s3) = layout.scale
+        let (b0, b1, b2, b3) = layout.black
+        let (s0, s1, s2, s3) = layout.scale
         let x = 2 &* j
-        var l0 = (Float(top[x]) - b0) * s0, l1 = (Float(top[x &+ 1]) - b1) * s1
-        var l2 = (Float(bottom[x]) - b2) * s2, l3 = (Float(bottom[x &+ 1]) - b3) * s3
+        var l0 = (Float(top[x]) - b0) * s0
+        var l1 = (Float(top[x &+ 1]) - b1) * s1
+        var l2 = (Float(bottom[x]) - b2) * s2
+        var l3 = (Float(bottom[x &+ 1]) - b3) * s3
         if shaded, let t = topGain, let u = bottomGain {
-            l0 *= t[x]; l1 *= t[x &+ 1]; l2 *= u[x]; l3 *= u[x &+ 1]
+            l0 *= t[x]
+            l1 *= t[x &+ 1]
+            l2 *= u[x]
+            l3 *= u[x &+ 1]
         }
         @inline(__always) func pick(_ i: Int) -> Float { i == 0 ? l0 : i == 1 ? l1 : i == 2 ? l2 : l3 }
         let r = layout.roles

@@ -40,7 +40,10 @@ struct HighlightRecovery: Sendable, Hashable {
         self.amount = Float(min(max(amount, 0), 1))
     }
 
-    init(saturation: SIMD3<Float>, amount: Float) { self.saturation = saturation; self.amount = amount }
+    init(saturation: SIMD3<Float>, amount: Float) {
+        self.saturation = saturation
+        self.amount = amount
+    }
 
     /// True when the pixel is bright enough that the mosaic must be consulted.
     @inline(__always) func mayBeClipped(_ v: SIMD3<Float>) -> Bool {
@@ -53,14 +56,17 @@ struct HighlightRecovery: Sendable, Hashable {
         let s = saturation
         let capped = SIMD3(min(v.x, s.x), min(v.y, s.y), min(v.z, s.z))
         let level = 1 + amount * (max(1, (capped.x + capped.y + capped.z) / 3) - 1)
-        return SIMD3(clipped.x > 0 ? level : min(v.x, level), clipped.y > 0 ? level : min(v.y, level),
-                     clipped.z > 0 ? level : min(v.z, level))
+        return SIMD3(
+            clipped.x > 0 ? level : min(v.x, level), clipped.y > 0 ? level : min(v.y, level),
+            clipped.z > 0 ? level : min(v.z, level))
     }
 
     /// Which colours have a photosite at the white level within ``reach`` of (x, y): the mosaic's
     /// `samples` (width w, height h), with the per-CFA-position code that counts as clipped.
-    @inline(__always) static func clippedColours(x: Int, y: Int, in rows: MosaicRows, height h: Int,
-                                                 threshold: SIMD4<Int32>, colors: BayerPatternColors) -> SIMD3<Float> {
+    @inline(__always) static func clippedColours(
+        x: Int, y: Int, in rows: MosaicRows, height h: Int,
+        threshold: SIMD4<Int32>, colors: BayerPatternColors
+    ) -> SIMD3<Float> {
         var found = SIMD3<Float>.zero
         let w = rows.width
         for yy in max(0, y - reach)...min(h - 1, y + reach) {
@@ -78,7 +84,9 @@ struct HighlightRecovery: Sendable, Hashable {
     /// without one (nearly all of a typical photo) need no highlight work at all.
     static func rowsReachingWhite(_ mosaic: BayerImage) -> [Bool] {
         let lowest = thresholds(black: mosaic.blackLevel, white: mosaic.whiteLevel).min()
-        let w = mosaic.width, rows = mosaic.height, bands = min(64, max(1, rows / 64))
+        let w = mosaic.width
+        let rows = mosaic.height
+        let bands = min(64, max(1, rows / 64))
         var flags = [Bool](repeating: false, count: rows)
         flags.withUnsafeMutableBufferPointer { f in
             let out = UnsafeTransfer(f.baseAddress!)

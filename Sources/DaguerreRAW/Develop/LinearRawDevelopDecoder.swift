@@ -26,37 +26,52 @@ final class LinearRawDevelopDecoder: DevelopSource {
 
     init(linear: LinearRawImage, opcodes: [DNGOpcode], activeArea: IntRect?, settings: DevelopSettings) throws(DaguerreError) {
         guard linear.samplesPerPixel == 1 || linear.samplesPerPixel == 3 else {
-            throw .unsupported(feature: "developing \(linear.samplesPerPixel)-colour LinearRaw DNGs",
-                               hint: "RAWFilter develops 3-colour (RGB) and monochrome LinearRaw DNGs.")
+            throw .unsupported(
+                feature: "developing \(linear.samplesPerPixel)-colour LinearRaw DNGs",
+                hint: "RAWFilter develops 3-colour (RGB) and monochrome LinearRaw DNGs.")
         }
         let c = settings.crop
         let active = activeArea ?? IntRect(x: 0, y: 0, width: linear.width, height: linear.height)
         guard c.width > 0, c.height > 0, c.x >= active.x, c.y >= active.y, c.maxX <= active.maxX, c.maxY <= active.maxY,
-              active.x >= 0, active.y >= 0, active.maxX <= linear.width, active.maxY <= linear.height,
-              linear.samples.count >= linear.width * linear.height * linear.samplesPerPixel,
-              linear.blackLevel.count >= linear.samplesPerPixel, linear.whiteLevel.count >= linear.samplesPerPixel else {
-            throw .invalidArgument(what: "LinearRaw crop \(c) of a \(linear.width)×\(linear.height) image", problem: "must lie inside the active area and the image")
+            active.x >= 0, active.y >= 0, active.maxX <= linear.width, active.maxY <= linear.height,
+            linear.samples.count >= linear.width * linear.height * linear.samplesPerPixel,
+            linear.blackLevel.count >= linear.samplesPerPixel, linear.whiteLevel.count >= linear.samplesPerPixel
+        else {
+            throw .invalidArgument(
+                what: "LinearRaw crop \(c) of a \(linear.width)×\(linear.height) image",
+                problem: "must lie inside the active area and the image")
         }
         if let warp = opcodes.first(where: { if case .warpRectilinear = $0 { true } else { false } }) {
-            throw .unsupported(feature: "\(warp.name) in OpcodeList2", hint: "Only point-wise opcodes (GainMap, MapTable, MapPolynomial) are applied before the colour stages.")
+            throw .unsupported(
+                feature: "\(warp.name) in OpcodeList2",
+                hint: "Only point-wise opcodes (GainMap, MapTable, MapPolynomial) are applied before the colour stages.")
         }
         try settings.limits.check(width: c.width, height: c.height, bytesPerPixel: 12, what: "developed RAW image")
-        self.linear = linear; self.settings = settings; self.opcodes = opcodes; self.active = active
+        self.linear = linear
+        self.settings = settings
+        self.opcodes = opcodes
+        self.active = active
         columns = 0..<c.width
-        info = RowSourceInfo(kind: "LinearRaw develop", width: c.width, height: c.height, pixelFormat: .rgbf, alpha: .premultiplied,
-                             colorSpace: settings.workingSpace)
+        info = RowSourceInfo(
+            kind: "LinearRaw develop", width: c.width, height: c.height, pixelFormat: .rgbf, alpha: .premultiplied,
+            colorSpace: settings.workingSpace)
     }
 
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         try checkRows(y: y, count: count)
         guard count > 0 else { return }
-        let l = linear, s = settings, spp = l.samplesPerPixel
+        let l = linear
+        let s = settings
+        let spp = l.samplesPerPixel
         // The band and the requested columns, in the active area's coordinates (which the
         // opcodes address), linearized.
         let band = (s.crop.y - active.y + y)..<(s.crop.y - active.y + y + count)
-        let span = (s.crop.x - active.x + columns.lowerBound)..<(s.crop.x - active.x + columns.upperBound), sw = span.count
+        let span = (s.crop.x - active.x + columns.lowerBound)..<(s.crop.x - active.x + columns.upperBound)
+        let sw = span.count
         var pixels = [Float](repeating: 0, count: count * sw * spp)
-        let lin = Linearization(linearRaw: l), black = lin.floatBlack, scale = lin.floatScale
+        let lin = Linearization(linearRaw: l)
+        let black = lin.floatBlack
+        let scale = lin.floatScale
         for r in 0..<count {
             let src = ((active.y + band.lowerBound + r) * l.width + active.x + span.lowerBound) * spp
             for i in 0..<sw * spp { pixels[r * sw * spp + i] = (Float(l.samples[src + i]) - black[i % spp]) * scale[i % spp] }

@@ -19,7 +19,10 @@ struct MosaicRows: @unchecked Sendable {
     let firstRow: Int, rows: Int, width: Int
 
     init(samples: UnsafePointer<UInt16>, firstRow: Int, rows: Int, width: Int) {
-        self.samples = samples; self.firstRow = firstRow; self.rows = rows; self.width = width
+        self.samples = samples
+        self.firstRow = firstRow
+        self.rows = rows
+        self.width = width
     }
 
     /// A whole mosaic's samples.

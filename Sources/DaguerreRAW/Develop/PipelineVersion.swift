@@ -30,17 +30,21 @@ struct PipelineVersion: Sendable, Equatable {
     /// Every version this build reproduces, oldest first; the last is the default.
     static let all: [PipelineVersion] = [
         // 1: the bilinear demosaic, and nothing else.
-        PipelineVersion(name: "1", demosaic: .bilinear, domain: .sRGB, noiseReductionBlockStep: nil,
-                        highlightRecovery: false, lensCorrection: false, halfSizeDevelop: false),
+        PipelineVersion(
+            name: "1", demosaic: .bilinear, domain: .sRGB, noiseReductionBlockStep: nil,
+            highlightRecovery: false, lensCorrection: false, halfSizeDevelop: false),
         // 2: LMMSE-GW in the sRGB curve's domain.
-        PipelineVersion(name: "2", demosaic: .lmmseGW, domain: .sRGB, noiseReductionBlockStep: nil,
-                        highlightRecovery: false, lensCorrection: false, halfSizeDevelop: false),
+        PipelineVersion(
+            name: "2", demosaic: .lmmseGW, domain: .sRGB, noiseReductionBlockStep: nil,
+            highlightRecovery: false, lensCorrection: false, halfSizeDevelop: false),
         // 3: raw noise reduction before LMMSE-GW, highlight recovery, lens correction, half-size develops.
-        PipelineVersion(name: "3", demosaic: .lmmseGW, domain: .sRGB, noiseReductionBlockStep: .every,
-                        highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true),
+        PipelineVersion(
+            name: "3", demosaic: .lmmseGW, domain: .sRGB, noiseReductionBlockStep: .every,
+            highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true),
         // 4: version 3 about 1.4× as fast: the power-2.5 domain, DCT4-2S at every other block.
-        PipelineVersion(name: "4", demosaic: .lmmseGW, domain: .power25, noiseReductionBlockStep: .alternate,
-                        highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true),
+        PipelineVersion(
+            name: "4", demosaic: .lmmseGW, domain: .power25, noiseReductionBlockStep: .alternate,
+            highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true),
     ]
 
     /// The names RAWFilter accepts, oldest first.

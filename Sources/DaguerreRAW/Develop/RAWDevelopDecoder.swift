@@ -37,8 +37,9 @@ final class RAWDevelopDecoder: DevelopSource {
     /// (LMMSE-GW only; the draft paths read a whole mosaic).
     convenience init(stored: StoredMosaic, settings: DevelopSettings) throws(DaguerreError) {
         guard settings.demosaic == .lmmseGW else {
-            throw .invalidArgument(what: "a \(settings.demosaic.rawValue) develop of a mosaic still in its file",
-                                   problem: "only LMMSE-GW streams the file's chunks; decode the whole mosaic first")
+            throw .invalidArgument(
+                what: "a \(settings.demosaic.rawValue) develop of a mosaic still in its file",
+                problem: "only LMMSE-GW streams the file's chunks; decode the whole mosaic first")
         }
         // A chunk's band: its rows and the reach around them.
         let bandRows = DevelopChunks.chunkRows + 2 * LMMSEGWDevelop.mosaicReach
@@ -48,8 +49,8 @@ final class RAWDevelopDecoder: DevelopSource {
     private init(_ mosaic: DevelopMosaic, settings: DevelopSettings) throws(DaguerreError) {
         info = try Self.developedInfo(layout: mosaic.layout, settings: settings)
         switch (settings.demosaic, mosaic) {
-        case let (.bilinear, .whole(m)): path = .bilinear(BilinearDevelop(mosaic: m, settings: settings))
-        case let (.halfSize, .whole(m)): path = .halfSize(HalfSizeDevelop(mosaic: m, settings: settings))
+        case (.bilinear, .whole(let m)): path = .bilinear(BilinearDevelop(mosaic: m, settings: settings))
+        case (.halfSize, .whole(let m)): path = .halfSize(HalfSizeDevelop(mosaic: m, settings: settings))
         case (.lmmseGW, _): path = .lmmseGW(DevelopChunks(develop: LMMSEGWDevelop(mosaic: mosaic, settings: settings), height: info.height))
         case (.bilinear, .streamed), (.halfSize, .streamed):
             throw .invalidArgument(what: "a \(settings.demosaic.rawValue) develop of a streamed mosaic", problem: "needs the whole mosaic")
@@ -63,8 +64,10 @@ final class RAWDevelopDecoder: DevelopSource {
     static func developedInfo(layout m: MosaicLayout, settings: DevelopSettings) throws(DaguerreError) -> RowSourceInfo {
         let c = settings.crop
         guard c.width > 0, c.height > 0, c.x >= 0, c.y >= 0, c.maxX <= m.width, c.maxY <= m.height,
-              m.width >= 2, m.height >= 2 else {
-            throw .invalidArgument(what: "RAW crop \(c) of a \(m.width)×\(m.height) mosaic", problem: "must lie inside the mosaic, which must be at least 2×2")
+            m.width >= 2, m.height >= 2
+        else {
+            throw .invalidArgument(
+                what: "RAW crop \(c) of a \(m.width)×\(m.height) mosaic", problem: "must lie inside the mosaic, which must be at least 2×2")
         }
         guard m.blackLevel.count == 4, m.blackLevel.allSatisfy(\.isFinite) else {
             throw .invalidArgument(what: "RAW black levels \(m.blackLevel)", problem: "give 4 finite values, one per 2×2 position")
@@ -75,23 +78,24 @@ final class RAWDevelopDecoder: DevelopSource {
         guard w > 0, h > 0 else {
             throw .invalidArgument(what: "half-size develop of a \(c.width)×\(c.height) crop", problem: "needs at least 2×2 photosites")
         }
-        return RowSourceInfo(kind: "RAW develop", width: w, height: h, pixelFormat: .rgbf, alpha: .premultiplied,
-                             colorSpace: settings.workingSpace)
+        return RowSourceInfo(
+            kind: "RAW develop", width: w, height: h, pixelFormat: .rgbf, alpha: .premultiplied,
+            colorSpace: settings.workingSpace)
     }
 
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         try checkRows(y: y, count: count)
         switch path {
-        case let .bilinear(d): d.readRows(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
-        case let .halfSize(d): d.readRows(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
-        case let .lmmseGW(chunks): try chunks.read(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
+        case .bilinear(let d): d.readRows(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
+        case .halfSize(let d): d.readRows(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
+        case .lmmseGW(let chunks): try chunks.read(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
         }
     }
 
     // MARK: The engine reads the LMMSE-GW develop's chunks in place
 
     func willRead(rows: Range<Int>) {
-        if case let .lmmseGW(chunks) = path { chunks.willRead(rows: rows) }
+        if case .lmmseGW(let chunks) = path { chunks.willRead(rows: rows) }
     }
 
     var lendsRows: Bool {
@@ -101,19 +105,19 @@ final class RAWDevelopDecoder: DevelopSource {
 
     func lendRows(y: Int, count: Int) throws(DaguerreError) -> [LentRows] {
         try checkRows(y: y, count: count)
-        guard case let .lmmseGW(chunks) = path, lendsRows else {
+        guard case .lmmseGW(let chunks) = path, lendsRows else {
             throw .unsupported(feature: "lending rows of a draft develop", hint: "Read them with readRows(y:count:into:bytesPerRow:).")
         }
         return try chunks.lend(y: y, count: count, columns: columns)
     }
 
     func releaseRows(below y: Int) {
-        if case let .lmmseGW(chunks) = path { chunks.releaseRows(below: y) }
+        if case .lmmseGW(let chunks) = path { chunks.releaseRows(below: y) }
     }
 
     /// Whether a chunk is developing ahead on its own thread (for the tests).
     var isDevelopingAhead: Bool {
-        if case let .lmmseGW(chunks) = path { return chunks.isDevelopingAhead }
+        if case .lmmseGW(let chunks) = path { return chunks.isDevelopingAhead }
         return false
     }
 }

@@ -31,7 +31,9 @@ final class StreamedMosaic {
     /// buffer is then sized once for the chunk rows such a band can span (a buffer grown on
     /// the second band was the first one's pages faulted for nothing: 1 500 of them at 24 MP).
     init(stored: StoredMosaic, limits: Limits, bandRows: Int = 0) {
-        layout = stored.layout; chunks = stored.chunks; self.limits = limits
+        layout = stored.layout
+        chunks = stored.chunks
+        self.limits = limits
         let ch = max(chunks.chunkHeight, 1)
         reservedRows = bandRows > 0 ? min(chunks.height, ((bandRows - 1) / ch + 2) * ch) : 0
     }
@@ -44,11 +46,15 @@ final class StreamedMosaic {
     /// Mosaic rows `rows` (clipped to the mosaic) and the rest of their chunk rows, decoded.
     /// Throws the decoder's error for a damaged chunk, or a size error before allocating.
     func cover(_ rows: Range<Int>, assistance: WorkerPool.Assistance? = nil) throws(DaguerreError) -> MosaicRows {
-        let w = chunks.width, h = chunks.height, ch = chunks.chunkHeight
+        let w = chunks.width
+        let h = chunks.height
+        let ch = chunks.chunkHeight
         // At least one row, inside the mosaic, whatever is asked.
-        let lo = min(max(0, rows.lowerBound), h - 1), hi = min(h, max(rows.upperBound, lo + 1))
+        let lo = min(max(0, rows.lowerBound), h - 1)
+        let hi = min(h, max(rows.upperBound, lo + 1))
         let need = (lo / ch)..<((hi - 1) / ch + 1)
-        let firstRow = need.lowerBound * ch, count = min(h, need.upperBound * ch) - firstRow
+        let firstRow = need.lowerBound * ch
+        let count = min(h, need.upperBound * ch) - firstRow
         if count * w > capacity {
             let rows = max(count, capacity == 0 ? reservedRows : 0)
             try limits.check(width: w, height: rows, bytesPerPixel: 2, what: "decoded mosaic band")
@@ -62,10 +68,11 @@ final class StreamedMosaic {
         let keep = held.clamped(to: need)
         if !keep.isEmpty, keep.lowerBound != held.lowerBound || keep.lowerBound != need.lowerBound {
             let rowsKept = min(h, keep.upperBound * ch) - keep.lowerBound * ch
-            (buffer + (keep.lowerBound - need.lowerBound) * ch * w).update(from: buffer + (keep.lowerBound - held.lowerBound) * ch * w,
-                                                                          count: rowsKept * w)
+            (buffer + (keep.lowerBound - need.lowerBound) * ch * w).update(
+                from: buffer + (keep.lowerBound - held.lowerBound) * ch * w,
+                count: rowsKept * w)
         }
-        held = 0..<0     // until the band is whole: a failure leaves nothing half-decoded behind
+        held = 0..<0  // until the band is whole: a failure leaves nothing half-decoded behind
         let missing = keep.isEmpty ? [need] : [need.lowerBound..<keep.lowerBound, keep.upperBound..<need.upperBound]
         let target = DNGRawChunks.Target(samples: buffer, firstRow: firstRow, rows: count)
         for band in missing where !band.isEmpty {
@@ -77,9 +84,13 @@ final class StreamedMosaic {
 
     /// Decodes chunk rows `band` into `target` on all cores (items of two tiles each), the
     /// develop's reading thread helping through `assistance`; the first failure is thrown.
-    private func decode(chunkRows band: Range<Int>, into target: DNGRawChunks.Target, assistance: WorkerPool.Assistance?) throws(DaguerreError) {
-        let range = chunks.chunks(inChunkRows: band), items = DNGRawChunks.items(range)
-        let results = TileResults<Void>(count: items), chunks = self.chunks
+    private func decode(chunkRows band: Range<Int>, into target: DNGRawChunks.Target, assistance: WorkerPool.Assistance?)
+        throws(DaguerreError)
+    {
+        let range = chunks.chunks(inChunkRows: band)
+        let items = DNGRawChunks.items(range)
+        let results = TileResults<Void>(count: items)
+        let chunks = self.chunks
         WorkerPool.share(workers: WorkerPool.processorCount, items: items, assistance: assistance) { _, item in
             results.set(item, Result { () throws(DaguerreError) in try chunks.decode(item: item, of: range, into: target) })
         }

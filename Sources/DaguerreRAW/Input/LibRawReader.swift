@@ -25,14 +25,18 @@ public enum LibRawReader {
         // before returning; its C signature is merely not const.
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(DaguerreError) in
-                try read(path: name, limits: limits) { libraw_open_buffer($0, UnsafeMutableRawPointer(mutating: raw.baseAddress), raw.count) }
+                try read(path: name, limits: limits) {
+                    libraw_open_buffer($0, UnsafeMutableRawPointer(mutating: raw.baseAddress), raw.count)
+                }
             }
         }
         return try result.get()
     }
 
     /// Decodes what `open` opened on a fresh handle; `path` names the input in errors.
-    private static func read(path: String, limits: Limits, open: (UnsafeMutablePointer<libraw_data_t>) -> Int32) throws(DaguerreError) -> DNGImage {
+    private static func read(path: String, limits: Limits, open: (UnsafeMutablePointer<libraw_data_t>) -> Int32) throws(DaguerreError)
+        -> DNGImage
+    {
         guard let handle = libraw_init(0) else {
             throw .io(operation: "start LibRaw for", path: path, reason: "libraw_init returned nothing (out of memory)")
         }
@@ -41,30 +45,39 @@ public enum LibRawReader {
             guard rc != 0 else { return }
             let message = String(cString: libraw_strerror(rc))
             if rc == LIBRAW_FILE_UNSUPPORTED.rawValue {
-                throw .unsupported(feature: "this RAW format (\(path): LibRaw says \(message))", hint: "Convert it to DNG, or check the file is a camera RAW.")
+                throw .unsupported(
+                    feature: "this RAW format (\(path): LibRaw says \(message))",
+                    hint: "Convert it to DNG, or check the file is a camera RAW.")
             }
             throw .corruptData(format: "RAW", detail: "LibRaw could not \(step): \(message)", path: path)
         }
         try check(open(handle), "open the file")
         // Fields are read through the handle: libraw_data_t is hundreds of kilobytes, too big to copy.
-        let sizes = handle.pointee.sizes, idata = handle.pointee.idata
-        let width = Int(sizes.width), height = Int(sizes.height)
-        let rawWidth = Int(sizes.raw_width), rawHeight = Int(sizes.raw_height)
+        let sizes = handle.pointee.sizes
+        let idata = handle.pointee.idata
+        let width = Int(sizes.width)
+        let height = Int(sizes.height)
+        let rawWidth = Int(sizes.raw_width)
+        let rawHeight = Int(sizes.raw_height)
         try limits.check(width: rawWidth, height: rawHeight, bytesPerPixel: 2, what: "RAW mosaic")
         guard idata.colors == 3, idata.filters != 0, idata.filters != 9, idata.is_foveon == 0 else {
-            throw .unsupported(feature: "RAW files that are not 3-colour Bayer mosaics (X-Trans, Foveon, 4-colour or linear) (\(path))",
-                               hint: "Only Bayer sensors are developed so far.")
+            throw .unsupported(
+                feature: "RAW files that are not 3-colour Bayer mosaics (X-Trans, Foveon, 4-colour or linear) (\(path))",
+                hint: "Only Bayer sensors are developed so far.")
         }
         try check(libraw_unpack(handle), "unpack the raw data")
-        let unpackedSizes = handle.pointee.sizes   // after unpack: the margins are final
+        let unpackedSizes = handle.pointee.sizes  // after unpack: the margins are final
         guard let raw = handle.pointee.rawdata.raw_image, width >= 2, height >= 2,
-              Int(unpackedSizes.top_margin) + height <= rawHeight, Int(unpackedSizes.left_margin) + width <= rawWidth else {
+            Int(unpackedSizes.top_margin) + height <= rawHeight, Int(unpackedSizes.left_margin) + width <= rawWidth
+        else {
             throw .unsupported(feature: "this RAW layout (\(path))", hint: "LibRaw gave no single-plane mosaic for it.")
         }
         // Whole 2×2 blocks of the visible area.
-        let w = width & ~1, h = height & ~1
+        let w = width & ~1
+        let h = height & ~1
         let pitch = Int(unpackedSizes.raw_pitch) / 2
-        let top = Int(unpackedSizes.top_margin), left = Int(unpackedSizes.left_margin)
+        let top = Int(unpackedSizes.top_margin)
+        let left = Int(unpackedSizes.left_margin)
         var samples = [UInt16](repeating: 0, count: w * h)
         for y in 0..<h { for x in 0..<w { samples[y * w + x] = raw[(top + y) * pitch + left + x] } }
         var cfa: [UInt8] = []
@@ -75,15 +88,18 @@ public enum LibRawReader {
         guard let pattern = BayerPattern(cfaPattern: cfa) else {
             throw .unsupported(feature: "the CFA layout \(cfa) (\(path))", hint: "Only RGGB, GRBG, BGGR and GBRG mosaics are developed.")
         }
-        var camMul = [Float](repeating: 0, count: 4), camXYZ = [Float](repeating: 0, count: 9)
+        var camMul = [Float](repeating: 0, count: 4)
+        var camXYZ = [Float](repeating: 0, count: 9)
         var maximum: Float = 0
         dag_libraw_color(handle, &camMul, &camXYZ, &maximum)
         // Black per 2×2 position: common, per-colour (G2 is LibRaw's colour 3) and repeat-pattern levels.
         let positionBlack = (0..<4).map { p in Double(dag_libraw_black_at(handle, Int32(p / 2), Int32(p % 2))) }
         let bits = max(8, min(16, Int(log2(Double(max(maximum, 255))).rounded(.up))))
-        let mosaic = try BayerImage(width: w, height: h, pattern: pattern, bitsPerSample: bits, samples: samples,
-                                    blackLevel: positionBlack, whiteLevel: Int(max(maximum, 1)))
-        var dng = DNGImage(raw: mosaic, uniqueCameraModel: "\(String(cString: dag_libraw_make(handle))) \(String(cString: dag_libraw_model(handle)))")
+        let mosaic = try BayerImage(
+            width: w, height: h, pattern: pattern, bitsPerSample: bits, samples: samples,
+            blackLevel: positionBlack, whiteLevel: Int(max(maximum, 1)))
+        var dng = DNGImage(
+            raw: mosaic, uniqueCameraModel: "\(String(cString: dag_libraw_make(handle))) \(String(cString: dag_libraw_model(handle)))")
         // LibRaw's cam_xyz is Adobe's XYZ → camera matrix for D65.
         if camXYZ.contains(where: { $0 != 0 }) {
             dng.color.colorMatrix1 = camXYZ.map(Double.init)

@@ -22,14 +22,21 @@ import Foundation
 public struct RAWAdjustments: Codable, Sendable, Equatable {
     /// An option's value: a number, a switch or a name, written as a literal.
     public enum Value: Sendable, Hashable, CustomStringConvertible, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral,
-                       ExpressibleByBooleanLiteral, ExpressibleByStringLiteral {
-        case number(Double), toggle(Bool), text(String)
+        ExpressibleByBooleanLiteral, ExpressibleByStringLiteral
+    {
+        case number(Double)
+        case toggle(Bool)
+        case text(String)
         public init(floatLiteral v: Double) { self = .number(v) }
         public init(integerLiteral v: Int) { self = .number(Double(v)) }
         public init(booleanLiteral v: Bool) { self = .toggle(v) }
         public init(stringLiteral v: String) { self = .text(v) }
         public var description: String {
-            switch self { case let .number(v): "\(v)"; case let .toggle(b): b ? "1" : "0"; case let .text(t): t }
+            switch self {
+            case .number(let v): "\(v)"
+            case .toggle(let b): b ? "1" : "0"
+            case .text(let t): t
+            }
         }
     }
 
@@ -55,8 +62,9 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
     /// name for the pipeline version. Text given for a number or a switch is parsed.
     public mutating func set(_ value: Value, for name: String) throws(DaguerreError) {
         guard let option = RAWFilter.option(named: name) else {
-            throw .invalidArgument(what: "RAW adjustment '\(name)'",
-                                   problem: "is not an option; use one of \(RAWFilter.options.map(\.sidecarName).joined(separator: ", "))")
+            throw .invalidArgument(
+                what: "RAW adjustment '\(name)'",
+                problem: "is not an option; use one of \(RAWFilter.options.map(\.sidecarName).joined(separator: ", "))")
         }
         values[option] = try option.normalize(value)
     }
@@ -140,9 +148,9 @@ public struct RAWAdjustments: Codable, Sendable, Equatable {
         for option in RAWFilter.options {
             let field = Field(option.sidecarName)
             switch values[option] {
-            case let .text(t)?: try c.encode(t, forKey: field)
-            case let .toggle(b)?: try c.encode(b, forKey: field)
-            case let .number(v)?: try c.encode(v, forKey: field)
+            case .text(let t)?: try c.encode(t, forKey: field)
+            case .toggle(let b)?: try c.encode(b, forKey: field)
+            case .number(let v)?: try c.encode(v, forKey: field)
             case nil: continue
             }
         }

@@ -24,7 +24,8 @@ extension RAWFilter {
         }
         guard let option = Self.option(forKey: key) else { throw Self.unknown(key) }
         guard let v = option.number(in: self) else {
-            throw .invalidParameter(filter: "RAWFilter", key: key, problem: "holds a name; read it as \(option.text(in: self)) with string(forKey:)")
+            throw .invalidParameter(
+                filter: "RAWFilter", key: key, problem: "holds a name; read it as \(option.text(in: self)) with string(forKey:)")
         }
         return v
     }
@@ -45,7 +46,9 @@ extension RAWFilter {
     /// ```
     public mutating func setValue(_ value: Double, forKey key: String) throws(DaguerreError) {
         if let i = Self.chromaticityKeys.firstIndex(of: key) {
-            guard value.isFinite else { throw .invalidParameter(filter: "RAWFilter", key: key, problem: "must be a finite number, not \(value)") }
+            guard value.isFinite else {
+                throw .invalidParameter(filter: "RAWFilter", key: key, problem: "must be a finite number, not \(value)")
+            }
             var xy = ColorTemperature.xy(temperature: neutralTemperature, tint: neutralTint)
             if i == 0 { xy.x = value } else { xy.y = value }
             (neutralTemperature, neutralTint) = ColorTemperature.temperatureAndTint(of: xy)

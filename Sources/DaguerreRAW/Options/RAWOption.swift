@@ -37,7 +37,12 @@ public struct RAWOption: Sendable, Hashable, CustomStringConvertible {
     public let value: Value
 
     public init(key: String, aliases: [String] = [], sidecar: String, flag: String, help: String, _ value: Value) {
-        self.key = key; self.aliases = aliases; sidecarName = sidecar; self.flag = flag; self.help = help; self.value = value
+        self.key = key
+        self.aliases = aliases
+        sidecarName = sidecar
+        self.flag = flag
+        self.help = help
+        self.value = value
     }
 
     public var description: String { key }
@@ -47,8 +52,8 @@ public struct RAWOption: Sendable, Hashable, CustomStringConvertible {
     /// The option's value in `filter`, as a number (a toggle reads 0 or 1); nil for a text option.
     public func number(in filter: RAWFilter) -> Double? {
         switch value {
-        case let .number(path, _, _, _): filter[keyPath: path]
-        case let .toggle(path): filter[keyPath: path] ? 1 : 0
+        case .number(let path, _, _, _): filter[keyPath: path]
+        case .toggle(let path): filter[keyPath: path] ? 1 : 0
         case .text: nil
         }
     }
@@ -56,7 +61,7 @@ public struct RAWOption: Sendable, Hashable, CustomStringConvertible {
     /// The option's value in `filter` as text (a number in its shortest exact form).
     public func text(in filter: RAWFilter) -> String {
         switch value {
-        case let .text(path): filter[keyPath: path]
+        case .text(let path): filter[keyPath: path]
         default: number(in: filter).map { "\($0)" } ?? ""
         }
     }
@@ -98,9 +103,9 @@ public struct RAWOption: Sendable, Hashable, CustomStringConvertible {
     /// Sets `filter`'s property to a value ``normalize(_:)`` gave.
     func assign(_ value: RAWAdjustments.Value, in filter: inout RAWFilter) {
         switch (self.value, value) {
-        case let (.number(path, _, _, _), .number(v)): filter[keyPath: path] = v
-        case let (.toggle(path), .toggle(b)): filter[keyPath: path] = b
-        case let (.text(path), .text(t)): filter[keyPath: path] = t
+        case (.number(let path, _, _, _), .number(let v)): filter[keyPath: path] = v
+        case (.toggle(let path), .toggle(let b)): filter[keyPath: path] = b
+        case (.text(let path), .text(let t)): filter[keyPath: path] = t
         default: break
         }
     }
@@ -108,7 +113,7 @@ public struct RAWOption: Sendable, Hashable, CustomStringConvertible {
     /// Throws unless `value` is finite and inside the option's range.
     public func check(_ value: Double) throws(DaguerreError) {
         guard value.isFinite else { throw invalid("must be a finite number, not \(value)") }
-        guard case let .number(_, minimum, maximum, above) = self.value else { return }
+        guard case .number(_, let minimum, let maximum, let above) = self.value else { return }
         if let minimum, above ? !(value > minimum) : value < minimum {
             throw invalid("\(value) is \(above ? "not above" : "below") \(minimum); the range is \(rangeText)")
         }
@@ -118,11 +123,11 @@ public struct RAWOption: Sendable, Hashable, CustomStringConvertible {
     /// The valid values, as the help says them.
     public var rangeText: String {
         switch value {
-        case let .number(_, minimum, maximum, above):
+        case .number(_, let minimum, let maximum, let above):
             switch (minimum, maximum) {
-            case let (lo?, hi?): return above ? "\(lo) < x ≤ \(hi)" : "\(lo) … \(hi)"
-            case let (lo?, nil): return above ? "above \(lo)" : "\(lo) or more"
-            case let (nil, hi?): return "up to \(hi)"
+            case (let lo?, let hi?): return above ? "\(lo) < x ≤ \(hi)" : "\(lo) … \(hi)"
+            case (let lo?, nil): return above ? "above \(lo)" : "\(lo) or more"
+            case (nil, let hi?): return "up to \(hi)"
             case (nil, nil): return "any finite number"
             }
         case .toggle: return "on or off"
@@ -134,9 +139,9 @@ public struct RAWOption: Sendable, Hashable, CustomStringConvertible {
     public var propertyName: String {
         let path: AnyKeyPath
         switch value {
-        case let .number(p, _, _, _): path = p
-        case let .toggle(p): path = p
-        case let .text(p): path = p
+        case .number(let p, _, _, _): path = p
+        case .toggle(let p): path = p
+        case .text(let p): path = p
         }
         return String(describing: path).replacingOccurrences(of: "\\RAWFilter.", with: "")
     }

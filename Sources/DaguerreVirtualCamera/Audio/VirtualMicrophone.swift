@@ -29,7 +29,9 @@ public struct VirtualMicrophone: Sendable {
     public var channels: Int
 
     public init(sound: SceneSound = .tone(frequency: 440, amplitude: 0.2), seed: UInt64 = 0, channels: Int = 1) {
-        self.sound = sound; self.seed = seed; self.channels = max(1, min(2, channels))
+        self.sound = sound
+        self.seed = seed
+        self.channels = max(1, min(2, channels))
     }
 
     /// Interleaved samples for frames `start ..< start + count` of the 44.1 kHz clock.
@@ -41,13 +43,14 @@ public struct VirtualMicrophone: Sendable {
             let v: Double
             switch sound {
             case .silence: v = 0
-            case let .tone(f, a): v = a * sin(2 * Double.pi * f * Double(n) / Double(Self.sampleRate))
-            case let .noise(a):
+            case .tone(let f, let a): v = a * sin(2 * Double.pi * f * Double(n) / Double(Self.sampleRate))
+            case .noise(let a):
                 // One counter-based draw per sample: the same sample index gives the same value.
                 var rng = SplitMix64(seed: seed, 0xA0D10, UInt64(bitPattern: Int64(n)))
-                let u1 = max(rng.uniform(), 1e-12), u2 = rng.uniform()
+                let u1 = max(rng.uniform(), 1e-12)
+                let u2 = rng.uniform()
                 v = a * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
-            case let .samples(s): v = s.isEmpty ? 0 : Double(s[((n % s.count) + s.count) % s.count]) / 32768
+            case .samples(let s): v = s.isEmpty ? 0 : Double(s[((n % s.count) + s.count) % s.count]) / 32768
             }
             let clamped = v.isNaN ? 0 : min(max(v, -1), 1)
             let q = Int16((clamped * 32767).rounded())
@@ -72,19 +75,30 @@ public struct VirtualMicrophone: Sendable {
         guard bytes.count >= 12, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46], bytes[8..<12] == [0x57, 0x41, 0x56, 0x45] else {
             throw .corruptData(format: "WAV", detail: "it does not start with RIFF…WAVE", path: path)
         }
-        var offset = 12, channels = 0, rate = 0, bits = 0, format = 0
+        var offset = 12
+        var channels = 0
+        var rate = 0
+        var bits = 0
+        var format = 0
         var data: Range<Int>?
         while offset + 8 <= bytes.count {
-            let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self), size = u32(offset + 4)
+            let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+            let size = u32(offset + 4)
             let body = offset + 8
             guard body + size <= bytes.count else { throw .truncated(format: "WAV", path: path) }
-            if id == "fmt ", size >= 16 { format = u16(body); channels = u16(body + 2); rate = u32(body + 4); bits = u16(body + 14) }
+            if id == "fmt ", size >= 16 {
+                format = u16(body)
+                channels = u16(body + 2)
+                rate = u32(body + 4)
+                bits = u16(body + 14)
+            }
             if id == "data" { data = body..<body + size }
             offset = body + size + (size & 1)
         }
         guard format == 1, bits == 16, channels >= 1, rate == sampleRate, let data else {
-            throw .unsupported(feature: "WAV audio other than 16-bit PCM at 44.1 kHz (this is format \(format), \(bits)-bit, \(rate) Hz)",
-                               hint: "Convert it: ffmpeg -i in.wav -ar 44100 -c:a pcm_s16le out.wav")
+            throw .unsupported(
+                feature: "WAV audio other than 16-bit PCM at 44.1 kHz (this is format \(format), \(bits)-bit, \(rate) Hz)",
+                hint: "Convert it: ffmpeg -i in.wav -ar 44100 -c:a pcm_s16le out.wav")
         }
         let frames = data.count / (2 * channels)
         let samples = (0..<frames).map { Int16(truncatingIfNeeded: u16(data.lowerBound + $0 * 2 * channels)) }

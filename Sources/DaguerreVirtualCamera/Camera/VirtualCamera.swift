@@ -56,13 +56,15 @@ public final class VirtualCamera: @unchecked Sendable {
     }
 
     public init(profile: VirtualCameraProfile = .back, scene: any Scene = StudioScene(), seed: UInt64 = 0) {
-        self.profile = profile; self.seed = seed
+        self.profile = profile
+        self.seed = seed
         state = State(exposure: ExposureSettings(duration: 1.0 / 60, iso: profile.sensor.baseISO * 4))
         state.scene = scene
     }
 
     private func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return try body(&state)
     }
 
@@ -132,9 +134,10 @@ public final class VirtualCamera: @unchecked Sendable {
     func opticalImage(for mode: SensorReadoutMode, scene: any Scene, illuminant: Illuminant) -> OpticalImage {
         let key = "\(scene.cacheKey)|\(illuminant.rawValue)|\(mode.width)x\(mode.height)"
         if let hit = (withState { _ in opticalCache[key] }) { return hit }
-        let image = OpticalImage.render(scene: scene, lighting: .under(illuminant), lens: profile.lens,
-                                        width: mode.width, height: mode.height,
-                                        fullWidth: profile.sensor.width, fullHeight: profile.sensor.height)
+        let image = OpticalImage.render(
+            scene: scene, lighting: .under(illuminant), lens: profile.lens,
+            width: mode.width, height: mode.height,
+            fullWidth: profile.sensor.width, fullHeight: profile.sensor.height)
         withState { _ in
             // Bounded by bytes (a 12 MP image is about 195 MB): drop everything older when full.
             let bytes = { (i: OpticalImage) in i.width * i.height * 16 }
@@ -156,13 +159,15 @@ public final class VirtualCamera: @unchecked Sendable {
     /// pulse), the flash fires during the exposure (the back camera only); its light falls off
     /// with the square of each surface's distance. Flash frames do not move the control loops.
     public func captureRAW(mode: SensorReadoutMode, at time: Double, flashPower: Double? = nil) throws(DaguerreError) -> RawFrame {
-        captureLock.lock(); defer { captureLock.unlock() }
+        captureLock.lock()
+        defer { captureLock.unlock() }
         let flash = flashPower != nil
         try Self.validate(profile: profile, mode: mode)
         guard time.isFinite else { throw .invalidArgument(what: "capture time \(time)", problem: "must be finite") }
         guard profile.modes.contains(mode) else {
-            throw .invalidArgument(what: "readout mode \(mode.width)×\(mode.height)",
-                                   problem: "the \(profile.name) reads out \(profile.modes.map { "\($0.width)×\($0.height)" }.joined(separator: ", "))")
+            throw .invalidArgument(
+                what: "readout mode \(mode.width)×\(mode.height)",
+                problem: "the \(profile.name) reads out \(profile.modes.map { "\($0.width)×\($0.height)" }.joined(separator: ", "))")
         }
         if flash, !profile.hasFlash {
             throw .unsupported(feature: "flash on the \(profile.name)", hint: "Use the back camera, or capture without flash.")
@@ -171,8 +176,14 @@ public final class VirtualCamera: @unchecked Sendable {
             throw .invalidArgument(what: "flash power \(p)", problem: "give 0...1 of the full pulse")
         }
         let snapshot = withState { s -> State in
-            switch s.exposureControl { case let .custom(e): s.exposure = e; default: break }
-            switch s.whiteBalanceControl { case let .custom(g): s.gains = g; default: break }
+            switch s.exposureControl {
+            case .custom(let e): s.exposure = e
+            default: break
+            }
+            switch s.whiteBalanceControl {
+            case .custom(let g): s.gains = g
+            default: break
+            }
             return s
         }
         try Self.validate(snapshot)
@@ -187,8 +198,10 @@ public final class VirtualCamera: @unchecked Sendable {
             sensor: sensor, optical: optical, motionScale: motionScale(for: mode), lux: snapshot.lux, exposure: exposure.duration,
             iso: exposure.iso, startTime: time, motion: snapshot.motion, stabilized: stabilized,
             stabilizationReduction: profile.lens.stabilizationReduction, seed: seed, frameIndex: snapshot.frameIndex,
-            flash: flash ? FlashPulse(optical: opticalImage(for: mode, scene: snapshot.scene, illuminant: .d65),
-                                      luxSecondsAtOneMetre: profile.flashLuxSecondsAtOneMetre * (flashPower ?? 0)) : nil,
+            flash: flash
+                ? FlashPulse(
+                    optical: opticalImage(for: mode, scene: snapshot.scene, illuminant: .d65),
+                    luxSecondsAtOneMetre: profile.flashLuxSecondsAtOneMetre * (flashPower ?? 0)) : nil,
             objects: snapshot.movingObjects.map { ($0, lighting.srgb($0.reflectance)) },
             fieldSpan: fieldSpan(for: mode))
         let mosaic = try SensorReadout.read(request)
@@ -198,10 +211,12 @@ public final class VirtualCamera: @unchecked Sendable {
         let greenElectrons = stats.meanGreen * sensor.fullWellElectrons / gain
         let luxEstimate = greenElectrons / (exposure.duration * sensor.electronsPerLuxSecond * 0.18)
         let d0 = snapshot.motion.displacement(at: time, stabilized: stabilized, reduction: profile.lens.stabilizationReduction)
-        let d1 = snapshot.motion.displacement(at: time + exposure.duration, stabilized: stabilized, reduction: profile.lens.stabilizationReduction)
-        let metadata = FrameMetadata(index: snapshot.frameIndex, timestamp: time, exposureDuration: exposure.duration, iso: exposure.iso,
-                                     analogGain: gain, luxEstimate: luxEstimate, whiteBalanceGains: snapshot.gains, motion: d0,
-                                     motionSpeed: ((d1 - d0) * (d1 - d0)).sum().squareRoot() / exposure.duration, flashFired: flash)
+        let d1 = snapshot.motion.displacement(
+            at: time + exposure.duration, stabilized: stabilized, reduction: profile.lens.stabilizationReduction)
+        let metadata = FrameMetadata(
+            index: snapshot.frameIndex, timestamp: time, exposureDuration: exposure.duration, iso: exposure.iso,
+            analogGain: gain, luxEstimate: luxEstimate, whiteBalanceGains: snapshot.gains, motion: d0,
+            motionSpeed: ((d1 - d0) * (d1 - d0)).sum().squareRoot() / exposure.duration, flashFired: flash)
         withState { s in
             s.frameIndex = snapshot.frameIndex + 1
             guard !flash else { return }
@@ -219,7 +234,8 @@ public final class VirtualCamera: @unchecked Sendable {
     /// level to the auto-exposure target, at the exposure the next frame would use. Returns the
     /// power for ``captureRAW(mode:at:flashPower:)`` (1 when even full power falls short).
     public func preflash(mode: SensorReadoutMode, at time: Double) throws(DaguerreError) -> Double {
-        captureLock.lock(); defer { captureLock.unlock() }
+        captureLock.lock()
+        defer { captureLock.unlock() }
         let ambient = try captureRAW(mode: mode, at: time)
         let settings = currentExposure
         let saved = exposureControl
@@ -227,7 +243,8 @@ public final class VirtualCamera: @unchecked Sendable {
         defer { exposureControl = saved }
         let lit = try captureRAW(mode: mode, at: time + 1 / mode.maxFrameRate, flashPower: 1.0 / 16)
         // The ambient level scaled to the settings the lit frame used; the rest is flash.
-        let scale = lit.metadata.exposureDuration * lit.metadata.analogGain / (ambient.metadata.exposureDuration * ambient.metadata.analogGain)
+        let scale =
+            lit.metadata.exposureDuration * lit.metadata.analogGain / (ambient.metadata.exposureDuration * ambient.metadata.analogGain)
         let ambientLevel = FrameStatistics(ambient.mosaic).meanGreen * scale
         let fullFlash = max(FrameStatistics(lit.mosaic).meanGreen - ambientLevel, 1e-6) * 16
         let target = AutoExposure(isoRange: sensor(for: mode).isoRange, durationRange: 1.0 / 8000...(1 / mode.maxFrameRate)).target
@@ -240,7 +257,8 @@ public final class VirtualCamera: @unchecked Sendable {
         for (w, h, what) in [(profile.sensor.width, profile.sensor.height, "sensor"), (mode.width, mode.height, "readout mode")] {
             try Limits.default.check(width: w, height: h, bytesPerPixel: 16, what: "virtual camera \(what)")
             guard w >= 2, h >= 2, w % 2 == 0, h % 2 == 0 else {
-                throw .invalidArgument(what: "virtual camera \(what) \(w)×\(h)", problem: "width and height must be even (whole 2×2 Bayer blocks)")
+                throw .invalidArgument(
+                    what: "virtual camera \(what) \(w)×\(h)", problem: "width and height must be even (whole 2×2 Bayer blocks)")
             }
         }
         guard mode.maxFrameRate.isFinite, mode.maxFrameRate >= 1, mode.maxFrameRate <= 1000 else {
@@ -252,21 +270,28 @@ public final class VirtualCamera: @unchecked Sendable {
     static func validate(_ s: State) throws(DaguerreError) {
         guard s.lux.isFinite else { throw .invalidArgument(what: "light level \(s.lux) lux", problem: "must be finite") }
         guard s.exposure.duration.isFinite, s.exposure.duration > 0, s.exposure.duration <= 60,
-              s.exposure.iso.isFinite, s.exposure.iso > 0 else {
-            throw .invalidArgument(what: "exposure \(s.exposure.duration) s at ISO \(s.exposure.iso)", problem: "give a duration in (0, 60] s and a positive, finite ISO")
+            s.exposure.iso.isFinite, s.exposure.iso > 0
+        else {
+            throw .invalidArgument(
+                what: "exposure \(s.exposure.duration) s at ISO \(s.exposure.iso)",
+                problem: "give a duration in (0, 60] s and a positive, finite ISO")
         }
         guard s.gains.x.isFinite, s.gains.y.isFinite, s.gains.z.isFinite, s.gains.min() > 0 else {
             throw .invalidArgument(what: "white-balance gains \(s.gains)", problem: "must be positive and finite")
         }
         let m = s.motion
         guard m.shakeSpeed.isFinite, m.shakeSpeed >= 0, m.shakeSpeed <= 1e6, m.pocketDropAcceleration.isFinite,
-              m.pocketFadeTime.isFinite, m.pocketFadeTime > 0, m.pocketDropTime?.isFinite ?? true else {
+            m.pocketFadeTime.isFinite, m.pocketFadeTime > 0, m.pocketDropTime?.isFinite ?? true
+        else {
             throw .invalidArgument(what: "camera motion", problem: "speeds, times and accelerations must be finite (shake up to 10⁶ px/s)")
         }
         for o in s.movingObjects {
             guard o.centre.x.isFinite, o.centre.y.isFinite, o.velocity.x.isFinite, o.velocity.y.isFinite,
-                  abs(o.velocity.x) <= 1000, abs(o.velocity.y) <= 1000, o.radius.isFinite, o.radius > 0, o.radius <= 10 else {
-                throw .invalidArgument(what: "moving object at \(o.centre)", problem: "centre and velocity (up to 1000 fields/s) must be finite, radius in (0, 10]")
+                abs(o.velocity.x) <= 1000, abs(o.velocity.y) <= 1000, o.radius.isFinite, o.radius > 0, o.radius <= 10
+            else {
+                throw .invalidArgument(
+                    what: "moving object at \(o.centre)",
+                    problem: "centre and velocity (up to 1000 fields/s) must be finite, radius in (0, 10]")
             }
         }
     }

@@ -6,7 +6,11 @@ public struct SensorReadoutMode: Sendable, Hashable {
     public var width: Int
     public var height: Int
     public var maxFrameRate: Double
-    public init(width: Int, height: Int, maxFrameRate: Double) { self.width = width; self.height = height; self.maxFrameRate = maxFrameRate }
+    public init(width: Int, height: Int, maxFrameRate: Double) {
+        self.width = width
+        self.height = height
+        self.maxFrameRate = maxFrameRate
+    }
 }
 
 /// A camera module: what a device format is built from.
@@ -28,12 +32,16 @@ public struct VirtualCameraProfile: Sendable, Equatable {
     /// 12 MP back camera: 1920×1080 and 4032×3024 modes at 30 fps, a flash, OIS.
     public static let back = VirtualCameraProfile(
         name: "Back Camera", sensor: .backCamera, lens: .backCamera,
-        modes: [SensorReadoutMode(width: 1920, height: 1080, maxFrameRate: 30), SensorReadoutMode(width: 4032, height: 3024, maxFrameRate: 30)],
+        modes: [
+            SensorReadoutMode(width: 1920, height: 1080, maxFrameRate: 30), SensorReadoutMode(width: 4032, height: 3024, maxFrameRate: 30),
+        ],
         hasFlash: true, flashLuxSecondsAtOneMetre: 12)
 
     /// Front camera: a 1280×960 stream; 2576×1932 (5 MP) stills when high resolution is opted in (C5).
     public static let front = VirtualCameraProfile(
         name: "Front Camera", sensor: .frontCamera, lens: .frontCamera,
-        modes: [SensorReadoutMode(width: 1280, height: 960, maxFrameRate: 30), SensorReadoutMode(width: 2576, height: 1932, maxFrameRate: 15)],
+        modes: [
+            SensorReadoutMode(width: 1280, height: 960, maxFrameRate: 30), SensorReadoutMode(width: 2576, height: 1932, maxFrameRate: 15),
+        ],
         hasFlash: false, flashLuxSecondsAtOneMetre: 0)
 }

@@ -6,7 +6,10 @@ import Foundation
 public struct ExposureSettings: Sendable, Equatable {
     public var duration: Double
     public var iso: Double
-    public init(duration: Double, iso: Double) { self.duration = duration; self.iso = iso }
+    public init(duration: Double, iso: Double) {
+        self.duration = duration
+        self.iso = iso
+    }
 }
 
 /// A proportional controller in log exposure: it corrects `damping` of the error each frame
@@ -25,7 +28,9 @@ public struct AutoExposure: Sendable, Equatable {
     public var durationRange: ClosedRange<Double>
 
     public init(target: Double = 0.14, isoRange: ClosedRange<Double>, durationRange: ClosedRange<Double>) {
-        self.target = target; self.isoRange = isoRange; self.durationRange = durationRange
+        self.target = target
+        self.isoRange = isoRange
+        self.durationRange = durationRange
     }
 
     /// The settings for the next frame, from the current frame's settings and its metering.

@@ -30,11 +30,15 @@ public struct AutoWhiteBalance: Sendable {
     /// The estimated neutral (camera R, G, B with G = 1) from grey-candidate cells, or nil when
     /// no cell is bright enough and near the locus.
     public func estimateNeutral(_ s: FrameStatistics) -> SIMD3<Double>? {
-        var sum = SIMD2<Double>.zero, weight = 0.0
+        var sum = SIMD2<Double>.zero
+        var weight = 0.0
         for c in s.cells where c.min() > 0.01 && c.max() < 0.9 {
             let chroma = SIMD2(log(c.x / c.y), log(c.z / c.y))
             let distance = locus.map { (($0 - chroma) * ($0 - chroma)).sum() }.min() ?? .infinity
-            if distance < tolerance * tolerance { sum += chroma * c.y; weight += c.y }
+            if distance < tolerance * tolerance {
+                sum += chroma * c.y
+                weight += c.y
+            }
         }
         guard weight > 0 else { return nil }
         let mean = sum / weight
@@ -45,7 +49,8 @@ public struct AutoWhiteBalance: Sendable {
     public func update(current: SIMD3<Double>, statistics: FrameStatistics) -> SIMD3<Double> {
         guard let n = estimateNeutral(statistics) else { return current }
         let goal = SIMD3(1 / n.x, 1, 1 / n.z)
-        return SIMD3(exp(log(current.x) + damping * (log(goal.x) - log(current.x))), 1,
-                     exp(log(current.z) + damping * (log(goal.z) - log(current.z))))
+        return SIMD3(
+            exp(log(current.x) + damping * (log(goal.x) - log(current.x))), 1,
+            exp(log(current.z) + damping * (log(goal.z) - log(current.z))))
     }
 }

@@ -18,22 +18,28 @@ public struct FrameStatistics: Sendable {
     public let clippedFraction: Double
 
     public init(_ m: BayerImage, columns: Int = 32, rows: Int = 24) {
-        self.columns = columns; self.rows = rows
-        let black = m.blackLevel.reduce(0, +) / 4, range = max(1, Double(m.whiteLevel) - black)
+        self.columns = columns
+        self.rows = rows
+        let black = m.blackLevel.reduce(0, +) / 4
+        let range = max(1, Double(m.whiteLevel) - black)
         let cfa = m.pattern.cfaPattern.map(Int.init)
         var cells = [SIMD3<Double>](repeating: .zero, count: columns * rows)
-        var clipped = 0, total = 0
-        let cw = max(2, m.width / columns), ch = max(2, m.height / rows)
+        var clipped = 0
+        var total = 0
+        let cw = max(2, m.width / columns)
+        let ch = max(2, m.height / rows)
         for cy in 0..<rows {
             for cx in 0..<columns {
-                var sum = SIMD3<Double>.zero, n = SIMD3<Double>.zero
+                var sum = SIMD3<Double>.zero
+                var n = SIMD3<Double>.zero
                 // One 2×2 quad in four each way: a sixteenth of the photosites, plenty for 3A.
                 for y in stride(from: cy * ch & ~1, to: min(m.height - 1, (cy + 1) * ch), by: 8) {
                     for x in stride(from: cx * cw & ~1, to: min(m.width - 1, (cx + 1) * cw), by: 8) {
                         for k in 0..<4 {
                             let v = Double(m.samples[(y + k / 2) * m.width + x + k % 2])
                             let c = cfa[k]
-                            sum[c] += (v - black) / range; n[c] += 1
+                            sum[c] += (v - black) / range
+                            n[c] += 1
                             if v >= Double(m.whiteLevel) * 0.98 { clipped += 1 }
                             total += 1
                         }
@@ -48,13 +54,16 @@ public struct FrameStatistics: Sendable {
 
     /// Centre-weighted mean of the green cells (the centre half counts double).
     public var meanGreen: Double {
-        var sum = 0.0, weight = 0.0
+        var sum = 0.0
+        var weight = 0.0
         for cy in 0..<rows {
             for cx in 0..<columns {
-                let central = abs(Double(cx) + 0.5 - Double(columns) / 2) < Double(columns) / 4
+                let central =
+                    abs(Double(cx) + 0.5 - Double(columns) / 2) < Double(columns) / 4
                     && abs(Double(cy) + 0.5 - Double(rows) / 2) < Double(rows) / 4
                 let w = central ? 2.0 : 1.0
-                sum += cells[cy * columns + cx].y * w; weight += w
+                sum += cells[cy * columns + cx].y * w
+                weight += w
             }
         }
         return sum / weight

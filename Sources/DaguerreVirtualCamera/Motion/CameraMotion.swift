@@ -33,7 +33,9 @@ public struct CameraMotion: Sendable, Equatable {
     public static let handheld = CameraMotion(shakeSpeed: 150, seed: 1)
 
     public init(shakeSpeed: Double, seed: UInt64, pocketDropTime: Double? = nil) {
-        self.shakeSpeed = shakeSpeed; self.seed = seed; self.pocketDropTime = pocketDropTime
+        self.shakeSpeed = shakeSpeed
+        self.seed = seed
+        self.pocketDropTime = pocketDropTime
         phases = Self.phases(seed)
     }
 

@@ -20,7 +20,10 @@ public struct MovingObject: Sendable, Equatable {
     public var reflectance: SIMD3<Float>
 
     public init(centre: SIMD2<Double>, velocity: SIMD2<Double>, radius: Double, reflectance: SIMD3<Float>) {
-        self.centre = centre; self.velocity = velocity; self.radius = radius; self.reflectance = reflectance
+        self.centre = centre
+        self.velocity = velocity
+        self.radius = radius
+        self.reflectance = reflectance
     }
 
     /// Where the centre is at time `t` (seconds on the camera's clock).

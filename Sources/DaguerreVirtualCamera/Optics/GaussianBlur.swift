@@ -31,7 +31,9 @@ enum GaussianBlur {
         // Columns, in bands of 64 columns so rows are read contiguously.
         let bands = (width + 63) / 64
         WorkerPool.forEach(bands) { band in
-            let x0 = band * 64, x1 = min(width, x0 + 64), n = x1 - x0
+            let x0 = band * 64
+            let x1 = min(width, x0 + 64)
+            let n = x1 - x0
             var column = [Float](repeating: 0, count: height * n)
             for y in 0..<height { for x in 0..<n { column[y * n + x] = p.value[y * width + x0 + x] } }
             for y in 0..<height {

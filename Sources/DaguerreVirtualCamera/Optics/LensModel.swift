@@ -23,10 +23,12 @@ public struct LensModel: Sendable, Equatable {
     public var hasStabilization: Bool
     public var stabilizationReduction: Double
 
-    public static let backCamera = LensModel(vignetting: 0.35, blurSigmaPixels: 0.7, distortionK1: -0.015, focalLength: 3.99,
-                                             focalLengthIn35mm: 28, hasStabilization: true, stabilizationReduction: 0.75)
-    public static let frontCamera = LensModel(vignetting: 0.3, blurSigmaPixels: 0.8, distortionK1: -0.02, focalLength: 2.87,
-                                              focalLengthIn35mm: 32, hasStabilization: false, stabilizationReduction: 0)
+    public static let backCamera = LensModel(
+        vignetting: 0.35, blurSigmaPixels: 0.7, distortionK1: -0.015, focalLength: 3.99,
+        focalLengthIn35mm: 28, hasStabilization: true, stabilizationReduction: 0.75)
+    public static let frontCamera = LensModel(
+        vignetting: 0.3, blurSigmaPixels: 0.8, distortionK1: -0.02, focalLength: 2.87,
+        focalLengthIn35mm: 32, hasStabilization: false, stabilizationReduction: 0)
 
     /// Where the lens images the field point at normalized radius-vector `p` (centre 0,
     /// corners at radius 1): barrel distortion pulls points inward.

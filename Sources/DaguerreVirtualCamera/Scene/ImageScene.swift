@@ -31,7 +31,9 @@ public struct ImageScene: Scene {
     }
 
     /// Uses pixels in memory (8- or 16-bit grey, RGB or RGBA, in their colour space; sRGB if untagged).
-    public init(buffer: PixelBuffer, distance: Float = 2, whiteReflectance: Float = 0.9, key: String = UUID().uuidString) throws(DaguerreError) {
+    public init(buffer: PixelBuffer, distance: Float = 2, whiteReflectance: Float = 0.9, key: String = UUID().uuidString)
+        throws(DaguerreError)
+    {
         guard buffer.format.component == .uint8 || buffer.format.component == .uint16 else {
             throw .unsupported(feature: "\(buffer.format) pixels as a scene", hint: "Give 8- or 16-bit grey, RGB or RGBA pixels.")
         }
@@ -42,7 +44,8 @@ public struct ImageScene: Scene {
             throw .unsupported(feature: "scenes in the \(space.name) colour space", hint: "Convert the image to an RGB colour space first.")
         }
         let toSRGB = gray ? Matrix3.identity : (space.linearMatrix(to: .extendedLinearSRGB) ?? .identity)
-        let channels = buffer.format.channels, size = buffer.format.component.size
+        let channels = buffer.format.channels
+        let size = buffer.format.component.size
         let maxValue = size == 1 ? 255.0 : 65535.0
         // Decoding table: one entry per code value.
         let table = (0...Int(maxValue)).map { Float(transfer.decode(Double($0) / maxValue)) }
@@ -53,11 +56,14 @@ public struct ImageScene: Scene {
                 for x in 0..<buffer.width {
                     func code(_ c: Int) -> Int {
                         let offset = (x * channels + c) * size
-                        return size == 1 ? Int(row.load(fromByteOffset: offset, as: UInt8.self))
-                                         : Int(row.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+                        return size == 1
+                            ? Int(row.load(fromByteOffset: offset, as: UInt8.self))
+                            : Int(row.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
                     }
-                    let linear: SIMD3<Double> = gray ? SIMD3(repeating: Double(table[code(0)]))
-                                                     : SIMD3(Double(table[code(0)]), Double(table[code(1)]), Double(table[code(2)]))
+                    let linear: SIMD3<Double> =
+                        gray
+                        ? SIMD3(repeating: Double(table[code(0)]))
+                        : SIMD3(Double(table[code(0)]), Double(table[code(1)]), Double(table[code(2)]))
                     let srgb = toSRGB * linear
                     let i = (y * buffer.width + x) * 3
                     out[i] = Float(min(max(srgb.x, 0), 1)) * whiteReflectance
@@ -66,20 +72,29 @@ public struct ImageScene: Scene {
                 }
             }
         }
-        width = buffer.width; height = buffer.height; pixels = out
-        self.distance = distance; self.whiteReflectance = whiteReflectance
+        width = buffer.width
+        height = buffer.height
+        pixels = out
+        self.distance = distance
+        self.whiteReflectance = whiteReflectance
         cacheKey = "image-\(key)-\(width)x\(height)-\(whiteReflectance)-\(distance)"
     }
 
     public func sample(u: Double, v: Double, lighting: SceneLighting) -> SceneSample {
         // Cover the 4:3 field, centred.
-        let fieldAspect = 4.0 / 3, aspect = Double(width) / Double(height)
-        let scale = aspect > fieldAspect ? Double(height) : Double(width) / fieldAspect   // image pixels per field-height unit
+        let fieldAspect = 4.0 / 3
+        let aspect = Double(width) / Double(height)
+        let scale = aspect > fieldAspect ? Double(height) : Double(width) / fieldAspect  // image pixels per field-height unit
         let x = (u - 0.5) * fieldAspect * scale + Double(width) / 2 - 0.5
         let y = (v - 0.5) * scale + Double(height) / 2 - 0.5
-        let xf = min(max(x, 0), Double(width - 1)), yf = min(max(y, 0), Double(height - 1))
-        let x0 = Int(xf), y0 = Int(yf), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-        let tx = Float(xf - Double(x0)), ty = Float(yf - Double(y0))
+        let xf = min(max(x, 0), Double(width - 1))
+        let yf = min(max(y, 0), Double(height - 1))
+        let x0 = Int(xf)
+        let y0 = Int(yf)
+        let x1 = min(x0 + 1, width - 1)
+        let y1 = min(y0 + 1, height - 1)
+        let tx = Float(xf - Double(x0))
+        let ty = Float(yf - Double(y0))
         func at(_ xx: Int, _ yy: Int) -> SIMD3<Float> {
             let i = (yy * width + xx) * 3
             return SIMD3(pixels[i], pixels[i + 1], pixels[i + 2])

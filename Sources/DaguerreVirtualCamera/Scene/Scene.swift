@@ -27,7 +27,10 @@ public protocol Scene: Sendable {
 public struct SceneSample: Sendable {
     public var response: SIMD3<Float>
     public var distance: Float
-    public init(response: SIMD3<Float>, distance: Float) { self.response = response; self.distance = distance }
+    public init(response: SIMD3<Float>, distance: Float) {
+        self.response = response
+        self.distance = distance
+    }
 }
 
 /// Precomputed colorimetry for one illuminant: what the camera sees of a neutral surface, of
@@ -57,7 +60,11 @@ public struct SceneLighting: Sendable {
     /// let red = SceneLighting.under(.tungsten).srgb([0.8, 0.1, 0.1])
     /// ```
     public static func under(_ illuminant: Illuminant) -> SceneLighting {
-        switch illuminant { case .d65: d65; case .tungsten: tungsten; case .fluorescent: fluorescent }
+        switch illuminant {
+        case .d65: d65
+        case .tungsten: tungsten
+        case .fluorescent: fluorescent
+        }
     }
 
     private static let d65 = SceneLighting(illuminant: .d65)

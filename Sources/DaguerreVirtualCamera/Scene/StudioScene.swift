@@ -45,33 +45,40 @@ public struct StudioScene: Scene {
 
     /// The centre of chart patch `index` (0...23, row by row from dark skin), as (u, v).
     public func chartPatchCentre(_ index: Int) -> SIMD2<Double> {
-        let col = Double(index % 6), row = Double(index / 6), step = Self.patchSize + Self.patchGap
+        let col = Double(index % 6)
+        let row = Double(index / 6)
+        let step = Self.patchSize + Self.patchGap
         let c = Self.chartOrigin + SIMD2(col * step, row * step) + Self.patchSize / 2
         return SIMD2(c.x, c.y / Self.fieldHeight)
     }
 
     /// The box of chart patch `index`, as (u, v) ranges.
     public func chartPatchBox(_ index: Int) -> (u: ClosedRange<Double>, v: ClosedRange<Double>) {
-        let c = chartPatchCentre(index), h = Self.patchSize / 2
+        let c = chartPatchCentre(index)
+        let h = Self.patchSize / 2
         return (c.x - h...c.x + h, c.y - h / Self.fieldHeight...c.y + h / Self.fieldHeight)
     }
 
     /// The centre of the slanted-edge square, as (u, v).
     public var edgeCentre: SIMD2<Double> {
-        SIMD2((Self.edgeCard.x.lowerBound + Self.edgeCard.x.upperBound) / 2,
-              (Self.edgeCard.y.lowerBound + Self.edgeCard.y.upperBound) / 2 / Self.fieldHeight)
+        SIMD2(
+            (Self.edgeCard.x.lowerBound + Self.edgeCard.x.upperBound) / 2,
+            (Self.edgeCard.y.lowerBound + Self.edgeCard.y.upperBound) / 2 / Self.fieldHeight)
     }
 
     /// The chart's six neutral patches (white 9.5 to black 2).
     public static let neutralPatchIndices = Array(18...23)
 
     public func sample(u: Double, v: Double, lighting: SceneLighting) -> SceneSample {
-        let x = u, y = v * Self.fieldHeight
+        let x = u
+        let y = v * Self.fieldHeight
         // Chart (its surround is a 3% neutral card).
         let step = Self.patchSize + Self.patchGap
-        let cx = (x - Self.chartOrigin.x) / step, cy = (y - Self.chartOrigin.y) / step
+        let cx = (x - Self.chartOrigin.x) / step
+        let cy = (y - Self.chartOrigin.y) / step
         if cx >= -0.2, cx < 6, cy >= -0.2, cy < 4 {
-            let col = Int(floor(cx)), row = Int(floor(cy))
+            let col = Int(floor(cx))
+            let row = Int(floor(cy))
             if col >= 0, row >= 0, (cx - Double(col)) * step < Self.patchSize, (cy - Double(row)) * step < Self.patchSize {
                 return SceneSample(response: lighting.chartResponses[row * 6 + col], distance: targetDistance)
             }
@@ -79,7 +86,8 @@ public struct StudioScene: Scene {
         }
         if Self.edgeCard.x.contains(x), Self.edgeCard.y.contains(y) {
             let c = edgeCentre
-            let dx = x - c.x, dy = y - c.y * Self.fieldHeight
+            let dx = x - c.x
+            let dy = y - c.y * Self.fieldHeight
             let rx = dx * cos(Self.edgeAngle) + dy * sin(Self.edgeAngle)
             let ry = -dx * sin(Self.edgeAngle) + dy * cos(Self.edgeAngle)
             let inside = abs(rx) < Self.edgeHalfSize && abs(ry) < Self.edgeHalfSize
@@ -92,7 +100,9 @@ public struct StudioScene: Scene {
         if Self.chirp.x.contains(x), Self.chirp.y.contains(y) {
             // Bars whose frequency rises linearly from 20 to 1000 cycles per field width.
             let t = x - Self.chirp.x.lowerBound
-            let f0 = 20.0, f1 = 1000.0, span = Self.chirp.x.upperBound - Self.chirp.x.lowerBound
+            let f0 = 20.0
+            let f1 = 1000.0
+            let span = Self.chirp.x.upperBound - Self.chirp.x.lowerBound
             let phase = 2 * Double.pi * (f0 * t + (f1 - f0) * t * t / (2 * span))
             return SceneSample(response: lighting.neutral(Float(0.45 + 0.4 * sin(phase))), distance: targetDistance)
         }

@@ -90,7 +90,8 @@ public struct SensorModel: Sendable, Equatable {
         var s = self
         let area = Double(width) * fieldSpan.x * Double(height) * fieldSpan.y / Double(w * h)
         s.readoutTime = readoutTime * fieldSpan.y
-        s.width = w; s.height = h
+        s.width = w
+        s.height = h
         s.pixelPitchMicrometres = pixelPitchMicrometres * area.squareRoot()
         s.fullWellElectrons = fullWellElectrons * area
         s.readNoiseElectrons = readNoiseElectrons * area.squareRoot()

@@ -22,7 +22,8 @@ public enum Colorimetry {
     /// XYZ of a reflectance under `illuminant`, scaled so that the white reflector has Y = 1.
     public static func xyz(ofReflectance r: [Double], under illuminant: Illuminant) -> SIMD3<Double> {
         let s = illuminant.spectrum
-        var v = SIMD3<Double>.zero, white = 0.0
+        var v = SIMD3<Double>.zero
+        var white = 0.0
         for i in 0..<s.count {
             let e = r[i] * s[i]
             v += SIMD3(e * SpectralTables.cie1931X[i], e * SpectralTables.cie1931Y[i], e * SpectralTables.cie1931Z[i])
@@ -48,7 +49,9 @@ public enum Colorimetry {
     public static func cameraResponse(ofLight spectrum: [Double]) -> SIMD3<Double> {
         var v = SIMD3<Double>.zero
         for i in 0..<spectrum.count {
-            v += SIMD3(spectrum[i] * SpectralTables.cameraRed[i], spectrum[i] * SpectralTables.cameraGreen[i], spectrum[i] * SpectralTables.cameraBlue[i])
+            v += SIMD3(
+                spectrum[i] * SpectralTables.cameraRed[i], spectrum[i] * SpectralTables.cameraGreen[i],
+                spectrum[i] * SpectralTables.cameraBlue[i])
         }
         return v
     }
@@ -83,19 +86,27 @@ public enum Colorimetry {
         let neutral = cameraNeutral(under: illuminant)
         // Rows: balanced camera RGB; targets: XYZ under the light, adapted to D65 (Bradford).
         let adapt = Matrix3.bradfordAdaptation(from: illuminant.whiteXYZ, to: Illuminant.d65.whiteXYZ)
-        var ata = [Double](repeating: 0, count: 9), atb = [Double](repeating: 0, count: 9)
+        var ata = [Double](repeating: 0, count: 9)
+        var atb = [Double](repeating: 0, count: 9)
         for patch in SpectralTables.colorChecker {
             let c = cameraResponse(ofReflectance: patch, under: illuminant) / neutral
             let t = adapt * xyz(ofReflectance: patch, under: illuminant)
-            let cv = [c.x, c.y, c.z], tv = [t.x, t.y, t.z]
-            for i in 0..<3 { for j in 0..<3 { ata[i * 3 + j] += cv[i] * cv[j]; atb[i * 3 + j] += cv[i] * tv[j] } }
+            let cv = [c.x, c.y, c.z]
+            let tv = [t.x, t.y, t.z]
+            for i in 0..<3 {
+                for j in 0..<3 {
+                    ata[i * 3 + j] += cv[i] * cv[j]
+                    atb[i * 3 + j] += cv[i] * tv[j]
+                }
+            }
         }
         // Normal equations solved per output row: M^T = (AᵀA)⁻¹ AᵀB.
         guard let inv = Matrix3(ata).inverse else { return .identity }
         let mt = inv * Matrix3(atb)
         var m = Matrix3([mt[0, 0], mt[1, 0], mt[2, 0], mt[0, 1], mt[1, 1], mt[2, 1], mt[0, 2], mt[1, 2], mt[2, 2]])
         // Hold white exact: balanced white (1, 1, 1) must map to D65 white; scale each row.
-        let w = m * SIMD3<Double>(1, 1, 1), target = Illuminant.d65.whiteXYZ
+        let w = m * SIMD3<Double>(1, 1, 1)
+        let target = Illuminant.d65.whiteXYZ
         m = Matrix3.diagonal(target.x / w.x, target.y / w.y, target.z / w.z) * m
         return m
     }

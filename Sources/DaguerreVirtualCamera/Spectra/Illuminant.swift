@@ -19,7 +19,11 @@ public enum Illuminant: String, Sendable, CaseIterable, Hashable {
 
     /// The nominal correlated colour temperature in kelvin.
     public var correlatedColorTemperature: Double {
-        switch self { case .d65: 6504; case .tungsten: 2856; case .fluorescent: 4230 }
+        switch self {
+        case .d65: 6504
+        case .tungsten: 2856
+        case .fluorescent: 4230
+        }
     }
 
     /// Parses "D65", "A", "tungsten", "fluorescent", "FL2" (any case).
@@ -35,7 +39,11 @@ public enum Illuminant: String, Sendable, CaseIterable, Hashable {
     /// The spectral power distribution at ``SpectralTables/wavelengths``, in units where the
     /// illuminance (683 lm/W × Σ S·ȳ·Δλ) is 1 lux.
     public var spectrum: [Double] {
-        switch self { case .d65: Self.d65Spectrum; case .tungsten: Self.tungstenSpectrum; case .fluorescent: Self.fluorescentSpectrum }
+        switch self {
+        case .d65: Self.d65Spectrum
+        case .tungsten: Self.tungstenSpectrum
+        case .fluorescent: Self.fluorescentSpectrum
+        }
     }
 
     // Normalized once: the colorimetry asks for spectra inside its loops.

@@ -5,9 +5,12 @@ struct Daguerre: ParsableCommand {
         commandName: "daguerre",
         abstract: "Photography on Linux: an image engine with colour management, filters and streaming file output.",
         discussion: """
-        Environment: DAGUERRE_PRINT_TREE=1 prints each render's recipe, =8 the program as rendered \
-        (add 'graphviz' for a .dot file in DAGUERRE_PRINT_TREE_DIR).
-        """,
-        subcommands: [ApplyCommand.self, GenerateCommand.self, FiltersCommand.self, InspectCommand.self, MotionPhotoCommand.self, FramesCommand.self, RecordCommand.self, DevelopCommand.self, DemoCommand.self]
+            Environment: DAGUERRE_PRINT_TREE=1 prints each render's recipe, =8 the program as rendered \
+            (add 'graphviz' for a .dot file in DAGUERRE_PRINT_TREE_DIR).
+            """,
+        subcommands: [
+            ApplyCommand.self, GenerateCommand.self, FiltersCommand.self, InspectCommand.self, MotionPhotoCommand.self, FramesCommand.self,
+            RecordCommand.self, DevelopCommand.self, DemoCommand.self,
+        ]
     )
 }

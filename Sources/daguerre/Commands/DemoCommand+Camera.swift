@@ -16,7 +16,8 @@ extension DemoCommand {
             let camera = VirtualCamera(profile: .back, seed: 7)
             camera.illuminant = light
             camera.lux = lux
-            let video = camera.profile.modes[0], still = camera.profile.modes[1]
+            let video = camera.profile.modes[0]
+            let still = camera.profile.modes[1]
             try timed("camera-\(name).dng + camera-\(name)-P3.jpg (\(Int(lux)) lux, AE/AWB settled on 15 frames of 1080p)") {
                 for i in 0..<15 { _ = try camera.captureRAW(mode: video, at: Double(i) / 30) }
                 let frame = try camera.captureRAW(mode: still, at: 0.5)
@@ -26,17 +27,22 @@ extension DemoCommand {
                 preview.colorSpace = .displayP3
                 let dng = camera.dngImage(for: frame, preview: nil, date: Date())
                 let jpegPreview = SampleBuffer(pixels: preview)
-                try AtomicFile.write(try PhotoDataRepresentation.dngPhotoDataRepresentation(
-                    forRawSampleBuffer: SampleBuffer(raw: dng.mosaic ?? frame.mosaic, calibration: dng.color, photoMetadata: dng.metadata),
-                    previewPhotoSampleBuffer: jpegPreview), to: out("camera-\(name).dng"))
+                try AtomicFile.write(
+                    try PhotoDataRepresentation.dngPhotoDataRepresentation(
+                        forRawSampleBuffer: SampleBuffer(
+                            raw: dng.mosaic ?? frame.mosaic, calibration: dng.color, photoMetadata: dng.metadata),
+                        previewPhotoSampleBuffer: jpegPreview), to: out("camera-\(name).dng"))
                 var metadata = dng.metadata
                 metadata.colorSpace = .uncalibrated
-                try AtomicFile.write(try PhotoDataRepresentation.jpegPhotoDataRepresentation(
-                    forJPEGSampleBuffer: SampleBuffer(pixels: rgba, photoMetadata: metadata), previewPhotoSampleBuffer: jpegPreview),
+                try AtomicFile.write(
+                    try PhotoDataRepresentation.jpegPhotoDataRepresentation(
+                        forJPEGSampleBuffer: SampleBuffer(pixels: rgba, photoMetadata: metadata), previewPhotoSampleBuffer: jpegPreview),
                     to: out("camera-\(name)-P3.jpg"))
                 let m = frame.metadata
-                print(String(format: "    1/%.0f s, ISO %.0f, lux estimate %.0f, white balance gains %.2f / 1 / %.2f",
-                             1 / m.exposureDuration, m.iso, m.luxEstimate, m.whiteBalanceGains.x, m.whiteBalanceGains.z))
+                print(
+                    String(
+                        format: "    1/%.0f s, ISO %.0f, lux estimate %.0f, white balance gains %.2f / 1 / %.2f",
+                        1 / m.exposureDuration, m.iso, m.luxEstimate, m.whiteBalanceGains.x, m.whiteBalanceGains.z))
             }
             // The DNG developed as a photographer would (SPEC X1): RAWFilter's defaults (noise
             // reduction from the DNG's NoiseProfile, LMMSE-GW, highlight recovery), plus the
@@ -44,9 +50,13 @@ extension DemoCommand {
             try timed("camera-\(name)-developed-P3.jpg (the DNG through RAWFilter, boost 1)") {
                 var raw = try RAWFilter(url: URL(fileURLWithPath: out("camera-\(name).dng")))
                 raw.boostAmount = 1
-                try Context().writeJPEGRepresentation(of: try raw.outputImage(), to: URL(fileURLWithPath: out("camera-\(name)-developed-P3.jpg")),
-                                                      colorSpace: .displayP3, options: [.quality(0.9), .metadata(raw.metadata)])
-                print(String(format: "    developed at %.0f K, tint %+.0f (as shot), pipeline version %@", raw.neutralTemperature, raw.neutralTint, raw.decoderVersion))
+                try Context().writeJPEGRepresentation(
+                    of: try raw.outputImage(), to: URL(fileURLWithPath: out("camera-\(name)-developed-P3.jpg")),
+                    colorSpace: .displayP3, options: [.quality(0.9), .metadata(raw.metadata)])
+                print(
+                    String(
+                        format: "    developed at %.0f K, tint %+.0f (as shot), pipeline version %@", raw.neutralTemperature,
+                        raw.neutralTint, raw.decoderVersion))
             }
         }
         try timed("camera-session.mov (2 s through a CaptureSession and MovieFileOutput, virtual clock)") {
@@ -54,8 +64,10 @@ extension DemoCommand {
             provider.backCamera.camera.motion = .handheld
             let clock = VirtualClock()
             let session = CaptureSession(clock: clock)
-            let authorization = CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "The demo films the virtual studio.",
-                                                                                         microphone: "The demo records its tone."))
+            let authorization = CaptureAuthorization(
+                usageDescriptions: UsageDescriptions(
+                    camera: "The demo films the virtual studio.",
+                    microphone: "The demo records its tone."))
             let movie = MovieFileOutput()
             session.beginConfiguration()
             try session.setSessionPreset(.hd1920x1080)
@@ -64,10 +76,15 @@ extension DemoCommand {
             try session.addOutput(movie)
             try session.commitConfiguration()
             try session.startRunning()
-            let recorded = Result { () throws(DaguerreError) in try recordMovie(movie, to: out("camera-session.mov")) { clock.advance(by: 1.99) } }
+            let recorded = Result { () throws(DaguerreError) in
+                try recordMovie(movie, to: out("camera-session.mov")) { clock.advance(by: 1.99) }
+            }
             session.stopRunning()
             _ = try recorded.get()
-            print(String(format: "    %d frames, %.2f s, %@", movie.recordedFrameCount, movie.recordedDuration, provider.backCamera.activeFormat.description))
+            print(
+                String(
+                    format: "    %d frames, %.2f s, %@", movie.recordedFrameCount, movie.recordedDuration,
+                    provider.backCamera.activeFormat.description))
         }
     }
 }

@@ -32,8 +32,9 @@ extension DemoCommand {
                 let frame = try camera.captureRAW(mode: mode, at: 0.4)
                 let isp = VideoISP(outputPrimaries: .displayP3)
                 let rgba = try YCbCrConversion.makeRGBA(from: try isp.process(frame.mosaic, whiteBalance: frame.metadata.whiteBalanceGains))
-                try context.writePNGRepresentation(of: Image(buffer: rgba, colorSpace: .displayP3), to: directory.appendingPathComponent(name),
-                                                   format: .rgb8, colorSpace: .displayP3)
+                try context.writePNGRepresentation(
+                    of: Image(buffer: rgba, colorSpace: .displayP3), to: directory.appendingPathComponent(name),
+                    format: .rgb8, colorSpace: .displayP3)
             }
         }
         return directory.path

@@ -14,7 +14,10 @@ struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo", abstract: "Run the end-to-end demonstration job.")
 
     @Option(name: .shortAndLong, help: "Output directory.") var output: String = "out"
-    @Option(help: "Directory of input photographs (PNG/JPEG/TIFF); default: photographs of the virtual camera's studio scene, shot first into <output>/photographs.")
+    @Option(
+        help:
+            "Directory of input photographs (PNG/JPEG/TIFF); default: photographs of the virtual camera's studio scene, shot first into <output>/photographs."
+    )
     var inputs: String?
     @Option(help: "How many photographs to develop.") var count: Int = 4
 
@@ -42,12 +45,15 @@ struct DemoCommand: ParsableCommand {
 
         // 1. Photographs through a development chain, out as Display P3 JPEG and 16-bit TIFF.
         let dir = try inputs ?? makePhotographs(in: out("photographs"), count: count)
-        let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { ["png", "jpg", "jpeg", "tif", "tiff"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter {
+            ["png", "jpg", "jpeg", "tif", "tiff"].contains(($0 as NSString).pathExtension.lowercased())
+        }.sorted()
         print("Developing \(min(count, files.count)) photographs from \(dir):")
         var firstDeveloped: Image?
         for f in files.prefix(count) {
             let image = try Image(contentsOf: URL(fileURLWithPath: dir).appendingPathComponent(f))
-            let developed = try image
+            let developed =
+                try image
                 .applying(ExposureAdjust(ev: 0.3))
                 .applying(TemperatureAndTint(neutral: [6000, 0], targetNeutral: [6500, 0]))
                 .applying(Vibrance(amount: 0.4))
@@ -57,7 +63,8 @@ struct DemoCommand: ParsableCommand {
             let stem = (f as NSString).deletingPathExtension
             if firstDeveloped == nil { firstDeveloped = developed }
             try timed("\(stem) → \(stem)-P3.jpg (Display P3, q 0.9)") {
-                try context.writeJPEGRepresentation(of: developed, to: out("\(stem)-P3.jpg"), colorSpace: .displayP3, options: [.quality(0.9)])
+                try context.writeJPEGRepresentation(
+                    of: developed, to: out("\(stem)-P3.jpg"), colorSpace: .displayP3, options: [.quality(0.9)])
             }
             try timed("\(stem) → \(stem)-16.tif (Adobe RGB, 16-bit)") {
                 try context.writeTIFFRepresentation(of: developed, to: out("\(stem)-16.tif"), format: .rgb16, colorSpace: .adobeRGB1998)
@@ -73,8 +80,11 @@ struct DemoCommand: ParsableCommand {
                 try context.writePNGRepresentation(of: wheel, to: out(name), format: .rgba16, colorSpace: .displayP3)
             }
         }
-        let frame = try LinearGradient(point0: [0, 0], point1: [120, 120], color0: Color(red: 0.9, green: 0.7, blue: 0.2), color1: Color(red: 0.3, green: 0.1, blue: 0.05))
-            .outputImage().cropped(to: Rect(x: 0, y: 0, width: 120, height: 120))
+        let frame = try LinearGradient(
+            point0: [0, 0], point1: [120, 120], color0: Color(red: 0.9, green: 0.7, blue: 0.2),
+            color1: Color(red: 0.3, green: 0.1, blue: 0.05)
+        )
+        .outputImage().cropped(to: Rect(x: 0, y: 0, width: 120, height: 120))
         try timed("NinePartStretched 120×120 → 600×300") {
             let grown = try frame.applying(NinePartStretched(breakpoint0: [30, 30], breakpoint1: [90, 90], growAmount: [480, 180]))
             try context.writePNGRepresentation(of: grown, to: out("nine-part-stretched.png"), colorSpace: .sRGB)
@@ -95,10 +105,12 @@ struct DemoCommand: ParsableCommand {
             print("The seed's worked example (variable box blur over an integral image):")
             let sample = VariableBoxBlur()
             let integral = sample.integralImage(guide)
-            let w = guide.extent.width, h = guide.extent.height
+            let w = guide.extent.width
+            let h = guide.extent.height
             for (i, fx) in [0.3, 0.5, 0.7].enumerated() {
                 try timed("mask at x = \(Int(w * fx)) → variable-blur-\(i).jpg") {
-                    let blurred = try sample.variableBlur(integral: integral, mask: sample.mask(center: [w * fx, h / 2], radius1: min(w, h) / 2), maxRadius: 15)
+                    let blurred = try sample.variableBlur(
+                        integral: integral, mask: sample.mask(center: [w * fx, h / 2], radius1: min(w, h) / 2), maxRadius: 15)
                     try context.writeJPEGRepresentation(of: blurred, to: out("variable-blur-\(i).jpg"), colorSpace: .sRGB)
                 }
             }

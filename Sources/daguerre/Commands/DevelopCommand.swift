@@ -10,12 +10,12 @@ struct DevelopCommand: ParsableCommand {
         commandName: "develop",
         abstract: "Develop RAW (DNG) files to JPEG, 16-bit TIFF or PNG.",
         discussion: """
-        Options given here override each file's sidecar (FILE.daguerre.json), which overrides the file's defaults.
-        Example: daguerre develop IMG_0001.dng IMG_0002.dng -o developed/ --exposure 0.5 --colorspace displayP3
+            Options given here override each file's sidecar (FILE.daguerre.json), which overrides the file's defaults.
+            Example: daguerre develop IMG_0001.dng IMG_0002.dng -o developed/ --exposure 0.5 --colorspace displayP3
 
-        Develop options (RAWFilter's, each also a sidecar field and a Core Image key):
-        \(RAWAdjustmentArguments.help)
-        """)
+            Develop options (RAWFilter's, each also a sidecar field and a Core Image key):
+            \(RAWAdjustmentArguments.help)
+            """)
 
     @Argument(parsing: .allUnrecognized, help: "DNG files, and the develop options listed below.") var arguments: [String] = []
     @Option(name: .shortAndLong, help: "Output folder (or a file name when developing one input).") var output: String
@@ -38,7 +38,8 @@ struct DevelopCommand: ParsableCommand {
             throw ValidationError("--tiff-compression: use none, lzw or deflate.")
         }
         var isDirectory: ObjCBool = false
-        let toFolder = inputs.count > 1 || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
+        let toFolder =
+            inputs.count > 1 || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
             || output.hasSuffix("/")
         let ext: String
         if toFolder {
@@ -72,12 +73,18 @@ struct DevelopCommand: ParsableCommand {
                 // The orientation is applied to the pixels, so the file says upright.
                 var metadata = raw.metadata
                 metadata.orientation = 1
-                try OutputWriting.write(image, to: destination, colorSpace: space, quality: quality, depth: "16", context: context,
-                                        alpha: false, metadata: metadata, tiffCompression: compression)
-                let done = i + 1, width = 24
-                let bar = String(repeating: "#", count: done * width / inputs.count) + String(repeating: ".", count: width - done * width / inputs.count)
-                print(String(format: "[%@] %d/%d %@ → %@ (%.0f ms, %d K, tint %+.0f)", bar, done, inputs.count, input, destination,
-                             Date().timeIntervalSince(started) * 1000, Int(raw.neutralTemperature), raw.neutralTint))
+                try OutputWriting.write(
+                    image, to: destination, colorSpace: space, quality: quality, depth: "16", context: context,
+                    alpha: false, metadata: metadata, tiffCompression: compression)
+                let done = i + 1
+                let width = 24
+                let bar =
+                    String(repeating: "#", count: done * width / inputs.count)
+                    + String(repeating: ".", count: width - done * width / inputs.count)
+                print(
+                    String(
+                        format: "[%@] %d/%d %@ → %@ (%.0f ms, %d K, tint %+.0f)", bar, done, inputs.count, input, destination,
+                        Date().timeIntervalSince(started) * 1000, Int(raw.neutralTemperature), raw.neutralTint))
             } catch {
                 failures += 1
                 FileHandle.standardError.write(Data("\(input): \((error as? DaguerreError)?.description ?? "\(error)")\n".utf8))

@@ -17,16 +17,18 @@ struct FiltersCommand: ParsableCommand {
         }
         if json {
             let objects: [[String: Any]] = list.map { d in
-                ["name": d.name, "displayName": d.displayName, "categories": d.categories, "description": d.description,
-                 "parameters": d.parameters.map { p -> [String: Any] in
-                    var o: [String: Any] = ["key": p.key, "type": p.kind.rawValue, "description": p.description]
-                    if let v = p.defaultValue { o["default"] = v.description }
-                    if let v = p.min { o["min"] = v }
-                    if let v = p.max { o["max"] = v }
-                    if let v = p.sliderMin { o["sliderMin"] = v }
-                    if let v = p.sliderMax { o["sliderMax"] = v }
-                    return o
-                 }]
+                [
+                    "name": d.name, "displayName": d.displayName, "categories": d.categories, "description": d.description,
+                    "parameters": d.parameters.map { p -> [String: Any] in
+                        var o: [String: Any] = ["key": p.key, "type": p.kind.rawValue, "description": p.description]
+                        if let v = p.defaultValue { o["default"] = v.description }
+                        if let v = p.min { o["min"] = v }
+                        if let v = p.max { o["max"] = v }
+                        if let v = p.sliderMin { o["sliderMin"] = v }
+                        if let v = p.sliderMax { o["sliderMax"] = v }
+                        return o
+                    },
+                ]
             }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))

@@ -1,7 +1,7 @@
 import ArgumentParser
+import Daguerre
 import DaguerreCore
 import DaguerreFormats
-import Daguerre
 import DaguerreMovie
 import Foundation
 
@@ -27,7 +27,9 @@ struct FramesCommand: ParsableCommand {
 
     func execute() throws {
         let profile: VirtualCameraProfile = scene.isFront ? .front : .back
-        guard (1...100_000).contains(count) else { throw DaguerreError.invalidArgument(what: "--count \(count)", problem: "give 1 to 100000 frames") }
+        guard (1...100_000).contains(count) else {
+            throw DaguerreError.invalidArgument(what: "--count \(count)", problem: "give 1 to 100000 frames")
+        }
         let space: ColorSpace
         switch colorspace.lowercased() {
         case "srgb": space = .sRGB
@@ -52,14 +54,19 @@ struct FramesCommand: ParsableCommand {
             let yuv = try isp.process(frame.mosaic, whiteBalance: frame.metadata.whiteBalanceGains, fullRange: true)
             let rgba = try YCbCrConversion.makeRGBA(from: yuv)
             let path = (output as NSString).appendingPathComponent(String(format: "frame_%05d.png", i))
-            try ImageWriter.write(rgba, to: path, options: EncoderOptions(format: .png, width: rgba.width, height: rgba.height,
-                                                                          rowFormat: .rgba8, iccProfile: icc, isSRGB: space == .sRGB))
+            try ImageWriter.write(
+                rgba, to: path,
+                options: EncoderOptions(
+                    format: .png, width: rgba.width, height: rgba.height,
+                    rowFormat: .rgba8, iccProfile: icc, isSRGB: space == .sRGB))
             last = frame.metadata
         }
         if let m = last {
-            print(String(format: "%d frames %dx%d (%@, %@) in %@; last: 1/%.0f s, ISO %.0f, lux estimate %.0f, WB gains %.2f/1/%.2f",
-                         count, mode.width, mode.height, profile.name, space.name, output, 1 / m.exposureDuration, m.iso, m.luxEstimate,
-                         m.whiteBalanceGains.x, m.whiteBalanceGains.z))
+            print(
+                String(
+                    format: "%d frames %dx%d (%@, %@) in %@; last: 1/%.0f s, ISO %.0f, lux estimate %.0f, WB gains %.2f/1/%.2f",
+                    count, mode.width, mode.height, profile.name, space.name, output, 1 / m.exposureDuration, m.iso, m.luxEstimate,
+                    m.whiteBalanceGains.x, m.whiteBalanceGains.z))
         }
     }
 }

@@ -29,7 +29,10 @@ struct GenerateCommand: ParsableCommand {
             throw DaguerreError.invalidArgument(what: name, problem: "it takes an input image; use `daguerre apply` for filters")
         }
         var params: [String: FilterValue] = [:]
-        for w in parameters { let (k, v) = try ParameterParsing.parse(w, filter: d); params[k] = v }
+        for w in parameters {
+            let (k, v) = try ParameterParsing.parse(w, filter: d)
+            params[k] = v
+        }
         let dims = size.lowercased().split(separator: "x").compactMap { Int($0) }
         guard dims.count == 2, dims[0] > 0, dims[1] > 0 else {
             throw DaguerreError.invalidArgument(what: "--size \(size)", problem: "write it as WIDTHxHEIGHT, e.g. 4000x3000")

@@ -6,15 +6,16 @@ import Foundation
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Print what Daguerre's readers find in a file: dimensions, colour space, EXIF, MakerNote, DNG tags, tracks, metadata, Live Photo pairing.")
+        abstract:
+            "Print what Daguerre's readers find in a file: dimensions, colour space, EXIF, MakerNote, DNG tags, tracks, metadata, Live Photo pairing."
+    )
 
     @Argument(help: "The file to inspect.") var file: String
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
         let report: [String: Any]
-        do { report = try FileInspection.report(path: file) }
-        catch let error as DaguerreError { throw ValidationError(error.description) }
+        do { report = try FileInspection.report(path: file) } catch let error as DaguerreError { throw ValidationError(error.description) }
         if json {
             let data = try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))

@@ -17,7 +17,7 @@ struct MotionPhotoCommand: ParsableCommand {
     @Flag(help: "Leave the sound out of the video.") var noAudio = false
 
     func run() throws {
-        guard output.hasSuffix("MP.jpg") else {   // as MotionPhoto.fileSuffix, ".MP.jpg", does
+        guard output.hasSuffix("MP.jpg") else {  // as MotionPhoto.fileSuffix, ".MP.jpg", does
             throw ValidationError("The output name must end in MP.jpg (for example IMG_0001.MP.jpg), which Google Photos looks for.")
         }
         do {

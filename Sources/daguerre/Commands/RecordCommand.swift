@@ -23,8 +23,9 @@ struct RecordCommand: ParsableCommand {
         camera.camera.lux = scene.lux
         camera.camera.illuminant = scene.light
         do {
-            CaptureAuthorization.shared.usageDescriptions = UsageDescriptions(camera: "daguerre record films the virtual scene.",
-                                                                              microphone: "daguerre record records the virtual scene's sound.")
+            CaptureAuthorization.shared.usageDescriptions = UsageDescriptions(
+                camera: "daguerre record films the virtual scene.",
+                microphone: "daguerre record records the virtual scene's sound.")
             let session = CaptureSession()
             let movie = MovieFileOutput()
             session.beginConfiguration()
@@ -33,11 +34,15 @@ struct RecordCommand: ParsableCommand {
             try session.addOutput(movie)
             try session.commitConfiguration()
             try session.startRunning()
-            let recorded = Result { () throws(DaguerreError) in try recordMovie(movie, to: output) { Thread.sleep(forTimeInterval: seconds) } }
+            let recorded = Result { () throws(DaguerreError) in
+                try recordMovie(movie, to: output) { Thread.sleep(forTimeInterval: seconds) }
+            }
             session.stopRunning()
             let path = try recorded.get()
-            print(String(format: "%@: %d frames over %.2f s (%@, %@, %.0f lux)", path, movie.recordedFrameCount, movie.recordedDuration,
-                         camera.localizedName, camera.activeFormat.description, scene.lux))
+            print(
+                String(
+                    format: "%@: %d frames over %.2f s (%@, %@, %.0f lux)", path, movie.recordedFrameCount, movie.recordedDuration,
+                    camera.localizedName, camera.activeFormat.description, scene.lux))
         } catch {
             throw ValidationError(error.description)
         }

@@ -19,18 +19,21 @@ enum FileInspection {
         if header.starts(with: [0xFF, 0xD8]) {
             out["format"] = "JPEG"
             out.merge(try jpeg(path: path)) { $1 }
-        } else if ImageFileFormat.detect(header: header) == .tiff, case let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))),
-                  DNGReader.isDNG(head: bytes) == true {
+        } else if ImageFileFormat.detect(header: header) == .tiff,
+            case let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))),
+            DNGReader.isDNG(head: bytes) == true
+        {
             out["format"] = "DNG"
-            do { out.merge(self.dng(try DNGReader.read(bytes: bytes))) { $1 } }
-            catch { out["error"] = error.at(path: path).description }
+            do { out.merge(self.dng(try DNGReader.read(bytes: bytes))) { $1 } } catch { out["error"] = error.at(path: path).description }
         } else if let movie = try QuickTimeInspection.report(header: header, path: path) {
             out.merge(movie) { $1 }
         } else {
             let info = try ImageReader.open(path: path).info
             out["format"] = "\(info.format)".uppercased()
-            out["width"] = info.width; out["height"] = info.height
-            out["pixelFormat"] = "\(info.pixelFormat)"; out["colorSpace"] = info.colorSpace.name
+            out["width"] = info.width
+            out["height"] = info.height
+            out["pixelFormat"] = "\(info.pixelFormat)"
+            out["colorSpace"] = info.colorSpace.name
         }
         return out
     }
@@ -46,14 +49,19 @@ enum FileInspection {
         if let m = info.metadata { out["exif"] = exif(m) }
         if let t = info.thumbnail {
             var thumb: [String: Any] = ["bytes": t.count]
-            if let d = try? JPEGFileMetadata(bytes: t) { thumb["width"] = d.width; thumb["height"] = d.height }
+            if let d = try? JPEGFileMetadata(bytes: t) {
+                thumb["width"] = d.width
+                thumb["height"] = d.height
+            }
             out["thumbnail"] = thumb
         }
         if let x = info.xmp {
             out["xmp"] = x.properties.mapValues { $0 }
             if let items = x.containerDirectory {
-                out["motionPhoto"] = ["items": items.map { ["mime": $0.mime, "semantic": $0.semantic, "length": $0.length ?? 0] },
-                                      "videoBytesAfterEOI": info.trailerOffset.map { info.byteCount - $0 } ?? 0]
+                out["motionPhoto"] = [
+                    "items": items.map { ["mime": $0.mime, "semantic": $0.semantic, "length": $0.length ?? 0] },
+                    "videoBytesAfterEOI": info.trailerOffset.map { info.byteCount - $0 } ?? 0,
+                ]
             }
         }
         if let id = info.metadata?.livePhotoContentIdentifier { out["pairing"] = pairing(id: id, path: path, isStill: true) }
@@ -85,11 +93,15 @@ enum FileInspection {
             "baselineExposure": d.color.baselineExposure, "exif": exif(d.metadata),
         ]
         if let m = d.mosaicLayout {
-            out.merge(["rawKind": "CFA", "cfa": m.pattern.fourCC, "bitsPerSample": m.bitsPerSample,
-                       "blackLevel": m.blackLevel, "whiteLevel": m.whiteLevel]) { $1 }
+            out.merge([
+                "rawKind": "CFA", "cfa": m.pattern.fourCC, "bitsPerSample": m.bitsPerSample,
+                "blackLevel": m.blackLevel, "whiteLevel": m.whiteLevel,
+            ]) { $1 }
         } else if let l = d.linearRaw {
-            out.merge(["rawKind": "LinearRaw", "samplesPerPixel": l.samplesPerPixel, "bitsPerSample": l.bitsPerSample,
-                       "blackLevel": l.blackLevel, "whiteLevel": l.whiteLevel]) { $1 }
+            out.merge([
+                "rawKind": "LinearRaw", "samplesPerPixel": l.samplesPerPixel, "bitsPerSample": l.bitsPerSample,
+                "blackLevel": l.blackLevel, "whiteLevel": l.whiteLevel,
+            ]) { $1 }
         }
         if let m = d.color.colorMatrix2 { out["colorMatrix2"] = m }
         if let i = d.color.calibrationIlluminant2 { out["calibrationIlluminant2"] = Int(i.rawValue) }
@@ -115,7 +127,9 @@ enum FileInspection {
         for ext in candidates {
             let partner = base + "." + ext
             guard FileManager.default.fileExists(atPath: partner) else { continue }
-            let partnerID: String? = isStill ? (try? MovieReader(path: partner))?.contentIdentifier
+            let partnerID: String? =
+                isStill
+                ? (try? MovieReader(path: partner))?.contentIdentifier
                 : (try? JPEGFileMetadata(path: partner))?.metadata?.livePhotoContentIdentifier
             out["partner"] = partner
             out["partnerContentIdentifier"] = partnerID ?? "none"
@@ -130,7 +144,9 @@ enum FileInspection {
         if let d = value as? [String: Any] {
             return d.keys.sorted().map { k in
                 let v = d[k]!
-                if v is [String: Any] || (v as? [Any])?.first is [String: Any] { return "\(indent)\(k):\n" + text(v, indent: indent + "  ") }
+                if v is [String: Any] || (v as? [Any])?.first is [String: Any] {
+                    return "\(indent)\(k):\n" + text(v, indent: indent + "  ")
+                }
                 return "\(indent)\(k): \(text(v))"
             }.joined(separator: "\n")
         }

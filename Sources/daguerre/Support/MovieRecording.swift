@@ -14,7 +14,10 @@ import Foundation
 func recordMovie(_ movie: MovieFileOutput, to path: String, while body: () -> Void) throws(DaguerreError) -> String {
     let done = DispatchSemaphore(value: 0)
     let outcome = RecordingOutcome()
-    try movie.startRecording(to: path) { result in outcome.set(result); done.signal() }
+    try movie.startRecording(to: path) { result in
+        outcome.set(result)
+        done.signal()
+    }
     body()
     movie.stopRecording()
     done.wait()
@@ -26,9 +29,14 @@ func recordMovie(_ movie: MovieFileOutput, to path: String, while body: () -> Vo
 private final class RecordingOutcome: @unchecked Sendable {
     private let lock = NSLock()
     private var result: Result<String, DaguerreError>?
-    func set(_ r: Result<String, DaguerreError>) { lock.lock(); result = r; lock.unlock() }
+    func set(_ r: Result<String, DaguerreError>) {
+        lock.lock()
+        result = r
+        lock.unlock()
+    }
     func get() throws(DaguerreError) -> String {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         guard let result else { throw .captureConfiguration(problem: "the recording finished without a result", fix: "Try again.") }
         return try result.get()
     }

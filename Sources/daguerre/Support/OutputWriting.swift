@@ -6,8 +6,10 @@ import Foundation
 /// Writes a rendered image in the format its file name asks for (the CLI's one output path).
 enum OutputWriting {
     /// `alpha` false writes RGB without an alpha channel (photos); `metadata` goes into JPEGs.
-    static func write(_ image: Image, to output: String, colorSpace space: ColorSpace, quality: Double, depth: String, context: Context,
-                      alpha: Bool = true, metadata: PhotoMetadata? = nil, tiffCompression: EncoderOptions.TIFFCompression = .lzw) throws {
+    static func write(
+        _ image: Image, to output: String, colorSpace space: ColorSpace, quality: Double, depth: String, context: Context,
+        alpha: Bool = true, metadata: PhotoMetadata? = nil, tiffCompression: EncoderOptions.TIFFCompression = .lzw
+    ) throws {
         let url = URL(fileURLWithPath: output)
         switch ImageFileFormat.fromExtension(output) {
         case .jpeg?:
@@ -18,9 +20,11 @@ enum OutputWriting {
             let f: PixelFormat = depth == "16" ? (alpha ? .rgba16 : .rgb16) : (alpha ? .rgba8 : .rgb8)
             try context.writePNGRepresentation(of: image, to: url, format: f, colorSpace: space)
         case .tiff?:
-            let f: PixelFormat = (alpha ? ["16": .rgba16, "half": .rgbah, "float": .rgbaf] : ["16": .rgb16, "half": .rgbh, "float": .rgbf])[depth]
+            let f: PixelFormat =
+                (alpha ? ["16": .rgba16, "half": .rgbah, "float": .rgbaf] : ["16": .rgb16, "half": .rgbh, "float": .rgbf])[depth]
                 ?? (alpha ? .rgba8 : .rgb8)
-            try context.writeTIFFRepresentation(of: image, to: url, format: f, colorSpace: space, options: [.tiffCompression(tiffCompression)])
+            try context.writeTIFFRepresentation(
+                of: image, to: url, format: f, colorSpace: space, options: [.tiffCompression(tiffCompression)])
         case nil:
             throw DaguerreError.invalidArgument(what: "Output \(output)", problem: "its extension must be .jpg, .jpeg, .png, .tif or .tiff")
         }

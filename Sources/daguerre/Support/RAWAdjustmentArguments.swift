@@ -27,18 +27,24 @@ enum RAWAdjustmentArguments {
     /// (a switch's flag alone means on), anything else a file. An unknown flag or a bad value
     /// is a usage error naming it.
     static func parse(_ arguments: [String]) throws -> (files: [String], adjustments: RAWAdjustments) {
-        var files: [String] = [], adjustments = RAWAdjustments()
+        var files: [String] = []
+        var adjustments = RAWAdjustments()
         var i = 0
         while i < arguments.count {
             let word = arguments[i]
             i += 1
-            guard word.hasPrefix("--"), word.count > 2 else { files.append(word); continue }
+            guard word.hasPrefix("--"), word.count > 2 else {
+                files.append(word)
+                continue
+            }
             let body = word.dropFirst(2)
             let name = String(body.split(separator: "=", maxSplits: 1)[0])
             guard let option = RAWFilter.option(named: name), option.flag == name else {
                 let near = RAWFilter.options.map(\.flag).filter { $0.hasPrefix(String(name.prefix(3))) }
-                throw ValidationError("Unknown option '\(word)'." + (near.isEmpty ? "" : " Did you mean " + near.map { "--\($0)" }.joined(separator: ", ") + "?")
-                                      + " See daguerre develop --help.")
+                throw ValidationError(
+                    "Unknown option '\(word)'."
+                        + (near.isEmpty ? "" : " Did you mean " + near.map { "--\($0)" }.joined(separator: ", ") + "?")
+                        + " See daguerre develop --help.")
             }
             var value: String
             if let eq = body.firstIndex(of: "=") {

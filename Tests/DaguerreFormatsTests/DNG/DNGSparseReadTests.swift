@@ -2,6 +2,7 @@ import DaguerreCore
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 @_spi(Fuzzing) @testable import DaguerreFormats
 
 /// Opening a large DNG without its chunk data (SPEC X6): the structure and metadata are those of
@@ -14,16 +15,20 @@ import Testing
         var mosaic = try BayerImage(width: 2400, height: 2000, pattern: .grbg, bitsPerSample: 14)
         var rng = SeededRandom(seed: 7)
         for i in mosaic.samples.indices { mosaic.samples[i] = UInt16.random(in: 600...16000, using: &rng) }
-        mosaic.blackLevel = [600, 600, 600, 600]; mosaic.whiteLevel = 16383
+        mosaic.blackLevel = [600, 600, 600, 600]
+        mosaic.whiteLevel = 16383
         var dng = DNGImage(raw: mosaic, uniqueCameraModel: "Daguerre Sparse Test")
         dng.color.asShotNeutral = [0.5, 1, 0.7]
-        dng.metadata.make = "Daguerre"; dng.metadata.model = "Sparse"; dng.metadata.orientation = 6
+        dng.metadata.make = "Daguerre"
+        dng.metadata.model = "Sparse"
+        dng.metadata.orientation = 6
         dng.preview = try PixelBuffer(width: 64, height: 48, format: .rgb8, colorSpace: .sRGB, alpha: .straight)
         try DNGWriter.write(dng, to: path, compression: compression)
     }
 
-    @Test("A large DNG opens without reading its chunks: metadata, colour, crop and preview equal a whole read's, and the chunks decoded from the file give the same mosaic",
-          arguments: [DNGCompression.losslessJPEG, .none])
+    @Test(
+        "A large DNG opens without reading its chunks: metadata, colour, crop and preview equal a whole read's, and the chunks decoded from the file give the same mosaic",
+        arguments: [DNGCompression.losslessJPEG, .none])
     func sparseEqualsWhole(compression: DNGCompression) throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("big.dng")
@@ -32,7 +37,10 @@ import Testing
         #expect(size >= DNGReader.sparseReadMinimum, "\(size) bytes")
         let whole = try DNGReader.read(path: path)
         let header = try DNGReader.open(path: path)
-        guard case let .storedMosaic(stored) = header.rawData else { Issue.record("the mosaic was decoded on opening"); return }
+        guard case .storedMosaic(let stored) = header.rawData else {
+            Issue.record("the mosaic was decoded on opening")
+            return
+        }
         let file = try #require(stored.chunks.file, "the sparse read was not taken")
         #expect(file.size == size)
         #expect(header.metadata == whole.metadata)
@@ -43,7 +51,9 @@ import Testing
         #expect(mosaic == whole.mosaic)
     }
 
-    @Test("The skipped run is the main image's chunks and nothing else: a run that also covers tag values, IFDs or another image's data is refused")
+    @Test(
+        "The skipped run is the main image's chunks and nothing else: a run that also covers tag values, IFDs or another image's data is refused"
+    )
     func skippedRunIsChecked() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("big.dng")
@@ -54,7 +64,8 @@ import Testing
         let tree = try r.tree()
         let ifd0 = try #require(tree.first)
         let raw = try #require(DNGReader.findRaw(ifd0, r))
-        let offsets = try #require(raw.uints(.tileOffsets, in: r)), counts = try #require(raw.uints(.tileByteCounts, in: r))
+        let offsets = try #require(raw.uints(.tileOffsets, in: r))
+        let counts = try #require(raw.uints(.tileByteCounts, in: r))
         #expect(span == Int(offsets.min()!)..<zip(offsets, counts).map { Int($0) + Int($1) }.max()!)
         #expect(DNGReader.onlyChunks(of: raw, in: span, tree: tree, r))
         // Stretched to the file's end (the EXIF IFD and values lie after the tiles), to the
@@ -68,7 +79,8 @@ import Testing
         var hostile = bytes
         let entry = try #require(raw.entries[.tileByteCounts])
         for k in 0..<entry.count {
-            let p = entry.position + 4 * k, v = UInt32(bytes.count - Int(offsets[k]))
+            let p = entry.position + 4 * k
+            let v = UInt32(bytes.count - Int(offsets[k]))
             for b in 0..<4 { hostile[p + b] = UInt8(truncatingIfNeeded: r.byteOrder == .littleEndian ? v >> (8 * b) : v >> (8 * (3 - b))) }
         }
         #expect(DNGReader.rawChunkSpan(head: Array(hostile.prefix(DNGReader.headBytes))) == nil)
@@ -80,7 +92,10 @@ import Testing
         let dir = try TemporaryDirectory()
         let path = dir.path("big.dng")
         try Self.write(to: path, compression: .losslessJPEG)
-        guard case let .storedMosaic(stored) = try DNGReader.open(path: path).rawData else { Issue.record("the mosaic was decoded on opening"); return }
+        guard case .storedMosaic(let stored) = try DNGReader.open(path: path).rawData else {
+            Issue.record("the mosaic was decoded on opening")
+            return
+        }
         #expect(stored.chunks.file != nil)
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: 1 << 20)

@@ -1,6 +1,7 @@
 import DaguerreCore
 import DaguerreTestSupport
 import Foundation
+
 @testable import DaguerreFormats
 
 /// Mosaics and calibrated charts for the DNG tests, with their ground truth.
@@ -42,8 +43,10 @@ enum SyntheticRaw {
     /// XYZ, with colour matrices for D65 and Standard Illuminant A and matching forward matrices.
     static func chart(pattern: BayerPattern = .rggb, exposure: Double = 0.5) throws -> Chart {
         let xyzToBT2020 = Primaries.bt2020.rgbToXYZ.inverse!
-        let camera = Matrix3.diagonal(0.5, 1.0, 0.7) * xyzToBT2020          // XYZ -> camera
-        let wD65 = Primaries.xyz(Primaries.d65), wA = Primaries.xyz(SIMD2(0.44757, 0.40745)), wD50 = Primaries.xyz(Primaries.d50)
+        let camera = Matrix3.diagonal(0.5, 1.0, 0.7) * xyzToBT2020  // XYZ -> camera
+        let wD65 = Primaries.xyz(Primaries.d65)
+        let wA = Primaries.xyz(SIMD2(0.44757, 0.40745))
+        let wD50 = Primaries.xyz(Primaries.d50)
         func normalized(_ w: SIMD3<Double>) -> Matrix3 {
             let n = camera * w
             let k = 1 / max(n.x, n.y, n.z)
@@ -54,19 +57,26 @@ enum SyntheticRaw {
             return Matrix3.bradfordAdaptation(from: w, to: wD50) * camera.inverse! * Matrix3.diagonal(n.x, n.y, n.z)
         }
         let neutral = camera * wD65
-        let size = 64, gap = 8
-        let width = 6 * (size + gap) + gap, height = 4 * (size + gap) + gap
+        let size = 64
+        let gap = 8
+        let width = 6 * (size + gap) + gap
+        let height = 4 * (size + gap) + gap
         var raw = try BayerImage(width: width, height: height, pattern: pattern, bitsPerSample: 14)
-        raw.blackLevel = [black, black, black, black]; raw.whiteLevel = white
+        raw.blackLevel = [black, black, black, black]
+        raw.whiteLevel = white
         let range = Double(white) - black
         let srgbToXYZ = Primaries.srgb.rgbToXYZ
-        func lin(_ v: Double) -> Double { let c = v / 255; return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
+        func lin(_ v: Double) -> Double {
+            let c = v / 255
+            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
         let gray = srgbToXYZ * SIMD3(repeating: 0.18)
         var patches: [[String: Any]] = []
         var field = [SIMD3<Double>](repeating: camera * gray, count: width * height)
         for (i, s) in checkerSRGB.enumerated() {
             let xyz = srgbToXYZ * SIMD3(lin(s[0]), lin(s[1]), lin(s[2]))
-            let x0 = gap + (i % 6) * (size + gap), y0 = gap + (i / 6) * (size + gap)
+            let x0 = gap + (i % 6) * (size + gap)
+            let y0 = gap + (i / 6) * (size + gap)
             for y in y0..<y0 + size { for x in x0..<x0 + size { field[y * width + x] = camera * xyz } }
             patches.append(["x": x0, "y": y0, "size": size, "xyz": [xyz.x, xyz.y, xyz.z]])
         }
@@ -78,9 +88,12 @@ enum SyntheticRaw {
             }
         }
         var dng = DNGImage(raw: raw, uniqueCameraModel: "Daguerre Synthetic Camera")
-        dng.color.colorMatrix1 = normalized(wA).m; dng.color.calibrationIlluminant1 = .standardA
-        dng.color.colorMatrix2 = normalized(wD65).m; dng.color.calibrationIlluminant2 = .d65
-        dng.color.forwardMatrix1 = forward(wA).m; dng.color.forwardMatrix2 = forward(wD65).m
+        dng.color.colorMatrix1 = normalized(wA).m
+        dng.color.calibrationIlluminant1 = .standardA
+        dng.color.colorMatrix2 = normalized(wD65).m
+        dng.color.calibrationIlluminant2 = .d65
+        dng.color.forwardMatrix1 = forward(wA).m
+        dng.color.forwardMatrix2 = forward(wD65).m
         dng.color.asShotNeutral = [neutral.x, neutral.y, neutral.z]
         dng.metadata = PhotoMetadata(make: "Daguerre", model: "Synthetic Camera", software: "Daguerre tests")
         return Chart(dng: dng, spec: ["exposure": exposure, "patches": patches])

@@ -2,6 +2,7 @@ import DaguerreCore
 import DaguerreTestSupport
 import Foundation
 import Testing
+
 @testable import DaguerreFormats
 
 /// JPEG files with EXIF, Apple MakerNote, ICC, thumbnail and XMP, judged by exiftool and Pillow
@@ -14,7 +15,8 @@ import Testing
         let preview = SampleBuffer(pixels: try TestPhotos.gradient(width: 320, height: 240, format: .bgra8))
         var xmp = XMPPacket()
         xmp.set("Label", "Daguerre test", in: .xmp)
-        let bytes = try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: preview, xmp: xmp)
+        let bytes = try PhotoDataRepresentation.jpegPhotoDataRepresentation(
+            forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: preview, xmp: xmp)
         let path = dir.path("photo-P3.jpg")
         try AtomicFile.write(bytes, to: path)
         SampleFiles.keep(path)
@@ -38,11 +40,13 @@ import Testing
         #expect(tag("ExifIFD:LensModel") == "Daguerre back camera 3.99mm f/1.8")
         #expect(abs((tags["GPS:GPSLatitude"] as? Double ?? 0) - 48.858370) < 1e-6)
         #expect(tags["GPS:GPSLongitudeRef"] as? String == "W")
-        #expect(abs((tags["Composite:GPSLongitude"] as? Double ?? 0) + 2.294481) < 1e-6, "west is negative: \(tag("Composite:GPSLongitude"))")
+        #expect(
+            abs((tags["Composite:GPSLongitude"] as? Double ?? 0) + 2.294481) < 1e-6, "west is negative: \(tag("Composite:GPSLongitude"))")
         #expect(abs((tags["GPS:GPSAltitude"] as? Double ?? 0) - 35.5) < 1e-3)
         #expect(tag("Apple:MediaGroupUUID") == TestPhotos.uuid)
-        #expect(tag("ICC-header:ProfileDescription").contains("Display P3") || tag("ICC_Profile:ProfileDescription").contains("Display P3"),
-                "\(tags.filter { $0.key.contains("ProfileDescription") })")
+        #expect(
+            tag("ICC-header:ProfileDescription").contains("Display P3") || tag("ICC_Profile:ProfileDescription").contains("Display P3"),
+            "\(tags.filter { $0.key.contains("ProfileDescription") })")
         #expect(tag("XMP-xmp:Label") == "Daguerre test")
 
         // The thumbnail extracts and decodes.
@@ -98,8 +102,10 @@ import Testing
         var x = XMPPacket()
         x.set("MotionPhoto", "1", in: .googleCamera)
         x.set("MotionPhotoVersion", "1", in: .googleCamera)
-        x.containerDirectory = [.init(mime: "image/jpeg", semantic: "Primary", length: 0, padding: 0),
-                                .init(mime: "video/mp4", semantic: "MotionPhoto", length: 12345, padding: 0)]
+        x.containerDirectory = [
+            .init(mime: "image/jpeg", semantic: "Primary", length: 0, padding: 0),
+            .init(mime: "video/mp4", semantic: "MotionPhoto", length: 12345, padding: 0),
+        ]
         let back = try XMPPacket(parsing: x.serialized())
         #expect(back.value("MotionPhoto", in: .googleCamera) == "1")
         #expect(back.containerDirectory == x.containerDirectory)

@@ -1,8 +1,9 @@
 import DaguerreCore
+import DaguerreFormats
 import DaguerreTestSupport
 import Foundation
 import Testing
-import DaguerreFormats
+
 @testable import DaguerreMovie
 
 /// Live Photo pairs and Motion Photos, judged by exiftool and ffprobe (SPEC L3, L6).
@@ -15,11 +16,14 @@ import DaguerreFormats
         var settings = QuickTimeWriterTests.liveSettings()
         settings.contentIdentifier = nil
         let audio = MovieFixture.tone(seconds: 3, channels: 1)
-        return try LivePhotoPair.write(still: still, preview: preview, stillPath: dir.path("IMG_0001.JPG"),
-                                       moviePath: dir.path("IMG_0001.MOV"), movie: settings) { (recorder) throws(DaguerreError) in
+        return try LivePhotoPair.write(
+            still: still, preview: preview, stillPath: dir.path("IMG_0001.JPG"),
+            moviePath: dir.path("IMG_0001.MOV"), movie: settings
+        ) { (recorder) throws(DaguerreError) in
             for i in 0..<45 {
-                do { try recorder.append(frame: try source.frame(i), at: MediaTime(value: Int64(i) * 40, timescale: 600)) }
-                catch let e as DaguerreError { throw e } catch { throw .processorFailed(name: "test frames", reason: "\(error)") }
+                do { try recorder.append(frame: try source.frame(i), at: MediaTime(value: Int64(i) * 40, timescale: 600)) } catch let e
+                    as DaguerreError
+                { throw e } catch { throw .processorFailed(name: "test frames", reason: "\(error)") }
                 try recorder.append(audio: Array(audio[(i * 2940)..<((i + 1) * 2940)]))
             }
         }
@@ -29,24 +33,31 @@ import DaguerreFormats
     func pair() throws {
         let dir = try TemporaryDirectory()
         let pair = try Self.makePair(in: dir)
-        let still = try Judge.run("exiftool", ["-s3", "-Apple:MediaGroupUUID", pair.stillPath]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let movie = try Judge.run("exiftool", ["-s3", "-Keys:ContentIdentifier", pair.moviePath]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let still = try Judge.run("exiftool", ["-s3", "-Apple:MediaGroupUUID", pair.stillPath]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        let movie = try Judge.run("exiftool", ["-s3", "-Keys:ContentIdentifier", pair.moviePath]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(!still.isEmpty && still == movie, "JPEG \(still) vs MOV \(movie)")
         #expect(still == pair.contentIdentifier)
         let back = try LivePhotoPair.read(still: pair.stillPath, movie: pair.moviePath)
         #expect(back.contentIdentifier == pair.contentIdentifier)
         #expect(back.stillImageTime == MediaTime(seconds: 1.5))
-        SampleFiles.keep(pair.stillPath); SampleFiles.keep(pair.moviePath)
+        SampleFiles.keep(pair.stillPath)
+        SampleFiles.keep(pair.moviePath)
 
         // A still from another pair is refused by name.
         let other = SampleBuffer(pixels: try TestPhotos.gradient(width: 64, height: 48), photoMetadata: TestPhotos.metadata())
-        try AtomicFile.write(try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: other, previewPhotoSampleBuffer: nil),
-                             to: dir.path("other.jpg"))
-        let error = try #require(throws: DaguerreError.self) { _ = try LivePhotoPair.read(still: dir.path("other.jpg"), movie: pair.moviePath) }
+        try AtomicFile.write(
+            try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: other, previewPhotoSampleBuffer: nil),
+            to: dir.path("other.jpg"))
+        let error = try #require(throws: DaguerreError.self) {
+            _ = try LivePhotoPair.read(still: dir.path("other.jpg"), movie: pair.moviePath)
+        }
         #expect(error.message.contains("differs"))
     }
 
-    @Test("Motion Photo: exiftool reads MotionPhoto 1 and the Container directory; -EmbeddedVideo is the appended MP4, which ffprobe accepts")
+    @Test(
+        "Motion Photo: exiftool reads MotionPhoto 1 and the Container directory; -EmbeddedVideo is the appended MP4, which ffprobe accepts")
     func motionPhoto() throws {
         let dir = try TemporaryDirectory()
         let pair = try Self.makePair(in: dir)
@@ -55,7 +66,7 @@ import DaguerreFormats
         let path = dir.path("IMG_0001.MP.jpg")
         try AtomicFile.write(file, to: path)
         SampleFiles.keep(path)
-        let appendedIsTheMP4 = Array(file.suffix(mp4.count)) == mp4   // a Bool: a failure must not print megabytes
+        let appendedIsTheMP4 = Array(file.suffix(mp4.count)) == mp4  // a Bool: a failure must not print megabytes
         #expect(appendedIsTheMP4)
 
         let tags = try Judge.run("exiftool", ["-a", "-G1", "-s", "-n", "-XMP-GCamera:all", "-XMP-Container:all", path])

@@ -2,12 +2,16 @@
 // `<Module>_main`, and each harness hands control to libFuzzer through this.
 
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
 
 /// Runs libFuzzer with the command line and the harness's `LLVMFuzzerTestOneInput`.
-public func runFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                      _ testOneInput: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt {
+public func runFuzzer(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ testOneInput: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt {
     var c = argc
     var v = argv
     return LLVMFuzzerRunDriver(&c, &v, testOneInput)

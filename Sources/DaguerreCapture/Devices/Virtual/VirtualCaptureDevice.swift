@@ -29,8 +29,10 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     public let controls: CaptureDeviceControls
     private let stream = ExclusiveStream()
 
-    public init(profile: VirtualCameraProfile, position: CaptureDevicePosition, seed: UInt64 = 0,
-                uniqueID: String? = nil) throws(DaguerreError) {
+    public init(
+        profile: VirtualCameraProfile, position: CaptureDevicePosition, seed: UInt64 = 0,
+        uniqueID: String? = nil
+    ) throws(DaguerreError) {
         camera = VirtualCamera(profile: profile, seed: seed)
         localizedName = "Virtual \(profile.name)"
         self.position = position
@@ -55,15 +57,18 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
             let durations = (1.0 / 8000)...(1 / mode.maxFrameRate)
             let photo = mode.width * mode.height >= sensor.width * sensor.height || stills != nil
             for pixel in [PixelFormatType.yuv420VideoRange, .yuv420FullRange, .bgra] {
-                formats.append(try CaptureDeviceFormat(
-                    width: mode.width, height: mode.height, pixelFormat: pixel, frameRateRange: rates,
-                    supportedColorSpaces: pixel == .yuv420VideoRange ? [.sRGB] : [.sRGB, .p3D65],
-                    highResolutionStillDimensions: stills, isHighestPhotoQualitySupported: photo,
-                    isoRange: isoRange, exposureDurationRange: durations))
+                formats.append(
+                    try CaptureDeviceFormat(
+                        width: mode.width, height: mode.height, pixelFormat: pixel, frameRateRange: rates,
+                        supportedColorSpaces: pixel == .yuv420VideoRange ? [.sRGB] : [.sRGB, .p3D65],
+                        highResolutionStillDimensions: stills, isHighestPhotoQualitySupported: photo,
+                        isoRange: isoRange, exposureDurationRange: durations))
             }
             if mode.width == sensor.width, mode.height == sensor.height {
-                formats.append(try CaptureDeviceFormat(width: mode.width, height: mode.height, pixelFormat: .bayer(sensor.pattern),
-                                                       frameRateRange: rates, isoRange: isoRange, exposureDurationRange: durations))
+                formats.append(
+                    try CaptureDeviceFormat(
+                        width: mode.width, height: mode.height, pixelFormat: .bayer(sensor.pattern),
+                        frameRateRange: rates, isoRange: isoRange, exposureDurationRange: durations))
             }
         }
         return formats
@@ -77,10 +82,12 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     /// Throws while the camera already streams (to another session, say): one stream at a time.
     public func startStreaming(clock: any CaptureClock, handler: @escaping @Sendable (CaptureStreamEvent) -> Void) throws(DaguerreError) {
         let format = controls.activeFormat
-        guard let mode = camera.profile.modes.first(where: { $0.width == format.dimensions.width && $0.height == format.dimensions.height }) else {
+        guard let mode = camera.profile.modes.first(where: { $0.width == format.dimensions.width && $0.height == format.dimensions.height })
+        else {
             throw .captureConfiguration(problem: "\(localizedName) has no readout mode for \(format)", fix: "Choose one of its formats.")
         }
-        let camera = self.camera, controls = self.controls
+        let camera = self.camera
+        let controls = self.controls
         camera.prepare(mode: mode)
         let next = try CaptureClockTicker(clock: clock, interval: 1 / format.frameRateRange.maxFrameRate) { index, time in
             do throws(DaguerreError) {
@@ -101,8 +108,10 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
 
     /// One frame: the device's controls applied to the simulator, a raw exposure, the ISP for
     /// the active pixel format, and the control loops' choices reported back.
-    static func frame(camera: VirtualCamera, controls: CaptureDeviceControls, mode: SensorReadoutMode,
-                      index: Int64, time: Double) throws(DaguerreError) -> SampleBuffer {
+    static func frame(
+        camera: VirtualCamera, controls: CaptureDeviceControls, mode: SensorReadoutMode,
+        index: Int64, time: Double
+    ) throws(DaguerreError) -> SampleBuffer {
         let (format, colorSpace, exposure, whiteBalance) = controls.snapshot
         switch exposure.mode {
         case .auto: if camera.exposureControl != .auto { camera.exposureControl = .auto }
@@ -119,15 +128,17 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         let m = raw.metadata
         // Capture APIs give gains of at least 1: scale so the smallest is 1.
         let smallest = min(m.whiteBalanceGains.x, m.whiteBalanceGains.y, m.whiteBalanceGains.z)
-        let gains = CaptureWhiteBalanceGains(red: m.whiteBalanceGains.x / smallest, green: m.whiteBalanceGains.y / smallest,
-                                             blue: m.whiteBalanceGains.z / smallest)
+        let gains = CaptureWhiteBalanceGains(
+            red: m.whiteBalanceGains.x / smallest, green: m.whiteBalanceGains.y / smallest,
+            blue: m.whiteBalanceGains.z / smallest)
         controls.reportAutomaticExposure(duration: camera.currentExposure.duration, iso: camera.currentExposure.iso)
         controls.reportAutomaticWhiteBalance(gains: gains)
         let isp = colorSpace == .p3D65 ? Self.ispP3 : Self.ispSRGB
         let content: SampleBuffer.Content
         switch format.pixelFormat {
         case .yuv420FullRange?, .yuv420VideoRange?:
-            content = .yCbCr420(try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: format.pixelFormat == .yuv420FullRange))
+            content = .yCbCr420(
+                try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: format.pixelFormat == .yuv420FullRange))
         case .bgra?:
             // Two passes: the ISP to full-range Y'CbCr, then straight into BGRA (no RGBA copy to swap).
             let yuv = try isp.process(raw.mosaic, whiteBalance: m.whiteBalanceGains, fullRange: true)
@@ -141,11 +152,14 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         }
         // The gyro measures the body, before stabilization: horizontal image motion is yaw,
         // vertical is pitch.
-        let d0 = camera.motion.displacement(at: time, stabilized: false), d1 = camera.motion.displacement(at: time + 0.001, stabilized: false)
+        let d0 = camera.motion.displacement(at: time, stabilized: false)
+        let d1 = camera.motion.displacement(at: time + 0.001, stabilized: false)
         let omega = (d1 - d0) / 0.001 / camera.pixelsPerRadian
-        return try SampleBuffer(content: content, colorSpace: colorSpace.colorSpace, metadata: CaptureFrameMetadata(
-            timestamp: time, sequenceNumber: index, exposureDuration: m.exposureDuration, iso: m.iso, gain: m.analogGain,
-            luxEstimate: m.luxEstimate, whiteBalanceGains: gains,
-            motion: CaptureMotion(angularVelocity: SIMD3(omega.y, omega.x, 0))))
+        return try SampleBuffer(
+            content: content, colorSpace: colorSpace.colorSpace,
+            metadata: CaptureFrameMetadata(
+                timestamp: time, sequenceNumber: index, exposureDuration: m.exposureDuration, iso: m.iso, gain: m.analogGain,
+                luxEstimate: m.luxEstimate, whiteBalanceGains: gains,
+                motion: CaptureMotion(angularVelocity: SIMD3(omega.y, omega.x, 0))))
     }
 }

@@ -22,8 +22,10 @@ public final class VirtualMicrophoneDevice: ControlledCaptureDevice {
     private let state: Mutex<(microphone: VirtualMicrophone, nextSample: Int?)>
     private let stream = ExclusiveStream()
 
-    public init(sound: SceneSound = .tone(frequency: 440, amplitude: 0.2), seed: UInt64 = 0, channels: Int = 1,
-                uniqueID: String = "daguerre.virtual.microphone") throws(DaguerreError) {
+    public init(
+        sound: SceneSound = .tone(frequency: 440, amplitude: 0.2), seed: UInt64 = 0, channels: Int = 1,
+        uniqueID: String = "daguerre.virtual.microphone"
+    ) throws(DaguerreError) {
         self.uniqueID = uniqueID
         guard (1...2).contains(channels) else {
             throw .invalidArgument(what: "virtual microphone with \(channels) channels", problem: "it records mono or stereo (1 or 2)")
@@ -46,18 +48,23 @@ public final class VirtualMicrophoneDevice: ControlledCaptureDevice {
     public func startStreaming(clock: any CaptureClock, handler: @escaping @Sendable (CaptureStreamEvent) -> Void) throws(DaguerreError) {
         let rate = Double(VirtualMicrophone.sampleRate)
         let next = try CaptureClockTicker(clock: clock, interval: 0.02) { [weak self] _, time in
-            guard let (microphone, first, end) = self?.state.withLock({ s -> (VirtualMicrophone, Int, Int)? in
-                let end = Int(((time + 0.02) * rate).rounded())
-                // Refill at most one second of a gap (a clock that jumped resynchronizes).
-                let first = max(s.nextSample ?? Int((time * rate).rounded()), end - Int(rate))
-                guard end > first else { return nil }
-                s.nextSample = end
-                return (s.microphone, first, end)
-            }) else { return }
+            guard
+                let (microphone, first, end) = self?.state.withLock({ s -> (VirtualMicrophone, Int, Int)? in
+                    let end = Int(((time + 0.02) * rate).rounded())
+                    // Refill at most one second of a gap (a clock that jumped resynchronizes).
+                    let first = max(s.nextSample ?? Int((time * rate).rounded()), end - Int(rate))
+                    guard end > first else { return nil }
+                    s.nextSample = end
+                    return (s.microphone, first, end)
+                })
+            else { return }
             do throws(DaguerreError) {
-                handler(.audio(try CaptureAudioBuffer(samples: microphone.samples(from: first, count: end - first),
-                                                      sampleRate: VirtualMicrophone.sampleRate, channels: microphone.channels,
-                                                      timestamp: Double(first) / rate)))
+                handler(
+                    .audio(
+                        try CaptureAudioBuffer(
+                            samples: microphone.samples(from: first, count: end - first),
+                            sampleRate: VirtualMicrophone.sampleRate, channels: microphone.channels,
+                            timestamp: Double(first) / rate)))
             } catch {
                 handler(.failed(error))
             }

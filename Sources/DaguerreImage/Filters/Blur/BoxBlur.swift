@@ -25,7 +25,8 @@ public struct BoxBlur: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage), r = Int(radius.rounded())
+        let input = try required(\.inputImage)
+        let r = Int(radius.rounded())
         if r == 0 { return input }
         let w = SeparableConvolutionNode.boxWeights(radius: r)
         return Image(SeparableConvolutionNode(input: input.node, name: "boxBlur", parameters: "radius \(r)", horizontal: w, vertical: w))

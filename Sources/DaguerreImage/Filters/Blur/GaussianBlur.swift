@@ -30,6 +30,7 @@ public struct GaussianBlur: Filter {
         let input = try required(\.inputImage)
         if radius == 0 { return input }
         let w = SeparableConvolutionNode.gaussianWeights(sigma: radius)
-        return Image(SeparableConvolutionNode(input: input.node, name: "gaussianBlur", parameters: "σ \(radius)", horizontal: w, vertical: w))
+        return Image(
+            SeparableConvolutionNode(input: input.node, name: "gaussianBlur", parameters: "σ \(radius)", horizontal: w, vertical: w))
     }
 }

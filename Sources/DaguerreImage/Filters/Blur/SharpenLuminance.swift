@@ -28,22 +28,37 @@ public struct SharpenLuminance: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage), s = Float(sharpness), r = radius
+        let input = try required(\.inputImage)
+        let s = Float(sharpness)
+        let r = radius
         if s == 0 || r == 0 { return input }
         let luma = PointwiseNode(name: "luminance", inputs: [input.node], extent: input.extent, digest: { _ in }) { span in
             let p = span.pixels
-            for i in 0..<span.count { let y = SpanMath.luminance(p[i]); p[i] = SIMD4(y, y, y, p[i].w) }
+            for i in 0..<span.count {
+                let y = SpanMath.luminance(p[i])
+                p[i] = SIMD4(y, y, y, p[i].w)
+            }
         }
         let w = SeparableConvolutionNode.gaussianWeights(sigma: r)
-        let blur = SeparableConvolutionNode(input: ClampNode(input: luma), name: "gaussianBlur", parameters: "σ \(r)", horizontal: w, vertical: w)
-        return Image(PointwiseNode(name: "sharpenLuminance", inputs: [input.node, blur], extent: input.extent,
-                                   parameters: "sharpness \(s) radius \(r)", digest: { d in d.add(s); d.add(r) }) { span in
-            let p = span.pixels, b = span.input(1)
-            for i in 0..<span.count {
-                let detail = (SpanMath.luminance(p[i]) - b[i].x) * s
-                var o = p[i] + SIMD4(repeating: detail * (p[i].w > 0 ? 1 : 0)); o.w = p[i].w
-                p[i] = o
-            }
-        })
+        let blur = SeparableConvolutionNode(
+            input: ClampNode(input: luma), name: "gaussianBlur", parameters: "σ \(r)", horizontal: w, vertical: w)
+        return Image(
+            PointwiseNode(
+                name: "sharpenLuminance", inputs: [input.node, blur], extent: input.extent,
+                parameters: "sharpness \(s) radius \(r)",
+                digest: { d in
+                    d.add(s)
+                    d.add(r)
+                }
+            ) { span in
+                let p = span.pixels
+                let b = span.input(1)
+                for i in 0..<span.count {
+                    let detail = (SpanMath.luminance(p[i]) - b[i].x) * s
+                    var o = p[i] + SIMD4(repeating: detail * (p[i].w > 0 ? 1 : 0))
+                    o.w = p[i].w
+                    p[i] = o
+                }
+            })
     }
 }

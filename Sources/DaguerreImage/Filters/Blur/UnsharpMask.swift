@@ -28,14 +28,28 @@ public struct UnsharpMask: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage), r = radius, k = Float(intensity)
+        let input = try required(\.inputImage)
+        let r = radius
+        let k = Float(intensity)
         if r == 0 || k == 0 { return input }
         let w = SeparableConvolutionNode.gaussianWeights(sigma: r)
-        let blur = SeparableConvolutionNode(input: ClampNode(input: input.node), name: "gaussianBlur", parameters: "σ \(r)", horizontal: w, vertical: w)
-        return Image(PointwiseNode(name: "unsharpMask", inputs: [input.node, blur], extent: input.extent, parameters: "radius \(r) intensity \(k)",
-                                   digest: { d in d.add(r); d.add(k) }) { span in
-            let p = span.pixels, b = span.input(1)
-            for i in 0..<span.count { var o = p[i] + (p[i] - b[i]) * k; o.w = p[i].w; p[i] = o }
-        })
+        let blur = SeparableConvolutionNode(
+            input: ClampNode(input: input.node), name: "gaussianBlur", parameters: "σ \(r)", horizontal: w, vertical: w)
+        return Image(
+            PointwiseNode(
+                name: "unsharpMask", inputs: [input.node, blur], extent: input.extent, parameters: "radius \(r) intensity \(k)",
+                digest: { d in
+                    d.add(r)
+                    d.add(k)
+                }
+            ) { span in
+                let p = span.pixels
+                let b = span.input(1)
+                for i in 0..<span.count {
+                    var o = p[i] + (p[i] - b[i]) * k
+                    o.w = p[i].w
+                    p[i] = o
+                }
+            })
     }
 }

@@ -16,8 +16,10 @@ public struct ColorControls: Filter {
     public var contrast: Double = 1
 
     public init() {}
-    public init(inputImage: Image? = nil, saturation: Double = Self.defaults.saturation, brightness: Double = Self.defaults.brightness,
-                contrast: Double = Self.defaults.contrast) {
+    public init(
+        inputImage: Image? = nil, saturation: Double = Self.defaults.saturation, brightness: Double = Self.defaults.brightness,
+        contrast: Double = Self.defaults.contrast
+    ) {
         self.inputImage = inputImage
         self.saturation = saturation
         self.brightness = brightness
@@ -36,28 +38,41 @@ public struct ColorControls: Filter {
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
         let input = try required(\.inputImage)
-        let s = Float(saturation), b = Float(brightness), c = Float(contrast)
+        let s = Float(saturation)
+        let b = Float(brightness)
+        let c = Float(contrast)
         let curve = PerceptualCurve.shared
         let perceptual = b != 0 || c != 1
         // Saturation alone mixes each pixel with its luminance: a 3×3 matrix.
-        let l = SpanMath.luma, sd = Double(s)
+        let l = SpanMath.luma
+        let sd = Double(s)
         let sat = Matrix3((0..<3).flatMap { r in (0..<3).map { col in (1 - sd) * Double(l[col]) + (r == col ? sd : 0) } })
-        return Image(PointwiseNode(name: "colorControls", inputs: [input.node], extent: input.extent,
-                                   parameters: "saturation \(s) brightness \(b) contrast \(c)", linear: perceptual ? nil : sat,
-                                   digest: { d in d.add(s); d.add(b); d.add(c) }) { span in
-            let s = s, b = b, c = c, perceptual = perceptual
-            SpanMath.forEachUnpremultiplied(span) { v in
-                let y = SpanMath.luminance(v)
-                var o = SIMD4(repeating: y) + (v - SIMD4(repeating: y)) * s
-                o.w = v.w
-                if perceptual {
-                    var e = curve.encode(o)
-                    e = (e - 0.5) * c + 0.5 + b
-                    e.w = v.w
-                    o = curve.decode(e)
+        return Image(
+            PointwiseNode(
+                name: "colorControls", inputs: [input.node], extent: input.extent,
+                parameters: "saturation \(s) brightness \(b) contrast \(c)", linear: perceptual ? nil : sat,
+                digest: { d in
+                    d.add(s)
+                    d.add(b)
+                    d.add(c)
                 }
-                return o
-            }
-        })
+            ) { span in
+                let s = s
+                let b = b
+                let c = c
+                let perceptual = perceptual
+                SpanMath.forEachUnpremultiplied(span) { v in
+                    let y = SpanMath.luminance(v)
+                    var o = SIMD4(repeating: y) + (v - SIMD4(repeating: y)) * s
+                    o.w = v.w
+                    if perceptual {
+                        var e = curve.encode(o)
+                        e = (e - 0.5) * c + 0.5 + b
+                        e.w = v.w
+                        o = curve.decode(e)
+                    }
+                    return o
+                }
+            })
     }
 }

@@ -27,10 +27,13 @@ public struct ExposureAdjust: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage), ev = self.ev
+        let input = try required(\.inputImage)
+        let ev = self.ev
         let k = Double(pow(2, ev))
         // A 3×3 matrix: folded with its linear neighbours, run on planar rows.
-        return Image(PointwiseNode(name: "exposureAdjust", inputs: [input.node], extent: input.extent, parameters: "EV \(ev)",
-                                   linear: .diagonal(k, k, k), digest: { $0.add(ev) }))
+        return Image(
+            PointwiseNode(
+                name: "exposureAdjust", inputs: [input.node], extent: input.extent, parameters: "EV \(ev)",
+                linear: .diagonal(k, k, k), digest: { $0.add(ev) }))
     }
 }

@@ -23,17 +23,23 @@ public struct GammaAdjust: Filter {
         description: "Raises each colour channel to a power.",
         parameters: [
             .image(\.inputImage),
-            .scalar(\.power, "inputPower", "The exponent; 1 leaves the image unchanged.", min: 0.01, max: 100, sliderMin: 0.25, sliderMax: 4),
+            .scalar(
+                \.power, "inputPower", "The exponent; 1 leaves the image unchanged.", min: 0.01, max: 100, sliderMin: 0.25, sliderMax: 4),
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage), g = Float(power)
+        let input = try required(\.inputImage)
+        let g = Float(power)
         if g == 1 { return input }
-        return Image(PointwiseNode(name: "gammaAdjust", inputs: [input.node], extent: input.extent, parameters: "power \(g)",
-                                   planar: { [power = PlanarMath.SignedPower(g)] s in
-            // One plane at a time: the loop keeps more of its constants in registers.
-            let power = power
-            power.apply(s.r, s.count); power.apply(s.g, s.count); power.apply(s.b, s.count)
-        }, digest: { $0.add(g) }))
+        return Image(
+            PointwiseNode(
+                name: "gammaAdjust", inputs: [input.node], extent: input.extent, parameters: "power \(g)",
+                planar: { [power = PlanarMath.SignedPower(g)] s in
+                    // One plane at a time: the loop keeps more of its constants in registers.
+                    let power = power
+                    power.apply(s.r, s.count)
+                    power.apply(s.g, s.count)
+                    power.apply(s.b, s.count)
+                }, digest: { $0.add(g) }))
     }
 }

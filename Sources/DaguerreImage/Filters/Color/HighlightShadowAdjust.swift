@@ -14,8 +14,10 @@ public struct HighlightShadowAdjust: Filter {
     public var highlightAmount: Double = 1
 
     public init() {}
-    public init(inputImage: Image? = nil, radius: Double = Self.defaults.radius, shadowAmount: Double = Self.defaults.shadowAmount,
-                highlightAmount: Double = Self.defaults.highlightAmount) {
+    public init(
+        inputImage: Image? = nil, radius: Double = Self.defaults.radius, shadowAmount: Double = Self.defaults.shadowAmount,
+        highlightAmount: Double = Self.defaults.highlightAmount
+    ) {
         self.inputImage = inputImage
         self.radius = radius
         self.shadowAmount = shadowAmount
@@ -23,7 +25,8 @@ public struct HighlightShadowAdjust: Filter {
     }
 
     public static let declaration = FilterDeclaration<Self>(
-        name: "HighlightShadowAdjust", displayName: "Highlight and Shadow Adjust", categories: [.colorAdjustment, .video, .stillImage, .builtIn],
+        name: "HighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
+        categories: [.colorAdjustment, .video, .stillImage, .builtIn],
         description: "Brightens shadows (shadow amount > 0) and darkens highlights (highlight amount < 1).",
         parameters: [
             .image(\.inputImage),
@@ -34,7 +37,9 @@ public struct HighlightShadowAdjust: Filter {
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
         let input = try required(\.inputImage)
-        let r = radius, s = Float(shadowAmount), h = Float(highlightAmount)
+        let r = radius
+        let s = Float(shadowAmount)
+        let h = Float(highlightAmount)
         let curve = PerceptualCurve.shared
         // Perceptual luminance of each pixel (and, with a radius, blurred).
         let luma = PointwiseNode(name: "perceptualLuminance", inputs: [input.node], extent: input.extent, digest: { _ in }) { span in
@@ -44,25 +49,38 @@ public struct HighlightShadowAdjust: Filter {
                 p[i] = SIMD4(l, l, l, 1)
             }
         }
-        let base: ImageNode = r > 0
-            ? SeparableConvolutionNode(input: ClampNode(input: luma), name: "gaussianBlur", parameters: "σ \(r)",
-                                       horizontal: SeparableConvolutionNode.gaussianWeights(sigma: r),
-                                       vertical: SeparableConvolutionNode.gaussianWeights(sigma: r))
+        let base: ImageNode =
+            r > 0
+            ? SeparableConvolutionNode(
+                input: ClampNode(input: luma), name: "gaussianBlur", parameters: "σ \(r)",
+                horizontal: SeparableConvolutionNode.gaussianWeights(sigma: r),
+                vertical: SeparableConvolutionNode.gaussianWeights(sigma: r))
             : luma
-        return Image(PointwiseNode(name: "highlightShadowAdjust", inputs: [input.node, base], extent: input.extent,
-                                   parameters: "radius \(r) shadows \(s) highlights \(h)", digest: { d in d.add(r); d.add(s); d.add(h) }) { span in
-            let p = span.pixels, b = span.input(1)
-            for i in 0..<span.count {
-                let v = SpanMath.unpremultiply(p[i])
-                let y = SpanMath.luminance(v)
-                guard y > 0 else { continue }
-                let l = curve.encode(y), t = min(max(b[i].x, 0), 1)
-                var l2 = l + s * 2 * (1 - t) * (1 - t) * t           // a lift peaking in the shadows
-                l2 *= 1 - (1 - h) * 0.5 * t * t                       // compression growing into highlights
-                let g = curve.decode(max(l2, 0)) / y
-                var o = v * g; o.w = v.w
-                p[i] = SpanMath.premultiply(o)
-            }
-        })
+        return Image(
+            PointwiseNode(
+                name: "highlightShadowAdjust", inputs: [input.node, base], extent: input.extent,
+                parameters: "radius \(r) shadows \(s) highlights \(h)",
+                digest: { d in
+                    d.add(r)
+                    d.add(s)
+                    d.add(h)
+                }
+            ) { span in
+                let p = span.pixels
+                let b = span.input(1)
+                for i in 0..<span.count {
+                    let v = SpanMath.unpremultiply(p[i])
+                    let y = SpanMath.luminance(v)
+                    guard y > 0 else { continue }
+                    let l = curve.encode(y)
+                    let t = min(max(b[i].x, 0), 1)
+                    var l2 = l + s * 2 * (1 - t) * (1 - t) * t  // a lift peaking in the shadows
+                    l2 *= 1 - (1 - h) * 0.5 * t * t  // compression growing into highlights
+                    let g = curve.decode(max(l2, 0)) / y
+                    var o = v * g
+                    o.w = v.w
+                    p[i] = SpanMath.premultiply(o)
+                }
+            })
     }
 }

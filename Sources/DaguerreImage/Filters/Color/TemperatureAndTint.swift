@@ -16,7 +16,8 @@ public struct TemperatureAndTint: Filter {
     public var targetNeutral: [Double] = [6500, 0]
 
     public init() {}
-    public init(inputImage: Image? = nil, neutral: [Double] = Self.defaults.neutral, targetNeutral: [Double] = Self.defaults.targetNeutral) {
+    public init(inputImage: Image? = nil, neutral: [Double] = Self.defaults.neutral, targetNeutral: [Double] = Self.defaults.targetNeutral)
+    {
         self.inputImage = inputImage
         self.neutral = neutral
         self.targetNeutral = targetNeutral
@@ -33,13 +34,21 @@ public struct TemperatureAndTint: Filter {
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
         let input = try required(\.inputImage)
-        let n = neutral, t = targetNeutral
+        let n = neutral
+        let t = targetNeutral
         for (property, v) in [(\Self.neutral, n), (\Self.targetNeutral, t)] where !(1000...100000).contains(v[0]) || abs(v[1]) > 1000 {
             throw Self.invalid(property, "temperature must be 1000…100000 K and |tint| ≤ 1000, got \(v)")
         }
-        let m = ColorTemperature.adaptation(from: ColorTemperature.xy(temperature: n[0], tint: n[1]),
-                                            to: ColorTemperature.xy(temperature: t[0], tint: t[1]))
-        return Image(PointwiseNode(name: "temperatureAndTint", inputs: [input.node], extent: input.extent,
-                                   parameters: "neutral \(n) → \(t)", linear: m, digest: { d in d.add(n); d.add(t) }))
+        let m = ColorTemperature.adaptation(
+            from: ColorTemperature.xy(temperature: n[0], tint: n[1]),
+            to: ColorTemperature.xy(temperature: t[0], tint: t[1]))
+        return Image(
+            PointwiseNode(
+                name: "temperatureAndTint", inputs: [input.node], extent: input.extent,
+                parameters: "neutral \(n) → \(t)", linear: m,
+                digest: { d in
+                    d.add(n)
+                    d.add(t)
+                }))
     }
 }

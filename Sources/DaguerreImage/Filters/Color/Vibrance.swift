@@ -25,23 +25,36 @@ public struct Vibrance: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage), k = Float(amount)
+        let input = try required(\.inputImage)
+        let k = Float(amount)
         if k == 0 { return input }
         let luma = SpanMath.luma
-        let lr = luma.x, lg = luma.y, lb = luma.z
-        return Image(PointwiseNode(name: "vibrance", inputs: [input.node], extent: input.extent, parameters: "amount \(k)",
-                                   planar: { s in
-            let r = s.r, g = s.g, b = s.b, k = k
-            for i in 0..<s.count {
-                let x = r[i], y = g[i], z = b[i]
-                let hi = PlanarMath.max(x, PlanarMath.max(y, z)), lo = PlanarMath.min(x, PlanarMath.min(y, z))
-                // 1 − saturation = lo / hi, clamped to [0, 1] (lo ≤ hi, so only below); grey (and
-                // black) get the full boost. One instruction per max and min (PlanarMath).
-                let unsat = hi > 0 ? PlanarMath.max(lo / hi, 0) : 1
-                let f = 1 + k * unsat
-                let l = lr * x + lg * y + lb * z
-                r[i] = l + (x - l) * f; g[i] = l + (y - l) * f; b[i] = l + (z - l) * f
-            }
-        }, digest: { $0.add(k) }))
+        let lr = luma.x
+        let lg = luma.y
+        let lb = luma.z
+        return Image(
+            PointwiseNode(
+                name: "vibrance", inputs: [input.node], extent: input.extent, parameters: "amount \(k)",
+                planar: { s in
+                    let r = s.r
+                    let g = s.g
+                    let b = s.b
+                    let k = k
+                    for i in 0..<s.count {
+                        let x = r[i]
+                        let y = g[i]
+                        let z = b[i]
+                        let hi = PlanarMath.max(x, PlanarMath.max(y, z))
+                        let lo = PlanarMath.min(x, PlanarMath.min(y, z))
+                        // 1 − saturation = lo / hi, clamped to [0, 1] (lo ≤ hi, so only below); grey (and
+                        // black) get the full boost. One instruction per max and min (PlanarMath).
+                        let unsat = hi > 0 ? PlanarMath.max(lo / hi, 0) : 1
+                        let f = 1 + k * unsat
+                        let l = lr * x + lg * y + lb * z
+                        r[i] = l + (x - l) * f
+                        g[i] = l + (y - l) * f
+                        b[i] = l + (z - l) * f
+                    }
+                }, digest: { $0.add(k) }))
     }
 }

@@ -37,15 +37,20 @@ public struct SepiaTone: Filter {
         ])
 
     /// The W3C Filter Effects sepia matrix, row-major.
-    static let sepia: [Double] = [0.393, 0.769, 0.189,
-                                  0.349, 0.686, 0.168,
-                                  0.272, 0.534, 0.131]
+    static let sepia: [Double] = [
+        0.393, 0.769, 0.189,
+        0.349, 0.686, 0.168,
+        0.272, 0.534, 0.131,
+    ]
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage), k = intensity
+        let input = try required(\.inputImage)
+        let k = intensity
         if k == 0 { return input }
         let m = Matrix3((0..<9).map { i in (1 - k) * Matrix3.identity.m[i] + k * Self.sepia[i] })
-        return Image(PointwiseNode(name: "sepiaTone", inputs: [input.node], extent: input.extent, parameters: "intensity \(k)",
-                                   linear: m, digest: { $0.add(k) }))
+        return Image(
+            PointwiseNode(
+                name: "sepiaTone", inputs: [input.node], extent: input.extent, parameters: "intensity \(k)",
+                linear: m, digest: { $0.add(k) }))
     }
 }

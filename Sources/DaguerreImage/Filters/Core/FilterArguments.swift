@@ -6,8 +6,10 @@ import DaguerreCore
 extension FilterDescriptor {
     /// A descriptor from attributes and a closure that reads values by key.
     @available(*, deprecated, message: "Write a Filter type with a FilterDeclaration; its descriptor is Type.descriptor")
-    public init(name: String, displayName: String, categories: [String], description: String, parameters: [FilterParameter],
-                make: @escaping @Sendable (FilterArguments) throws(DaguerreError) -> Image) {
+    public init(
+        name: String, displayName: String, categories: [String], description: String, parameters: [FilterParameter],
+        make: @escaping @Sendable (FilterArguments) throws(DaguerreError) -> Image
+    ) {
         self.init(name: name, displayName: displayName, categories: categories, description: description, parameters: parameters) {
             values throws(DaguerreError) in
             var out: [String: FilterValue] = [:]
@@ -33,14 +35,18 @@ public struct FilterArguments: Sendable {
     let values: [String: FilterValue]
 
     public func image(_ key: String) throws(DaguerreError) -> Image {
-        guard case let .image(i)? = values[key] else { throw .invalidParameter(filter: filter, key: key, problem: "an image is required") }
+        guard case .image(let i)? = values[key] else { throw .invalidParameter(filter: filter, key: key, problem: "an image is required") }
         return i
     }
     public func number(_ key: String) -> Double {
-        switch values[key] { case .number(let v)?: return v; case .bool(let b)?: return b ? 1 : 0; default: return 0 }
+        switch values[key] {
+        case .number(let v)?: return v
+        case .bool(let b)?: return b ? 1 : 0
+        default: return 0
+        }
     }
     public func vector(_ key: String) -> [Double] {
-        if case let .vector(v)? = values[key] { return v }
+        if case .vector(let v)? = values[key] { return v }
         return []
     }
     public func point(_ key: String) -> SIMD2<Double> {
@@ -48,22 +54,26 @@ public struct FilterArguments: Sendable {
         return v.count >= 2 ? SIMD2(v[0], v[1]) : .zero
     }
     public func color(_ key: String) -> Color {
-        if case let .color(c)? = values[key] { return c }
+        if case .color(let c)? = values[key] { return c }
         return .black
     }
     public func bool(_ key: String) -> Bool {
-        switch values[key] { case .bool(let b)?: return b; case .number(let v)?: return v != 0; default: return false }
+        switch values[key] {
+        case .bool(let b)?: return b
+        case .number(let v)?: return v != 0
+        default: return false
+        }
     }
     public func transform(_ key: String) -> AffineTransform2D {
-        if case let .transform(t)? = values[key] { return t }
+        if case .transform(let t)? = values[key] { return t }
         return .identity
     }
     public func rect(_ key: String) -> Rect {
-        if case let .rect(r)? = values[key] { return r }
+        if case .rect(let r)? = values[key] { return r }
         return .null
     }
     public func colorSpace(_ key: String) -> ColorSpace {
-        if case let .colorSpace(c)? = values[key] { return c }
+        if case .colorSpace(let c)? = values[key] { return c }
         return .sRGB
     }
 }

@@ -10,76 +10,103 @@ import DaguerreCore
 /// ```
 extension FilterDeclaration.Parameter {
     /// An image; images have no default, so the filter needs one to render.
-    public static func image(_ property: WritableKeyPath<F, Image?> & Sendable, _ key: String = FilterParameter.inputImageKey,
-                             _ doc: String = "The image to filter.") -> Self {
-        Self(property, key: key, kind: .image, doc: doc, encode: { $0.map(FilterValue.image) }, decode: { value in
-            if case let .image(i) = value { i } else { nil }
-        })
+    public static func image(
+        _ property: WritableKeyPath<F, Image?> & Sendable, _ key: String = FilterParameter.inputImageKey,
+        _ doc: String = "The image to filter."
+    ) -> Self {
+        Self(
+            property, key: key, kind: .image, doc: doc, encode: { $0.map(FilterValue.image) },
+            decode: { value in
+                if case .image(let i) = value { i } else { nil }
+            })
     }
 
     /// A number; `min`/`max` are hard limits, the slider range (default: the hard one) a UI hint.
-    public static func scalar(_ property: WritableKeyPath<F, Double> & Sendable, _ key: String, _ doc: String,
-                              min: Double? = nil, max: Double? = nil, sliderMin: Double? = nil, sliderMax: Double? = nil) -> Self {
-        Self(property, key: key, kind: .scalar, doc: doc, min: min, max: max, sliderMin: sliderMin, sliderMax: sliderMax,
-             encode: { .number($0) }, decode: { value in if case let .number(v) = value { v } else { nil } })
+    public static func scalar(
+        _ property: WritableKeyPath<F, Double> & Sendable, _ key: String, _ doc: String,
+        min: Double? = nil, max: Double? = nil, sliderMin: Double? = nil, sliderMax: Double? = nil
+    ) -> Self {
+        Self(
+            property, key: key, kind: .scalar, doc: doc, min: min, max: max, sliderMin: sliderMin, sliderMax: sliderMax,
+            encode: { .number($0) }, decode: { value in if case .number(let v) = value { v } else { nil } })
     }
 
     public static func boolean(_ property: WritableKeyPath<F, Bool> & Sendable, _ key: String, _ doc: String) -> Self {
-        Self(property, key: key, kind: .boolean, doc: doc, encode: { .bool($0) }, decode: { value in
-            if case let .bool(b) = value { b } else { nil }
-        })
+        Self(
+            property, key: key, kind: .boolean, doc: doc, encode: { .bool($0) },
+            decode: { value in
+                if case .bool(let b) = value { b } else { nil }
+            })
     }
 
     /// A point in image coordinates, [x, y]; the limits apply to each coordinate.
-    public static func position(_ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
-                                min: Double? = nil, max: Double? = nil) -> Self {
+    public static func position(
+        _ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
+        min: Double? = nil, max: Double? = nil
+    ) -> Self {
         components(property, key, doc, kind: .position, count: 2, min: min, max: max)
     }
 
     /// A pair that is not a point (an amount per axis, a (kelvin, tint) white).
-    public static func offset(_ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
-                              min: Double? = nil, max: Double? = nil) -> Self {
+    public static func offset(
+        _ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
+        min: Double? = nil, max: Double? = nil
+    ) -> Self {
         components(property, key, doc, kind: .offset, count: 2, min: min, max: max)
     }
 
     /// `count` numbers (RGBA weights, bounds).
-    public static func vector(_ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
-                              count: Int, min: Double? = nil, max: Double? = nil) -> Self {
+    public static func vector(
+        _ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
+        count: Int, min: Double? = nil, max: Double? = nil
+    ) -> Self {
         components(property, key, doc, kind: .vector, count: count, min: min, max: max)
     }
 
     /// A colour, in its own colour space; by name also `[r, g, b]` or `[r, g, b, a]` (sRGB).
     public static func color(_ property: WritableKeyPath<F, Color> & Sendable, _ key: String, _ doc: String) -> Self {
-        Self(property, key: key, kind: .color, doc: doc, encode: { .color($0) }, decode: { value in
-            if case let .color(c) = value { c } else { nil }
-        })
+        Self(
+            property, key: key, kind: .color, doc: doc, encode: { .color($0) },
+            decode: { value in
+                if case .color(let c) = value { c } else { nil }
+            })
     }
 
     /// An affine transform; by name also `[a, b, c, d, tx, ty]`.
     public static func transform(_ property: WritableKeyPath<F, AffineTransform2D> & Sendable, _ key: String, _ doc: String) -> Self {
-        Self(property, key: key, kind: .transform, doc: doc, encode: { .transform($0) }, decode: { value in
-            if case let .transform(t) = value { t } else { nil }
-        })
+        Self(
+            property, key: key, kind: .transform, doc: doc, encode: { .transform($0) },
+            decode: { value in
+                if case .transform(let t) = value { t } else { nil }
+            })
     }
 
     /// A rectangle; by name also `[x, y, width, height]`.
     public static func rectangle(_ property: WritableKeyPath<F, Rect> & Sendable, _ key: String, _ doc: String) -> Self {
-        Self(property, key: key, kind: .rectangle, doc: doc, encode: { .rect($0) }, decode: { value in
-            if case let .rect(r) = value { r } else { nil }
-        })
+        Self(
+            property, key: key, kind: .rectangle, doc: doc, encode: { .rect($0) },
+            decode: { value in
+                if case .rect(let r) = value { r } else { nil }
+            })
     }
 
     /// A colour space; by name also its name ("displayP3").
     public static func colorSpace(_ property: WritableKeyPath<F, ColorSpace> & Sendable, _ key: String, _ doc: String) -> Self {
-        Self(property, key: key, kind: .colorSpace, doc: doc, encode: { .colorSpace($0) }, decode: { value in
-            if case let .colorSpace(c) = value { c } else { nil }
-        })
+        Self(
+            property, key: key, kind: .colorSpace, doc: doc, encode: { .colorSpace($0) },
+            decode: { value in
+                if case .colorSpace(let c) = value { c } else { nil }
+            })
     }
 
-    private static func components(_ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
-                                   kind: FilterParameter.Kind, count: Int, min: Double?, max: Double?) -> Self {
-        Self(property, key: key, kind: kind, doc: doc, min: min, max: max, count: count, encode: { .vector($0) }, decode: { value in
-            if case let .vector(v) = value { v } else { nil }
-        })
+    private static func components(
+        _ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
+        kind: FilterParameter.Kind, count: Int, min: Double?, max: Double?
+    ) -> Self {
+        Self(
+            property, key: key, kind: kind, doc: doc, min: min, max: max, count: count, encode: { .vector($0) },
+            decode: { value in
+                if case .vector(let v) = value { v } else { nil }
+            })
     }
 }

@@ -44,11 +44,14 @@ public struct FilterDeclaration<F: Filter>: Sendable {
 
         /// Binds `property` to a parameter; `encode` and `decode` convert between the property's
         /// type and the validated by-name value.
-        init<V>(_ property: WritableKeyPath<F, V> & Sendable, key: String, kind: FilterParameter.Kind, doc: String,
-                min: Double? = nil, max: Double? = nil, sliderMin: Double? = nil, sliderMax: Double? = nil, count: Int? = nil,
-                encode: @escaping @Sendable (V) -> FilterValue?, decode: @escaping @Sendable (FilterValue) -> V?) {
-            attributes = FilterParameter(key: key, kind: kind, description: doc, default: encode(F()[keyPath: property]),
-                                         min: min, max: max, sliderMin: sliderMin, sliderMax: sliderMax, count: count)
+        init<V>(
+            _ property: WritableKeyPath<F, V> & Sendable, key: String, kind: FilterParameter.Kind, doc: String,
+            min: Double? = nil, max: Double? = nil, sliderMin: Double? = nil, sliderMax: Double? = nil, count: Int? = nil,
+            encode: @escaping @Sendable (V) -> FilterValue?, decode: @escaping @Sendable (FilterValue) -> V?
+        ) {
+            attributes = FilterParameter(
+                key: key, kind: kind, description: doc, default: encode(F()[keyPath: property]),
+                min: min, max: max, sliderMin: sliderMin, sliderMax: sliderMax, count: count)
             read = { encode($0[keyPath: property]) }
             write = { filter, value in if let v = decode(value) { filter[keyPath: property] = v } }
             self.property = property
@@ -57,8 +60,10 @@ public struct FilterDeclaration<F: Filter>: Sendable {
 
     /// The type-erased view: what the registry lists and the by-name API runs.
     public var descriptor: FilterDescriptor {
-        FilterDescriptor(name: name, displayName: displayName, categories: categories.map(\.rawValue), description: description,
-                         parameters: parameters.map(\.attributes)) { values throws(DaguerreError) in try self.apply(values) }
+        FilterDescriptor(
+            name: name, displayName: displayName, categories: categories.map(\.rawValue), description: description,
+            parameters: parameters.map(\.attributes)
+        ) { values throws(DaguerreError) in try self.apply(values) }
     }
 
     /// The parameter stored in `property`.

@@ -17,8 +17,10 @@ public struct FilterDescriptor: Sendable {
     public let parameters: [FilterParameter]
     let run: @Sendable ([String: FilterValue]) throws(DaguerreError) -> Image
 
-    init(name: String, displayName: String, categories: [String], description: String, parameters: [FilterParameter],
-         run: @escaping @Sendable ([String: FilterValue]) throws(DaguerreError) -> Image) {
+    init(
+        name: String, displayName: String, categories: [String], description: String, parameters: [FilterParameter],
+        run: @escaping @Sendable ([String: FilterValue]) throws(DaguerreError) -> Image
+    ) {
         self.name = name
         self.displayName = displayName
         self.categories = categories

@@ -29,10 +29,18 @@ public struct FilterParameter: Sendable {
     /// For vectors: the number of components.
     public let count: Int?
 
-    public init(key: String, kind: Kind, description: String, default: FilterValue? = nil, min: Double? = nil, max: Double? = nil,
-                sliderMin: Double? = nil, sliderMax: Double? = nil, count: Int? = nil) {
-        self.key = key; self.kind = kind; self.description = description; self.defaultValue = `default`
-        self.min = min; self.max = max; self.sliderMin = sliderMin ?? min; self.sliderMax = sliderMax ?? max
+    public init(
+        key: String, kind: Kind, description: String, default: FilterValue? = nil, min: Double? = nil, max: Double? = nil,
+        sliderMin: Double? = nil, sliderMax: Double? = nil, count: Int? = nil
+    ) {
+        self.key = key
+        self.kind = kind
+        self.description = description
+        self.defaultValue = `default`
+        self.min = min
+        self.max = max
+        self.sliderMin = sliderMin ?? min
+        self.sliderMax = sliderMax ?? max
         self.count = count ?? (kind == .position || kind == .offset ? 2 : nil)
     }
 
@@ -47,7 +55,8 @@ public struct FilterParameter: Sendable {
         switch (kind, value) {
         case (.image, .image): return value
         case (.scalar, .number(let v)), (.angle, .number(let v)):
-            try checkRange(v); return value
+            try checkRange(v)
+            return value
         case (.integer, .number(let v)):
             try checkRange(v)
             guard v == v.rounded() else { throw bad("\(v) is not a whole number") }
@@ -56,7 +65,10 @@ public struct FilterParameter: Sendable {
         case (.boolean, .number(let v)) where v == 0 || v == 1: return .bool(v == 1)
         case (.position, .vector(let v)), (.offset, .vector(let v)), (.vector, .vector(let v)):
             if let count, v.count != count { throw bad("expected \(count) components, got \(v.count)") }
-            for x in v { guard x.isFinite else { throw bad("component \(x) is not finite") }; try checkRange(x) }
+            for x in v {
+                guard x.isFinite else { throw bad("component \(x) is not finite") }
+                try checkRange(x)
+            }
             return value
         case (.color, .color(let c)):
             guard [c.red, c.green, c.blue, c.alpha].allSatisfy(\.isFinite) else { throw bad("colour components must be finite") }
@@ -74,7 +86,9 @@ public struct FilterParameter: Sendable {
             guard !r.isInfinite, [r.minX, r.minY, r.maxX, r.maxY].allSatisfy(\.isFinite) else { throw bad("the rectangle must be finite") }
             return value
         case (.rectangle, .vector(let v)) where v.count == 4:
-            guard v.allSatisfy(\.isFinite), v[2] >= 0, v[3] >= 0 else { throw bad("expected [x y width height] with finite, non-negative size") }
+            guard v.allSatisfy(\.isFinite), v[2] >= 0, v[3] >= 0 else {
+                throw bad("expected [x y width height] with finite, non-negative size")
+            }
             return .rect(Rect(x: v[0], y: v[1], width: v[2], height: v[3]))
         case (.colorSpace, .colorSpace): return value
         case (.colorSpace, .string(let s)):
@@ -92,6 +106,7 @@ public struct FilterParameter: Sendable {
 
     /// The error for a key that names no parameter of `filter`.
     static func unknown(_ key: String, filter: String, keys: [String]) -> DaguerreError {
-        .invalidParameter(filter: filter, key: key, problem: "\(filter) has no such parameter; its parameters are \(keys.joined(separator: ", "))")
+        .invalidParameter(
+            filter: filter, key: key, problem: "\(filter) has no such parameter; its parameters are \(keys.joined(separator: ", "))")
     }
 }

@@ -3,7 +3,8 @@ import DaguerreCore
 /// A filter parameter value, for the by-name API (I1). Literals work:
 /// `["inputRadius": 2, "inputCenter": [150, 150], "inputColor0": .color(.white)]`.
 public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-                         ExpressibleByStringLiteral, ExpressibleByArrayLiteral, CustomStringConvertible {
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, CustomStringConvertible
+{
     case number(Double)
     case vector([Double])
     case color(Color)
@@ -36,8 +37,14 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
 
     var typeName: String {
         switch self {
-        case .number: "number"; case .vector: "vector"; case .color: "color"; case .image: "image"
-        case .transform: "transform"; case .rect: "rectangle"; case .bool: "boolean"; case .string: "string"
+        case .number: "number"
+        case .vector: "vector"
+        case .color: "color"
+        case .image: "image"
+        case .transform: "transform"
+        case .rect: "rectangle"
+        case .bool: "boolean"
+        case .string: "string"
         case .colorSpace: "colour space"
         }
     }
@@ -46,7 +53,9 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
         switch self {
         case .number(let v): d.add(v)
         case .vector(let v): d.add(v)
-        case .color(let c): d.add([c.red, c.green, c.blue, c.alpha]); d.add(c.colorSpace)
+        case .color(let c):
+            d.add([c.red, c.green, c.blue, c.alpha])
+            d.add(c.colorSpace)
         case .image(let i): d.add(i.digest)
         case .transform(let t): d.add([t.a, t.b, t.c, t.d, t.tx, t.ty])
         case .rect(let r): d.add([r.minX, r.minY, r.maxX, r.maxY])

@@ -6,7 +6,9 @@ extension Image {
     public func applyingFilter(_ name: String, parameters: [String: FilterValue] = [:]) throws(DaguerreError) -> Image {
         let d = try FilterRegistry.descriptor(named: name)
         var values = parameters
-        if d.parameters.contains(where: { $0.key == FilterParameter.inputImageKey }) { values[FilterParameter.inputImageKey] = .image(self) }
+        if d.parameters.contains(where: { $0.key == FilterParameter.inputImageKey }) {
+            values[FilterParameter.inputImageKey] = .image(self)
+        }
         return try d.apply(values)
     }
 

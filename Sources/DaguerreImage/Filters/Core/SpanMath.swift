@@ -20,9 +20,13 @@ enum SpanMath {
     /// Applies `f` to every pixel's unpremultiplied colour. Opaque spans (the usual case: photos
     /// have no alpha) take a straight loop with no per-pixel branch.
     @inline(__always) static func forEachUnpremultiplied(_ span: PixelSpan, _ f: (SIMD4<Float>) -> SIMD4<Float>) {
-        let p = span.pixels, n = span.count
+        let p = span.pixels
+        let n = span.count
         var opaque = true
-        for i in 0..<n where p[i].w != 1 { opaque = false; break }
+        for i in 0..<n where p[i].w != 1 {
+            opaque = false
+            break
+        }
         if opaque {
             for i in 0..<n { p[i] = f(p[i]) }
             return
@@ -59,11 +63,13 @@ final class PerceptualCurve: Sendable {
         decodeTable = FloatTable(LUTCache.shared.decodeHalfToFloat(.sRGB))
     }
     @inline(__always) func encode(_ v: SIMD4<Float>) -> SIMD4<Float> {
-        let h = SIMD4<Float16>(v), t = encodeTable.values
+        let h = SIMD4<Float16>(v)
+        let t = encodeTable.values
         return SIMD4(t[Int(h.x.bitPattern)], t[Int(h.y.bitPattern)], t[Int(h.z.bitPattern)], v.w)
     }
     @inline(__always) func decode(_ v: SIMD4<Float>) -> SIMD4<Float> {
-        let h = SIMD4<Float16>(v), t = decodeTable.values
+        let h = SIMD4<Float16>(v)
+        let t = decodeTable.values
         return SIMD4(t[Int(h.x.bitPattern)], t[Int(h.y.bitPattern)], t[Int(h.z.bitPattern)], v.w)
     }
     @inline(__always) func encode(_ v: Float) -> Float { encodeTable.values[Int(Float16(v).bitPattern)] }

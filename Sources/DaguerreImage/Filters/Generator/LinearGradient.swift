@@ -13,8 +13,10 @@ public struct LinearGradient: Filter {
     public var color1: Color = .black
 
     public init() {}
-    public init(point0: [Double] = Self.defaults.point0, point1: [Double] = Self.defaults.point1,
-                color0: Color = Self.defaults.color0, color1: Color = Self.defaults.color1) {
+    public init(
+        point0: [Double] = Self.defaults.point0, point1: [Double] = Self.defaults.point1,
+        color0: Color = Self.defaults.color0, color1: Color = Self.defaults.color1
+    ) {
         self.point0 = point0
         self.point1 = point1
         self.color0 = color0
@@ -32,21 +34,34 @@ public struct LinearGradient: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let p0 = SIMD2(point0[0], point0[1]), p1 = SIMD2(point1[0], point1[1]), c0 = color0, c1 = color1
-        let d = p1 - p0, len2 = (d * d).sum()
-        return Image(GeneratorNode(name: "linearGradient", parameters: "\(p0) \(c0) → \(p1) \(c1)", digest: { dg in
-            dg.add([p0.x, p0.y, p1.x, p1.y]); FilterValue.color(c0).addDigest(&dg); FilterValue.color(c1).addDigest(&dg)
-        }) { working in
-            let a0 = c0.premultiplied(in: working), a1 = c1.premultiplied(in: working)
-            let dx = Float(len2 > 0 ? d.x / len2 : 0), dy = Float(len2 > 0 ? d.y / len2 : 0)
-            let ox = Float(p0.x), oy = Float(p0.y)
-            return { span in
-                let fy = (Float(span.y) + 0.5 - oy) * dy
-                for i in 0..<span.count {
-                    let t = min(max((Float(span.x + i) + 0.5 - ox) * dx + fy, 0), 1)
-                    span.pixels[i] = a0 + (a1 - a0) * t
+        let p0 = SIMD2(point0[0], point0[1])
+        let p1 = SIMD2(point1[0], point1[1])
+        let c0 = color0
+        let c1 = color1
+        let d = p1 - p0
+        let len2 = (d * d).sum()
+        return Image(
+            GeneratorNode(
+                name: "linearGradient", parameters: "\(p0) \(c0) → \(p1) \(c1)",
+                digest: { dg in
+                    dg.add([p0.x, p0.y, p1.x, p1.y])
+                    FilterValue.color(c0).addDigest(&dg)
+                    FilterValue.color(c1).addDigest(&dg)
                 }
-            }
-        })
+            ) { working in
+                let a0 = c0.premultiplied(in: working)
+                let a1 = c1.premultiplied(in: working)
+                let dx = Float(len2 > 0 ? d.x / len2 : 0)
+                let dy = Float(len2 > 0 ? d.y / len2 : 0)
+                let ox = Float(p0.x)
+                let oy = Float(p0.y)
+                return { span in
+                    let fy = (Float(span.y) + 0.5 - oy) * dy
+                    for i in 0..<span.count {
+                        let t = min(max((Float(span.x + i) + 0.5 - ox) * dx + fy, 0), 1)
+                        span.pixels[i] = a0 + (a1 - a0) * t
+                    }
+                }
+            })
     }
 }

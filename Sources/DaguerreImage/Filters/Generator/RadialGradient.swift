@@ -14,8 +14,10 @@ public struct RadialGradient: Filter {
     public var color1: Color = .black
 
     public init() {}
-    public init(center: [Double] = Self.defaults.center, radius0: Double = Self.defaults.radius0, radius1: Double = Self.defaults.radius1,
-                color0: Color = Self.defaults.color0, color1: Color = Self.defaults.color1) {
+    public init(
+        center: [Double] = Self.defaults.center, radius0: Double = Self.defaults.radius0, radius1: Double = Self.defaults.radius1,
+        color0: Color = Self.defaults.color0, color1: Color = Self.defaults.color1
+    ) {
         self.center = center
         self.radius0 = radius0
         self.radius1 = radius1
@@ -35,22 +37,36 @@ public struct RadialGradient: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let c = SIMD2(center[0], center[1]), r0 = radius0, r1 = radius1, c0 = color0, c1 = color1
-        return Image(GeneratorNode(name: "radialGradient", parameters: "centre \(c) r \(r0)…\(r1)", digest: { d in
-            d.add([c.x, c.y, r0, r1]); FilterValue.color(c0).addDigest(&d); FilterValue.color(c1).addDigest(&d)
-        }) { working in
-            let a0 = c0.premultiplied(in: working), a1 = c1.premultiplied(in: working)
-            let cx = Float(c.x), cy = Float(c.y), lo = Float(min(r0, r1)), span0 = Float(abs(r1 - r0))
-            let (inner, outer) = r0 <= r1 ? (a0, a1) : (a1, a0)
-            return { span in
-                let dy = Float(span.y) + 0.5 - cy
-                for i in 0..<span.count {
-                    let dx = Float(span.x + i) + 0.5 - cx
-                    let d = (dx * dx + dy * dy).squareRoot()
-                    let t = span0 > 0 ? min(max((d - lo) / span0, 0), 1) : (d < lo ? 0 : 1)
-                    span.pixels[i] = inner + (outer - inner) * t
+        let c = SIMD2(center[0], center[1])
+        let r0 = radius0
+        let r1 = radius1
+        let c0 = color0
+        let c1 = color1
+        return Image(
+            GeneratorNode(
+                name: "radialGradient", parameters: "centre \(c) r \(r0)…\(r1)",
+                digest: { d in
+                    d.add([c.x, c.y, r0, r1])
+                    FilterValue.color(c0).addDigest(&d)
+                    FilterValue.color(c1).addDigest(&d)
                 }
-            }
-        })
+            ) { working in
+                let a0 = c0.premultiplied(in: working)
+                let a1 = c1.premultiplied(in: working)
+                let cx = Float(c.x)
+                let cy = Float(c.y)
+                let lo = Float(min(r0, r1))
+                let span0 = Float(abs(r1 - r0))
+                let (inner, outer) = r0 <= r1 ? (a0, a1) : (a1, a0)
+                return { span in
+                    let dy = Float(span.y) + 0.5 - cy
+                    for i in 0..<span.count {
+                        let dx = Float(span.x + i) + 0.5 - cx
+                        let d = (dx * dx + dy * dy).squareRoot()
+                        let t = span0 > 0 ? min(max((d - lo) / span0, 0), 1) : (d < lo ? 0 : 1)
+                        span.pixels[i] = inner + (outer - inner) * t
+                    }
+                }
+            })
     }
 }

@@ -26,7 +26,8 @@ public struct AffineTransformFilter: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage), t = transform
+        let input = try required(\.inputImage)
+        let t = transform
         guard t.isInvertible else { throw Self.invalid(\.transform, "the transform \(t) is not invertible") }
         return input.transformed(by: t)
     }

@@ -28,7 +28,9 @@ public struct LanczosScaleTransform: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage), s = scale, ar = aspectRatio
+        let input = try required(\.inputImage)
+        let s = scale
+        let ar = aspectRatio
         if s == 1 && ar == 1 { return input }
         return Image(ResampleNode(input: input.node, sx: s * ar, sy: s, tx: 0, ty: 0, kernel: .lanczos, name: "lanczosScale"))
     }

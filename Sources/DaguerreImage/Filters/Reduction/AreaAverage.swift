@@ -26,7 +26,8 @@ public struct AreaAverage: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage), r = extent
+        let input = try required(\.inputImage)
+        let r = extent
         guard !r.intersection(input.extent).isEmpty else {
             throw Self.invalid(\.extent, "\(r) does not overlap the image's extent \(input.extent)")
         }

@@ -13,8 +13,10 @@ public struct NinePartStretched: Filter, NinePartFilter {
     public var growAmount: [Double] = [100, 100]
 
     public init() {}
-    public init(inputImage: Image? = nil, breakpoint0: [Double] = Self.defaults.breakpoint0, breakpoint1: [Double] = Self.defaults.breakpoint1,
-                growAmount: [Double] = Self.defaults.growAmount) {
+    public init(
+        inputImage: Image? = nil, breakpoint0: [Double] = Self.defaults.breakpoint0, breakpoint1: [Double] = Self.defaults.breakpoint1,
+        growAmount: [Double] = Self.defaults.growAmount
+    ) {
         self.inputImage = inputImage
         self.breakpoint0 = breakpoint0
         self.breakpoint1 = breakpoint1

@@ -13,8 +13,10 @@ public struct NinePartTiled: Filter, NinePartFilter {
     public var flipYTiles = true
 
     public init() {}
-    public init(inputImage: Image? = nil, breakpoint0: [Double] = Self.defaults.breakpoint0, breakpoint1: [Double] = Self.defaults.breakpoint1,
-                growAmount: [Double] = Self.defaults.growAmount, flipYTiles: Bool = Self.defaults.flipYTiles) {
+    public init(
+        inputImage: Image? = nil, breakpoint0: [Double] = Self.defaults.breakpoint0, breakpoint1: [Double] = Self.defaults.breakpoint1,
+        growAmount: [Double] = Self.defaults.growAmount, flipYTiles: Bool = Self.defaults.flipYTiles
+    ) {
         self.inputImage = inputImage
         self.breakpoint0 = breakpoint0
         self.breakpoint1 = breakpoint1

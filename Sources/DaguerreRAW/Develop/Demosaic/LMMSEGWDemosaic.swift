@@ -118,20 +118,24 @@ enum LMMSEGWDemosaic {
     /// is computed once, as in one stripe over both, instead of again for a fresh 20-row halo
     /// (about 15 % of a 256-row chunk's stages). `fill` must then give the rows it gave before,
     /// which a develop's fixed mosaic does; the pixels are those of one stripe over both.
-    static func stripe(rows: Range<Int>, columns: Range<Int>, pattern: BayerPatternColors, workspace ws: Workspace,
-                       fill: (_ y: Int, _ x0: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) -> Void,
-                       write: (_ y: Int, _ x0: Int, _ count: Int, _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> Void) {
+    static func stripe(
+        rows: Range<Int>, columns: Range<Int>, pattern: BayerPatternColors, workspace ws: Workspace,
+        fill: (_ y: Int, _ x0: Int, _ count: Int, _ into: UnsafeMutablePointer<Float>) -> Void,
+        write: (_ y: Int, _ x0: Int, _ count: Int, _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> Void
+    ) {
         let h = halo
         // Narrow stripes are widened to one vector (fill mirrors any coordinate); only the
         // requested columns are written.
         let width = max(columns.count, lanes)
         precondition(width <= ws.columns, "workspace too small")
         // Padded row 0 is image row `row0`; `nr` padded rows end `h` below the last output row.
-        var row0 = rows.lowerBound - h, firstLead = 0
+        var row0 = rows.lowerBound - h
+        var firstLead = 0
         if let rolled = ws.rolled, rolled.end == rows.lowerBound, rolled.columns == columns, rolled.pattern == pattern, !rows.isEmpty {
             (row0, firstLead) = (rolled.origin, rolled.nextLead)
         }
-        let nr = rows.upperBound + h - row0, nc = width + 2 * h
+        let nr = rows.upperBound + h - row0
+        let nc = width + 2 * h
         let col0 = columns.lowerBound - h
         let lastLead = nr - h + 16
         ws.rolled = rows.isEmpty ? nil : (row0, lastLead + 1, columns, rows.upperBound, pattern)
@@ -151,7 +155,10 @@ enum LMMSEGWDemosaic {
             if r >= 5, r < nr - 5 { gradients(r, nc, ws) }
             r = lead - 6
             if r >= 6, r < nr - 6 { statistics(Taps(ws.dv, r), nc, t1: ws.t1v[r], t2: ws.t2v[r]) }
-            if r >= 7, r < nr - 7 { gradientSums(r, nc, ws); weights(r, nc, ws) }
+            if r >= 7, r < nr - 7 {
+                gradientSums(r, nc, ws)
+                weights(r, nc, ws)
+            }
             r = lead - 10
             if r >= 10, r < nr - 10 { estimate(Taps(ws.t1v, r), Taps(ws.t2v, r), ws.dv[r], nc, into: ws.ev[r]) }
             r = lead - 13
@@ -164,7 +171,8 @@ enum LMMSEGWDemosaic {
             }
             r = lead - 16
             if r >= 16, r < nr - 16 {
-                let a = pattern.color(x: col0, y: row0 + r), b = pattern.color(x: col0 + 1, y: row0 + r)
+                let a = pattern.color(x: col0, y: row0 + r)
+                let b = pattern.color(x: col0 + 1, y: row0 + r)
                 if a == 2 || b == 2 { opposite(ws.cr, r, nc, masks(r), red: false) }
                 if a == 0 || b == 0 { opposite(ws.cb, r, nc, masks(r), red: true) }
             }
@@ -189,9 +197,15 @@ enum LMMSEGWDemosaic {
 
     // 1. Hamilton–Adams: d estimates G − X along each direction.
     @inline(__always) static func hamiltonAdams(_ r: Int, _ nc: Int, _ ws: Workspace, _ masks: RowMasks) {
-        let half = V(repeating: 0.5), quarter = V(repeating: 0.25)
-        let ym2 = ws.y[r &- 2], ym1 = ws.y[r &- 1], y0 = ws.y[r], yp1 = ws.y[r &+ 1], yp2 = ws.y[r &+ 2]
-        let dh = ws.dh[r], dv = ws.dv[r]
+        let half = V(repeating: 0.5)
+        let quarter = V(repeating: 0.25)
+        let ym2 = ws.y[r &- 2]
+        let ym1 = ws.y[r &- 1]
+        let y0 = ws.y[r]
+        let yp1 = ws.y[r &+ 1]
+        let yp2 = ws.y[r &+ 2]
+        let dh = ws.dh[r]
+        let dv = ws.dv[r]
         sweep(2, nc &- 2) { c in
             let v = load(y0, c)
             let fh = half * (load(y0, c &- 1) + load(y0, c &+ 1) + v) - quarter * (load(y0, c &- 2) + load(y0, c &+ 2))
@@ -204,8 +218,11 @@ enum LMMSEGWDemosaic {
 
     // 2a. The Gaussian mean of a difference along its direction, and the squared residual.
     @inline(__always) static func statistics(_ d: Taps, _ nc: Int, t1: P, t2: P) {
-        let g0 = V(repeating: gauss[0]), g1 = V(repeating: gauss[1]), g2 = V(repeating: gauss[2])
-        let g3 = V(repeating: gauss[3]), g4 = V(repeating: gauss[4])
+        let g0 = V(repeating: gauss[0])
+        let g1 = V(repeating: gauss[1])
+        let g2 = V(repeating: gauss[2])
+        let g3 = V(repeating: gauss[3])
+        let g4 = V(repeating: gauss[4])
         sweep(6, nc &- 6) { c in
             let di = load(d.z, c)
             var s = g0 * di
@@ -225,26 +242,44 @@ enum LMMSEGWDemosaic {
     /// Without FMA, `addingProduct` would be a libm call per lane: the division stays.
     @inline(__always) static func ninth(_ x: V) -> V {
         #if DAGUERRE_FMA
-        let q = x * V(repeating: 1 / 9 as Float)
-        let r = x.addingProduct(-q, V(repeating: 9))
-        let zero = V.zero
-        return q.replacing(with: q.addingProduct(r, V(repeating: 1 / 9 as Float)), where: (r .> zero) .| (r .< zero))
+            let q = x * V(repeating: 1 / 9 as Float)
+            let r = x.addingProduct(-q, V(repeating: 9))
+            let zero = V.zero
+            return q.replacing(with: q.addingProduct(r, V(repeating: 1 / 9 as Float)), where: (r .> zero) .| (r .< zero))
         #else
-        return x / V(repeating: 9)
+            return x / V(repeating: 9)
         #endif
     }
 
     // 2b. The 1-D LMMSE estimate of the difference from nine-sample statistics.
     @inline(__always) static func estimate(_ t1: Taps, _ t2: Taps, _ d: P, _ nc: Int, into e: P) {
-        let zero = V.zero, epsilon = V(repeating: Self.epsilon)
+        let zero = V.zero
+        let epsilon = V(repeating: Self.epsilon)
         sweep(10, nc &- 10) { c in
-            var m = zero, s2 = zero, e2 = zero
-            @inline(__always) func add(_ p: P, _ q: P) { let v = load(p, c); m += v; s2 += v * v; e2 += load(q, c) }
-            add(t1.m4, t2.m4); add(t1.m3, t2.m3); add(t1.m2, t2.m2); add(t1.m1, t2.m1); add(t1.z, t2.z)
-            add(t1.p1, t2.p1); add(t1.p2, t2.p2); add(t1.p3, t2.p3); add(t1.p4, t2.p4)
-            m = ninth(m); s2 = ninth(s2); e2 = ninth(e2)
+            var m = zero
+            var s2 = zero
+            var e2 = zero
+            @inline(__always) func add(_ p: P, _ q: P) {
+                let v = load(p, c)
+                m += v
+                s2 += v * v
+                e2 += load(q, c)
+            }
+            add(t1.m4, t2.m4)
+            add(t1.m3, t2.m3)
+            add(t1.m2, t2.m2)
+            add(t1.m1, t2.m1)
+            add(t1.z, t2.z)
+            add(t1.p1, t2.p1)
+            add(t1.p2, t2.p2)
+            add(t1.p3, t2.p3)
+            add(t1.p4, t2.p4)
+            m = ninth(m)
+            s2 = ninth(s2)
+            e2 = ninth(e2)
             let spread = s2 - m * m
-            let sx = spread.replacing(with: zero, where: zero .>= spread) + epsilon, sv = e2 + epsilon
+            let sx = spread.replacing(with: zero, where: zero .>= spread) + epsilon
+            let sv = e2 + epsilon
             store(m + sx / (sx + sv) * (load(d, c) - m), e, c)
         }
     }
@@ -253,9 +288,15 @@ enum LMMSEGWDemosaic {
     @inline(__always) static func gradients(_ r: Int, _ nc: Int, _ ws: Workspace) {
         let zero = V.zero
         @inline(__always) func magnitude(_ v: V) -> V { v.replacing(with: -v, where: v .< zero) }
-        let h0 = ws.dh[r &- 2], h1 = ws.dh[r &- 1], h2 = ws.dh[r], h3 = ws.dh[r &+ 1], h4 = ws.dh[r &+ 2]
-        let up = ws.dv[r &- 1], down = ws.dv[r &+ 1]
-        let a = ws.a[r], b = ws.b[r]
+        let h0 = ws.dh[r &- 2]
+        let h1 = ws.dh[r &- 1]
+        let h2 = ws.dh[r]
+        let h3 = ws.dh[r &+ 1]
+        let h4 = ws.dh[r &+ 2]
+        let up = ws.dv[r &- 1]
+        let down = ws.dv[r &+ 1]
+        let a = ws.a[r]
+        let b = ws.b[r]
         sweep(5, nc &- 5) { c in
             var sa = magnitude(load(h0, c &- 1) - load(h0, c &+ 1))
             sa += magnitude(load(h1, c &- 1) - load(h1, c &+ 1))
@@ -267,14 +308,21 @@ enum LMMSEGWDemosaic {
             sb += magnitude(load(up, c) - load(down, c))
             sb += magnitude(load(up, c &+ 1) - load(down, c &+ 1))
             sb += magnitude(load(up, c &+ 2) - load(down, c &+ 2))
-            store(sa, a, c); store(sb, b, c)
+            store(sa, a, c)
+            store(sb, b, c)
         }
     }
 
     // 3b. The 5×5 sums: across the row for horizontal, down the column for vertical.
     @inline(__always) static func gradientSums(_ r: Int, _ nc: Int, _ ws: Workspace) {
-        let a = ws.a[r], b0 = ws.b[r &- 2], b1 = ws.b[r &- 1], b2 = ws.b[r], b3 = ws.b[r &+ 1], b4 = ws.b[r &+ 2]
-        let bh = ws.bh[r], bv = ws.bv[r]
+        let a = ws.a[r]
+        let b0 = ws.b[r &- 2]
+        let b1 = ws.b[r &- 1]
+        let b2 = ws.b[r]
+        let b3 = ws.b[r &+ 1]
+        let b4 = ws.b[r &+ 2]
+        let bh = ws.bh[r]
+        let bv = ws.bv[r]
         sweep(7, nc &- 7) { c in
             store(load(a, c &- 2) + load(a, c &- 1) + load(a, c) + load(a, c &+ 1) + load(a, c &+ 2), bh, c)
             store(load(b0, c) + load(b1, c) + load(b2, c) + load(b3, c) + load(b4, c), bv, c)
@@ -287,11 +335,17 @@ enum LMMSEGWDemosaic {
     // computed once, where the sum is, and the readers take it two samples away (`Weights`):
     // half the divisions of four weights per site, the same bits.
     @inline(__always) static func weights(_ r: Int, _ nc: Int, _ ws: Workspace) {
-        let one = V(repeating: 1), epsilon = V(repeating: Self.epsilon)
-        let bh = ws.bh[r], bv = ws.bv[r], h = ws.inverseH[r], v = ws.inverseV[r]
+        let one = V(repeating: 1)
+        let epsilon = V(repeating: Self.epsilon)
+        let bh = ws.bh[r]
+        let bv = ws.bv[r]
+        let h = ws.inverseH[r]
+        let v = ws.inverseV[r]
         sweep(7, nc &- 7) { c in
-            let x = load(bh, c), y = load(bv, c)
-            store(one / (x * x + epsilon), h, c); store(one / (y * y + epsilon), v, c)
+            let x = load(bh, c)
+            let y = load(bv, c)
+            store(one / (x * x + epsilon), h, c)
+            store(one / (y * y + epsilon), v, c)
         }
     }
 
@@ -307,14 +361,28 @@ enum LMMSEGWDemosaic {
     // 4. Green at red and blue sites: the weighted fusion of the one-sided denoised
     // differences; with it (5a) the colour differences G − R and G − B at their own sites.
     @inline(__always) static func fuse(_ r: Int, _ nc: Int, _ ws: Workspace, _ masks: RowMasks) {
-        let f0 = V(repeating: f.0), f1 = V(repeating: f.1), f2 = V(repeating: f.2), f3 = V(repeating: f.3), zero = V.zero
-        let y = ws.y[r], eh = ws.eh
-        let e0 = ws.ev[r], n1 = ws.ev[r &- 1], n2 = ws.ev[r &- 2], n3 = ws.ev[r &- 3]
-        let s1 = ws.ev[r &+ 1], s2 = ws.ev[r &+ 2], s3 = ws.ev[r &+ 3]
+        let f0 = V(repeating: f.0)
+        let f1 = V(repeating: f.1)
+        let f2 = V(repeating: f.2)
+        let f3 = V(repeating: f.3)
+        let zero = V.zero
+        let y = ws.y[r]
+        let eh = ws.eh
+        let e0 = ws.ev[r]
+        let n1 = ws.ev[r &- 1]
+        let n2 = ws.ev[r &- 2]
+        let n3 = ws.ev[r &- 3]
+        let s1 = ws.ev[r &+ 1]
+        let s2 = ws.ev[r &+ 2]
+        let s3 = ws.ev[r &+ 3]
         let weights = Weights(r, ws)
-        let green = ws.green[r], cr = ws.cr[r], cb = ws.cb[r]
+        let green = ws.green[r]
+        let cr = ws.cr[r]
+        let cb = ws.cb[r]
         sweep(13, nc &- 13) { c in
-            let v = load(y, c), h0 = load(eh, c), v0 = load(e0, c)
+            let v = load(y, c)
+            let h0 = load(eh, c)
+            let v0 = load(e0, c)
             let ew = f0 * h0 + f1 * load(eh, c &- 1) + f2 * load(eh, c &- 2) + f3 * load(eh, c &- 3)
             let ee = f0 * h0 + f1 * load(eh, c &+ 1) + f2 * load(eh, c &+ 2) + f3 * load(eh, c &+ 3)
             let en = f0 * v0 + f1 * load(n1, c) + f2 * load(n2, c) + f3 * load(n3, c)
@@ -332,8 +400,13 @@ enum LMMSEGWDemosaic {
     // 5b. The opposite colour difference at red (or blue) sites by the 7×7 kernel, in place:
     // the kernel reads only diagonal sites, which hold the other colour and are never written.
     @inline(__always) static func opposite(_ p: Ring, _ r: Int, _ nc: Int, _ masks: RowMasks, red: Bool) {
-        let ten = V(repeating: 10), thirtyTwo = V(repeating: 32)
-        let m3 = p[r &- 3], m1 = p[r &- 1], z = p[r], p1 = p[r &+ 1], p3 = p[r &+ 3]
+        let ten = V(repeating: 10)
+        let thirtyTwo = V(repeating: 32)
+        let m3 = p[r &- 3]
+        let m1 = p[r &- 1]
+        let z = p[r]
+        let p1 = p[r &+ 1]
+        let p3 = p[r &+ 3]
         sweep(16, nc &- 16) { c in
             let near = load(m1, c &- 1) + load(m1, c &+ 1) + load(p1, c &- 1) + load(p1, c &+ 1)
             var far = load(m3, c &- 1) + load(m3, c &+ 1) + load(m1, c &- 3) + load(m1, c &+ 3)
@@ -344,18 +417,30 @@ enum LMMSEGWDemosaic {
 
     // 6. Green sites' colour differences from their four neighbours, then R, G and B.
     @inline(__always) static func output(_ r: Int, _ nc: Int, _ ws: Workspace, _ masks: RowMasks) {
-        let one = V(repeating: 1), h = halo
+        let one = V(repeating: 1)
+        let h = halo
         let weights = Weights(r, ws)
-        let crN = ws.cr[r &- 1], cr = ws.cr[r], crS = ws.cr[r &+ 1], cbN = ws.cb[r &- 1], cb = ws.cb[r], cbS = ws.cb[r &+ 1]
-        let green = ws.green[r], y = ws.y[r], outR = ws.outR - h, outG = ws.outG - h, outB = ws.outB - h
+        let crN = ws.cr[r &- 1]
+        let cr = ws.cr[r]
+        let crS = ws.cr[r &+ 1]
+        let cbN = ws.cb[r &- 1]
+        let cb = ws.cb[r]
+        let cbS = ws.cb[r &+ 1]
+        let green = ws.green[r]
+        let y = ws.y[r]
+        let outR = ws.outR - h
+        let outG = ws.outG - h
+        let outB = ws.outB - h
         sweep(h, nc &- h) { c in
             let (wn, ws, ww, we) = weights.at(c)
             let inv = one / (wn + ws + ww + we)
             let ndr = (wn * load(crN, c) + ws * load(crS, c) + ww * load(cr, c &- 1) + we * load(cr, c &+ 1)) * inv
             let ndb = (wn * load(cbN, c) + ws * load(cbS, c) + ww * load(cb, c &- 1) + we * load(cb, c &+ 1)) * inv
             let isGreen = masks.green(c)
-            let dr = load(cr, c).replacing(with: ndr, where: isGreen), db = load(cb, c).replacing(with: ndb, where: isGreen)
-            let g = load(green, c), v = load(y, c)
+            let dr = load(cr, c).replacing(with: ndr, where: isGreen)
+            let db = load(cb, c).replacing(with: ndb, where: isGreen)
+            let g = load(green, c)
+            let v = load(y, c)
             store((g - dr).replacing(with: v, where: masks.red(c)), outR, c)
             store(g, outG, c)
             store((g - db).replacing(with: v, where: masks.blue(c)), outB, c)
@@ -390,6 +475,11 @@ struct BayerPatternColors: Sendable, Equatable {
     init(_ cfa: [UInt8]) { colors = (Int(cfa[0]), Int(cfa[1]), Int(cfa[2]), Int(cfa[3])) }
     static func == (a: Self, b: Self) -> Bool { a.colors == b.colors }
     @inline(__always) func color(x: Int, y: Int) -> Int {
-        switch (y & 1) << 1 | (x & 1) { case 0: colors.0; case 1: colors.1; case 2: colors.2; default: colors.3 }
+        switch (y & 1) << 1 | (x & 1) {
+        case 0: colors.0
+        case 1: colors.1
+        case 2: colors.2
+        default: colors.3
+        }
     }
 }

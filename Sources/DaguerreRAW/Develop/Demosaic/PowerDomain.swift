@@ -44,12 +44,16 @@ enum PowerDomain {
     /// Decodes a developed row (planes r, g, b, in the domain), multiplies it by `matrix` into
     /// interleaved RGB `out`, and says whether any pixel has a channel above `knee` (linear),
     /// which the highlight stage must then look at.
-    static func developRow(_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
-                           matrix: DevelopMatrix, knee: SIMD3<Float>, into out: UnsafeMutablePointer<Float>) -> Bool {
+    static func developRow(
+        _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
+        matrix: DevelopMatrix, knee: SIMD3<Float>, into out: UnsafeMutablePointer<Float>
+    ) -> Bool {
         let (kr, kg, kb) = (knee.x, knee.y, knee.z)
         var flagged: Int32 = 0
         for i in 0..<count {
-            let x = decode(r[i]), y = decode(g[i]), z = decode(b[i])
+            let x = decode(r[i])
+            let y = decode(g[i])
+            let z = decode(b[i])
             flagged |= (x > kr ? 1 : 0) | (y > kg ? 1 : 0) | (z > kb ? 1 : 0)
             matrix.write(x, y, z, to: out + 3 &* i)
         }

@@ -28,7 +28,8 @@ enum SRGBCurve {
         guard v > 0 else { return 0 }
         guard v < 1.5 else { return Float(exact(Double(v))) }
         let t = v * (65536 / 1.5)
-        let i = Int(t), fr = t - Float(i)
+        let i = Int(t)
+        let fr = t - Float(i)
         return table[i] + fr * (table[i + 1] - table[i])
     }
 }

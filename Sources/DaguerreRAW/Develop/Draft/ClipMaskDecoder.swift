@@ -54,19 +54,24 @@ final class ClipMaskDecoder: DevelopSource {
     /// `clippedRows` is ``HighlightRecovery/rowsReachingWhite(_:)`` of `mosaic`.
     init(mosaic: BayerImage, settings: DevelopSettings, clippedRows: [Bool], output: Output) throws(DaguerreError) {
         guard settings.demosaic != .lmmseGW else {
-            throw .unsupported(feature: "a clip mask for the LMMSE-GW develop", hint: "Draft mode develops half size or bilinear; LMMSE-GW applies its highlight stage itself.")
+            throw .unsupported(
+                feature: "a clip mask for the LMMSE-GW develop",
+                hint: "Draft mode develops half size or bilinear; LMMSE-GW applies its highlight stage itself.")
         }
         guard settings.highlight == nil, settings.matrix == .identity else {
-            throw .invalidArgument(what: "the clip mask's develop settings", problem: "must develop camera RGB: identity matrix, no highlight stage")
+            throw .invalidArgument(
+                what: "the clip mask's develop settings", problem: "must develop camera RGB: identity matrix, no highlight stage")
         }
         guard clippedRows.count == mosaic.height else {
-            throw .invalidArgument(what: "the clip mask's clipped rows (\(clippedRows.count))", problem: "give one per mosaic row (\(mosaic.height))")
+            throw .invalidArgument(
+                what: "the clip mask's clipped rows (\(clippedRows.count))", problem: "give one per mosaic row (\(mosaic.height))")
         }
         rowClips = clippedRows
         camera = try RAWDevelopDecoder(mosaic: mosaic, settings: settings)
         let base = camera.info
-        info = RowSourceInfo(kind: "RAW clip mask", width: base.width, height: base.height, pixelFormat: .rgbaf, alpha: .premultiplied,
-                             colorSpace: base.colorSpace)
+        info = RowSourceInfo(
+            kind: "RAW clip mask", width: base.width, height: base.height, pixelFormat: .rgbaf, alpha: .premultiplied,
+            colorSpace: base.colorSpace)
         self.output = output
         self.mosaic = mosaic
         crop = settings.crop
@@ -78,9 +83,17 @@ final class ClipMaskDecoder: DevelopSource {
 
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         try checkRows(y: y, count: count)
-        let w = mosaic.width, h = mosaic.height, reach = HighlightRecovery.reach
-        let cols = columns, n = cols.count, rowClips = self.rowClips
-        let crop = self.crop, step = self.step, output = self.output, threshold = self.threshold, colors = self.colors
+        let w = mosaic.width
+        let h = mosaic.height
+        let reach = HighlightRecovery.reach
+        let cols = columns
+        let n = cols.count
+        let rowClips = self.rowClips
+        let crop = self.crop
+        let step = self.step
+        let output = self.output
+        let threshold = self.threshold
+        let colors = self.colors
         // The mosaic rows each output row's pixels look at; rows with no clip there are zeros.
         let windows = (0..<count).map { r in
             let sy = crop.y + step * (y + r)
@@ -101,11 +114,14 @@ final class ClipMaskDecoder: DevelopSource {
         }
         if let failure { throw failure }
         // The sensor columns the row's pixels sit on, and their neighbourhood.
-        let firstX = crop.x + step * cols.lowerBound, lastX = crop.x + step * (cols.upperBound - 1)
-        let lo = max(0, firstX - reach), hi = min(w - 1, lastX + reach)
+        let firstX = crop.x + step * cols.lowerBound
+        let lastX = crop.x + step * (cols.upperBound - 1)
+        let lo = max(0, firstX - reach)
+        let hi = min(w - 1, lastX + reach)
         // Each sensor row the windows cover, once: per photosite, its colour's bit if it is at
         // the white level (rows with no clip stay zero).
-        let sensorRows = windows[first].lowerBound...windows[last].upperBound, span = hi - lo + 1
+        let sensorRows = windows[first].lowerBound...windows[last].upperBound
+        let span = hi - lo + 1
         var bits = [UInt8](repeating: 0, count: sensorRows.count * span)
         bits.withUnsafeMutableBufferPointer { b in
             let rowBits = UnsafeTransfer(b.baseAddress!)
@@ -115,7 +131,8 @@ final class ClipMaskDecoder: DevelopSource {
                     for k in stride(from: part, to: sensorRows.count, by: min(sensorRows.count, 8)) {
                         let yy = sensorRows.lowerBound + k
                         guard rowClips[yy] else { continue }
-                        let line = samples.value + yy * w, o = rowBits.value + k * span
+                        let line = samples.value + yy * w
+                        let o = rowBits.value + k * span
                         // The two colours and thresholds of this row, by column parity: the loop
                         // goes by pairs of columns from an even one.
                         let even = (threshold[(yy & 1) << 1], UInt8(1) << UInt8(colors.color(x: 0, y: yy)))
@@ -123,7 +140,8 @@ final class ClipMaskDecoder: DevelopSource {
                         let start = lo & ~1
                         var x = start
                         while x < hi {
-                            let a: UInt8 = Int32(line[x]) >= even.0 ? even.1 : 0, b: UInt8 = Int32(line[x &+ 1]) >= odd.0 ? odd.1 : 0
+                            let a: UInt8 = Int32(line[x]) >= even.0 ? even.1 : 0
+                            let b: UInt8 = Int32(line[x &+ 1]) >= odd.0 ? odd.1 : 0
                             if x >= lo { o[x &- lo] = a }
                             o[x &+ 1 &- lo] = b
                             x &+= 2
@@ -142,7 +160,10 @@ final class ClipMaskDecoder: DevelopSource {
                     // Per worker: the row's flags by sensor column, then widened by the reach.
                     let columnFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: span)
                     let widened = UnsafeMutablePointer<UInt8>.allocate(capacity: span)
-                    defer { columnFlags.deallocate(); widened.deallocate() }
+                    defer {
+                        columnFlags.deallocate()
+                        widened.deallocate()
+                    }
                     for r in stride(from: first + part, through: last, by: min(last - first + 1, 8)) where near[r] {
                         // Per sensor column, the colours at the white level in the window's rows…
                         columnFlags.update(repeating: 0, count: span)

@@ -37,18 +37,23 @@ struct DraftBalance: Sendable {
         if let highlight = settings.highlight, let highlights {
             let (neutral, gain) = settings.whiteBalance
             let kernel = ColorKernel(name: "rawDraftHighlights") { span in
-                let pixels = span.pixels, marked = span.input(1), flags = span.input(2)
+                let pixels = span.pixels
+                let marked = span.input(1)
+                let flags = span.input(2)
                 for i in 0..<span.count where flags[i].w > 1e-3 && marked[i].w > 1e-4 {
-                    pixels[i] = Self.recover(pixels[i], marked: marked[i], flags: flags[i], highlight: highlight, neutral: neutral, gain: gain)
+                    pixels[i] = Self.recover(
+                        pixels[i], marked: marked[i], flags: flags[i], highlight: highlight, neutral: neutral, gain: gain)
                 }
             }
             // The closure reads captured values; the arguments carry them into the digest.
-            image = kernel.apply(extent: image.extent, arguments: [
-                .image(image), .image(highlights.marked.matchedFromWorkingSpace(to: space)),
-                .image(highlights.flags.matchedFromWorkingSpace(to: space)),
-                .vector([gain.x, gain.y, gain.z, neutral.x, neutral.y, neutral.z]),
-                .vector([highlight.saturation.x, highlight.saturation.y, highlight.saturation.z, highlight.amount]),
-            ])
+            image = kernel.apply(
+                extent: image.extent,
+                arguments: [
+                    .image(image), .image(highlights.marked.matchedFromWorkingSpace(to: space)),
+                    .image(highlights.flags.matchedFromWorkingSpace(to: space)),
+                    .vector([gain.x, gain.y, gain.z, neutral.x, neutral.y, neutral.z]),
+                    .vector([highlight.saturation.x, highlight.saturation.y, highlight.saturation.z, highlight.amount]),
+                ])
         }
         let m = settings.matrix.m
         image = try image.applying(ColorMatrix(r: [m[0], m[1], m[2], 0], g: [m[3], m[4], m[5], 0], b: [m[6], m[7], m[8], 0]))
@@ -58,8 +63,10 @@ struct DraftBalance: Sendable {
     /// One pixel with marked pixels under its footprint: camera RGB `p` (alpha 1 inside the
     /// image), `marked` their premultiplied camera RGB (triangle weights), `flags` their clipped
     /// colours and weight (the camera RGB's Lanczos weights).
-    @inline(__always) static func recover(_ p: SIMD4<Float>, marked: SIMD4<Float>, flags: SIMD4<Float>, highlight: HighlightRecovery,
-                                          neutral: SIMD3<Float>, gain: SIMD3<Float>) -> SIMD4<Float> {
+    @inline(__always) static func recover(
+        _ p: SIMD4<Float>, marked: SIMD4<Float>, flags: SIMD4<Float>, highlight: HighlightRecovery,
+        neutral: SIMD3<Float>, gain: SIMD3<Float>
+    ) -> SIMD4<Float> {
         let k = flags.w
         let u = SIMD3(marked.x, marked.y, marked.z) / marked.w
         let half = 0.5 * k

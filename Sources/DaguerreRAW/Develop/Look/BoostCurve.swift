@@ -19,7 +19,8 @@ enum BoostCurve {
     static let white = 11.2
     /// Pre-gain that puts 0.18 at 0.19 (found by bisection once).
     static let gain: Double = {
-        var lo = 0.5, hi = 10.0
+        var lo = 0.5
+        var hi = 10.0
         for _ in 0..<60 {
             let mid = (lo + hi) / 2
             if hable(0.18 * mid) / hable(white) < 0.19 { lo = mid } else { hi = mid }

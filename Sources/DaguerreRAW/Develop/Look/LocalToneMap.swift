@@ -24,7 +24,8 @@ enum LocalToneMap {
         return SIMD4(l, l, l, 1)
     }
     static let compress = ColorKernel(name: "rawLocalToneMap") { ctx in
-        let p = ctx.pixel(at: 0), base = ctx.pixel(at: 1).x
+        let p = ctx.pixel(at: 0)
+        let base = ctx.pixel(at: 1).x
         let amount = ctx.values.float(at: 2)
         // Stops of the base away from mid grey (log2 0.18 = −2.474), halved at amount 1.
         let gain = exp2(min(max(-0.5 * amount * (base + 2.474), -3), 3))

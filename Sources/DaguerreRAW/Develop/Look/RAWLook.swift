@@ -16,7 +16,8 @@ struct RAWLook: Sendable, Hashable {
     var vibrance = 0.0, saturation = 0.0, sharpness = 0.0
 
     static let boostKernel = ColorKernel(name: "rawBoost") { ctx in
-        let p = ctx.pixel(at: 0), amount = ctx.values.float(at: 1)
+        let p = ctx.pixel(at: 0)
+        let amount = ctx.values.float(at: 1)
         return p + (BoostCurve.table.applyKeepingHue(p) - p) * amount
     }
 

@@ -17,7 +17,10 @@ struct ToneCurveTable: Sendable {
 
     init(limit: Double, count: Int = 4096, slopeBeyond: Double? = nil, _ f: (Double) -> Double) {
         self.limit = Float(limit)
-        values = (0...count).map { i in let t = Double(i) / Double(count); return Float(f(t * t * limit)) }
+        values = (0...count).map { i in
+            let t = Double(i) / Double(count)
+            return Float(f(t * t * limit))
+        }
         let e = limit * (1 - 1e-3)
         endSlope = Float(slopeBeyond ?? (f(limit) - f(e)) / (limit - e))
     }
@@ -26,7 +29,8 @@ struct ToneCurveTable: Sendable {
         guard x > 0 else { return x }
         guard x < limit else { return values[values.count - 1] + (x - limit) * endSlope }
         let t = (x / limit).squareRoot() * Float(values.count - 1)
-        let i = min(Int(t), values.count - 2), fr = t - Float(i)
+        let i = min(Int(t), values.count - 2)
+        let fr = t - Float(i)
         return values[i] + fr * (values[i + 1] - values[i])
     }
 
@@ -34,8 +38,10 @@ struct ToneCurveTable: Sendable {
     /// between them at its old relative position: hue is kept, and highlights desaturate as
     /// they compress (the RGB tone method of Adobe's DNG SDK reference renderer).
     @inline(__always) func applyKeepingHue(_ p: SIMD4<Float>) -> SIMD4<Float> {
-        let hi = max(p.x, max(p.y, p.z)), lo = min(p.x, min(p.y, p.z))
-        let fhi = self(hi), flo = self(lo)
+        let hi = max(p.x, max(p.y, p.z))
+        let lo = min(p.x, min(p.y, p.z))
+        let fhi = self(hi)
+        let flo = self(lo)
         guard hi > lo else { return SIMD4(fhi, fhi, fhi, p.w) }
         let k = (fhi - flo) / (hi - lo)
         return SIMD4(flo + (p.x - lo) * k, flo + (p.y - lo) * k, flo + (p.z - lo) * k, p.w)

@@ -49,8 +49,12 @@ struct CFANoiseProfile: Sendable, Equatable {
     init?(dng pairs: [(scale: Double, offset: Double)], cfaPattern: [UInt8]) {
         guard cfaPattern.count == 4, cfaPattern.allSatisfy({ $0 < 3 }) else { return nil }
         let models = pairs.map { NoiseModel(scale: $0.scale, offset: $0.offset) }
-        guard models.allSatisfy({ $0.scale.isFinite && $0.offset.isFinite && $0.scale >= 0 && ($0.scale > 0 || $0.offset >= 0)
-                                  && $0.scale <= 1 && $0.offset <= 1 }) else {
+        guard
+            models.allSatisfy({
+                $0.scale.isFinite && $0.offset.isFinite && $0.scale >= 0 && ($0.scale > 0 || $0.offset >= 0)
+                    && $0.scale <= 1 && $0.offset <= 1
+            })
+        else {
             return nil
         }
         switch models.count {

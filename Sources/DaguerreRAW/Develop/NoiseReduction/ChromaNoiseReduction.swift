@@ -16,9 +16,11 @@ enum ChromaNoiseReduction {
     static func sigma(amount: Double) -> Double { 1 + 5 * amount }
 
     static let replaceChroma = ColorKernel(name: "rawChromaNoiseReduction") { ctx in
-        let p = ctx.pixel(at: 0), b = ctx.pixel(at: 1)
+        let p = ctx.pixel(at: 0)
+        let b = ctx.pixel(at: 1)
         let luma = Luma.rec709
-        let yp = (p * luma).sum(), yb = (b * luma).sum()
+        let yp = (p * luma).sum()
+        let yb = (b * luma).sum()
         // p − chroma(p) + chroma(b) = b + (Y(p) − Y(b)) on each colour channel.
         return SIMD4(b.x + yp - yb, b.y + yp - yb, b.z + yp - yb, p.w)
     }

@@ -81,7 +81,8 @@ final class DCT4PlaneDenoiser {
         stride = groups * 8 + 32
         extendedRows = maxRows + 2 * Self.pad
         try limits.check(width: stride, height: extendedRows, bytesPerPixel: 4 * 4, what: "noise reduction workspace")
-        self.maxRows = maxRows; self.maxColumns = maxColumns
+        self.maxRows = maxRows
+        self.maxColumns = maxColumns
         let planeCount = extendedRows * stride
         // Every float buffer is one zero-filled mapping (``ZeroedBuffer``: huge pages, and no
         // serial clearing on the thread that makes the workspaces): the two planes, then the
@@ -95,7 +96,8 @@ final class DCT4PlaneDenoiser {
         ringY = num + 8 * stride
         ringP = ringY + 16 * stride
         split = ringP + 16 * stride
-        block = .allocate(capacity: Self.blockSlots); block.initialize(repeating: .zero, count: Self.blockSlots)
+        block = .allocate(capacity: Self.blockSlots)
+        block.initialize(repeating: .zero, count: Self.blockSlots)
     }
 
     deinit { block.deallocate() }
@@ -103,7 +105,6 @@ final class DCT4PlaneDenoiser {
     /// One extended row split by column parity (even columns, then odd ones from `stride / 2`),
     /// for the step-2 pass's row transforms.
     private let split: UnsafeMutablePointer<Float>
-
 
     /// Where row `r` (0..<rows) of the stabilized input goes: `columns` floats.
     func inputRow(_ r: Int) -> UnsafeMutablePointer<Float> { y + (r + Self.pad) * stride + Self.pad }
@@ -120,7 +121,9 @@ final class DCT4PlaneDenoiser {
     /// of the work, pipeline version 4; see ``BlockStep``).
     func denoise(rows: Int, columns: Int, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1), blockStep: BlockStep = .every) {
         guard rows >= 4, columns >= 4, rows <= maxRows, columns <= maxColumns, amount > 0, amount.isFinite else {
-            for r in 0..<min(rows, maxRows) { (p + (r + Self.pad) * stride + Self.pad).update(from: inputRow(r), count: min(columns, maxColumns)) }
+            for r in 0..<min(rows, maxRows) {
+                (p + (r + Self.pad) * stride + Self.pad).update(from: inputRow(r), count: min(columns, maxColumns))
+            }
             return
         }
         extend(y, rows: rows, columns: columns)
@@ -169,15 +172,20 @@ final class DCT4PlaneDenoiser {
 
     /// Forward 1-D DCT of (a, b, c, d) by even/odd butterflies.
     @inline(__always) private static func forward(_ a: V, _ b: V, _ c: V, _ d: V) -> (V, V, V, V) {
-        let s0 = a + d, s1 = b + c, e0 = a - d, e1 = b - c
+        let s0 = a + d
+        let s1 = b + c
+        let e0 = a - d
+        let e1 = b - c
         return (d0 * (s0 + s1), d10 * e0 + d11 * e1, d20 * (s0 - s1), d30 * e0 + d31 * e1)
     }
 
     /// Inverse 1-D DCT: x[k] = Σ_u D[u][k]·X[u].
     @inline(__always) private static func inverse(_ a: V, _ b: V, _ c: V, _ e: V) -> (V, V, V, V) {
         // D[0][1] = D[0][0], D[2][1] = −D[2][0], D[1][1] = d11, D[3][1] = d31 (see forward).
-        let e0 = d0 * a + d20 * c, e1 = d0 * a - d20 * c
-        let o0 = d10 * b + d30 * e, o1 = d11 * b + d31 * e
+        let e0 = d0 * a + d20 * c
+        let e1 = d0 * a - d20 * c
+        let o0 = d10 * b + d30 * e
+        let o1 = d11 * b + d31 * e
         return (e0 + o0, e1 + o1, e1 - o1, e0 - o0)
     }
 
@@ -188,7 +196,9 @@ final class DCT4PlaneDenoiser {
     }
 
     @inline(__always) private static func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-    @inline(__always) private static func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
+    @inline(__always) private static func store(_ v: V, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self)
+    }
 
     // Accumulating a block group's contributions. A group adds vectors at column offsets that
     // overlap (0 and 1, or 0…3): as separate read-modify-writes, each read would partly overlap
@@ -229,19 +239,29 @@ final class DCT4PlaneDenoiser {
     /// same split (column offsets 0, half, 1, half + 1); `denoise` interleaves them back. The
     /// denominator needs only the even half of the even rows (see the block loop).
     private func pass(rows: Int, columns: Int, amount: Float, noiseScales: SIMD16<Float>, pilot: Bool, step: BlockStep) {
-        let s = stride, half = s / 2, alternate = step == .alternate
+        let s = stride
+        let half = s / 2
+        let alternate = step == .alternate
         let extendedColumns = columns + 2 * Self.pad
         // Block origins in extended coordinates: every one up to columns + 2, or the even ones.
         let origins = alternate ? (columns + 2) / 2 + 1 : columns + Self.pad
-        let blockRows = alternate ? (rows + 2) / 2 + 1 : rows + Self.pad, rowStep = alternate ? 2 : 1
+        let blockRows = alternate ? (rows + 2) / 2 + 1 : rows + Self.pad
+        let rowStep = alternate ? 2 : 1
         // Where a block's 4 columns are, from its origin's lane: in the row being transformed,
         // and in the accumulators.
         let (l1, l2, l3) = alternate ? (half, 1, half + 1) : (1, 2, 3)
         // Locals, so that the stores through the accumulators cannot make LLVM reload them.
-        let yb = UnsafePointer(y), pb = UnsafePointer(p), ry = ringY, rp = ringP, num = num, den = den, split = split
+        let yb = UnsafePointer(y)
+        let pb = UnsafePointer(p)
+        let ry = ringY
+        let rp = ringP
+        let num = num
+        let den = den
+        let split = split
         // Per coefficient: the negated threshold −2.5·a·s and the noise power a²·s², in this order
         // of operations so that s = 1 gives the bits of 2.5·a and a·a.
-        let negativeThreshold = block, noisePower = block + 16
+        let negativeThreshold = block
+        let noisePower = block + 16
         for t in 0..<16 {
             let scale = noiseScales[t]
             negativeThreshold[t] = V(repeating: -(Self.threshold * amount * scale))
@@ -251,10 +271,12 @@ final class DCT4PlaneDenoiser {
         num.update(repeating: 0, count: 8 * s)
         // Extended row `r`, which no block still to come covers: p = num/den there (interior rows
         // only), and its ring slots cleared for row r + 4.
-        let pw = p, pairs = (columns + Self.pad) / 2 + 1
+        let pw = p
+        let pairs = (columns + Self.pad) / 2 + 1
         @inline(__always) func finish(_ r: Int) {
             // At step 2 an odd row's denominator is the even row's above it (see the block loop).
-            let nr = num + (r & 3) * s, dr = den + ((alternate ? r & ~1 : r) & 3) * s
+            let nr = num + (r & 3) * s
+            let dr = den + ((alternate ? r & ~1 : r) & 3) * s
             if r >= Self.pad, r < Self.pad + rows {
                 let pr = pw + r * s
                 if alternate {
@@ -279,7 +301,8 @@ final class DCT4PlaneDenoiser {
         @inline(__always) func transform(_ plane: UnsafePointer<Float>, _ ring: UnsafeMutablePointer<Float>, _ r: Int) {
             var row = plane + r * s
             if alternate {
-                let even = split, odd = split + half
+                let even = split
+                let odd = split + half
                 // Eight pairs per step, by two shuffles of one 16-float load (this pass 5 %
                 // faster than with a loop per parity). The last step may read up to 14 floats
                 // past the extended row, within its zeroed slack. What it writes past the last
@@ -297,19 +320,27 @@ final class DCT4PlaneDenoiser {
             let out = ring + (r & 3) * 4 * s
             var j = 0
             while j < origins {
-                let (x0, x1, x2, x3) = Self.forward(Self.load(row + j), Self.load(row + j + l1), Self.load(row + j + l2), Self.load(row + j + l3))
-                Self.store(x0, out + j); Self.store(x1, out + s + j); Self.store(x2, out + 2 * s + j); Self.store(x3, out + 3 * s + j)
+                let (x0, x1, x2, x3) = Self.forward(
+                    Self.load(row + j), Self.load(row + j + l1), Self.load(row + j + l2), Self.load(row + j + l3))
+                Self.store(x0, out + j)
+                Self.store(x1, out + s + j)
+                Self.store(x2, out + 2 * s + j)
+                Self.store(x3, out + 3 * s + j)
                 j += 8
             }
         }
-        let one = V(repeating: 1), zero = V.zero, floor = V(repeating: 1e-6)
+        let one = V(repeating: 1)
+        let zero = V.zero
+        let floor = V(repeating: 1e-6)
         var transformed = 0
         // A block group's coefficients (c), their inverse by columns (a) and a pilot column (q)
         // live on the stack, not in the workspace's heap block: LLVM then knows that the stores
         // through the accumulators cannot touch them and keeps more of them in registers
         // (DCT4-2S's CPU samples in a 24 MP develop −8 %, the same bits).
         withUnsafeTemporaryAllocation(of: V.self, capacity: 36) { scratch in
-            let c = scratch.baseAddress!, a = c + 16, q = c + 32
+            let c = scratch.baseAddress!
+            let a = c + 16
+            let q = c + 32
             for bi in 0..<blockRows {
                 let i = rowStep * bi
                 // The block row needs extended rows i…i + 3 in the ring.
@@ -318,23 +349,30 @@ final class DCT4PlaneDenoiser {
                     if pilot { transform(pb, rp, transformed) }
                     transformed += 1
                 }
-                let y0 = UnsafePointer(ry + (i & 3) * 4 * s), y1 = UnsafePointer(ry + ((i + 1) & 3) * 4 * s)
-                let y2 = UnsafePointer(ry + ((i + 2) & 3) * 4 * s), y3 = UnsafePointer(ry + ((i + 3) & 3) * 4 * s)
-                let p0 = UnsafePointer(rp + (i & 3) * 4 * s), p1 = UnsafePointer(rp + ((i + 1) & 3) * 4 * s)
-                let p2 = UnsafePointer(rp + ((i + 2) & 3) * 4 * s), p3 = UnsafePointer(rp + ((i + 3) & 3) * 4 * s)
+                let y0 = UnsafePointer(ry + (i & 3) * 4 * s)
+                let y1 = UnsafePointer(ry + ((i + 1) & 3) * 4 * s)
+                let y2 = UnsafePointer(ry + ((i + 2) & 3) * 4 * s)
+                let y3 = UnsafePointer(ry + ((i + 3) & 3) * 4 * s)
+                let p0 = UnsafePointer(rp + (i & 3) * 4 * s)
+                let p1 = UnsafePointer(rp + ((i + 1) & 3) * 4 * s)
+                let p2 = UnsafePointer(rp + ((i + 2) & 3) * 4 * s)
+                let p3 = UnsafePointer(rp + ((i + 3) & 3) * 4 * s)
                 var j = 0
                 while j < origins {
                     // Column DCTs: c[4u + v] = C[u][v].
                     for v in 0..<4 {
                         let o = v * s + j
                         let (c0, c1, c2, c3) = Self.forward(Self.load(y0 + o), Self.load(y1 + o), Self.load(y2 + o), Self.load(y3 + o))
-                        c[v] = c0; c[4 + v] = c1; c[8 + v] = c2; c[12 + v] = c3
+                        c[v] = c0
+                        c[4 + v] = c1
+                        c[8 + v] = c2
+                        c[12 + v] = c3
                     }
                     var weight: V
                     if !pilot {
-                        var kept = one                                    // the DC is always kept
+                        var kept = one  // the DC is always kept
                         for t in 1..<16 {
-                            let keep = Self.negativeMagnitude(c[t]) .< negativeThreshold[t]      // |c| > T
+                            let keep = Self.negativeMagnitude(c[t]) .< negativeThreshold[t]  // |c| > T
                             c[t] = zero.replacing(with: c[t], where: keep)
                             kept = kept.replacing(with: kept + one, where: keep)
                         }
@@ -344,7 +382,10 @@ final class DCT4PlaneDenoiser {
                         for v in 0..<4 {
                             let o = v * s + j
                             let (q0, q1, q2, q3) = Self.forward(Self.load(p0 + o), Self.load(p1 + o), Self.load(p2 + o), Self.load(p3 + o))
-                            q[0] = q0; q[1] = q1; q[2] = q2; q[3] = q3
+                            q[0] = q0
+                            q[1] = q1
+                            q[2] = q2
+                            q[3] = q3
                             for u in 0..<4 {
                                 let power = q[u] * q[u]
                                 let gain = power / (power + noisePower[4 * u + v])
@@ -357,13 +398,18 @@ final class DCT4PlaneDenoiser {
                     // Inverse: columns (over u) with the weight folded in, then rows (over v).
                     for v in 0..<4 {
                         let (x0, x1, x2, x3) = Self.inverse(c[v] * weight, c[4 + v] * weight, c[8 + v] * weight, c[12 + v] * weight)
-                        a[v] = x0; a[4 + v] = x1; a[8 + v] = x2; a[12 + v] = x3
+                        a[v] = x0
+                        a[4 + v] = x1
+                        a[8 + v] = x2
+                        a[12 + v] = x3
                     }
                     for k in 0..<4 {
                         let (e0, e1, e2, e3) = Self.inverse(a[4 * k], a[4 * k + 1], a[4 * k + 2], a[4 * k + 3])
-                        let nr = num + ((i + k) & 3) * s + j, dr = den + ((i + k) & 3) * s + j
+                        let nr = num + ((i + k) & 3) * s + j
+                        let dr = den + ((i + k) & 3) * s + j
                         if alternate {
-                            Self.accumulate(e0, e2, nr); Self.accumulate(e1, e3, nr + half)
+                            Self.accumulate(e0, e2, nr)
+                            Self.accumulate(e1, e3, nr + half)
                             // Rows 2m and 2m + 1 are covered by the same two block rows (origins are
                             // even), and so are columns 2m and 2m + 1 by the same two block columns:
                             // the four denominators are equal, sum for sum. Only the even row's even

@@ -39,7 +39,8 @@ final class DenoisedMosaic {
     /// zero-filled array cleared its 14 MB (24 MP) on the develop's thread before the first
     /// chunk's workers started, with both cores waiting.
     var samples: UnsafeMutableBufferPointer<Float> {
-        UnsafeMutableBufferPointer(start: storage?.pointer.assumingMemoryBound(to: Float.self), count: storage.map { $0.byteCount / 4 } ?? 0)
+        UnsafeMutableBufferPointer(
+            start: storage?.pointer.assumingMemoryBound(to: Float.self), count: storage.map { $0.byteCount / 4 } ?? 0)
     }
     private var storage: ZeroedBuffer?
     /// Where the samples lie in the mosaic, and the rows of them that are final.
@@ -50,33 +51,46 @@ final class DenoisedMosaic {
     /// The window size allocated so far.
     private var reserved = (width: 0, height: 0)
 
-    init(layout: MosaicLayout, settings: NoiseReductionSettings?, gainMaps: [DNGGainMap] = [], activeArea: IntRect? = nil, limits: Limits = .default) {
-        mosaic = layout; self.settings = settings; self.gainMaps = gainMaps; self.limits = limits
+    init(
+        layout: MosaicLayout, settings: NoiseReductionSettings?, gainMaps: [DNGGainMap] = [], activeArea: IntRect? = nil,
+        limits: Limits = .default
+    ) {
+        mosaic = layout
+        self.settings = settings
+        self.gainMaps = gainMaps
+        self.limits = limits
         self.activeArea = activeArea ?? IntRect(x: 0, y: 0, width: mosaic.width, height: mosaic.height)
     }
 
     /// The mosaic window DCT4-2S runs on for final photosites `rows` × `columns` (mosaic
     /// coordinates, already including the caller's halo).
     static func window(rows: Range<Int>, columns: Range<Int>, mosaicWidth w: Int, mosaicHeight h: Int)
-        -> (x: Int, y: Int, width: Int, height: Int) {
+        -> (x: Int, y: Int, width: Int, height: Int)
+    {
         let reach = MosaicNoiseReduction.halo
         // Rows start on a multiple of 4 (a plane's even row: version 4's block grid; any even
         // row would do for version 3, whose every block is visited).
-        let y0 = max(0, rows.lowerBound - reach) & ~3, y1 = min(h, rows.upperBound + reach)
+        let y0 = max(0, rows.lowerBound - reach) & ~3
+        let y1 = min(h, rows.upperBound + reach)
         // Columns start on a multiple of 32: 16 plane samples, version 4's SIMD lane group.
-        let x0 = max(0, columns.lowerBound - reach) & ~31, x1 = min(w, columns.upperBound + reach)
+        let x0 = max(0, columns.lowerBound - reach) & ~31
+        let x1 = min(w, columns.upperBound + reach)
         return (x0, y0, max(0, x1 - x0), max(0, y1 - y0))
     }
 
     /// Allocates the window and the workspaces for requests of up to `rows` × `columns` with a
     /// halo of up to 20, once (sizes checked before allocating).
-    func reserve(rows: Int, columns: Int, halo: Int = LMMSEGWDemosaic.halo, minimumWidth: Int = 0, minimumHeight: Int = 0) throws(DaguerreError) {
+    func reserve(rows: Int, columns: Int, halo: Int = LMMSEGWDemosaic.halo, minimumWidth: Int = 0, minimumHeight: Int = 0)
+        throws(DaguerreError)
+    {
         let reach = halo + MosaicNoiseReduction.halo
         let width = min(mosaic.width, max(minimumWidth, columns + 2 * reach + 32))
         let height = min(mosaic.height, max(minimumHeight, rows + 2 * reach + 4))
         guard reserved.width < width || reserved.height < height else { return }
         try limits.check(width: width, height: height, bytesPerPixel: 4, what: "noise reduction window")
-        reducer = nil; storage = nil; layout = nil
+        reducer = nil
+        storage = nil
+        layout = nil
         if settings != nil {
             reducer = try MosaicNoiseReduction(maxWidth: width, maxHeight: height, workers: WorkerPool.processorCount, limits: limits)
         }
@@ -88,17 +102,24 @@ final class DenoisedMosaic {
     /// ``samples``; returns where the samples lie (row stride `width`).
     ///
     /// `assistance` is offered the parallel loops (``WorkerPool/Assistance``).
-    func update(rows: Range<Int>, columns: Range<Int>, halo: Int, from source: MosaicRows,
-                assistance: WorkerPool.Assistance? = nil) throws(DaguerreError) -> (x: Int, y: Int, width: Int, height: Int) {
-        let m = mosaic, h = m.height, margin = MosaicNoiseReduction.halo
+    func update(
+        rows: Range<Int>, columns: Range<Int>, halo: Int, from source: MosaicRows,
+        assistance: WorkerPool.Assistance? = nil
+    ) throws(DaguerreError) -> (x: Int, y: Int, width: Int, height: Int) {
+        let m = mosaic
+        let h = m.height
+        let margin = MosaicNoiseReduction.halo
         let needed = max(0, rows.lowerBound - halo)..<min(h, rows.upperBound + halo)
-        let (x0, y0, ww, wh) = Self.window(rows: needed, columns: max(0, columns.lowerBound - halo)..<min(m.width, columns.upperBound + halo),
-                                           mosaicWidth: m.width, mosaicHeight: h)
+        let (x0, y0, ww, wh) = Self.window(
+            rows: needed, columns: max(0, columns.lowerBound - halo)..<min(m.width, columns.upperBound + halo),
+            mosaicWidth: m.width, mosaicHeight: h)
         try reserve(rows: rows.count, columns: columns.count, halo: halo, minimumWidth: ww, minimumHeight: wh)
         let valid = (y0 == 0 ? 0 : y0 + margin)..<(y0 + wh == h ? h : y0 + wh - margin)
-        var from = y0, keep = 0..<0
+        var from = y0
+        var keep = 0..<0
         if let old = layout, old.x == x0, old.width == ww, old.valid.contains(needed.lowerBound),
-           old.valid.upperBound < valid.upperBound, old.valid.upperBound - margin >= y0 {
+            old.valid.upperBound < valid.upperBound, old.valid.upperBound - margin >= y0
+        {
             keep = needed.lowerBound..<old.valid.upperBound
             from = max(y0, (old.valid.upperBound - margin) & ~3)
             if carried.count < keep.count * ww { carried = [Float](repeating: 0, count: keep.count * ww) }
@@ -107,14 +128,18 @@ final class DenoisedMosaic {
                 dst.baseAddress!.update(from: src.baseAddress! + (keep.lowerBound - old.y) * ww, count: keep.count * ww)
             }
         }
-        let reducer = reducer, nr = settings, buffer = samples
-        let window = MosaicWindow(x: x0, y: from, width: ww, height: y0 + wh - from, stride: ww, samples: buffer.baseAddress! + (from - y0) * ww)
+        let reducer = reducer
+        let nr = settings
+        let buffer = samples
+        let window = MosaicWindow(
+            x: x0, y: from, width: ww, height: y0 + wh - from, stride: ww, samples: buffer.baseAddress! + (from - y0) * ww)
         try source.check(holds: window.y..<(window.y + window.height), for: "raw noise reduction")
         Self.linearize(m, from: source, into: window, assistance: assistance)
         applyGainMaps(window)
         if let nr {
-            reducer?.denoise(window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep,
-                             assistance: assistance)
+            reducer?.denoise(
+                window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep,
+                assistance: assistance)
         }
         if !keep.isEmpty {
             carried.withUnsafeBufferPointer { src in
@@ -129,10 +154,12 @@ final class DenoisedMosaic {
     /// (the maps count rows and columns from the active area's corner).
     private func applyGainMaps(_ window: MosaicWindow) {
         guard !gainMaps.isEmpty, window.width > 0, window.height > 0 else { return }
-        let a = activeArea, columns = (window.x - a.x)..<(window.x - a.x + window.width)
+        let a = activeArea
+        let columns = (window.x - a.x)..<(window.x - a.x + window.width)
         for r in 0..<window.height {
             for map in gainMaps {
-                map.multiplyRow(window.y - a.y + r, columns: columns, width: a.width, height: a.height, into: window.samples + r * window.stride)
+                map.multiplyRow(
+                    window.y - a.y + r, columns: columns, width: a.width, height: a.height, into: window.samples + r * window.stride)
             }
         }
     }
@@ -141,18 +168,26 @@ final class DenoisedMosaic {
     /// in bands of rows on all cores: on one thread it held up the start of every chunk's noise
     /// reduction (and the first touch of the window's pages) while the other core waited.
     static func linearize(_ m: MosaicLayout, from source: MosaicRows, into window: MosaicWindow, assistance: WorkerPool.Assistance? = nil) {
-        let lin = Linearization(layout: m), black = lin.floatBlack, scale = lin.floatScale
+        let lin = Linearization(layout: m)
+        let black = lin.floatBlack
+        let scale = lin.floatScale
         let (x0, y0, ww) = (window.x, window.y, window.width)
-        let band = 64, bands = (window.height + band - 1) / band
+        let band = 64
+        let bands = (window.height + band - 1) / band
         do {
-            let src = source, shared = UnsafeTransfer(window)
+            let src = source
+            let shared = UnsafeTransfer(window)
             // Safety: each band writes only its own rows of the window; the mosaic is read-only.
             WorkerPool.share(workers: WorkerPool.processorCount, items: bands, assistance: assistance) { _, item in
                 let window = shared.value
                 for r in (item * band)..<min(window.height, (item + 1) * band) {
-                    let sy = y0 + r, row = src.row(sy) + x0, o = window.samples + r * window.stride
-                    let b0 = black[(sy & 1) << 1 | (x0 & 1)], s0 = scale[(sy & 1) << 1 | (x0 & 1)]
-                    let b1 = black[(sy & 1) << 1 | ((x0 + 1) & 1)], s1 = scale[(sy & 1) << 1 | ((x0 + 1) & 1)]
+                    let sy = y0 + r
+                    let row = src.row(sy) + x0
+                    let o = window.samples + r * window.stride
+                    let b0 = black[(sy & 1) << 1 | (x0 & 1)]
+                    let s0 = scale[(sy & 1) << 1 | (x0 & 1)]
+                    let b1 = black[(sy & 1) << 1 | ((x0 + 1) & 1)]
+                    let s1 = scale[(sy & 1) << 1 | ((x0 + 1) & 1)]
                     var c = 0
                     while c + 1 < ww {
                         o[c] = (Float(row[c]) - b0) * s0

@@ -23,7 +23,8 @@ struct GeneralizedAnscombe: Sendable {
     let isGaussian: Bool
 
     init(_ model: NoiseModel) {
-        let s = max(model.scale, 0), o = model.offset
+        let s = max(model.scale, 0)
+        let o = model.offset
         isGaussian = s < max(o, 0) * 1e-3
         self.s = Float(s)
         c = Float(0.375 * s * s + o)
@@ -38,8 +39,10 @@ struct GeneralizedAnscombe: Sendable {
 
     /// The same from kernel arguments `first`…`first + 5` (as ``constants`` passed them).
     init(_ values: KernelValues, from first: Int) {
-        (s, c, k, oOverS, sigma) = (values.float(at: first), values.float(at: first + 1), values.float(at: first + 2),
-                                    values.float(at: first + 3), values.float(at: first + 4))
+        (s, c, k, oOverS, sigma) = (
+            values.float(at: first), values.float(at: first + 1), values.float(at: first + 2),
+            values.float(at: first + 3), values.float(at: first + 4)
+        )
         isGaussian = values.float(at: first + 5) != 0
     }
 
@@ -61,7 +64,9 @@ struct GeneralizedAnscombe: Sendable {
             let sigma = sigma
             for i in 0..<count { dst[i] = source[i &* 2] / sigma }
         } else {
-            let k = k, s = s, c = c
+            let k = k
+            let s = s
+            let c = c
             for i in 0..<count {
                 let v = s * source[i &* 2] + c
                 dst[i] = k * (v > 0 ? v : 0).squareRoot()
@@ -78,14 +83,26 @@ struct GeneralizedAnscombe: Sendable {
     /// another worker may be writing at the same time. Each lane's arithmetic is that of
     /// ``inverse(_:)``.
     func inverse(_ source: UnsafePointer<Float>, count: Int, everyOther dst: UnsafeMutablePointer<Float>) {
-        let gaussian = isGaussian, sigma = sigma, s = s, o = oOverS
+        let gaussian = isGaussian
+        let sigma = sigma
+        let s = s
+        let o = oOverS
         var i = 0
         while i < count {
             let n = min(8, count &- i)
             var z = SIMD8<Float>()
-            if n == 8 { z = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self) } else { for l in 0..<n { z[l] = source[i &+ l] } }
+            if n == 8 {
+                z = UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self)
+            } else {
+                for l in 0..<n { z[l] = source[i &+ l] }
+            }
             let x: SIMD8<Float>
-            if gaussian { x = z * sigma } else { let h = 0.5 * z; x = s * (h * h - 0.125) - o }
+            if gaussian {
+                x = z * sigma
+            } else {
+                let h = 0.5 * z
+                x = s * (h * h - 0.125) - o
+            }
             if n == 8 { Self.spread(x, to: dst + i &* 2) } else { for l in 0..<n { dst[(i &+ l) &* 2] = x[l] } }
             i &+= 8
         }
@@ -95,6 +112,13 @@ struct GeneralizedAnscombe: Sendable {
     /// vectorizer from widening the stores into scatters (in a 24 MP develop the calls and their
     /// stores take about 9 ms of CPU, where the scatters took about 20).
     @inline(never) private static func spread(_ v: SIMD8<Float>, to d: UnsafeMutablePointer<Float>) {
-        d[0] = v[0]; d[2] = v[1]; d[4] = v[2]; d[6] = v[3]; d[8] = v[4]; d[10] = v[5]; d[12] = v[6]; d[14] = v[7]
+        d[0] = v[0]
+        d[2] = v[1]
+        d[4] = v[2]
+        d[6] = v[3]
+        d[8] = v[4]
+        d[10] = v[5]
+        d[12] = v[6]
+        d[14] = v[7]
     }
 }

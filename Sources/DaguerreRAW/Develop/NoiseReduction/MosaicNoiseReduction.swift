@@ -63,12 +63,15 @@ final class MosaicNoiseReduction {
     /// Sizes are checked against `limits` before anything is allocated.
     init(maxWidth: Int, maxHeight: Int, workers: Int, limits: Limits = .default) throws(DaguerreError) {
         try limits.check(width: maxWidth, height: maxHeight, bytesPerPixel: 4, what: "noise reduction window")
-        self.maxWidth = maxWidth; self.maxHeight = maxHeight
+        self.maxWidth = maxWidth
+        self.maxHeight = maxHeight
         let n = min(max(workers, 1), 8) + 1
-        let rows = (maxHeight + 1) / 2, columns = (maxWidth + 1) / 2
+        let rows = (maxHeight + 1) / 2
+        let columns = (maxWidth + 1) / 2
         var spaces: [DCT4PlaneDenoiser] = []
         for _ in 0..<n {
-            spaces.append(try DCT4PlaneDenoiser(maxRows: rows, maxColumns: min(columns, Self.stripColumns + 2 * Self.stripHalo), limits: limits))
+            spaces.append(
+                try DCT4PlaneDenoiser(maxRows: rows, maxColumns: min(columns, Self.stripColumns + 2 * Self.stripHalo), limits: limits))
         }
         workspaces = spaces
         planeRows = rows
@@ -90,11 +93,14 @@ final class MosaicNoiseReduction {
     /// image's corner, so a window must start on a row that is a multiple of 4 (a plane's even
     /// row) and, for the SIMD lane groups, on a column that is a multiple of 32 (16 plane
     /// samples) for its valid part to equal a full-frame run bit for bit.
-    func denoise(_ window: MosaicWindow, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1),
-                 blockStep: DCT4PlaneDenoiser.BlockStep = .every, assistance: WorkerPool.Assistance? = nil) {
+    func denoise(
+        _ window: MosaicWindow, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1),
+        blockStep: DCT4PlaneDenoiser.BlockStep = .every, assistance: WorkerPool.Assistance? = nil
+    ) {
         guard amount > 0, amount.isFinite, profile.hasNoise, window.x >= 0, window.y >= 0,
-              window.width >= 1, window.height >= 1, window.width <= maxWidth, window.height <= maxHeight,
-              window.stride >= window.width else { return }
+            window.width >= 1, window.height >= 1, window.width <= maxWidth, window.height <= maxHeight,
+            window.stride >= window.width
+        else { return }
         let planes = (0..<4).map { Plane(position: $0, of: window, model: profile.planes[$0]) }
         let strips = planes.map(\.strips).max() ?? 0
         guard strips > 0 else { return }
@@ -103,18 +109,22 @@ final class MosaicNoiseReduction {
         for plane in planes where plane.strips > 1 {
             for b in 0..<(plane.strips - 1) { plane.saveBoundary(b, of: window, into: boundary(plane.position, b)) }
         }
-        let spaces = UnsafeTransfer(workspaces), w = UnsafeTransfer(window), me = UnsafeTransfer(self)
+        let spaces = UnsafeTransfer(workspaces)
+        let w = UnsafeTransfer(window)
+        let me = UnsafeTransfer(self)
         // The last workspace is the assisting thread's (worker `workers` of the run).
         let workers = workspaces.count - 1
         // Safety: each worker owns one workspace; an item writes only its own plane's samples of
         // its own strip's columns, which no other item reads (they read the boundaries instead).
         WorkerPool.share(workers: workers, items: 4 * strips, assistance: assistance) { worker, item in
-            let plane = planes[item % 4], strip = item / 4
+            let plane = planes[item % 4]
+            let strip = item / 4
             guard strip < plane.strips else { return }
-            plane.denoise(strip: strip, of: w.value, amount: amount, noiseScales: noiseScales, blockStep: blockStep,
-                          workspace: spaces.value[worker],
-                          left: strip > 0 ? me.value.boundary(plane.position, strip - 1) : nil,
-                          right: strip + 1 < plane.strips ? me.value.boundary(plane.position, strip) + Self.stripHalo : nil)
+            plane.denoise(
+                strip: strip, of: w.value, amount: amount, noiseScales: noiseScales, blockStep: blockStep,
+                workspace: spaces.value[worker],
+                left: strip > 0 ? me.value.boundary(plane.position, strip - 1) : nil,
+                right: strip + 1 < plane.strips ? me.value.boundary(plane.position, strip) + Self.stripHalo : nil)
         }
     }
 
@@ -135,9 +145,12 @@ final class MosaicNoiseReduction {
         init(position: Int, of window: MosaicWindow, model: NoiseModel) {
             self.position = position
             vst = GeneralizedAnscombe(model)
-            let py = position >> 1, px = position & 1
-            r0 = (py - window.y) & 1; c0 = (px - window.x) & 1
-            rows = (window.height - r0 + 1) / 2; columns = (window.width - c0 + 1) / 2
+            let py = position >> 1
+            let px = position & 1
+            r0 = (py - window.y) & 1
+            c0 = (px - window.x) & 1
+            rows = (window.height - r0 + 1) / 2
+            columns = (window.width - c0 + 1) / 2
             strips = model.hasNoise && rows >= 4 && columns >= 4 ? (columns + stripColumns - 1) / stripColumns : 0
         }
 
@@ -146,7 +159,8 @@ final class MosaicNoiseReduction {
 
         /// Stabilizes the `stripHalo` columns on each side of the end of strip `b`.
         func saveBoundary(_ b: Int, of window: MosaicWindow, into saved: UnsafeMutablePointer<Float>) {
-            let end = (b + 1) * stripColumns, halo = stripHalo
+            let end = (b + 1) * stripColumns
+            let halo = stripHalo
             let count = min(columns, end + halo) - (end - halo)
             for r in 0..<rows {
                 vst.forward(everyOther: row(r, of: window) + 2 * (end - halo), count: count, into: saved + r * 2 * halo)
@@ -155,12 +169,16 @@ final class MosaicNoiseReduction {
 
         /// Stabilizes, denoises and writes back strip `strip`: its own columns from the window,
         /// the neighbours on each side from the saved boundaries.
-        func denoise(strip: Int, of window: MosaicWindow, amount: Float, noiseScales: SIMD16<Float>, blockStep: DCT4PlaneDenoiser.BlockStep,
-                     workspace: DCT4PlaneDenoiser, left: UnsafeMutablePointer<Float>?, right: UnsafeMutablePointer<Float>?) {
+        func denoise(
+            strip: Int, of window: MosaicWindow, amount: Float, noiseScales: SIMD16<Float>, blockStep: DCT4PlaneDenoiser.BlockStep,
+            workspace: DCT4PlaneDenoiser, left: UnsafeMutablePointer<Float>?, right: UnsafeMutablePointer<Float>?
+        ) {
             let halo = stripHalo
-            let start = strip * stripColumns, end = min(columns, start + stripColumns)
+            let start = strip * stripColumns
+            let end = min(columns, start + stripColumns)
             // Input columns in0..<in1: the strip's own, and up to `halo` more on each side.
-            let in0 = max(0, start - halo), in1 = min(columns, end + halo)
+            let in0 = max(0, start - halo)
+            let in1 = min(columns, end + halo)
             for r in 0..<rows {
                 let dst = workspace.inputRow(r)
                 if let left { dst.update(from: left + r * 2 * halo, count: start - in0) }

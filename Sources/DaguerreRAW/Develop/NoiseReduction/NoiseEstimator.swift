@@ -46,8 +46,10 @@ enum NoiseEstimator {
     /// blocks at one level (regions of about 130×130 photosites and less) get the zero model:
     /// noise reduction stays off.
     static func estimate(_ mosaic: BayerImage, region: IntRect) -> CFANoiseProfile {
-        let x0 = max(region.x, 0), y0 = max(region.y, 0)
-        let x1 = min(region.x + region.width, mosaic.width), y1 = min(region.y + region.height, mosaic.height)
+        let x0 = max(region.x, 0)
+        let y0 = max(region.y, 0)
+        let x1 = min(region.x + region.width, mosaic.width)
+        let y1 = min(region.y + region.height, mosaic.height)
         guard x1 > x0, y1 > y0 else { return .noiseFree }
         var models = [NoiseModel](repeating: .zero, count: 4)
         models.withUnsafeMutableBufferPointer { out in
@@ -68,15 +70,23 @@ enum NoiseEstimator {
     struct Block { var level: Double, fine: Double, texture: Double }
 
     /// The usable blocks of one Bayer position's plane inside the region.
-    static func blockStatistics(_ samples: UnsafePointer<UInt16>, mosaic: BayerImage, position: Int,
-                                x0: Int, y0: Int, x1: Int, y1: Int) -> [Block] {
-        let py = position >> 1, px = position & 1
-        let firstRow = y0 + ((py - y0) & 1), firstColumn = x0 + ((px - x0) & 1)
-        let rows = max(0, (y1 - firstRow + 1) / 2), columns = max(0, (x1 - firstColumn + 1) / 2)
-        let b = blockSize, blockRows = rows / b, blockColumns = columns / b
+    static func blockStatistics(
+        _ samples: UnsafePointer<UInt16>, mosaic: BayerImage, position: Int,
+        x0: Int, y0: Int, x1: Int, y1: Int
+    ) -> [Block] {
+        let py = position >> 1
+        let px = position & 1
+        let firstRow = y0 + ((py - y0) & 1)
+        let firstColumn = x0 + ((px - x0) & 1)
+        let rows = max(0, (y1 - firstRow + 1) / 2)
+        let columns = max(0, (x1 - firstColumn + 1) / 2)
+        let b = blockSize
+        let blockRows = rows / b
+        let blockColumns = columns / b
         guard blockRows > 0, blockColumns > 0 else { return [] }
         let black = mosaic.blackLevel.count == 4 ? mosaic.blackLevel[position] : 0
-        let scale = mosaic.blackLevel.count == 4 ? Linearization(layout: mosaic.layout).scale[position] : 1 / max(Double(mosaic.whiteLevel), 1)
+        let scale =
+            mosaic.blackLevel.count == 4 ? Linearization(layout: mosaic.layout).scale[position] : 1 / max(Double(mosaic.whiteLevel), 1)
         let clip = black + clipLevel * (Double(mosaic.whiteLevel) - black)
         let w = mosaic.width
         var blocks: [Block] = []
@@ -94,13 +104,20 @@ enum NoiseEstimator {
                     }
                 }
                 // Level 1 over the 2×2 cells; LL₁ kept for level 2.
-                var sum = 0.0, fine = 0.0, texture = 0.0
+                var sum = 0.0
+                var fine = 0.0
+                var texture = 0.0
                 let half = b / 2
                 for r in 0..<half {
                     for c in 0..<half {
                         let i = 2 * r * b + 2 * c
-                        let a = plane[i], bb = plane[i + 1], cc = plane[i + b], d = plane[i + b + 1]
-                        let hh = (a - bb - cc + d) * 0.5, hl = (a - bb + cc - d) * 0.5, lh = (a + bb - cc - d) * 0.5
+                        let a = plane[i]
+                        let bb = plane[i + 1]
+                        let cc = plane[i + b]
+                        let d = plane[i + b + 1]
+                        let hh = (a - bb - cc + d) * 0.5
+                        let hl = (a - bb + cc - d) * 0.5
+                        let lh = (a + bb - cc - d) * 0.5
                         fine += hh * hh
                         texture += hl * hl + lh * lh
                         means[r * half + c] = (a + bb + cc + d) * 0.5
@@ -110,13 +127,20 @@ enum NoiseEstimator {
                 for r in 0..<(half / 2) {
                     for c in 0..<(half / 2) {
                         let i = 2 * r * half + 2 * c
-                        let a = means[i], bb = means[i + 1], cc = means[i + half], d = means[i + half + 1]
-                        let hh = (a - bb - cc + d) * 0.5, hl = (a - bb + cc - d) * 0.5, lh = (a + bb - cc - d) * 0.5
+                        let a = means[i]
+                        let bb = means[i + 1]
+                        let cc = means[i + half]
+                        let d = means[i + half + 1]
+                        let hh = (a - bb - cc + d) * 0.5
+                        let hl = (a - bb + cc - d) * 0.5
+                        let lh = (a + bb - cc - d) * 0.5
                         texture += hh * hh + hl * hl + lh * lh
                     }
                 }
-                let cells = half * half, coarseCells = cells / 4
-                blocks.append(Block(level: sum / Double(b * b), fine: fine / Double(cells), texture: texture / Double(2 * cells + 3 * coarseCells)))
+                let cells = half * half
+                let coarseCells = cells / 4
+                blocks.append(
+                    Block(level: sum / Double(b * b), fine: fine / Double(cells), texture: texture / Double(2 * cells + 3 * coarseCells)))
             }
         }
         return blocks
@@ -126,7 +150,9 @@ enum NoiseEstimator {
     static func fit(_ blocks: [Block]) -> NoiseModel {
         guard !blocks.isEmpty else { return .zero }
         let sorted = blocks.sorted { $0.level < $1.level }
-        var levels: [Double] = [], variances: [Double] = [], counts: [Double] = []
+        var levels: [Double] = []
+        var variances: [Double] = []
+        var counts: [Double] = []
         var lo = 0
         while lo < sorted.count {
             let limit = max(sorted[lo].level, binFloor) * binRatio
@@ -145,16 +171,32 @@ enum NoiseEstimator {
         guard bins >= 2 else { return bins == 1 ? NoiseModel(scale: 0, offset: max(variances[0], 0)) : .zero }
         // Weighted least squares of variance = S·level + O; weight count/variance² (relative error).
         let floor = max(variances.max() ?? 0, 1e-30) * 1e-6
-        var sww = 0.0, swx = 0.0, swxx = 0.0, swv = 0.0, swxv = 0.0
+        var sww = 0.0
+        var swx = 0.0
+        var swxx = 0.0
+        var swv = 0.0
+        var swxv = 0.0
         for i in 0..<bins {
-            let w = counts[i] / pow2(max(variances[i], floor)), x = levels[i], v = variances[i]
-            sww += w; swx += w * x; swxx += w * x * x; swv += w * v; swxv += w * x * v
+            let w = counts[i] / pow2(max(variances[i], floor))
+            let x = levels[i]
+            let v = variances[i]
+            sww += w
+            swx += w * x
+            swxx += w * x * x
+            swv += w * v
+            swxv += w * x * v
         }
         let det = swxx * sww - swx * swx
         var s = det > 0 ? (swxv * sww - swx * swv) / det : 0
         var o = det > 0 ? (swxx * swv - swx * swxv) / det : swv / sww
-        if o < 0 { o = 0; s = swxx > 0 ? swxv / swxx : 0 }
-        if s < 0 { s = 0; o = swv / sww }
+        if o < 0 {
+            o = 0
+            s = swxx > 0 ? swxv / swxx : 0
+        }
+        if s < 0 {
+            s = 0
+            o = swv / sww
+        }
         guard s.isFinite, o.isFinite else { return .zero }
         return NoiseModel(scale: max(s, 0), offset: max(o, 0))
     }

@@ -12,7 +12,8 @@ import Dispatch
     /// (`DevelopChunks.chunkRows`, with the demosaic's halo) or, with `developChunks`
     /// false, as one full-frame window.
     public static func run(_ mosaic: BayerImage, scale: Double, offset: Double, developChunks: Bool) throws(DaguerreError) -> Double {
-        let w = mosaic.width, h = mosaic.height
+        let w = mosaic.width
+        let h = mosaic.height
         let step = developChunks ? DevelopChunks.chunkRows : h
         let profile = CFANoiseProfile(uniform: NoiseModel(scale: scale, offset: offset))
         let denoised = DenoisedMosaic(layout: mosaic.layout, settings: NoiseReductionSettings(profile: profile, amount: 1))
@@ -22,7 +23,8 @@ import Dispatch
             let whole = MosaicRows(whole: samples.baseAddress!, width: w, height: h)
             var y = 0
             while y < h {
-                _ = try denoised.update(rows: y..<min(h, y + step), columns: 0..<w, halo: developChunks ? LMMSEGWDemosaic.halo : 0, from: whole)
+                _ = try denoised.update(
+                    rows: y..<min(h, y + step), columns: 0..<w, halo: developChunks ? LMMSEGWDemosaic.halo : 0, from: whole)
                 y += step
             }
         }

@@ -32,13 +32,17 @@ struct NoiseReductionControls: Sendable, Hashable {
 
     /// Validated controls: each must be a finite number in 0…1 (X1: Core Image's range).
     init(sharpness: Double, contrast: Double, detail: Double) throws(DaguerreError) {
-        for (name, value) in [("noiseReductionSharpnessAmount", sharpness), ("noiseReductionContrastAmount", contrast),
-                              ("noiseReductionDetailAmount", detail)] {
+        for (name, value) in [
+            ("noiseReductionSharpnessAmount", sharpness), ("noiseReductionContrastAmount", contrast),
+            ("noiseReductionDetailAmount", detail),
+        ] {
             guard value.isFinite, (0...1).contains(value) else {
                 throw .invalidArgument(what: "RAWFilter.\(name) \(value)", problem: "must be a finite number between 0 and 1")
             }
         }
-        self.sharpness = sharpness; self.contrast = contrast; self.detail = detail
+        self.sharpness = sharpness
+        self.contrast = contrast
+        self.detail = detail
     }
 
     /// True at 0, 0, 0: DCT4-2S exactly as specified, and no sharpening stage.
@@ -51,7 +55,8 @@ struct NoiseReductionControls: Sendable, Hashable {
     /// 1 for the DC; `1 − 0.5·contrast` for 1 ≤ u + v ≤ 2; `1 − 0.5·detail` for u + v ≥ 3. All
     /// exactly 1 at the defaults (x·1 is x in IEEE arithmetic, so DCT4-2S is unchanged).
     var coefficientNoiseScales: SIMD16<Float> {
-        let fine = Float(1 - Self.strongest * detail), coarse = Float(1 - Self.strongest * contrast)
+        let fine = Float(1 - Self.strongest * detail)
+        let coarse = Float(1 - Self.strongest * contrast)
         var scales = SIMD16<Float>(repeating: 1)
         for t in 1..<16 { scales[t] = Self.isFine(t) ? fine : coarse }
         return scales

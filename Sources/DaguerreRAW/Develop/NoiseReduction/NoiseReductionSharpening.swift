@@ -52,14 +52,18 @@ struct NoiseReductionSharpening: Sendable, Equatable {
     /// mean of its Bayer positions' models). With the channels' noise independent and the signal
     /// neutral (x = t·neutral, so Y = t·Σ m_c·n_c): var Y = (Σ m_c²·S_c·n_c / Σ m_c·n_c)·Y + Σ m_c²·O_c.
     static func luminanceNoise(profile: CFANoiseProfile, cfaPattern: [UInt8], matrix: Matrix3, neutral: SIMD3<Double>) -> NoiseModel {
-        var scale = SIMD3<Double>.zero, offset = SIMD3<Double>.zero, count = SIMD3<Double>.zero
+        var scale = SIMD3<Double>.zero
+        var offset = SIMD3<Double>.zero
+        var count = SIMD3<Double>.zero
         for (position, colour) in cfaPattern.prefix(4).enumerated() where colour < 3 {
             scale[Int(colour)] += profile.planes[position].scale
             offset[Int(colour)] += profile.planes[position].offset
             count[Int(colour)] += 1
         }
         let l = SIMD3<Double>(Double(luma.x), Double(luma.y), Double(luma.z))
-        var weighted = 0.0, s = 0.0, o = 0.0
+        var weighted = 0.0
+        var s = 0.0
+        var o = 0.0
         for c in 0..<3 where count[c] > 0 {
             let m = l.x * matrix[0, c] + l.y * matrix[1, c] + l.z * matrix[2, c]
             weighted += m * neutral[c]
@@ -72,15 +76,18 @@ struct NoiseReductionSharpening: Sendable, Equatable {
 
     /// The luminance of each pixel in every colour channel (what is blurred).
     static let luminanceKernel = ColorKernel(name: "rawNRSharpenLuminance") { ctx in
-        let p = ctx.pixel(at: 0), y = (p * luma).sum()
+        let p = ctx.pixel(at: 0)
+        let y = (p * luma).sum()
         return SIMD4(y, y, y, p.w)
     }
 
     /// Arguments: the develop, its blurred luminance, gain, coring threshold, then the noise
     /// transform's constants (built once per render, not per pixel).
     static let sharpenKernel = ColorKernel(name: "rawNRSharpen") { ctx in
-        let p = ctx.pixel(at: 0), blurred = ctx.pixel(at: 1).x
-        let gain = ctx.values.float(at: 2), t = ctx.values.float(at: 3)
+        let p = ctx.pixel(at: 0)
+        let blurred = ctx.pixel(at: 1).x
+        let gain = ctx.values.float(at: 2)
+        let t = ctx.values.float(at: 3)
         let vst = GeneralizedAnscombe(ctx.values, from: 4)
         let z = vst.forward((p * luma).sum())
         let d = z - vst.forward(blurred)
@@ -97,7 +104,9 @@ struct NoiseReductionSharpening: Sendable, Equatable {
         let blurred = try luminance.clampedToExtent().applying(GaussianBlur(radius: Self.radius)).cropped(to: extent)
         // From the Float model, as the kernel built it per pixel before: the same constants.
         let vst = GeneralizedAnscombe(NoiseModel(scale: Double(Float(luminanceNoise.scale)), offset: Double(Float(luminanceNoise.offset))))
-        return Self.sharpenKernel.apply(extent: extent, arguments: [.image(image), .image(blurred), .float(Float(amount)), .float(Self.coring)]
-                                        + vst.constants.map { .float($0) })
+        return Self.sharpenKernel.apply(
+            extent: extent,
+            arguments: [.image(image), .image(blurred), .float(Float(amount)), .float(Self.coring)]
+                + vst.constants.map { .float($0) })
     }
 }

@@ -18,7 +18,8 @@ struct BilinearDevelop: Sendable {
     let linearization: Linearization
 
     init(mosaic: BayerImage, settings: DevelopSettings) {
-        self.mosaic = mosaic; self.settings = settings
+        self.mosaic = mosaic
+        self.settings = settings
         pixel = PixelDevelop(settings: settings, layout: mosaic.layout)
         linearization = Linearization(layout: mosaic.layout)
     }
@@ -26,12 +27,19 @@ struct BilinearDevelop: Sendable {
     /// Rows `y ..< y + count` of the crop, columns `columns` of it, as interleaved linear RGB
     /// floats in the working space; one row per work item.
     func readRows(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) {
-        let m = mosaic, s = settings, px = pixel, w = m.width, h = m.height
-        let black = linearization.floatBlack, scale = linearization.floatScale
-        let area = s.activeArea ?? IntRect(width: w, height: h), maps = s.gainMaps
+        let m = mosaic
+        let s = settings
+        let px = pixel
+        let w = m.width
+        let h = m.height
+        let black = linearization.floatBlack
+        let scale = linearization.floatScale
+        let area = s.activeArea ?? IntRect(width: w, height: h)
+        let maps = s.gainMaps
         let sites = (0..<4).map { BilinearSite(pattern: m.pattern, x: $0 & 1, y: $0 >> 1) }
         // The photosites a row reads: its columns and one more each side (mirrored inside).
-        let first = s.crop.x + cols.lowerBound, n = cols.count
+        let first = s.crop.x + cols.lowerBound
+        let n = cols.count
         let shadingColumns = max(0, first - 1)..<min(w, first + n + 1)
         let out = UnsafeTransfer(destination.assumingMemoryBound(to: UInt8.self))
         m.samples.withUnsafeBufferPointer { samples in
@@ -41,13 +49,16 @@ struct BilinearDevelop: Sendable {
                 // Rows sy − 1, sy, sy + 1 and columns first − 1 … first + n, linearized and
                 // shaded; mirrored by two photosites at the mosaic's edges (same CFA colour).
                 let stride = n + 2
-                var lines = [Float](repeating: 0, count: 3 * stride), planes = [Float](repeating: 0, count: 3 * n)
+                var lines = [Float](repeating: 0, count: 3 * stride)
+                var planes = [Float](repeating: 0, count: 3 * n)
                 for k in 0..<3 {
-                    let yy = sy - 1 + k, cy = yy < 0 ? yy + 2 : yy >= h ? yy - 2 : yy
+                    let yy = sy - 1 + k
+                    let cy = yy < 0 ? yy + 2 : yy >= h ? yy - 2 : yy
                     let gains = LensShading.factors(maps, area: area, row: cy, columns: shadingColumns)
                     let line = whole.row(cy)
                     for i in 0..<stride {
-                        let xx = first - 1 + i, cx = xx < 0 ? xx + 2 : xx >= w ? xx - 2 : xx
+                        let xx = first - 1 + i
+                        let cx = xx < 0 ? xx + 2 : xx >= w ? xx - 2 : xx
                         let p = (cy & 1) * 2 + (cx & 1)
                         let v = (Float(line[cx]) - black[p]) * scale[p]
                         lines[k * stride + i] = gains.map { v * $0[cx - shadingColumns.lowerBound] } ?? v
@@ -58,11 +69,14 @@ struct BilinearDevelop: Sendable {
                     planes.withUnsafeMutableBufferPointer { p in
                         let (rr, gg, bb) = (p.baseAddress!, p.baseAddress! + n, p.baseAddress! + 2 * n)
                         let parity = (sy & 1) * 2
-                        BilinearDemosaic.row(up: l.baseAddress! + 1, mid: l.baseAddress! + stride + 1, down: l.baseAddress! + 2 * stride + 1, count: n,
-                                             first: sites[parity | (first & 1)], second: sites[parity | ((first + 1) & 1)], red: rr, green: gg, blue: bb)
+                        BilinearDemosaic.row(
+                            up: l.baseAddress! + 1, mid: l.baseAddress! + stride + 1, down: l.baseAddress! + 2 * stride + 1, count: n,
+                            first: sites[parity | (first & 1)], second: sites[parity | ((first + 1) & 1)], red: rr, green: gg, blue: bb)
                         for i in 0..<n {
                             var rgb = SIMD3(rr[i], gg[i], bb[i])
-                            if let hl = px.highlight, hl.mayBeClipped(rgb * px.gain) { rgb = px.camera(rgb, x: first + i, y: sy, rows: whole) }
+                            if let hl = px.highlight, hl.mayBeClipped(rgb * px.gain) {
+                                rgb = px.camera(rgb, x: first + i, y: sy, rows: whole)
+                            }
                             px.cameraMatrix.write(rgb.x, rgb.y, rgb.z, to: row + 3 * i)
                         }
                     }

@@ -19,7 +19,8 @@ struct HalfSizeDevelop: Sendable {
     let linearization: Linearization
 
     init(mosaic: BayerImage, settings: DevelopSettings) {
-        self.mosaic = mosaic; self.settings = settings
+        self.mosaic = mosaic
+        self.settings = settings
         pixel = PixelDevelop(settings: settings, layout: mosaic.layout)
         linearization = Linearization(layout: mosaic.layout)
     }
@@ -27,22 +28,31 @@ struct HalfSizeDevelop: Sendable {
     /// Rows `y ..< y + count` of the half-size image, columns `columns` of it, as interleaved
     /// linear RGB floats in the working space; one row per work item.
     func readRows(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) {
-        let m = mosaic, s = settings, px = pixel, w = m.width, h = m.height
+        let m = mosaic
+        let s = settings
+        let px = pixel
+        let w = m.width
+        let h = m.height
         let colors = px.colors
         // The four photosites of a block, by offset (dy·2 + dx): which is red, blue and the greens.
         let offsets = (0..<4).map { (dy: $0 / 2, dx: $0 % 2) }
         let colourAt = offsets.map { colors.color(x: s.crop.x + $0.dx, y: s.crop.y + $0.dy) }
         guard let ri = colourAt.firstIndex(of: 0), let bi = colourAt.firstIndex(of: 2) else { return }
         let greens = (0..<4).filter { colourAt[$0] == 1 }
-        let black = linearization.floatBlack, scale = linearization.floatScale
+        let black = linearization.floatBlack
+        let scale = linearization.floatScale
         let levels = offsets.map { o in
             let p = ((s.crop.y + o.dy) & 1) * 2 + ((s.crop.x + o.dx) & 1)
             return (black: black[p], scale: scale[p])
         }
-        let layout = HalfSizeRow.Layout(black: (levels[0].black, levels[1].black, levels[2].black, levels[3].black),
-                                        scale: (levels[0].scale, levels[1].scale, levels[2].scale, levels[3].scale),
-                                        roles: (ri, greens.first ?? ri, greens.last ?? greens.first ?? ri, bi))
-        let highlight = px.highlight, cropX = s.crop.x, cropY = s.crop.y, maps = s.gainMaps
+        let layout = HalfSizeRow.Layout(
+            black: (levels[0].black, levels[1].black, levels[2].black, levels[3].black),
+            scale: (levels[0].scale, levels[1].scale, levels[2].scale, levels[3].scale),
+            roles: (ri, greens.first ?? ri, greens.last ?? greens.first ?? ri, bi))
+        let highlight = px.highlight
+        let cropX = s.crop.x
+        let cropY = s.crop.y
+        let maps = s.gainMaps
         let area = s.activeArea ?? IntRect(width: w, height: h)
         // Below this level in every white-balanced channel no photosite can be clipped.
         let knee = (highlight?.saturation ?? SIMD3(repeating: .infinity)) * HighlightRecovery.knee / px.gain
@@ -52,25 +62,30 @@ struct HalfSizeDevelop: Sendable {
             WorkerPool.share(iterations: count) { row in
                 let sy = cropY + 2 * (y + row)
                 let o = (out.value + row * bytesPerRow).assumingMemoryBound(to: Float.self)
-                let first = cropX + 2 * cols.lowerBound, line = whole.row(sy) + first
+                let first = cropX + 2 * cols.lowerBound
+                let line = whole.row(sy) + first
                 // Lens shading (GainMap) per photosite: factors of the block's two sensor rows.
                 let sensorColumns = first..<(cropX + 2 * cols.upperBound)
                 let topGain = LensShading.factors(maps, area: area, row: sy, columns: sensorColumns) ?? []
                 let bottomGain = LensShading.factors(maps, area: area, row: sy + 1, columns: sensorColumns) ?? []
                 topGain.withUnsafeBufferPointer { t in
-                bottomGain.withUnsafeBufferPointer { u in
-                    let blocks = HalfSizeRow(top: line, bottom: line + w, topGain: maps.isEmpty ? nil : t.baseAddress,
-                                             bottomGain: maps.isEmpty ? nil : u.baseAddress, layout: layout)
-                    // The whole row as a vector loop; then the blocks near clipping again, through
-                    // the highlight stage (the mosaic says which colours clipped).
-                    guard !blocks.develop(blocks: cols.count, matrix: px.cameraMatrix, knee: knee, into: o), highlight != nil else { return }
-                    for j in 0..<cols.count {
-                        let (red, green, blue) = blocks.block(j)
-                        guard red > knee.x || green > knee.y || blue > knee.z else { continue }
-                        let v = px.camera(SIMD3(red, green, blue), x: first + 2 * j, y: sy, rows: whole)
-                        px.cameraMatrix.write(v.x, v.y, v.z, to: o + 3 * j)
+                    bottomGain.withUnsafeBufferPointer { u in
+                        let blocks = HalfSizeRow(
+                            top: line, bottom: line + w, topGain: maps.isEmpty ? nil : t.baseAddress,
+                            bottomGain: maps.isEmpty ? nil : u.baseAddress, layout: layout)
+                        // The whole row as a vector loop; then the blocks near clipping again, through
+                        // the highlight stage (the mosaic says which colours clipped).
+                        guard !blocks.develop(blocks: cols.count, matrix: px.cameraMatrix, knee: knee, into: o), highlight != nil else {
+                            return
+                        }
+                        for j in 0..<cols.count {
+                            let (red, green, blue) = blocks.block(j)
+                            guard red > knee.x || green > knee.y || blue > knee.z else { continue }
+                            let v = px.camera(SIMD3(red, green, blue), x: first + 2 * j, y: sy, rows: whole)
+                            px.cameraMatrix.write(v.x, v.y, v.z, to: o + 3 * j)
+                        }
                     }
-                }}
+                }
             }
         }
     }

@@ -31,7 +31,8 @@ final class LMMSEGWDevelop {
     static let blockColumns = 1024
 
     init(mosaic: DevelopMosaic, settings: DevelopSettings) {
-        self.mosaic = mosaic; self.settings = settings
+        self.mosaic = mosaic
+        self.settings = settings
         layout = mosaic.layout
         pixel = PixelDevelop(settings: settings, layout: layout)
     }
@@ -44,8 +45,10 @@ final class LMMSEGWDevelop {
     /// Per CFA position, raw code → white-balanced, normalized value in the demosaic's domain
     /// (built once; only for stripes that read codes, without a denoised window).
     private lazy var encodeTables: [Float] = {
-        let cfa = layout.pattern.cfaPattern.map(Int.init), lin = Linearization(layout: layout)
-        let n = settings.balance, domain = settings.domain
+        let cfa = layout.pattern.cfaPattern.map(Int.init)
+        let lin = Linearization(layout: layout)
+        let n = settings.balance
+        let domain = settings.domain
         var table = [Float](repeating: 0, count: 4 * 65536)
         for p in 0..<4 {
             let gain = 1 / max(n[cfa[p]], 1e-6)
@@ -61,16 +64,19 @@ final class LMMSEGWDevelop {
     func reserve(rows: Int, columns: Int) throws(DaguerreError) {
         guard settings.noiseReduction != nil || !settings.gainMaps.isEmpty else { return }
         if denoised == nil {
-            denoised = DenoisedMosaic(layout: layout, settings: settings.noiseReduction, gainMaps: settings.gainMaps,
-                                      activeArea: settings.activeArea, limits: settings.limits)
+            denoised = DenoisedMosaic(
+                layout: layout, settings: settings.noiseReduction, gainMaps: settings.gainMaps,
+                activeArea: settings.activeArea, limits: settings.limits)
         }
         try denoised?.reserve(rows: rows, columns: columns)
     }
 
     /// Develops crop rows `rows` × crop columns `columns` into `destination` (interleaved RGB
     /// floats, `bytesPerRow` apart), the develop's parallel loops offered to `assistance`.
-    func develop(rows: Range<Int>, columns: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int,
-                 assistance: WorkerPool.Assistance? = nil) throws(DaguerreError) {
+    func develop(
+        rows: Range<Int>, columns: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int,
+        assistance: WorkerPool.Assistance? = nil
+    ) throws(DaguerreError) {
         guard !rows.isEmpty else { return }
         let first = settings.crop.y + rows.lowerBound
         let reach = (first - Self.mosaicReach)..<(first + rows.count + Self.mosaicReach)
@@ -81,9 +87,13 @@ final class LMMSEGWDevelop {
 
     /// ``develop(rows:columns:into:bytesPerRow:assistance:)`` reading the photosites from
     /// `source`, which holds the band's rows and ``mosaicReach`` around them.
-    private func develop(rows band: Range<Int>, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int,
-                         from source: MosaicRows, assistance: WorkerPool.Assistance?) throws(DaguerreError) {
-        let s = settings, m = layout, h = m.height
+    private func develop(
+        rows band: Range<Int>, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int,
+        from source: MosaicRows, assistance: WorkerPool.Assistance?
+    ) throws(DaguerreError) {
+        let s = settings
+        let m = layout
+        let h = m.height
         let first = s.crop.y + band.lowerBound
         try source.check(holds: max(0, first - Self.mosaicReach)..<min(h, first + band.count + Self.mosaicReach), for: "RAW develop")
         // Workers claim whole column blocks of the band as they become free (each block's rows
@@ -109,14 +119,18 @@ final class LMMSEGWDevelop {
         }
         let input: DemosaicInput
         if let window, let d = denoised, let samples = d.samples.baseAddress {
-            input = .window(DemosaicInput.Window(samples: UnsafePointer(samples), x: window.x, y: window.y, width: window.width, height: window.height),
-                            gains: DemosaicInput.gains(balance: s.balance, pattern: m.pattern), domain: s.domain)
+            input = .window(
+                DemosaicInput.Window(samples: UnsafePointer(samples), x: window.x, y: window.y, width: window.width, height: window.height),
+                gains: DemosaicInput.gains(balance: s.balance, pattern: m.pattern), domain: s.domain)
         } else {
             input = .codes(source, tables: encodeTables)
         }
-        let output = DemosaicOutput(destination: destination, bytesPerRow: bytesPerRow, origin: (x: sensorColumns.lowerBound, y: sensorRows.lowerBound),
-                                    pixel: pixel, mosaic: source, domain: s.domain)
-        let spaces = UnsafeTransfer(workspaces), colors = pixel.colors, width = m.width
+        let output = DemosaicOutput(
+            destination: destination, bytesPerRow: bytesPerRow, origin: (x: sensorColumns.lowerBound, y: sensorRows.lowerBound),
+            pixel: pixel, mosaic: source, domain: s.domain)
+        let spaces = UnsafeTransfer(workspaces)
+        let colors = pixel.colors
+        let width = m.width
         try input.withReady { (ready) throws(DaguerreError) in
             try output.withReady { (writer) throws(DaguerreError) in
                 // Safety: each column block (claimed by one worker) writes only its own columns
@@ -125,10 +139,13 @@ final class LMMSEGWDevelop {
                 WorkerPool.share(workers: workers, items: blocks, assistance: assistance) { _, item in
                     let start = sensorColumns.lowerBound + item * block
                     guard start < sensorColumns.upperBound else { return }
-                    LMMSEGWDemosaic.stripe(rows: sensorRows, columns: start..<min(start + block, sensorColumns.upperBound), pattern: colors,
-                                           workspace: spaces.value[item],
-                                           fill: { y, x0, count, into in ready.fill(y: y, x0: x0, count: count, into: into, mosaicWidth: width, mosaicHeight: h) },
-                                           write: { y, x0, count, r, g, b in writer.write(y: y, x0: x0, count: count, r, g, b) })
+                    LMMSEGWDemosaic.stripe(
+                        rows: sensorRows, columns: start..<min(start + block, sensorColumns.upperBound), pattern: colors,
+                        workspace: spaces.value[item],
+                        fill: { y, x0, count, into in
+                            ready.fill(y: y, x0: x0, count: count, into: into, mosaicWidth: width, mosaicHeight: h)
+                        },
+                        write: { y, x0, count, r, g, b in writer.write(y: y, x0: x0, count: count, r, g, b) })
                 }
             }
         }

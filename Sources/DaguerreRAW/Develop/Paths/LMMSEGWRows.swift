@@ -32,11 +32,11 @@ enum DemosaicInput {
     /// Runs `body` with the input's tables pinned in memory.
     func withReady<R>(_ body: (Ready) throws(DaguerreError) -> R) throws(DaguerreError) -> R {
         switch self {
-        case let .codes(rows, tables):
+        case .codes(let rows, let tables):
             return try tables.withUnsafeBufferPointer { (t) throws(DaguerreError) in
                 try body(Ready(source: .codes(rows, table: t.baseAddress!)))
             }
-        case let .window(window, gains, domain):
+        case .window(let window, let gains, let domain):
             guard domain == .sRGB else { return try body(Ready(source: .window(window, gains: gains, curve: nil))) }
             // The sRGB curve's table is built only for the versions that use it (2 and 3).
             return try SRGBCurve.encodeTable.withUnsafeBufferPointer { (t) throws(DaguerreError) in
@@ -63,18 +63,23 @@ enum DemosaicInput {
         }
 
         /// Writes encoded row `y`, columns `x0 ..< x0 + count` (any integers: mirrored) into `dst`.
-        @inline(__always) func fill(y: Int, x0: Int, count: Int, into dst: UnsafeMutablePointer<Float>, mosaicWidth w: Int, mosaicHeight h: Int) {
-            let my = Self.mirrored(y, h), end = x0 + count
+        @inline(__always) func fill(
+            y: Int, x0: Int, count: Int, into dst: UnsafeMutablePointer<Float>, mosaicWidth w: Int, mosaicHeight h: Int
+        ) {
+            let my = Self.mirrored(y, h)
+            let end = x0 + count
             switch source {
-            case let .codes(src, table):
-                let line = src.row(my), py = (my & 1) << 1
+            case .codes(let src, let table):
+                let line = src.row(my)
+                let py = (my & 1) << 1
                 // Mirrored columns only at the mosaic's edges.
-                let lo = min(max(x0, 0), end), hi = max(min(end, w), lo)
+                let lo = min(max(x0, 0), end)
+                let hi = max(min(end, w), lo)
                 @inline(__always) func put(_ x: Int, from mx: Int) { dst[x - x0] = table[(py | (mx & 1)) << 16 | Int(line[mx])] }
                 for x in x0..<lo { put(x, from: Self.mirrored(x, w)) }
                 for x in lo..<hi { put(x, from: x) }
                 for x in hi..<end { put(x, from: Self.mirrored(x, w)) }
-            case let .window(window, gains, curve):
+            case .window(let window, let gains, let curve):
                 let line = window.samples + min(max(my - window.y, 0), window.height - 1) * window.width
                 let gy = (my & 1) << 1
                 @inline(__always) func encode(_ v: Float) -> Float {
@@ -84,7 +89,8 @@ enum DemosaicInput {
                 // Columns inside the mosaic and the window need no mirroring and their gains
                 // alternate: they go through the row loops. The few mirrored ones of the edge
                 // blocks go one by one (the same arithmetic).
-                let lo = min(max(x0, max(0, window.x)), end), hi = max(min(end, min(w, window.x + window.width)), lo)
+                let lo = min(max(x0, max(0, window.x)), end)
+                let hi = max(min(end, min(w, window.x + window.width)), lo)
                 func edge(_ x: Int) {
                     let mx = Self.mirrored(x, w)
                     let wx = min(max(mx - window.x, 0), window.width - 1)
@@ -93,8 +99,11 @@ enum DemosaicInput {
                 for x in x0..<lo { edge(x) }
                 for x in hi..<end { edge(x) }
                 guard hi > lo else { return }
-                let row = line + (lo - window.x), out = dst + (lo - x0), n = hi - lo
-                let first = gains[gy | (lo & 1)], second = gains[gy | ((lo + 1) & 1)]
+                let row = line + (lo - window.x)
+                let out = dst + (lo - x0)
+                let n = hi - lo
+                let first = gains[gy | (lo & 1)]
+                let second = gains[gy | ((lo + 1) & 1)]
                 guard let curve else {
                     PowerDomain.encodeRow(row, count: n, first: first, second: second, into: out)
                     return
@@ -132,11 +141,16 @@ struct DemosaicOutput {
     func withReady<R>(_ body: (Writer) throws(DaguerreError) -> R) throws(DaguerreError) -> R {
         let knee = pixel.highlight.map { $0.saturation * HighlightRecovery.knee } ?? SIMD3(repeating: .infinity)
         guard domain == .sRGB else {
-            return try body(Writer(destination: destination, bytesPerRow: bytesPerRow, origin: origin, pixel: pixel, mosaic: mosaic, knee: knee, curve: nil))
+            return try body(
+                Writer(
+                    destination: destination, bytesPerRow: bytesPerRow, origin: origin, pixel: pixel, mosaic: mosaic, knee: knee, curve: nil
+                ))
         }
         return try SRGBCurve.decodeTable.withUnsafeBufferPointer { (t) throws(DaguerreError) in
-            try body(Writer(destination: destination, bytesPerRow: bytesPerRow, origin: origin, pixel: pixel, mosaic: mosaic, knee: knee,
-                            curve: t.baseAddress!))
+            try body(
+                Writer(
+                    destination: destination, bytesPerRow: bytesPerRow, origin: origin, pixel: pixel, mosaic: mosaic, knee: knee,
+                    curve: t.baseAddress!))
         }
     }
 
@@ -155,22 +169,27 @@ struct DemosaicOutput {
         let curve: UnsafePointer<Float>?
 
         /// Row `y`, columns `x0 ..< x0 + count` (sensor coordinates) from planes in the domain.
-        @inline(__always) func write(y: Int, x0: Int, count: Int, _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>) {
+        @inline(__always) func write(
+            y: Int, x0: Int, count: Int, _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>
+        ) {
             let o = (destination + (y - origin.y) * bytesPerRow).assumingMemoryBound(to: Float.self) + 3 * (x0 - origin.x)
-            let px = pixel, rows = mosaic
+            let px = pixel
+            let rows = mosaic
             guard let curve else {
                 // The power domain: a vectorized row, and the scalar pixel path (the same
                 // arithmetic) only over rows that have a pixel near clipping.
                 guard PowerDomain.developRow(r, g, b, count: count, matrix: px.balancedMatrix, knee: knee, into: o) else { return }
                 for i in 0..<count {
-                    px.writeBalanced(PowerDomain.decode(r[i]), PowerDomain.decode(g[i]), PowerDomain.decode(b[i]), x: x0 + i, y: y, rows: rows,
-                                     to: o + 3 * i)
+                    px.writeBalanced(
+                        PowerDomain.decode(r[i]), PowerDomain.decode(g[i]), PowerDomain.decode(b[i]), x: x0 + i, y: y, rows: rows,
+                        to: o + 3 * i)
                 }
                 return
             }
             for i in 0..<count {
-                px.writeBalanced(SRGBCurve.decodeFast(r[i], curve), SRGBCurve.decodeFast(g[i], curve), SRGBCurve.decodeFast(b[i], curve),
-                                 x: x0 + i, y: y, rows: rows, to: o + 3 * i)
+                px.writeBalanced(
+                    SRGBCurve.decodeFast(r[i], curve), SRGBCurve.decodeFast(g[i], curve), SRGBCurve.decodeFast(b[i], curve),
+                    x: x0 + i, y: y, rows: rows, to: o + 3 * i)
             }
         }
     }

@@ -17,8 +17,9 @@ enum LensShading {
         var factors = [Float](repeating: 1, count: columns.count)
         factors.withUnsafeMutableBufferPointer { f in
             for map in maps {
-                map.multiplyRow(y - area.y, columns: (columns.lowerBound - area.x)..<(columns.upperBound - area.x),
-                                width: area.width, height: area.height, into: f.baseAddress!)
+                map.multiplyRow(
+                    y - area.y, columns: (columns.lowerBound - area.x)..<(columns.upperBound - area.x),
+                    width: area.width, height: area.height, into: f.baseAddress!)
             }
         }
         return factors

@@ -61,7 +61,9 @@ struct PixelDevelop: Sendable {
 
     /// One white-balanced pixel to working RGB at `o`: through the highlight stage when it is
     /// near clipping, then the matrix.
-    @inline(__always) func writeBalanced(_ r: Float, _ g: Float, _ b: Float, x: Int, y: Int, rows: MosaicRows, to o: UnsafeMutablePointer<Float>) {
+    @inline(__always) func writeBalanced(
+        _ r: Float, _ g: Float, _ b: Float, x: Int, y: Int, rows: MosaicRows, to o: UnsafeMutablePointer<Float>
+    ) {
         var v = SIMD3(r, g, b)
         if let hl = highlight, hl.mayBeClipped(v) { v = hl.apply(v, clipped: clipped(x: x, y: y, rows: rows)) }
         balancedMatrix.write(v.x, v.y, v.z, to: o)

@@ -35,7 +35,10 @@ final class DevelopChunks {
     /// The height of the image's last chunk, when the rows left allow it (see ``developAhead``).
     static let lastChunkRows = 64
 
-    init(develop: LMMSEGWDevelop, height: Int) { self.develop = develop; self.height = height }
+    init(develop: LMMSEGWDevelop, height: Int) {
+        self.develop = develop
+        self.height = height
+    }
 
     /// Rows developed together, and where their pixels are (3 floats a pixel, rows of `columns`).
     struct Chunk {
@@ -118,18 +121,24 @@ final class DevelopChunks {
     /// Walks rows `y ..< y + count` a chunk at a time, taking each chunk (``takeChunk``) and
     /// handing `body` its rows in it before the next is taken: the next chunk's develop ahead
     /// may reuse this chunk's buffer unless `body` lends it.
-    private func eachChunkSpan(y: Int, count: Int, columns: Range<Int>, _ body: (LentRows) throws(DaguerreError) -> Void) throws(DaguerreError) {
+    private func eachChunkSpan(y: Int, count: Int, columns: Range<Int>, _ body: (LentRows) throws(DaguerreError) -> Void)
+        throws(DaguerreError)
+    {
         var row = y
         while row < y + count {
             if !chunk.rows.contains(row) || chunk.columns != columns {
                 try takeChunk(containing: row, rows: y + count - row, columns: columns)
             }
-            let n = min(y + count - row, chunk.rows.upperBound - row), bytesPerRow = chunk.columns.count * 12
+            let n = min(y + count - row, chunk.rows.upperBound - row)
+            let bytesPerRow = chunk.columns.count * 12
             if let pixels = chunk.pixels {
-                try body(LentRows(rows: row..<row + n, base: UnsafeRawPointer(pixels.pointer + (row - chunk.rows.lowerBound) * bytesPerRow),
-                                  bytesPerRow: bytesPerRow))
+                try body(
+                    LentRows(
+                        rows: row..<row + n, base: UnsafeRawPointer(pixels.pointer + (row - chunk.rows.lowerBound) * bytesPerRow),
+                        bytesPerRow: bytesPerRow))
             } else if bytesPerRow > 0 {
-                throw .invalidArgument(what: "RAW rows \(row)..<\(y + count)", problem: "the develop left no pixels for them (internal error)")
+                throw .invalidArgument(
+                    what: "RAW rows \(row)..<\(y + count)", problem: "the develop left no pixels for them (internal error)")
             }
             row += n
         }
@@ -160,7 +169,7 @@ final class DevelopChunks {
         if chunk.rows.isEmpty {
             let rows = row..<min(height, row + max(Self.chunkRows, wanted))
             chunk = Chunk(rows: rows, columns: columns, pixels: spare)
-            spare = nil     // one owner at a time
+            spare = nil  // one owner at a time
             try develop(&chunk)
         }
         developAhead(into: spare ?? spares.popLast())
