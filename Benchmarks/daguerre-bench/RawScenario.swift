@@ -1,4 +1,4 @@
-// The RAW scenarios (issue #5 "Speed and memory"): one 24 MP Bayer DNG from the virtual camera,
+// The RAW scenarios (speed and memory, SPEC X7): one 24 MP Bayer DNG from the virtual camera,
 // developed by each tool as a whole process to a 16-bit TIFF and to a JPEG at quality 90; a
 // 120 MP DNG for the memory bound; and raw-bench's in-process draft re-render timing (X7).
 import Foundation

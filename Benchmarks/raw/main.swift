@@ -1,4 +1,4 @@
-// raw-bench: the in-process half of the RAW benchmark (issue #5, SPEC X7). `make-dng` writes the
+// raw-bench: the in-process half of the RAW benchmark (SPEC X7). `make-dng` writes the
 // benchmark's Bayer DNG from the virtual camera at any sensor size (the whole-process runs are
 // daguerre-bench's `raw` scenario); `draft` times interactive draft re-renders after a
 // parameter change, the way an editor's slider drives them; `develop` times full-size develops

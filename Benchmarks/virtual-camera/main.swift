@@ -1,4 +1,4 @@
-// Times the virtual camera (issue #4 "Real time"): a 12 MP Bayer still, and the 1920×1080 420f
+// Times the virtual camera against real time: a 12 MP Bayer still, and the 1920×1080 420f
 // stream (raw readout + VideoISP) against its 33.3 ms frame budget at 30 fps; reports medians
 // and the CPU share the stream needs. Release build:
 //   swift build --package-path Benchmarks -c release $(scripts/swift-flags) --product virtual-camera-bench

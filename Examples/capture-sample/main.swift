@@ -1,4 +1,4 @@
-// The README's capture sample (issue #4, SPEC C1–C3, A1): a session with the virtual back
+// The README's capture sample (SPEC C1–C3, A1): a session with the virtual back
 // camera and microphone, 30 frames from a VideoDataOutput (one written as PNG), then 3 s
 // recorded with a MovieFileOutput. Runs in real time on the host clock.
 //

@@ -1,4 +1,4 @@
-// The video libraries, loaded on first use instead of at process start (SPEC X7, I3; issue #5:
+// The video libraries, loaded on first use instead of at process start (SPEC X7, I3:
 // "start-up in well under 0.1 s"). libavcodec brings 95 shared libraries with it (X11, VA-API,
 // codecs' own dependencies, libhwy's timer calibration); binding them cost each `daguerre`
 // process about 20 ms before main, although only the Live Photo commands use video. So the

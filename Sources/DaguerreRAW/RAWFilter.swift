@@ -52,7 +52,7 @@ public struct RAWFilter: Sendable {
     public var neutralTint: Double
     /// The boost curve's amount (0 linear … 1 the full filmic curve, ``BoostCurve``). Core Image
     /// defaults to 1; ours defaults to 0 so the default develop is colorimetric (the chart
-    /// develops within ΔE2000 2 of its truth, issue #5), and a look is something one asks for.
+    /// develops within ΔE2000 2 of its truth), and a look is something one asks for.
     public var boostAmount = 0.0
     /// Shadow lift, −1…1 (0 off), judged on perceptual luminance.
     public var boostShadowAmount = 0.0

@@ -8,7 +8,7 @@ import Dispatch
 import Foundation
 import Testing
 
-/// The virtual camera and microphone as capture devices (issue #4): the default devices, their
+/// The virtual camera and microphone as capture devices: the default devices, their
 /// formats (C4, C5, W2), frames through a session on a virtual clock, and the README sample.
 @Suite("Virtual devices", .hangGuard)
 struct VirtualDeviceTests {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Bad input gets a typed error whose message says what was wrong and how to fix it; nothing
-/// crashes and no partial output file is left behind (issue #2, "Bad input").
+/// crashes and no partial output file is left behind.
 @Suite struct BadInputTests {
     func expectNoLeftovers(_ dir: TemporaryDirectory, except allowed: Set<String>) {
         let left = Set(dir.contents()).subtracting(allowed)

@@ -3,7 +3,7 @@ import DaguerreTestSupport
 import Foundation
 import Testing
 
-/// `daguerre develop` (issue #5, RAWExpose's job): batch development with progress, sidecars,
+/// `daguerre develop` (RAWExpose's job): batch development with progress, sidecars,
 /// EXIF carried over, and clear errors that do not stop the batch.
 @Suite struct DevelopCLITests {
     @Test(

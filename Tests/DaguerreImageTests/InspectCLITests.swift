@@ -4,7 +4,7 @@ import DaguerreTestSupport
 import Foundation
 import Testing
 
-/// `daguerre inspect` and `daguerre motionphoto` on files the project writes (issue #3, item 6).
+/// `daguerre inspect` and `daguerre motionphoto` on files the project writes.
 @Suite struct InspectCLITests {
     /// A small Live Photo pair: a 64×48 JPEG and a three-frame 64×48 movie with one identifier.
     static func pair(in dir: TemporaryDirectory) throws -> LivePhotoPair {

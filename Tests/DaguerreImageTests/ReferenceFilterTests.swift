@@ -3,8 +3,7 @@ import DaguerreTestSupport
 import Foundation
 import Testing
 
-/// The engine's filters against libraries nobody here wrote (issue #2, "Correctness against
-/// independent references").
+/// The engine's filters against libraries nobody here wrote.
 @Suite struct ReferenceFilterTests {
     /// GaussianBlur matches OpenCV's cv2.GaussianBlur (same σ, replicated border) within 1/255
     /// on 8-bit output. Colour management is off, since OpenCV blurs encoded values.

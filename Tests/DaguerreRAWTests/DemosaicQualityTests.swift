@@ -7,7 +7,7 @@ import Testing
 
 @testable import DaguerreRAW
 
-/// Demosaic quality by the L protocol (Tests/Resources/kodak24/README.md; issue #5 must-hold, X2):
+/// Demosaic quality by the L protocol (Tests/Resources/kodak24/README.md; X2):
 /// each Kodak24 image decoded as sRGB, linearized, mosaicked RGGB into a DNG, developed by
 /// RAWFilter, encoded back to 8-bit sRGB, and scored by colour PSNR with a 10-pixel border left
 /// out; LibRaw (rawpy) demosaics the same DNGs side by side.

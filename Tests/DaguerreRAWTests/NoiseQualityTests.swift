@@ -7,7 +7,7 @@ import Testing
 
 @testable import DaguerreRAW
 
-/// Noise reduction quality by the N protocol of the project's noise research (issue #5 "Noise"
+/// Noise reduction quality by the N protocol of the project's noise research ("Noise"
 /// must-hold; SPEC X3), measured by Tests/judges/noise_judge.py: it makes the DNGs (Kodak crops
 /// through a Poisson–Gaussian sensor at ISO 1600 ≈ 300 e⁻ and ISO 3200 ≈ 150 e⁻ at 18 % grey,
 /// 3 e⁻ read noise, noisy and noise-free), RAWFilter develops them here with its defaults

@@ -7,7 +7,7 @@ import Testing
 
 @testable import DaguerreRAW
 
-/// Core Image's fine noise-reduction controls in RAWFilter (SPEC X1, X3; issue #5): detail and
+/// Core Image's fine noise-reduction controls in RAWFilter (SPEC X1, X3): detail and
 /// contrast as the noise DCT4-2S assumes per DCT coefficient, sharpness as
 /// NoiseReductionSharpening after the demosaic. Each is measured on what it is for, on noisy
 /// synthetic mosaics with the research's ISO 1600-like sensor (1667 e⁻ at white, 3 e⁻ read noise).

@@ -97,7 +97,7 @@ enum NoiseScenes {
     }
 }
 
-/// DCT4-2S, the raw noise reduction of pipeline version 3 (SPEC X3; issue #5 "Noise").
+/// DCT4-2S, the raw noise reduction of pipeline version 3 (SPEC X3).
 @Suite struct NoiseReductionTests {
     /// REPORT §3 written out directly, in Double: whole-sample mirror by 3, every 4×4 block
     /// (`step` 1) or the blocks at origins −3, −1, 1, … in each direction (`step` 2: pipeline
@@ -340,7 +340,7 @@ enum NoiseScenes {
     }
 }
 
-/// The noise estimate for files without a NoiseProfile (issue #5).
+/// The noise estimate for files without a NoiseProfile.
 @Suite struct NoiseEstimatorTests {
     @Test(
         "On a synthetic Poisson–Gaussian mosaic (ISO 1600- and 3200-like) the estimated σ is within 15 % of the truth at levels 0.05, 0.18 and 0.5 in every plane; a noise-free mosaic gives a negligible profile"

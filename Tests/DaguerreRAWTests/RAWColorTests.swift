@@ -7,7 +7,7 @@ import DaguerreVirtualCamera
 import Foundation
 import Testing
 
-/// RAWFilter's colour at default settings (issue #5 must-hold "Colour"): DNGs of the virtual
+/// RAWFilter's colour at default settings: DNGs of the virtual
 /// camera's chart under D65 and tungsten develop to the chart's truth within mean ΔE2000 2.0.
 @Suite struct RAWColorTests {
     /// A settled frame of the chart from a small virtual back camera, as a DNG.

@@ -8,7 +8,7 @@ import Testing
 
 @testable import DaguerreRAW
 
-/// Development versions (X5), sidecars and the `develop` command (issue #5).
+/// Development versions (X5), sidecars and the `develop` command.
 @Suite struct RAWDevelopTests {
     /// The 16-bit sRGB rendering of a developed image: what the golden checksums are taken of.
     static func rendering(_ image: Image) throws -> PixelBuffer {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import DaguerreRAW
 
-/// Draft mode (issue #5, SPEC X7): a Bayer DNG's draft develop is cached at display size in
+/// Draft mode (SPEC X7): a Bayer DNG's draft develop is cached at display size in
 /// camera RGB with its clip mask, and the white balance, highlight stage and matrix run after
 /// the resample (`DraftBalance`). These tests hold that design to the full develop it stands
 /// in for, and its clip mask to the plain scalar reference.

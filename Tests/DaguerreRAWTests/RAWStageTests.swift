@@ -6,7 +6,7 @@ import DaguerreTestSupport
 import Foundation
 import Testing
 
-/// The stages after the demosaic (issue #5, SPEC X3, X4, X7): highlights, lens correction,
+/// The stages after the demosaic (SPEC X3, X4, X7): highlights, lens correction,
 /// scale and draft, orientation, the linear hook and the look. Each is checked for what it must
 /// do to pixels, not only that it runs.
 @Suite struct RAWStageTests {

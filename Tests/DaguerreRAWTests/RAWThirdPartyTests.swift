@@ -6,7 +6,7 @@ import DaguerreTestSupport
 import Foundation
 import Testing
 
-/// Real DNGs from other tools develop (issue #5 must-hold "Real files", SPEC X6): LinearRaw
+/// Real DNGs from other tools develop (SPEC X6): LinearRaw
 /// files too, with colour judged against LibRaw and against Adobe's reference renderer.
 @Suite struct RAWThirdPartyTests {
     static func path(_ name: String) -> String { Judge.testdata.appendingPathComponent("third-party/\(name)").path }

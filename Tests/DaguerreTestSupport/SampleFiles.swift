@@ -2,7 +2,7 @@
 import Foundation
 
 /// Keeps files that tests wrote and judged, when DAGUERRE_SAMPLES_DIR is set, so anyone can run
-/// the judges on them again (issue #3, item 7).
+/// the judges on them again.
 public enum SampleFiles {
     public static func keep(_ path: String, as name: String? = nil) {
         guard let dir = ProcessInfo.processInfo.environment["DAGUERRE_SAMPLES_DIR"], !dir.isEmpty else { return }

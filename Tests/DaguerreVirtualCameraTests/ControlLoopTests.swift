@@ -6,7 +6,7 @@ import Testing
 
 @testable import DaguerreVirtualCamera
 
-/// Auto-exposure and auto-white-balance, measured on the studio scene (issue #4 must-holds).
+/// Auto-exposure and auto-white-balance, measured on the studio scene.
 @Suite struct ControlLoopTests {
     /// The mean of one CFA colour (black subtracted, 0...1 of the range) over the middle half
     /// of a chart patch.

@@ -8,7 +8,7 @@ import Testing
 
 /// The virtual camera's raw frames as DNGs, developed by LibRaw (rawpy): its colour matrices,
 /// derived from the simulated sensor's spectral sensitivities, must carry the chart's colours
-/// through a raw converter nobody here wrote (SPEC R6, W7; issue #4's physics measured end to end).
+/// through a raw converter nobody here wrote (SPEC R6, W7's physics measured end to end).
 @Suite struct DNGInteropTests {
     @Test(
         "LibRaw develops the virtual camera's DNG of the chart to its truth, under D65 and under tungsten",

@@ -5,7 +5,7 @@ import Testing
 
 @testable import DaguerreVirtualCamera
 
-/// Flash (issue #4): light that falls off with the square of the distance, and a pre-flash that
+/// Flash: light that falls off with the square of the distance, and a pre-flash that
 /// meters it, so a flash scene is dark without flash and exposed with it.
 @Suite struct FlashTests {
     static func level(_ m: BayerImage) -> Double { FrameStatistics(m).meanGreen }

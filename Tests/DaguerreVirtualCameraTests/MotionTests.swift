@@ -5,7 +5,7 @@ import Testing
 
 @testable import DaguerreVirtualCamera
 
-/// Camera shake on the slanted edge (issue #4 must-hold): measurable at 1/15 s, not at 1/500 s,
+/// Camera shake on the slanted edge: measurable at 1/15 s, not at 1/500 s,
 /// and at least halved by stabilization.
 @Suite struct MotionTests {
     /// The 10–90% rise distance, in pixels, of the slanted square's left edge: photosites are
@@ -98,7 +98,7 @@ import Testing
     }
 }
 
-/// Moving objects (issue #4): a disc travels at its velocity and smears by exactly its own
+/// Moving objects: a disc travels at its velocity and smears by exactly its own
 /// motion during the exposure.
 @Suite struct MovingObjectTests {
     @Test("A disc moving at 0.6 fields/s is displaced by 0.06 fields in 0.1 s and its edge smears by the 1/30 s travel")
@@ -143,7 +143,7 @@ import Testing
     }
 }
 
-/// The rolling shutter and the scripted pocket drop (issue #4: "rolling-shutter readout time",
+/// The rolling shutter and the scripted pocket drop ("rolling-shutter readout time",
 /// "a scripted pocket drop at a chosen time").
 @Suite struct ReadoutAndDropTests {
     /// The mean x of photosites brighter than halfway between wall and disc, in row `y`.

@@ -6,7 +6,7 @@ import Testing
 
 @testable import DaguerreVirtualCamera
 
-/// Image-file scenes and the microphone (issue #4: "any image file as a scene", "44.1 kHz from
+/// Image-file scenes and the microphone ("any image file as a scene", "44.1 kHz from
 /// the scene's sound").
 @Suite struct SceneAndSoundTests {
     @Test("SceneLighting.under(_:) is the lighting a fresh SceneLighting(illuminant:) computes, for every illuminant")

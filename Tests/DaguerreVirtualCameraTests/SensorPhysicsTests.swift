@@ -4,7 +4,7 @@ import Testing
 
 @testable import DaguerreVirtualCamera
 
-/// The sensor physics, measured the way a sensor is characterized (SPEC C4; issue #4 must-holds).
+/// The sensor physics, measured the way a sensor is characterized (SPEC C4;s).
 @Suite struct SensorPhysicsTests {
     /// Photon transfer: pairs of flat-field frames at rising exposure, for each ISO. The
     /// difference of a pair cancels the fixed patterns; var(a − b)/2 against the mean is a line

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Noise judge for raw noise reduction (issue #5 "Noise" must-hold; SPEC X3), through LibRaw (rawpy).
+"""Noise judge for raw noise reduction (SPEC X3), through LibRaw (rawpy).
 
 The N protocol of the project's noise research, written here independently of Daguerre:
 

@@ -116,23 +116,19 @@ public struct SampleBuffer: Sendable {
         metadata = CaptureFrameMetadata(timestamp: presentationTime)
     }
 
-    public var width: Int {
+    /// The pixels' width and height; for compressed bytes, what the photo's metadata says (0
+    /// when it does not say).
+    public var size: (width: Int, height: Int) {
         switch content {
-        case .yCbCr420(let b): return b.width
-        case .pixels(let b): return b.width
-        case .bayer(let b): return b.width
-        case .jpeg: return photoMetadata.pixelWidth ?? 0
+        case .yCbCr420(let b): return (b.width, b.height)
+        case .pixels(let b): return (b.width, b.height)
+        case .bayer(let b): return (b.width, b.height)
+        case .jpeg: return (photoMetadata.pixelWidth ?? 0, photoMetadata.pixelHeight ?? 0)
         }
     }
 
-    public var height: Int {
-        switch content {
-        case .yCbCr420(let b): return b.height
-        case .pixels(let b): return b.height
-        case .bayer(let b): return b.height
-        case .jpeg: return photoMetadata.pixelHeight ?? 0
-        }
-    }
+    public var width: Int { size.width }
+    public var height: Int { size.height }
 
     /// The sample format of the pixels; nil for compressed bytes and for interleaved layouts no
     /// capture format uses.

@@ -1,4 +1,4 @@
-// Transparent huge pages for the develop's large buffers (SPEC X7: develop speed; issue #5), on
+// Transparent huge pages for the develop's large buffers (SPEC X7: develop speed), on
 // request. A 24 MP develop touches about 190 MB of fresh memory (the file, the mosaic, the
 // chunk and window buffers, the workspaces). Linux serves 2 MiB pages to ranges marked
 // MADV_HUGEPAGE (its default THP mode is "madvise"), which cuts the page faults by 512, and on

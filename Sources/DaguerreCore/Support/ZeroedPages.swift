@@ -1,5 +1,5 @@
 // Large zero-filled buffers straight from the kernel (SPEC X7: develop and draft re-render
-// speed; issue #5).
+// speed).
 // A fresh anonymous mapping is already zero, page by page, when it is first touched; allocating
 // with malloc and then writing zeros touches every page twice (the fault, then the memset) and
 // does it all on the allocating thread. A render's output and intermediate buffers (55 MB for a

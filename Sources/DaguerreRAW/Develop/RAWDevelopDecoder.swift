@@ -2,9 +2,9 @@
 // white levels per CFA position), reduce noise (pipeline versions 3 and 4), demosaic, and the
 // camera → working-space matrix (which carries the white balance), row band by row band as the
 // engine asks, so a whole developed image never exists in memory. It picks the develop path
-// (``BilinearDevelop``, ``HalfSizeDevelop``, ``LMMSEGWDevelop`` on ``DevelopChunks``' schedule)
-// and answers the engine; the paths hold the algorithms. Our own code: the stages are the point
-// of the project.
+// (``WholeMosaicDevelop``'s bilinear and half-size rows, ``LMMSEGWDevelop`` on ``DevelopChunks``'
+// schedule) and answers the engine; the paths hold the algorithms. Our own code: the stages are
+// the point of the project.
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
@@ -22,8 +22,8 @@ final class RAWDevelopDecoder: DevelopSource {
 
     /// How each develop method's rows are made.
     private enum Path {
-        case bilinear(BilinearDevelop)
-        case halfSize(HalfSizeDevelop)
+        case bilinear(WholeMosaicDevelop)
+        case halfSize(WholeMosaicDevelop)
         /// LMMSE-GW, chunk by chunk.
         case lmmseGW(DevelopChunks)
     }
@@ -49,8 +49,8 @@ final class RAWDevelopDecoder: DevelopSource {
     private init(_ mosaic: DevelopMosaic, settings: DevelopSettings) throws(DaguerreError) {
         info = try Self.developedInfo(layout: mosaic.layout, settings: settings)
         switch (settings.demosaic, mosaic) {
-        case (.bilinear, .whole(let m)): path = .bilinear(BilinearDevelop(mosaic: m, settings: settings))
-        case (.halfSize, .whole(let m)): path = .halfSize(HalfSizeDevelop(mosaic: m, settings: settings))
+        case (.bilinear, .whole(let m)): path = .bilinear(WholeMosaicDevelop(mosaic: m, settings: settings))
+        case (.halfSize, .whole(let m)): path = .halfSize(WholeMosaicDevelop(mosaic: m, settings: settings))
         case (.lmmseGW, _): path = .lmmseGW(DevelopChunks(develop: LMMSEGWDevelop(mosaic: mosaic, settings: settings), height: info.height))
         case (.bilinear, .streamed), (.halfSize, .streamed):
             throw .invalidArgument(what: "a \(settings.demosaic.rawValue) develop of a streamed mosaic", problem: "needs the whole mosaic")
@@ -86,8 +86,8 @@ final class RAWDevelopDecoder: DevelopSource {
     func readRows(y: Int, count: Int, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(DaguerreError) {
         try checkRows(y: y, count: count)
         switch path {
-        case .bilinear(let d): d.readRows(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
-        case .halfSize(let d): d.readRows(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
+        case .bilinear(let d): d.bilinearRows(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
+        case .halfSize(let d): d.halfSizeRows(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
         case .lmmseGW(let chunks): try chunks.read(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
         }
     }

@@ -1,4 +1,4 @@
-// The virtual microphone (SPEC C4, L2; issue #4): 44.1 kHz 16-bit PCM from the scene's sound, a
+// The virtual microphone (SPEC C4, L2): 44.1 kHz 16-bit PCM from the scene's sound, a
 // tone, seeded noise or a WAV file, deterministic for a seed and addressable by time, so a
 // session on a virtual clock records the same audio however fast it runs.
 import DaguerreCore

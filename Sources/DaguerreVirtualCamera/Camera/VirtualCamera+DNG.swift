@@ -1,4 +1,4 @@
-// A virtual camera's raw frame as a DNG (SPEC R1, R5, R6; issue #4): the mosaic with the colour
+// A virtual camera's raw frame as a DNG (SPEC R1, R5, R6): the mosaic with the colour
 // calibration the simulator knows exactly (XYZ → camera matrices for Standard A and D65 from its
 // measured spectral sensitivities, the as-shot neutral, the noise profile of its sensor model)
 // and the capture facts, so any raw converter can develop the camera's photos.

@@ -1,4 +1,4 @@
-// The physically based virtual camera (SPEC C4, C5; issue #4): a scene at a light level, seen
+// The physically based virtual camera (SPEC C4, C5): a scene at a light level, seen
 // through a lens, integrated by a Bayer sensor with real noise while the camera moves, under
 // auto-exposure and auto-white-balance control loops. The built-in default device of the
 // capture layer; deterministic when seeded. Our own code: no open tool simulates this.

@@ -1,4 +1,4 @@
-// The virtual devices' hardware (SPEC C4, C5; issue #4): sensor, lens, flash and readout modes
+// The virtual devices' hardware (SPEC C4, C5): sensor, lens, flash and readout modes
 // of the back and front cameras.
 
 /// One readout mode of a sensor: its size (binned from the full sensor) and frame-rate cap.

@@ -1,4 +1,4 @@
-// Auto-exposure as a control loop (SPEC C4; issue #4): each frame's statistics set the next
+// Auto-exposure as a control loop (SPEC C4): each frame's statistics set the next
 // frame's exposure time and ISO, moving a damped step towards the target level.
 import Foundation
 

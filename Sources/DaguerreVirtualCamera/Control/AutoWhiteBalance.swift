@@ -1,4 +1,4 @@
-// Auto-white-balance as a control loop (SPEC C4; issue #4): grey candidates near the camera's
+// Auto-white-balance as a control loop (SPEC C4): grey candidates near the camera's
 // Planckian locus are averaged to estimate the light, and the gains move a damped step towards
 // neutralizing it each frame.
 import Foundation

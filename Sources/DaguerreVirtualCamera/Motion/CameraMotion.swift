@@ -1,4 +1,4 @@
-// Camera motion during exposure (SPEC C4, L9, P13; issue #4): hand shake that optical
+// Camera motion during exposure (SPEC C4, L9, P13): hand shake that optical
 // stabilization reduces, and a scripted "pocket drop". Deterministic for a seed.
 import Foundation
 

@@ -1,5 +1,4 @@
-// Objects that move through the scene while the camera exposes (SPEC L9, P13; issue #4 "moving
-// objects"): a disc of known reflectance on a straight path, drawn over the static scene in
+// Objects that move through the scene while the camera exposes (SPEC L9, P13): a disc of known reflectance on a straight path, drawn over the static scene in
 // every exposure tap, so it smears by exactly its own motion.
 
 /// A disc moving across the field at constant velocity, in front of the scene.

@@ -1,4 +1,4 @@
-// The lens of a virtual camera (SPEC C4; issue #4: vignetting, lens blur, mild distortion).
+// The lens of a virtual camera (SPEC C4: vignetting, lens blur, mild distortion).
 import Foundation
 
 /// A simple lens: radial falloff, a Gaussian point-spread function and one radial distortion

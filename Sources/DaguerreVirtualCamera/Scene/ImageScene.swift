@@ -1,4 +1,4 @@
-// Any image file as a scene (SPEC C4; issue #4): the file's pixels are linearized through their
+// Any image file as a scene (SPEC C4): the file's pixels are linearized through their
 // colour space, converted to linear sRGB reflectance, lifted to spectra through the smooth
 // bases (Colorimetry), and lit by the camera's illuminant at its light level.
 import DaguerreCore

@@ -1,4 +1,4 @@
-// The built-in studio scene (SPEC C4; issue #4): a 24-patch ColorChecker with measured spectra,
+// The built-in studio scene (SPEC C4): a 24-patch ColorChecker with measured spectra,
 // a slanted edge, a stepless grey ramp and a fine resolution target (a chirp and a Siemens
 // star) on a mid-grey wall. Every element has a known truth, so colour error, noise, exposure
 // and sharpness can be measured on the camera's frames.

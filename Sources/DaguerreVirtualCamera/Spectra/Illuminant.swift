@@ -1,4 +1,4 @@
-// The light sources of the virtual camera's scenes (SPEC C4; issue #4: D65, tungsten/Standard A,
+// The light sources of the virtual camera's scenes (SPEC C4: D65, tungsten/Standard A,
 // fluorescent), as CIE spectral power distributions scaled to one lux.
 import DaguerreCore
 

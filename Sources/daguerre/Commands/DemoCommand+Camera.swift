@@ -1,4 +1,4 @@
-// The virtual-camera part of `daguerre demo` (issue #4): the studio scene shot by the virtual
+// The virtual-camera part of `daguerre demo`: the studio scene shot by the virtual
 // back camera in daylight and under tungsten (auto-exposure and white balance settling on a
 // 1080p stream, then a 12 MP raw still written as a DNG with its calibration and as the ISP's
 // Display P3 JPEG), and two seconds recorded through a capture session with MovieFileOutput.

@@ -1,4 +1,4 @@
-// The files part of `daguerre demo` (issue #3): a photograph written as a JPEG with EXIF and a
+// The files part of `daguerre demo`: a photograph written as a JPEG with EXIF and a
 // thumbnail, as a DNG, as a Live Photo pair, and as a Motion Photo.
 import DaguerreCore
 import DaguerreFormats

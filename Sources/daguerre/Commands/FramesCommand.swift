@@ -5,7 +5,7 @@ import DaguerreFormats
 import DaguerreMovie
 import Foundation
 
-/// `daguerre frames`: streams frames from a virtual camera and writes them as PNG (issue #4).
+/// `daguerre frames`: streams frames from a virtual camera and writes them as PNG.
 /// Frames are timed on a virtual clock at 30 fps, so the output is the same for a seed however
 /// fast the machine is.
 struct FramesCommand: ParsableCommand {

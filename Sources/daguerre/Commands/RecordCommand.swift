@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 
 /// `daguerre record`: records a movie from the virtual back camera and microphone through a
-/// capture session and its MovieFileOutput (issue #4, SPEC C1–C2), in real time.
+/// capture session and its MovieFileOutput (SPEC C1–C2), in real time.
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",

@@ -1,4 +1,4 @@
-// The physically based virtual camera as a capture device (SPEC C4, C5, W2; issue #4): the
+// The physically based virtual camera as a capture device (SPEC C4, C5, W2): the
 // DaguerreVirtualCamera simulator behind the CaptureDevice protocol, so a session streams its
 // frames exactly as it would a real camera's. Exposure and white-balance modes map onto the
 // simulator's control loops; its choices are reported back through CaptureDeviceControls.

@@ -1,4 +1,4 @@
-// The virtual microphone as a capture device (SPEC C4, L2; issue #4): 44.1 kHz 16-bit PCM from
+// The virtual microphone as a capture device (SPEC C4, L2): 44.1 kHz 16-bit PCM from
 // the scene's sound, in 20 ms buffers timed by the session's clock.
 import DaguerreCore
 import DaguerreVirtualCamera

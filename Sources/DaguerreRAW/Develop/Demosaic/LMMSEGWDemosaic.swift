@@ -1,4 +1,4 @@
-// The high-quality demosaic (SPEC X2; issue #5): LMMSE-GW, our own combination of published
+// The high-quality demosaic (SPEC X2): LMMSE-GW, our own combination of published
 // parts, found and measured by the project's demosaic research (Kodak24, L protocol: 40.34 dB
 // mean CPSNR; LibRaw AHD 33.5, RawTherapee LMMSE 38.8):
 // - Hamilton–Adams directional colour differences;

@@ -1,4 +1,4 @@
-// The noise model that drives raw noise reduction (SPEC X3; issue #5 "Noise"): for each of the
+// The noise model that drives raw noise reduction (SPEC X3): for each of the
 // four positions of the 2×2 Bayer block, the variance of the linearized signal x (black
 // subtracted, divided by white − black) is σ² = S·x + O, as the DNG NoiseProfile tag states it.
 // Our own code: a small value type over the DNG facts.

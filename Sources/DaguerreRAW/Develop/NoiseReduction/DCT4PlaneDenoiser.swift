@@ -1,4 +1,4 @@
-// The core of raw noise reduction (SPEC X3; issue #5 "Noise"): DCT4-2S, a two-stage 4×4
+// The core of raw noise reduction (SPEC X3): DCT4-2S, a two-stage 4×4
 // sliding-window DCT denoiser for one variance-stabilized CFA plane, as specified by the
 // project's noise research (REPORT §3; 39.26 / 36.57 dB on its ISO 1600 / 3200 protocol, within
 // 0.15 dB of BM3D). It combines published parts: sliding-window DCT denoising (Yu and Sapiro,

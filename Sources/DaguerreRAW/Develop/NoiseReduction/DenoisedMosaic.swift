@@ -1,4 +1,4 @@
-// The denoised photosites a streaming develop reads (SPEC X3, X8; issue #5 "Noise"): the
+// The denoised photosites a streaming develop reads (SPEC X3, X8): the
 // develop source asks for the rows of one chunk at a time, and this keeps a window of the
 // linearized mosaic around them, denoised by DCT4-2S, so no whole-image float copy ever exists.
 // Our own code: the windowing is what makes raw noise reduction fit a streaming engine.

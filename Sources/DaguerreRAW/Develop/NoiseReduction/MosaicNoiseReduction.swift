@@ -1,4 +1,4 @@
-// Raw noise reduction of a window of the linearized Bayer mosaic (SPEC X3; issue #5 "Noise";
+// Raw noise reduction of a window of the linearized Bayer mosaic (SPEC X3;
 // REPORT §3 of the project's noise research): each of the four CFA planes is stabilized with its
 // own noise model, denoised by DCT4-2S, and brought back, before white balance and demosaic.
 // Windows let a streaming develop work band by band: each plane is mirrored at the window's

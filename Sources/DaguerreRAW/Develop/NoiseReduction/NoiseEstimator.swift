@@ -1,4 +1,4 @@
-// The noise profile of a raw file that states none (SPEC X3; issue #5 "Noise": noise reduction
+// The noise profile of a raw file that states none (SPEC X3: noise reduction
 // must work from the image when the DNG has no NoiseProfile, as LibRaw-read camera files never
 // do). Our own code: no Debian library estimates Poisson–Gaussian noise on raw CFA planes.
 import DaguerreCore

@@ -5,28 +5,10 @@
 import DaguerreCore
 import DaguerreFormats
 
-/// Develops rows of a whole mosaic with the bilinear demosaic.
-///
-/// ```swift
-/// let develop = BilinearDevelop(mosaic: mosaic, settings: settings)
-/// try develop.readRows(y: 0, count: 64, columns: 0..<width, into: out, bytesPerRow: width * 12)
-/// ```
-struct BilinearDevelop: Sendable {
-    let mosaic: BayerImage
-    let settings: DevelopSettings
-    let pixel: PixelDevelop
-    let linearization: Linearization
-
-    init(mosaic: BayerImage, settings: DevelopSettings) {
-        self.mosaic = mosaic
-        self.settings = settings
-        pixel = PixelDevelop(settings: settings, layout: mosaic.layout)
-        linearization = Linearization(layout: mosaic.layout)
-    }
-
+extension WholeMosaicDevelop {
     /// Rows `y ..< y + count` of the crop, columns `columns` of it, as interleaved linear RGB
     /// floats in the working space; one row per work item.
-    func readRows(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) {
+    func bilinearRows(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) {
         let m = mosaic
         let s = settings
         let px = pixel

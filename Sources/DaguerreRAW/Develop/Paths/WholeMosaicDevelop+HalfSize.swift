@@ -6,28 +6,10 @@
 import DaguerreCore
 import DaguerreFormats
 
-/// Develops rows of a whole mosaic at half its crop's width and height.
-///
-/// ```swift
-/// let develop = HalfSizeDevelop(mosaic: mosaic, settings: settings)
-/// develop.readRows(y: 0, count: 32, columns: 0..<(crop.width / 2), into: out, bytesPerRow: crop.width / 2 * 12)
-/// ```
-struct HalfSizeDevelop: Sendable {
-    let mosaic: BayerImage
-    let settings: DevelopSettings
-    let pixel: PixelDevelop
-    let linearization: Linearization
-
-    init(mosaic: BayerImage, settings: DevelopSettings) {
-        self.mosaic = mosaic
-        self.settings = settings
-        pixel = PixelDevelop(settings: settings, layout: mosaic.layout)
-        linearization = Linearization(layout: mosaic.layout)
-    }
-
+extension WholeMosaicDevelop {
     /// Rows `y ..< y + count` of the half-size image, columns `columns` of it, as interleaved
     /// linear RGB floats in the working space; one row per work item.
-    func readRows(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) {
+    func halfSizeRows(y: Int, count: Int, columns cols: Range<Int>, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) {
         let m = mosaic
         let s = settings
         let px = pixel
