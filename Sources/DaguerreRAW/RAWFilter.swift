@@ -135,7 +135,7 @@ public struct RAWFilter: Sendable {
     /// Versions 1 and 2 predate the later stages and leave them out; no version's pixels change
     /// once it is released (each is pinned by a golden checksum in the tests).
     public static var supportedDecoderVersions: [String] { PipelineVersion.names }
-    public var decoderVersion = "4"
+    public var decoderVersion = PipelineVersion.default.name
     /// The file's noise profile, or the estimate made once on first use (shared by copies).
     let facts = MosaicFacts()
 

@@ -27,7 +27,7 @@ struct PipelineVersion: Sendable, Equatable {
     /// Scale factors of ½ or less develop at half size first.
     let halfSizeDevelop: Bool
 
-    /// Every version this build reproduces, oldest first; the last is the default.
+    /// Every version this build reproduces, oldest first.
     static let all: [PipelineVersion] = [
         // 1: the bilinear demosaic, and nothing else.
         PipelineVersion(
@@ -46,6 +46,10 @@ struct PipelineVersion: Sendable, Equatable {
             name: "4", demosaic: .lmmseGW, domain: .power25, noiseReductionBlockStep: .alternate,
             highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true),
     ]
+
+    /// The version RAWFilter develops with unless told otherwise (a new row is not the default
+    /// until this says so).
+    static let `default` = all.first { $0.name == "4" } ?? all[all.count - 1]
 
     /// The names RAWFilter accepts, oldest first.
     static var names: [String] { all.map(\.name) }

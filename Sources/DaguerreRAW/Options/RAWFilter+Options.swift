@@ -8,7 +8,9 @@ extension RAWFilter {
     public static let options: [RAWOption] = [
         RAWOption(
             key: "inputDecoderVersion", sidecar: "decoderVersion", flag: "decoder-version",
-            help: "Pipeline version, 1…4 (default: the newest; a sidecar's keeps rendering with it).", .text(\.decoderVersion)),
+            help:
+                "Pipeline version, \(PipelineVersion.names.joined(separator: ", ")) (default \(PipelineVersion.default.name); a sidecar's keeps rendering with it).",
+            .text(\.decoderVersion)),
         RAWOption(
             key: "inputEV", sidecar: "exposure", flag: "exposure",
             help: "Exposure in EV, added to the file's baseline exposure.", .number(\.exposure)),
