@@ -39,18 +39,23 @@ public struct YCbCrMatrix: Sendable, Hashable {
     /// 2(1 − Kr): (R' − Y') divided by it is Cr.
     public var crDivisor: Double { 2 * (1 - kr) }
 
-    /// The matrix in 16-bit fixed point at video range (luma × 219/255, chroma × 224/255, then
-    /// × 65536), for 8-bit R'G'B' in: each row's outer coefficients rounded, the middle one
-    /// making the row's sum exact (luma rows sum to the scale, chroma rows to zero), so grey
-    /// stays exactly neutral.
-    public func videoRangeFixedPoint() -> (luma: (Int32, Int32, Int32), cb: (Int32, Int32, Int32), cr: (Int32, Int32, Int32)) {
-        let y = 219.0 / 255 * 65536
-        let c = 224.0 / 255 * 65536
+    /// The matrix in 16-bit fixed point for 8-bit R'G'B' in, at video range (luma × 219/255,
+    /// chroma × 224/255) or full range (× 1), then × 65536: each row's outer coefficients
+    /// rounded, the middle one making the row's sum exact (luma rows sum to the scale, chroma
+    /// rows to zero), so grey stays exactly neutral.
+    public func fixedPoint(fullRange: Bool) -> (luma: (Int32, Int32, Int32), cb: (Int32, Int32, Int32), cr: (Int32, Int32, Int32)) {
+        let y = (fullRange ? 1 : 219.0 / 255) * 65536
+        let c = (fullRange ? 1 : 224.0 / 255) * 65536
         let yr = Int32((kr * y).rounded())
         let yb = Int32((kb * y).rounded())
         let half = Int32((0.5 * c).rounded())
         let cbr = -Int32((kr / cbDivisor * c).rounded())
         let crb = -Int32((kb / crDivisor * c).rounded())
         return ((yr, Int32(y.rounded()) - yr - yb, yb), (cbr, -half - cbr, half), (half, -half - crb, crb))
+    }
+
+    /// ``fixedPoint(fullRange:)`` at video range.
+    public func videoRangeFixedPoint() -> (luma: (Int32, Int32, Int32), cb: (Int32, Int32, Int32), cr: (Int32, Int32, Int32)) {
+        fixedPoint(fullRange: false)
     }
 }

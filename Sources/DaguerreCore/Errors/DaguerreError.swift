@@ -35,6 +35,9 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// one session, a preset the camera lacks, a missing usage description, denied access...);
     /// `fix` says what to change.
     case captureConfiguration(problem: String, fix: String)
+    /// A photo capture request was refused before anything was captured (SPEC P6): `rule` names
+    /// the rule it broke (as PhotoOutput's documentation lists them), `fix` what to change.
+    case photoSettings(rule: String, problem: String, fix: String)
 
     /// What went wrong, in one sentence.
     public var message: String {
@@ -63,6 +66,8 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The processor '\(name)' failed: \(reason)."
         case .captureConfiguration(let problem, _):
             return "Capture configuration: \(problem)."
+        case .photoSettings(let rule, let problem, _):
+            return "Photo settings refused (\(rule)): \(problem)."
         }
     }
 
@@ -87,6 +92,7 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .colorManagement: return "Use a named colour space (sRGB, Display P3, ...) or an RGB matrix/TRC ICC profile."
         case .processorFailed: return "See the processor's own reason above."
         case .captureConfiguration(_, let fix): return fix
+        case .photoSettings(_, _, let fix): return fix
         }
     }
 

@@ -19,19 +19,23 @@ import DaguerreFormats
 /// let rgba = try YCbCrConversion.makeRGBA(from: yuv)
 /// ```
 public enum YCbCrConversion {
-    /// A 4:2:0 frame from an RGBA8, BGRA8 or RGB8 buffer with even width and height.
-    public static func makeYCbCr420(from buffer: PixelBuffer, colorProperties: VideoColorProperties? = nil) throws(DaguerreError)
-        -> PlanarYCbCr420Buffer
+    /// A 4:2:0 frame from an RGBA8, BGRA8 or RGB8 buffer with even width and height, in video
+    /// range (420v) or full range (420f).
+    public static func makeYCbCr420(from buffer: PixelBuffer, colorProperties: VideoColorProperties? = nil, fullRange: Bool = false)
+        throws(DaguerreError) -> PlanarYCbCr420Buffer
     {
         var frame = try PlanarYCbCr420Buffer(
             width: buffer.width, height: buffer.height,
-            colorProperties: colorProperties ?? VideoColorProperties(colorSpace: buffer.colorSpace))
-        try convert(buffer, into: &frame)
+            colorProperties: colorProperties ?? VideoColorProperties(colorSpace: buffer.colorSpace), fullRange: fullRange)
+        try convert(buffer, into: &frame, fullRange: fullRange)
         return frame
     }
 
-    /// Fills `frame` (same size as `buffer`) from an RGBA8, BGRA8 or RGB8 buffer.
-    public static func convert(_ buffer: PixelBuffer, into frame: inout PlanarYCbCr420Buffer) throws(DaguerreError) {
+    /// Fills `frame` (same size as `buffer`) from an RGBA8, BGRA8 or RGB8 buffer, in video range
+    /// unless `fullRange`.
+    public static func convert(_ buffer: PixelBuffer, into frame: inout PlanarYCbCr420Buffer, fullRange: Bool = false)
+        throws(DaguerreError)
+    {
         guard frame.width == buffer.width, frame.height == buffer.height else {
             throw .invalidArgument(
                 what: "Frame of \(buffer.width)×\(buffer.height)", problem: "the Y'CbCr frame is \(frame.width)×\(frame.height)")
@@ -39,7 +43,7 @@ public enum YCbCrConversion {
         let layout = try channelLayout(of: buffer.format)
         let w = buffer.width
         let h = buffer.height
-        frame.fullRange = false
+        frame.fullRange = fullRange
         frame.luma.withUnsafeMutableBufferPointer { yp in
             frame.cb.withUnsafeMutableBufferPointer { cbp in
                 frame.cr.withUnsafeMutableBufferPointer { crp in
@@ -49,7 +53,7 @@ public enum YCbCrConversion {
                         }
                         convertRGB(
                             base, bytesPerRow: buffer.bytesPerRow, layout: layout, width: w, height: h,
-                            y: y, yStride: w, cb: cb, cbStride: w / 2, cr: cr, crStride: w / 2)
+                            y: y, yStride: w, cb: cb, cbStride: w / 2, cr: cr, crStride: w / 2, fullRange: fullRange)
                     }
                 }
             }
@@ -75,17 +79,20 @@ public enum YCbCrConversion {
         }
     }
 
-    /// BT.709 × video range (219/255 luma, 224/255 chroma) × 65536; chroma rows sum to zero.
-    static let fixedPoint = YCbCrMatrix.bt709.videoRangeFixedPoint()
+    /// BT.709 × video range (219/255 luma, 224/255 chroma) × 65536, and at full range; chroma
+    /// rows sum to zero.
+    static let videoRange = YCbCrMatrix.bt709.fixedPoint(fullRange: false)
+    static let fullRange = YCbCrMatrix.bt709.fixedPoint(fullRange: true)
 
     /// The pointer-level forward conversion: `height` rows of `width` pixels (both even).
     static func convertRGB(
         _ src: UnsafeRawPointer, bytesPerRow: Int, layout: ChannelLayout, width: Int, height: Int,
         y: UnsafeMutablePointer<UInt8>, yStride: Int,
         cb: UnsafeMutablePointer<UInt8>, cbStride: Int,
-        cr: UnsafeMutablePointer<UInt8>, crStride: Int
+        cr: UnsafeMutablePointer<UInt8>, crStride: Int, fullRange: Bool = false
     ) {
         // Constants copied into locals: without `restrict`, LLVM would reload them after every store (TOOLCHAIN.md).
+        let fixedPoint = fullRange ? Self.fullRange : Self.videoRange
         let (yr, yg, yb) = fixedPoint.luma
         let (cbr, cbg, cbb) = fixedPoint.cb
         let (crr, crg, crb) = fixedPoint.cr
@@ -93,7 +100,8 @@ public enum YCbCrConversion {
         let go = layout.g
         let bo = layout.b
         let px = layout.size
-        let lumaBias: Int32 = (16 << 16) + (1 << 15)
+        // Full-range chroma reaches 255.5 for pure blue or red: clamped (video range stays below 241).
+        let lumaBias: Int32 = (fullRange ? 0 : 16 << 16) + (1 << 15)
         let chromaBias: Int32 = (128 << 18) + (1 << 17)
         let pairs = width / 2
         if px == 4, bytesPerRow % 4 == 0, Int(bitPattern: src) % 4 == 0 {
@@ -135,8 +143,8 @@ public enum YCbCrConversion {
                         bitPattern: ((p00 >> gs) & 0xFF) &+ ((p01 >> gs) & 0xFF) &+ ((p10 >> gs) & 0xFF) &+ ((p11 >> gs) & 0xFF))
                     let bsum = Int32(
                         bitPattern: ((p00 >> bs) & 0xFF) &+ ((p01 >> bs) & 0xFF) &+ ((p10 >> bs) & 0xFF) &+ ((p11 >> bs) & 0xFF))
-                    cbRow[i] = UInt8(truncatingIfNeeded: (cbr &* rsum &+ cbg &* gsum &+ cbb &* bsum &+ chromaBias) >> 18)
-                    crRow[i] = UInt8(truncatingIfNeeded: (crr &* rsum &+ crg &* gsum &+ crb &* bsum &+ chromaBias) >> 18)
+                    cbRow[i] = UInt8(truncatingIfNeeded: min((cbr &* rsum &+ cbg &* gsum &+ cbb &* bsum &+ chromaBias) >> 18, 255))
+                    crRow[i] = UInt8(truncatingIfNeeded: min((crr &* rsum &+ crg &* gsum &+ crb &* bsum &+ chromaBias) >> 18, 255))
                 }
                 row += 2
             }
@@ -172,8 +180,8 @@ public enum YCbCrConversion {
                 let rs = r00 &+ r01 &+ r10 &+ r11
                 let gs = g00 &+ g01 &+ g10 &+ g11
                 let bs = b00 &+ b01 &+ b10 &+ b11
-                cbRow[i] = UInt8(truncatingIfNeeded: (cbr &* rs &+ cbg &* gs &+ cbb &* bs &+ chromaBias) >> 18)
-                crRow[i] = UInt8(truncatingIfNeeded: (crr &* rs &+ crg &* gs &+ crb &* bs &+ chromaBias) >> 18)
+                cbRow[i] = UInt8(truncatingIfNeeded: min((cbr &* rs &+ cbg &* gs &+ cbb &* bs &+ chromaBias) >> 18, 255))
+                crRow[i] = UInt8(truncatingIfNeeded: min((crr &* rs &+ crg &* gs &+ crb &* bs &+ chromaBias) >> 18, 255))
             }
             row += 2
         }

@@ -162,19 +162,7 @@ public final class VirtualCamera: @unchecked Sendable {
         captureLock.lock()
         defer { captureLock.unlock() }
         let flash = flashPower != nil
-        try Self.validate(profile: profile, mode: mode)
-        guard time.isFinite else { throw .invalidArgument(what: "capture time \(time)", problem: "must be finite") }
-        guard profile.modes.contains(mode) else {
-            throw .invalidArgument(
-                what: "readout mode \(mode.width)×\(mode.height)",
-                problem: "the \(profile.name) reads out \(profile.modes.map { "\($0.width)×\($0.height)" }.joined(separator: ", "))")
-        }
-        if flash, !profile.hasFlash {
-            throw .unsupported(feature: "flash on the \(profile.name)", hint: "Use the back camera, or capture without flash.")
-        }
-        if let p = flashPower, !(0...1).contains(p) {
-            throw .invalidArgument(what: "flash power \(p)", problem: "give 0...1 of the full pulse")
-        }
+        try checkCapture(mode: mode, time: time, flashPower: flashPower)
         let snapshot = withState { s -> State in
             switch s.exposureControl {
             case .custom(let e): s.exposure = e
@@ -187,17 +175,82 @@ public final class VirtualCamera: @unchecked Sendable {
             return s
         }
         try Self.validate(snapshot)
+        var exposure = snapshot.exposure
+        exposure.duration = min(exposure.duration, 1 / mode.maxFrameRate)
+        let (frame, stats) = try render(
+            mode: mode, time: time, state: snapshot, exposure: exposure, gains: snapshot.gains, flashPower: flashPower,
+            frameIndex: snapshot.frameIndex)
+        let sensor = sensor(for: mode)
+        withState { s in
+            s.frameIndex = snapshot.frameIndex + 1
+            guard !flash else { return }
+            if s.exposureControl == .auto {
+                let ae = AutoExposure(isoRange: sensor.isoRange, durationRange: 1.0 / 8000...(1 / mode.maxFrameRate))
+                s.exposure = ae.update(current: exposure, measured: stats.meanGreen, clipped: stats.clippedFraction)
+            }
+            if s.whiteBalanceControl == .auto { s.gains = s.awb.update(current: s.gains, statistics: stats) }
+        }
+        return frame
+    }
+
+    /// Exposes one still in `mode` at `time` with this exposure and these white-balance gains,
+    /// without moving the control loops (SPEC P10, P13: brackets, flash and bursts). With
+    /// `frameIndex`, re-renders that frame of the camera's sequence, noise and all, as it would
+    /// have been read out in `mode` (zero shutter lag: a frame kept as a description is rendered
+    /// at full resolution only when a photo asks for it); without, takes the next index.
+    public func captureStill(
+        mode: SensorReadoutMode, at time: Double, exposure: ExposureSettings, whiteBalanceGains gains: SIMD3<Double>,
+        flashPower: Double? = nil, frameIndex: UInt64? = nil
+    ) throws(DaguerreError) -> RawFrame {
+        captureLock.lock()
+        defer { captureLock.unlock() }
+        try checkCapture(mode: mode, time: time, flashPower: flashPower)
+        var snapshot = withState { $0 }
+        snapshot.exposure = exposure
+        snapshot.gains = gains
+        try Self.validate(snapshot)
+        let index = frameIndex ?? snapshot.frameIndex
+        if frameIndex == nil { withState { $0.frameIndex = index + 1 } }
+        return try render(
+            mode: mode, time: time, state: snapshot, exposure: exposure, gains: gains, flashPower: flashPower, frameIndex: index
+        ).frame
+    }
+
+    /// The index the next frame will take.
+    public var nextFrameIndex: UInt64 { withState { $0.frameIndex } }
+
+    /// Refuses a mode the camera lacks, a time that is not finite and a flash it cannot fire.
+    private func checkCapture(mode: SensorReadoutMode, time: Double, flashPower: Double?) throws(DaguerreError) {
+        try Self.validate(profile: profile, mode: mode)
+        guard time.isFinite else { throw .invalidArgument(what: "capture time \(time)", problem: "must be finite") }
+        guard profile.modes.contains(mode) else {
+            throw .invalidArgument(
+                what: "readout mode \(mode.width)×\(mode.height)",
+                problem: "the \(profile.name) reads out \(profile.modes.map { "\($0.width)×\($0.height)" }.joined(separator: ", "))")
+        }
+        if flashPower != nil, !profile.hasFlash {
+            throw .unsupported(feature: "flash on the \(profile.name)", hint: "Use the back camera, or capture without flash.")
+        }
+        if let p = flashPower, !(0...1).contains(p) {
+            throw .invalidArgument(what: "flash power \(p)", problem: "give 0...1 of the full pulse")
+        }
+    }
+
+    /// One exposure of `state`'s scene and light, read out: the frame and its 3A statistics.
+    private func render(
+        mode: SensorReadoutMode, time: Double, state snapshot: State, exposure: ExposureSettings, gains: SIMD3<Double>,
+        flashPower: Double?, frameIndex: UInt64
+    ) throws(DaguerreError) -> (frame: RawFrame, stats: FrameStatistics) {
+        let flash = flashPower != nil
         let sensor = sensor(for: mode)
         let optical = opticalImage(for: mode, scene: snapshot.scene, illuminant: snapshot.illuminant)
         let stabilized = snapshot.isStabilizationEnabled && profile.lens.hasStabilization
         // The moving objects' colours under this frame's light, from the illuminant's one lighting.
         let lighting = SceneLighting.under(snapshot.illuminant)
-        var exposure = snapshot.exposure
-        exposure.duration = min(exposure.duration, 1 / mode.maxFrameRate)
         let request = ReadoutRequest(
             sensor: sensor, optical: optical, motionScale: motionScale(for: mode), lux: snapshot.lux, exposure: exposure.duration,
             iso: exposure.iso, startTime: time, motion: snapshot.motion, stabilized: stabilized,
-            stabilizationReduction: profile.lens.stabilizationReduction, seed: seed, frameIndex: snapshot.frameIndex,
+            stabilizationReduction: profile.lens.stabilizationReduction, seed: seed, frameIndex: frameIndex,
             flash: flash
                 ? FlashPulse(
                     optical: opticalImage(for: mode, scene: snapshot.scene, illuminant: .d65),
@@ -214,19 +267,10 @@ public final class VirtualCamera: @unchecked Sendable {
         let d1 = snapshot.motion.displacement(
             at: time + exposure.duration, stabilized: stabilized, reduction: profile.lens.stabilizationReduction)
         let metadata = FrameMetadata(
-            index: snapshot.frameIndex, timestamp: time, exposureDuration: exposure.duration, iso: exposure.iso,
-            analogGain: gain, luxEstimate: luxEstimate, whiteBalanceGains: snapshot.gains, motion: d0,
+            index: frameIndex, timestamp: time, exposureDuration: exposure.duration, iso: exposure.iso,
+            analogGain: gain, luxEstimate: luxEstimate, whiteBalanceGains: gains, motion: d0,
             motionSpeed: ((d1 - d0) * (d1 - d0)).sum().squareRoot() / exposure.duration, flashFired: flash)
-        withState { s in
-            s.frameIndex = snapshot.frameIndex + 1
-            guard !flash else { return }
-            if s.exposureControl == .auto {
-                let ae = AutoExposure(isoRange: sensor.isoRange, durationRange: 1.0 / 8000...(1 / mode.maxFrameRate))
-                s.exposure = ae.update(current: exposure, measured: stats.meanGreen, clipped: stats.clippedFraction)
-            }
-            if s.whiteBalanceControl == .auto { s.gains = s.awb.update(current: s.gains, statistics: stats) }
-        }
-        return RawFrame(mosaic: mosaic, metadata: metadata)
+        return (RawFrame(mosaic: mosaic, metadata: metadata), stats)
     }
 
     /// The pre-flash (SPEC P13): a weak pulse (1/16 power) is fired and metered against the

@@ -28,6 +28,8 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     public let camera: VirtualCamera
     public let controls: CaptureDeviceControls
     private let stream = ExclusiveStream()
+    /// The newest frames, kept for zero shutter lag (``PhotoCaptureDevice``).
+    let ring = ZeroShutterLagRing()
 
     public init(
         profile: VirtualCameraProfile, position: CaptureDevicePosition, seed: UInt64 = 0,
@@ -88,10 +90,12 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         }
         let camera = self.camera
         let controls = self.controls
+        let ring = self.ring
+        ring.clear()
         camera.prepare(mode: mode)
         let next = try CaptureClockTicker(clock: clock, interval: 1 / format.frameRateRange.maxFrameRate) { index, time in
             do throws(DaguerreError) {
-                handler(.video(try Self.frame(camera: camera, controls: controls, mode: mode, index: index, time: time)))
+                handler(.video(try Self.frame(camera: camera, controls: controls, mode: mode, index: index, time: time, ring: ring)))
             } catch {
                 handler(.failed(error))
             }
@@ -110,7 +114,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     /// the active pixel format, and the control loops' choices reported back.
     static func frame(
         camera: VirtualCamera, controls: CaptureDeviceControls, mode: SensorReadoutMode,
-        index: Int64, time: Double
+        index: Int64, time: Double, ring: ZeroShutterLagRing? = nil
     ) throws(DaguerreError) -> SampleBuffer {
         let (format, colorSpace, exposure, whiteBalance) = controls.snapshot
         switch exposure.mode {
@@ -155,11 +159,13 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         let d0 = camera.motion.displacement(at: time, stabilized: false)
         let d1 = camera.motion.displacement(at: time + 0.001, stabilized: false)
         let omega = (d1 - d0) / 0.001 / camera.pixelsPerRadian
-        return try SampleBuffer(
-            content: content, colorSpace: colorSpace.colorSpace,
-            metadata: CaptureFrameMetadata(
-                timestamp: time, sequenceNumber: index, exposureDuration: m.exposureDuration, iso: m.iso, gain: m.analogGain,
-                luxEstimate: m.luxEstimate, whiteBalanceGains: gains,
-                motion: CaptureMotion(angularVelocity: SIMD3(omega.y, omega.x, 0))))
+        let metadata = CaptureFrameMetadata(
+            timestamp: time, sequenceNumber: index, exposureDuration: m.exposureDuration, iso: m.iso, gain: m.analogGain,
+            luxEstimate: m.luxEstimate, whiteBalanceGains: gains,
+            motion: CaptureMotion(angularVelocity: SIMD3(omega.y, omega.x, 0)))
+        ring?.record(
+            metadata, frameIndex: m.index, exposure: ExposureSettings(duration: m.exposureDuration, iso: m.iso),
+            gains: m.whiteBalanceGains, analogGain: m.analogGain)
+        return try SampleBuffer(content: content, colorSpace: colorSpace.colorSpace, metadata: metadata)
     }
 }
