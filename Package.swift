@@ -81,7 +81,9 @@ let package = Package(
         .target(name: "DaguerreVirtualCamera", dependencies: ["DaguerreCore", "DaguerreFormats"]),
         // Capture (AVFoundation's capture side): devices as a protocol, sessions, outputs,
         // authorization, clocks; the virtual camera adapted as the default devices.
-        .target(name: "DaguerreCapture", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreVirtualCamera"]),
+        .target(
+            name: "DaguerreCapture",
+            dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera"]),
         // RAW development (CIRAWFilter): the DNG colour model and the develop stages, rendering through the engine.
         .target(name: "DaguerreRAW", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "CLibRaw"]),
         .target(

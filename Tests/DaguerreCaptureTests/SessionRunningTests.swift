@@ -134,18 +134,24 @@ struct SessionRunningTests {
         #expect(events.all == [.didStartRunning, .pipelineRebuilt(.activeFormatChanged(format)), .didStopRunning])
     }
 
-    @Test("PhotoOutput.capturePhoto is not built yet and says so")
-    func capturePhotoUnsupported() {
+    @Test("PhotoOutput.capturePhoto outside a running session is refused by the active-connection rule (P6)")
+    func capturePhotoWithoutSession() {
+        final class Nobody: PhotoProcessingDelegate {
+            func capture(
+                _ captureOutput: PhotoOutput, didFinishProcessingPhotoSampleBuffer photoSampleBuffer: SampleBuffer?,
+                previewPhotoSampleBuffer: SampleBuffer?, resolvedSettings: ResolvedPhotoSettings,
+                bracketSettings: BracketedStillImageSettings?, error: DaguerreError?
+            ) {}
+        }
         do throws(DaguerreError) {
-            try PhotoOutput().capturePhoto()
+            try PhotoOutput().capturePhoto(with: PhotoSettings(), delegate: Nobody())
             Issue.record("must throw")
         } catch {
-            guard case .unsupported(let feature, let hint) = error else {
+            guard case .photoSettings(let rule, _, _) = error else {
                 Issue.record("wrong case \(error)")
                 return
             }
-            #expect(feature == "PhotoOutput.capturePhoto")
-            #expect(hint.contains("later") || hint.contains("comes with"))
+            #expect(rule == PhotoSettingsRule.activeConnection.rawValue)
         }
     }
 

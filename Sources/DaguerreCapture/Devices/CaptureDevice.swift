@@ -81,6 +81,12 @@ public protocol CaptureDevice: AnyObject, Sendable {
     func startStreaming(clock: any CaptureClock, handler: @escaping @Sendable (CaptureStreamEvent) -> Void) throws(DaguerreError)
     /// Stops the stream. Idempotent; no new handler call begins after it returns.
     func stopStreaming()
+
+    /// Whether any output takes the frames' pixels; the session says so before it starts the
+    /// stream and whenever its outputs change. A camera may then skip making pixels nobody
+    /// looks at and send `.metering` events instead (a sensor still meters, and keeps its
+    /// frames for zero shutter lag). The default ignores it.
+    func setFramePixelsWanted(_ wanted: Bool)
 }
 
 extension CaptureDevice {
@@ -88,4 +94,5 @@ extension CaptureDevice {
         mediaType == .audio ? .builtInMicrophone : .builtInWideAngleCamera
     }
     public var isVirtual: Bool { false }
+    public func setFramePixelsWanted(_ wanted: Bool) {}
 }

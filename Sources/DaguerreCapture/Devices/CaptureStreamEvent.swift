@@ -19,7 +19,10 @@ public enum CaptureInterruptionReason: Sendable, Hashable {
 /// One thing a streaming device reports to the handler given to
 /// ``CaptureDevice/startStreaming(clock:handler:)``.
 ///
-/// Video devices send `.video`, audio devices `.audio`. `.interrupted` / `.interruptionEnded`
+/// Video devices send `.video`, audio devices `.audio`. A camera told that no output takes its
+/// frames' pixels (``CaptureDevice/setFramePixelsWanted(_:)``) may send `.metering` instead: the
+/// frame's facts (time, exposure, light), which the photo output needs for zero shutter lag and
+/// scene monitoring. `.interrupted` / `.interruptionEnded`
 /// bracket a pause the device did not choose (another client took the camera); `.failed` ends the
 /// stream with an error (the session reports it as a runtime error and stops).
 ///
@@ -30,6 +33,8 @@ public enum CaptureInterruptionReason: Sendable, Hashable {
 /// ```
 public enum CaptureStreamEvent: Sendable {
     case video(SampleBuffer)
+    /// A frame exposed and metered, whose pixels no output asked for.
+    case metering(CaptureFrameMetadata)
     case audio(CaptureAudioBuffer)
     case interrupted(CaptureInterruptionReason)
     case interruptionEnded

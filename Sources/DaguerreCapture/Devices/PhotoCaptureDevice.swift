@@ -1,8 +1,9 @@
-// What a camera must do for photos (SPEC P1, P10, P13, R2, C5), beside streaming: say what it
-// can, keep its newest frames for zero shutter lag, give a kept frame as a full-resolution RAW
-// still, expose new stills (brackets, flash, bursts) and meter a pre-flash. A real device keeps
-// buffers in its ring; the virtual camera keeps descriptions and renders on demand, with the
-// same result.
+// What a camera must do for photos (SPEC P1, P10, P13, R2, C5, Q1), beside streaming: say what
+// it can, keep its newest frames for zero shutter lag, expose new stills (brackets, flash,
+// bursts), meter a pre-flash and prepare its still resources. Stills are exposed at once and
+// read out later (`SensorStill`), so that a queue of requests holds no pixels: a real device's
+// still holds its buffer; the virtual camera's holds the frame's description and renders it
+// when read, with the same result.
 import DaguerreCore
 
 /// What a camera offers photos.
@@ -18,17 +19,26 @@ public struct PhotoDeviceCapabilities: Sendable, Hashable {
     public var isStillImageStabilizationSupported: Bool
     /// The most images one bracket may have.
     public var maxBracketedCapturePhotoCount: Int
-    /// The full-resolution sensor size (the photo size of a full-resolution format).
+    /// The full-resolution sensor size.
     public var sensorDimensions: CaptureDimensions
+    /// The ISO and exposure-duration range of stills.
+    public var isoRange: ClosedRange<Double>
+    public var exposureDurationRange: ClosedRange<Double>
+    /// The range of auto-exposure bracket biases, in stops.
+    public var exposureTargetBiasRange: ClosedRange<Double>
 
     public init(
         rawPixelFormatTypes: [PixelFormatType], isStillImageStabilizationSupported: Bool, maxBracketedCapturePhotoCount: Int,
-        sensorDimensions: CaptureDimensions
+        sensorDimensions: CaptureDimensions, isoRange: ClosedRange<Double>, exposureDurationRange: ClosedRange<Double>,
+        exposureTargetBiasRange: ClosedRange<Double> = -8...8
     ) {
         self.rawPixelFormatTypes = rawPixelFormatTypes
         self.isStillImageStabilizationSupported = isStillImageStabilizationSupported
         self.maxBracketedCapturePhotoCount = maxBracketedCapturePhotoCount
         self.sensorDimensions = sensorDimensions
+        self.isoRange = isoRange
+        self.exposureDurationRange = exposureDurationRange
+        self.exposureTargetBiasRange = exposureTargetBiasRange
     }
 }
 
@@ -50,27 +60,75 @@ public struct StillExposure: Sendable, Hashable {
     }
 }
 
+/// A still the sensor has exposed, read out when the photo is processed.
+///
+/// ```swift
+/// let still = try camera.exposeStills([StillExposure(duration: 1.0 / 60, iso: 200)], dimensions: size, whiteBalance: nil)[0]
+/// print(still.metadata.timestamp)          // known at once
+/// let raw = try still.read()               // the Bayer sample buffer, later
+/// ```
+public struct SensorStill: Sendable {
+    /// The exposure's facts: its start on the session clock, duration, ISO, gains, light.
+    public let metadata: CaptureFrameMetadata
+    public let dimensions: CaptureDimensions
+    private let readOut: @Sendable () throws(DaguerreError) -> SampleBuffer
+
+    public init(
+        metadata: CaptureFrameMetadata, dimensions: CaptureDimensions,
+        readOut: @escaping @Sendable () throws(DaguerreError) -> SampleBuffer
+    ) {
+        self.metadata = metadata
+        self.dimensions = dimensions
+        self.readOut = readOut
+    }
+
+    /// The RAW still: a `.bayer` sample buffer at ``dimensions`` with its `rawCalibration` and
+    /// `photoMetadata`, stamped with the exposure's time.
+    public func read() throws(DaguerreError) -> SampleBuffer { try readOut() }
+}
+
+/// A frame of the stream as a camera keeps it for zero shutter lag.
+///
+/// ```swift
+/// let newest = camera.zeroShutterLagFrames().last(where: \.isSettled)
+/// let still = try newest?.still(dimensions: CaptureDimensions(width: 4032, height: 3024))
+/// ```
+public struct ZeroShutterLagFrame: Sendable {
+    public let metadata: CaptureFrameMetadata
+    /// Whether exposure and white balance had settled when it was exposed.
+    public let isSettled: Bool
+    private let makeStill: @Sendable (CaptureDimensions) throws(DaguerreError) -> SensorStill
+
+    public init(
+        metadata: CaptureFrameMetadata, isSettled: Bool,
+        still: @escaping @Sendable (CaptureDimensions) throws(DaguerreError) -> SensorStill
+    ) {
+        self.metadata = metadata
+        self.isSettled = isSettled
+        makeStill = still
+    }
+
+    /// The frame as a still at `dimensions` (a still size of the format it was streamed in).
+    public func still(dimensions: CaptureDimensions) throws(DaguerreError) -> SensorStill { try makeStill(dimensions) }
+}
+
 /// A camera that takes photos (AVCapturePhotoOutput's view of its device).
 ///
 /// Contract for implementers: while the device streams it keeps its newest frames (at least
-/// three) with their metadata; ``rawStill(ofFrame:dimensions:)`` gives any of them as a RAW
-/// sample buffer at full resolution, with its colour calibration and photo metadata, stamped
-/// with the frame's own time; ``exposeStills(_:dimensions:whiteBalance:)`` exposes new frames
-/// after the newest one, without moving the auto-exposure or white-balance loops.
+/// three), recorded before the frame's event is sent; ``exposeStills(_:dimensions:whiteBalance:)``
+/// exposes new frames after the newest one without moving the auto-exposure or white-balance
+/// loops; stills may be read out on any thread, in any order, after the stream has moved on.
 public protocol PhotoCaptureDevice: CaptureDevice {
     var photoCapabilities: PhotoDeviceCapabilities { get }
-    /// The kept frames, oldest first. `metadata.sequenceNumber` names a frame for
-    /// ``rawStill(ofFrame:dimensions:)``; `isSettled` says whether its exposure and white balance
-    /// had settled.
-    func zeroShutterLagFrames() -> [(metadata: CaptureFrameMetadata, isSettled: Bool)]
-    /// Kept frame `sequenceNumber` as a RAW still at `dimensions` (a full-resolution size of the
-    /// sensor): a `.bayer` sample buffer with `rawCalibration` and `photoMetadata`.
-    func rawStill(ofFrame sequenceNumber: Int64, dimensions: CaptureDimensions) throws(DaguerreError) -> SampleBuffer
-    /// New RAW stills at `dimensions`, one per exposure, exposed one after another after the
-    /// newest frame, with `whiteBalance` (the stream's when nil).
+    /// The kept frames, oldest first.
+    func zeroShutterLagFrames() -> [ZeroShutterLagFrame]
+    /// New stills at `dimensions`, one per exposure, exposed one after another after the newest
+    /// frame, with `whiteBalance` (the stream's when nil).
     func exposeStills(_ exposures: [StillExposure], dimensions: CaptureDimensions, whiteBalance: CaptureWhiteBalanceGains?)
-        throws(DaguerreError) -> [SampleBuffer]
-    /// Fires a pre-flash and meters it (P13): the main flash's power, 0…1, for a still at the
-    /// stream's exposure.
-    func meterFlash() throws(DaguerreError) -> Double
+        throws(DaguerreError) -> [SensorStill]
+    /// Fires a pre-flash and meters it (P13): the main exposure, with the flash's power (0…1)
+    /// that brings the subject to the exposure target.
+    func meterFlash() throws(DaguerreError) -> StillExposure
+    /// Gets what stills at `dimensions` need ready (Q1), so that the first photo is not slow.
+    func preparePhotoResources(dimensions: [CaptureDimensions]) throws(DaguerreError)
 }

@@ -44,10 +44,20 @@ public class CaptureOutput: @unchecked Sendable {
 
     var session: CaptureSession? { owner.withLock { $0.session } }
 
-    // MARK: Hooks the session calls (on the device's delivery thread for frames and audio).
+    // MARK: Hooks the session calls (on the device's delivery thread for frames and audio; the
+    // run-state hooks with the session's lock held, so they must not call back into it).
+
+    /// Whether the output uses the pixels of the frames it is sent (the photo output uses only
+    /// their facts, unless it records Live Photos).
+    var wantsFramePixels: Bool { true }
 
     func deliver(frame: SampleBuffer, from connection: CaptureConnection) {}
+    /// A frame's facts, sent for every frame (`.video` ones included, before them).
+    func deliver(metering: CaptureFrameMetadata, from connection: CaptureConnection) {}
     func deliver(audio: CaptureAudioBuffer, from connection: CaptureConnection) {}
     func sessionDidStartRunning() {}
     func sessionDidStopRunning() {}
+    /// After every committed change of the session's configuration (called with the session's
+    /// lock held: an output must not call back into the session from here).
+    func sessionDidCommitConfiguration() {}
 }

@@ -1,27 +1,46 @@
-// A minimal photo output: only the two options that shape the capture pipeline, so the session
-// can enforce C6 (changing them while running rebuilds the pipeline), L5 (no Live Photo beside a
-// movie output) and W3 (a photo output is what makes the session choose wide colour). The photo
-// output proper (P1–P14) is a later issue and will grow this class.
+// The photo output (SPEC P1–P14, C5, C6, L5, S1–S4, Q1–Q7): the seeds' AVCapturePhotoOutput.
+// This file holds the output's state, its capabilities (resolved for the session's camera,
+// format and preset) and its opt-ins; capturing is in Photo/PhotoOutput+Capture.swift, the
+// pipeline in Photo/PhotoCapturePipeline.swift, scene monitoring and resource preparation in
+// files of their own.
 import DaguerreCore
+import Dispatch
 import Synchronization
 
-/// The photo output, so far only its pipeline-shaping opt-ins (AVCapturePhotoOutput's
-/// `isHighResolutionCaptureEnabled` and `isLivePhotoCaptureEnabled`).
+/// Takes photos (AVCapturePhotoOutput): one verb, ``capturePhoto(with:delegate:)-(PhotoSettings,_)``,
+/// with everything a photo needs in its ``PhotoSettings``, and callbacks to a
+/// ``PhotoCaptureDelegate`` in a documented order (P8).
 ///
-/// Opt in before ``CaptureSession/startRunning()`` (C6, Q7): setting either while the session
-/// runs makes it tear down and rebuild its pipeline, reported as
-/// ``CaptureSessionEvent/pipelineRebuilt(_:)``. Setters throw where the seeds' API raised:
-/// Live Photo capture with a ``MovieFileOutput`` in the session or without the `photo` preset
-/// (L5). Inside `beginConfiguration()`/`commitConfiguration()` a change is staged with the rest
-/// of the configuration (C3): the output shows its committed options until the commit checks
-/// and applies them all at once, and a failed commit leaves them as they were.
+/// **Capabilities** (P1) are read-only and follow the session's camera, its active format and
+/// the preset: ``availablePhotoPixelFormatTypes``, ``availablePhotoCodecTypes``,
+/// ``availableRawPhotoPixelFormatTypes`` (the back camera with the photo preset, R2),
+/// ``supportedFlashModes``, ``isStillImageStabilizationSupported``,
+/// ``isLensStabilizationDuringBracketedCaptureSupported``, ``maxBracketedCapturePhotoCount``,
+/// ``isLivePhotoCaptureSupported``.
 ///
-/// Capturing photos is not built yet: ``capturePhoto()`` throws `.unsupported`.
+/// **Opt-ins** that shape the pipeline are set before ``CaptureSession/startRunning()`` (Q7):
+/// ``setHighResolutionCaptureEnabled(_:)``, ``setLivePhotoCaptureEnabled(_:)``,
+/// ``setLivePhotoAutoTrimmingEnabled(_:)``; while running, changing one rebuilds the pipeline
+/// (C6), reported as ``CaptureSessionEvent/pipelineRebuilt(_:)``. Inside
+/// `beginConfiguration()`/`commitConfiguration()` they are staged with the rest (C3). Setters
+/// throw where the seeds' API raised (L5).
+///
+/// **Beyond iOS 10**: zero shutter lag (``isZeroShutterLagEnabled``, on by default: a photo is
+/// made from the kept frame nearest the request) and responsive capture (a request may begin
+/// while earlier photos are processed; ``captureReadiness`` says when the next one would wait),
+/// as iOS 17 has them.
+///
+/// Live Photo movies are recorded by a later part of the project: settings with a
+/// ``PhotoSettings/livePhotoMovieFileURL`` are validated, then refused with `.unsupported`.
 ///
 /// ```swift
 /// let photoOutput = PhotoOutput()
 /// try session.addOutput(photoOutput)
 /// try photoOutput.setHighResolutionCaptureEnabled(true)   // before startRunning
+/// try session.startRunning()
+/// var settings = PhotoSettings()
+/// settings.isHighResolutionPhotoEnabled = true
+/// try photoOutput.capturePhoto(with: settings, delegate: self)
 /// ```
 public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     /// The options that shape the capture pipeline.
@@ -32,9 +51,15 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     public struct PipelineOptions: Sendable, Hashable {
         public var isHighResolutionCaptureEnabled = false
         public var isLivePhotoCaptureEnabled = false
-        public init(isHighResolutionCaptureEnabled: Bool = false, isLivePhotoCaptureEnabled: Bool = false) {
+        /// Whether Live Photo movies are trimmed of unwanted motion (on by default, as in the seeds).
+        public var isLivePhotoAutoTrimmingEnabled = true
+        public init(
+            isHighResolutionCaptureEnabled: Bool = false, isLivePhotoCaptureEnabled: Bool = false,
+            isLivePhotoAutoTrimmingEnabled: Bool = true
+        ) {
             self.isHighResolutionCaptureEnabled = isHighResolutionCaptureEnabled
             self.isLivePhotoCaptureEnabled = isLivePhotoCaptureEnabled
+            self.isLivePhotoAutoTrimmingEnabled = isLivePhotoAutoTrimmingEnabled
         }
 
         /// Names of the options that differ between two values.
@@ -42,22 +67,52 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
             var names: [String] = []
             if isHighResolutionCaptureEnabled != other.isHighResolutionCaptureEnabled { names.append("isHighResolutionCaptureEnabled") }
             if isLivePhotoCaptureEnabled != other.isLivePhotoCaptureEnabled { names.append("isLivePhotoCaptureEnabled") }
+            if isLivePhotoAutoTrimmingEnabled != other.isLivePhotoAutoTrimmingEnabled { names.append("isLivePhotoAutoTrimmingEnabled") }
             return names
         }
     }
 
-    private let options = Mutex(PipelineOptions())
+    /// Everything the output changes after it is made, behind one lock.
+    struct State: Sendable {
+        var options = PipelineOptions()
+        var isLivePhotoCaptureSuspended = false
+        var isZeroShutterLagEnabled = true
+        var usedIDs: Set<Int64> = []
+        var sceneMonitoringSettings: PhotoSettings?
+        var monitor = SceneMonitor()
+        var newestFrame: CaptureFrameMetadata?
+        var preparedSettings: [PhotoSettings] = [PhotoSettings()]
+        var preparation = PhotoResourcePreparation.State()
+    }
+
+    let state = Mutex(State())
+    let pipeline: PhotoCapturePipeline
+    let observers = PhotoOutputObservers()
+    /// The develop context, made with the first photo and kept for its caches.
+    private let developerSlot = Mutex<PhotoDeveloper?>(nil)
+
+    func developer() throws(DaguerreError) -> PhotoDeveloper {
+        if let made = developerSlot.withLock({ $0 }) { return made }
+        let made = try PhotoDeveloper()
+        developerSlot.withLock { $0 = $0 ?? made }
+        return made
+    }
 
     public init() {
+        pipeline = PhotoCapturePipeline()
         super.init(role: .photo, acceptedMediaTypes: [.video])
     }
+
+    // MARK: Opt-ins (P1, Q7)
 
     /// Whether stills larger than the stream (C5) may be captured.
     public var isHighResolutionCaptureEnabled: Bool { pipelineOptions.isHighResolutionCaptureEnabled }
     /// Whether Live Photos may be captured (L5).
     public var isLivePhotoCaptureEnabled: Bool { pipelineOptions.isLivePhotoCaptureEnabled }
-    /// Both options.
-    public var pipelineOptions: PipelineOptions { options.withLock { $0 } }
+    /// Whether Live Photo movies are trimmed of unwanted motion.
+    public var isLivePhotoAutoTrimmingEnabled: Bool { pipelineOptions.isLivePhotoAutoTrimmingEnabled }
+    /// The three pipeline-shaping options.
+    public var pipelineOptions: PipelineOptions { state.withLock { $0.options } }
 
     /// Opts in or out of high-resolution stills. While running, rebuilds the pipeline (C6).
     public func setHighResolutionCaptureEnabled(_ enabled: Bool) throws(DaguerreError) {
@@ -70,26 +125,153 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         try change { $0.isLivePhotoCaptureEnabled = enabled }
     }
 
-    /// Not built yet: photo capture (PhotoSettings, the delegate and its callbacks) is the next
-    /// issue. Always throws `.unsupported`.
-    public func capturePhoto() throws(DaguerreError) {
-        throw .unsupported(
-            feature: "PhotoOutput.capturePhoto",
-            hint:
-                "This PhotoOutput models only the pipeline options (isHighResolutionCaptureEnabled, isLivePhotoCaptureEnabled); photo capture with PhotoSettings and delegate callbacks comes with the PhotoOutput issue."
-        )
+    /// Opts in or out of Live Photo auto-trimming. While running, rebuilds the pipeline (C6).
+    public func setLivePhotoAutoTrimmingEnabled(_ enabled: Bool) throws(DaguerreError) {
+        try change { $0.isLivePhotoAutoTrimmingEnabled = enabled }
+    }
+
+    /// Pauses Live Photo capture (while the app records its own video, say) without tearing
+    /// the pipeline down; settable any time.
+    public var isLivePhotoCaptureSuspended: Bool {
+        get { state.withLock { $0.isLivePhotoCaptureSuspended } }
+        set { state.withLock { $0.isLivePhotoCaptureSuspended = newValue } }
+    }
+
+    /// Zero shutter lag (iOS 17): a photo without flash, bracket or stabilization is made from
+    /// the kept frame nearest the request's time. On by default; off, a photo is a new exposure
+    /// after the request. Settable any time.
+    public var isZeroShutterLagEnabled: Bool {
+        get { state.withLock { $0.isZeroShutterLagEnabled } }
+        set { state.withLock { $0.isZeroShutterLagEnabled = newValue } }
     }
 
     private func change(_ mutate: @Sendable (inout PipelineOptions) -> Void) throws(DaguerreError) {
         if let session {
             try session.changePipelineOptions(of: self, mutate)
         } else {
-            options.withLock { mutate(&$0) }
+            state.withLock { mutate(&$0.options) }
         }
     }
 
     /// Sets the options without asking the session (the session calls this when it commits them).
     func setOptionsUnchecked(_ new: PipelineOptions) {
-        options.withLock { $0 = new }
+        state.withLock { $0.options = new }
+    }
+
+    // MARK: Capabilities (P1), for the session's camera, format and preset
+
+    /// The camera the output is connected to, if it takes photos.
+    var photoDevice: (any PhotoCaptureDevice)? {
+        connection(with: .video)?.inputPort.input.device as? any PhotoCaptureDevice
+    }
+
+    /// Whether Live Photos can be captured with this camera and preset (photo preset only).
+    public var isLivePhotoCaptureSupported: Bool {
+        photoDevice != nil && session?.sessionPreset == .photo
+    }
+
+    /// The uncompressed formats a photo can be delivered in (420v, 420f, BGRA, as iOS lists them).
+    public var availablePhotoPixelFormatTypes: [PixelFormatType] {
+        photoDevice == nil ? [] : [.yuv420VideoRange, .yuv420FullRange, .bgra]
+    }
+
+    /// The codecs a photo can be compressed with.
+    public var availablePhotoCodecTypes: [PhotoCodec] {
+        photoDevice == nil ? [] : [.jpeg]
+    }
+
+    /// The RAW formats: the sensor's Bayer order, with the back camera and the photo preset only (R2).
+    public var availableRawPhotoPixelFormatTypes: [PixelFormatType] {
+        guard let device = photoDevice, session?.sessionPreset == .photo else { return [] }
+        let caps = device.photoCapabilities
+        guard device.activeFormat.dimensions == caps.sensorDimensions else { return [] }
+        return caps.rawPixelFormatTypes
+    }
+
+    /// The flash modes settings may ask for: all three with a flash, `.off` without.
+    public var supportedFlashModes: [FlashMode] {
+        photoDevice?.hasFlash == true ? [.off, .on, .auto] : [.off]
+    }
+
+    /// Whether bursts can be fused into one photo (P13).
+    public var isStillImageStabilizationSupported: Bool {
+        photoDevice?.photoCapabilities.isStillImageStabilizationSupported ?? false
+    }
+
+    /// Whether brackets can be exposed with optical stabilization (photo preset, a stabilized lens).
+    public var isLensStabilizationDuringBracketedCaptureSupported: Bool {
+        (photoDevice?.isLensStabilizationSupported ?? false) && session?.sessionPreset == .photo
+    }
+
+    /// The most images one bracket may have (0 without a camera).
+    public var maxBracketedCapturePhotoCount: Int {
+        photoDevice?.photoCapabilities.maxBracketedCapturePhotoCount ?? 0
+    }
+
+    /// The rules' view of the output now. (The session's state is read before the output's
+    /// lock is taken: the session calls into the output with its own lock held.)
+    func ruleContext() -> PhotoRuleContext {
+        let device = photoDevice
+        let caps = device?.photoCapabilities
+        let running = session?.isRunning ?? false
+        let enabled = connection(with: .video)?.isEnabled ?? false
+        var context = PhotoRuleContext(
+            hasActiveConnection: device != nil && running && enabled, usedIDs: [],
+            photoPixelFormatTypes: availablePhotoPixelFormatTypes, photoCodecTypes: availablePhotoCodecTypes,
+            rawPixelFormatTypes: availableRawPhotoPixelFormatTypes, supportedFlashModes: supportedFlashModes,
+            isStillImageStabilizationSupported: caps?.isStillImageStabilizationSupported ?? false,
+            isHighResolutionCaptureEnabled: false, maxBracketedCapturePhotoCount: caps?.maxBracketedCapturePhotoCount ?? 0,
+            isoRange: caps?.isoRange ?? 0...0, exposureDurationRange: caps?.exposureDurationRange ?? 0...0,
+            exposureTargetBiasRange: caps?.exposureTargetBiasRange ?? 0...0,
+            isLensStabilizationDuringBracketedCaptureSupported: isLensStabilizationDuringBracketedCaptureSupported,
+            isLivePhotoCaptureEnabled: false, isLivePhotoCaptureSuspended: false)
+        state.withLock { s in
+            context.usedIDs = s.usedIDs
+            context.isHighResolutionCaptureEnabled = s.options.isHighResolutionCaptureEnabled
+            context.isLivePhotoCaptureEnabled = s.options.isLivePhotoCaptureEnabled
+            context.isLivePhotoCaptureSuspended = s.isLivePhotoCaptureSuspended
+        }
+        return context
+    }
+
+    // MARK: Hooks the session calls
+
+    override var wantsFramePixels: Bool { false }
+
+    override func deliver(metering: CaptureFrameMetadata, from connection: CaptureConnection) {
+        let update: SceneMonitoringState? = state.withLock { s in
+            s.newestFrame = metering
+            guard let monitoring = s.sceneMonitoringSettings, let lux = metering.luxEstimate else { return nil }
+            let before = s.monitor.state
+            s.monitor.update(lux: lux, considering: considered(monitoring))
+            return s.monitor.state == before ? nil : s.monitor.state
+        }
+        pipeline.frameArrived(metering)
+        if let update { observers.publish(scene: update) }
+    }
+
+    override func sessionDidStartRunning() {
+        pipeline.sessionRunning(true, observers: observers)
+        preparationQueue.async { [weak self] in self?.sessionStarted() }
+    }
+
+    override func sessionDidStopRunning() {
+        pipeline.sessionRunning(false, observers: observers)
+        state.withLock { $0.newestFrame = nil }
+    }
+
+    override func sessionDidCommitConfiguration() {
+        preparationQueue.async { [weak self] in self?.configurationCommitted() }
+    }
+
+    /// Serializes resource preparation (off the session's lock).
+    let preparationQueue = DispatchQueue(label: "daguerre.photo-output.prepare")
+
+    /// What a photo with `settings` considers for the scene: flash if its mode is not off and
+    /// the camera has one; SIS if it asks for auto SIS and can have it (not RAW).
+    func considered(_ settings: PhotoSettings, bracket: Bool = false) -> SceneMonitor.Considered {
+        SceneMonitor.Considered(
+            flash: settings.flashMode != .off && !bracket,
+            stabilization: settings.isAutoStillImageStabilizationEnabled && settings.rawPixelFormatType == nil && !bracket)
     }
 }

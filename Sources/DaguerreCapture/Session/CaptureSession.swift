@@ -162,6 +162,9 @@ public final class CaptureSession: Sendable {
         }
     }
 
+    /// Whether a transaction is open (between beginConfiguration and its commit).
+    var isInsideConfiguration: Bool { control.withLock { $0.depth > 0 } }
+
     /// Whether ``setSessionPreset(_:)`` would succeed: the camera (staged, inside a
     /// transaction) supports the preset.
     public func canSetSessionPreset(_ preset: Preset) -> Bool {
@@ -415,6 +418,7 @@ public final class CaptureSession: Sendable {
         }
         c.committed = next
         routing.withLock { $0.connections = connections }
+        if c.running { updateFrameDemand(next.inputs) }
 
         if c.running {
             for output in next.outputs where !previous.outputs.contains(where: { $0 === output }) { output.sessionDidStartRunning() }
@@ -424,6 +428,7 @@ public final class CaptureSession: Sendable {
             restartAfterRebuild(next.inputs, control: &c)
             if c.running { emit(.pipelineRebuilt(reason)) }
         }
+        for output in next.outputs { output.sessionDidCommitConfiguration() }
     }
 
     /// Starts the streams of a rebuilt pipeline; if a device refuses, the session stops and
@@ -446,6 +451,7 @@ public final class CaptureSession: Sendable {
             return r.generation
         }
         var started: [CaptureDeviceInput] = []
+        updateFrameDemand(inputs)
         for input in inputs {
             do throws(DaguerreError) {
                 try input.device.startStreaming(clock: clock) { [weak self] event in
@@ -460,6 +466,15 @@ public final class CaptureSession: Sendable {
                 for input in started { input.device.stopStreaming() }
                 throw error
             }
+        }
+    }
+
+    /// Tells each camera whether an output takes its frames' pixels.
+    private func updateFrameDemand(_ inputs: [CaptureDeviceInput]) {
+        let connections = routing.withLock { $0.connections }
+        for input in inputs where input.device.mediaType == .video {
+            let wanted = connections.contains { $0.inputPort.input === input && $0.output.wantsFramePixels }
+            input.device.setFramePixelsWanted(wanted)
         }
     }
 
@@ -492,7 +507,12 @@ public final class CaptureSession: Sendable {
         switch event {
         case .video(let frame):
             for connection in connections where connection.isEnabled && connection.mediaType == .video {
+                connection.output.deliver(metering: frame.metadata, from: connection)
                 connection.output.deliver(frame: frame, from: connection)
+            }
+        case .metering(let metadata):
+            for connection in connections where connection.isEnabled && connection.mediaType == .video {
+                connection.output.deliver(metering: metadata, from: connection)
             }
         case .audio(let buffer):
             for connection in connections where connection.isEnabled && connection.mediaType == .audio {

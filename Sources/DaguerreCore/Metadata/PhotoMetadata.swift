@@ -44,6 +44,9 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var pixelHeight: Int?
     /// The Live Photo pairing identifier (Apple MakerNote 0x0011; the movie's ContentIdentifier).
     public var livePhotoContentIdentifier: String?
+    /// Whether an Apple MakerNote is written even without a content identifier, as the
+    /// camera's own photos carry one (a content identifier always brings one).
+    public var writesAppleMakerNote = false
 
     public init(make: String? = nil, model: String? = nil, software: String? = nil) {
         self.make = make

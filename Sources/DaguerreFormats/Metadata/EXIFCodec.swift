@@ -126,7 +126,9 @@ public enum EXIFCodec {
                 e[.pixelYDimension] = .longs([UInt32(clamping: h)])
             }
         }
-        if let id = m.livePhotoContentIdentifier { e[.makerNote] = .undefined(AppleMakerNote(contentIdentifier: id).encoded()) }
+        if m.livePhotoContentIdentifier != nil || m.writesAppleMakerNote {
+            e[.makerNote] = .undefined(AppleMakerNote(contentIdentifier: m.livePhotoContentIdentifier).encoded())
+        }
         return e
     }
 
@@ -190,6 +192,7 @@ public enum EXIFCodec {
             m.pixelHeight = e.uint(.pixelYDimension, in: r).map(Int.init)
             if let entry = e.entries[.makerNote], let bytes = try? r.rawBytes(entry), let note = AppleMakerNote(parsing: Array(bytes)) {
                 m.livePhotoContentIdentifier = note.contentIdentifier
+                m.writesAppleMakerNote = note.contentIdentifier == nil
             }
         }
         if let g = ifd0.children[.gpsIFD]?.first, let lat = g.doubles(.gpsLatitude, in: r), let lon = g.doubles(.gpsLongitude, in: r),

@@ -159,10 +159,31 @@ public final class VirtualCamera: @unchecked Sendable {
     /// pulse), the flash fires during the exposure (the back camera only); its light falls off
     /// with the square of each surface's distance. Flash frames do not move the control loops.
     public func captureRAW(mode: SensorReadoutMode, at time: Double, flashPower: Double? = nil) throws(DaguerreError) -> RawFrame {
+        try checkCapture(mode: mode, time: time, flashPower: flashPower)
+        return try streamFrame(mode: mode, readout: mode, at: time, flashPower: flashPower)
+    }
+
+    /// Meters one frame of a stream in `mode` at `time` without reading out its pixels at
+    /// `mode`'s size: the frame is read out at an eighth of the size (binned, as a sensor's
+    /// metering path does), the control loops run on it exactly as ``captureRAW(mode:at:flashPower:)``
+    /// would, and its metadata comes back; its index still fixes its noise, so
+    /// ``captureStill(mode:at:exposure:whiteBalanceGains:flashPower:frameIndex:conditions:)``
+    /// can render it at full size later (zero shutter lag without rendering every frame).
+    public func meter(mode: SensorReadoutMode, at time: Double) throws(DaguerreError) -> FrameMetadata {
+        try checkCapture(mode: mode, time: time, flashPower: nil)
+        let readout = SensorReadoutMode(
+            width: max(2, mode.width / 16 * 2), height: max(2, mode.height / 16 * 2), maxFrameRate: mode.maxFrameRate)
+        return try streamFrame(mode: mode, readout: readout, at: time, flashPower: nil).metadata
+    }
+
+    /// One frame of the stream: exposed with the controls' settings (duration limited by
+    /// `mode`'s frame rate), read out at `readout`'s size, then the control loops run on it.
+    private func streamFrame(mode: SensorReadoutMode, readout: SensorReadoutMode, at time: Double, flashPower: Double?)
+        throws(DaguerreError) -> RawFrame
+    {
         captureLock.lock()
         defer { captureLock.unlock() }
         let flash = flashPower != nil
-        try checkCapture(mode: mode, time: time, flashPower: flashPower)
         let snapshot = withState { s -> State in
             switch s.exposureControl {
             case .custom(let e): s.exposure = e
@@ -178,7 +199,7 @@ public final class VirtualCamera: @unchecked Sendable {
         var exposure = snapshot.exposure
         exposure.duration = min(exposure.duration, 1 / mode.maxFrameRate)
         let (frame, stats) = try render(
-            mode: mode, time: time, state: snapshot, exposure: exposure, gains: snapshot.gains, flashPower: flashPower,
+            mode: readout, time: time, state: snapshot, exposure: exposure, gains: snapshot.gains, flashPower: flashPower,
             frameIndex: snapshot.frameIndex)
         let sensor = sensor(for: mode)
         withState { s in
@@ -193,24 +214,49 @@ public final class VirtualCamera: @unchecked Sendable {
         return frame
     }
 
+    /// The scene, light, motion and moving objects of one moment: a still exposed later with
+    /// them (``captureStill(mode:at:exposure:whiteBalanceGains:flashPower:frameIndex:conditions:)``)
+    /// is the still the camera would have exposed then, whatever has changed since.
+    ///
+    /// ```swift
+    /// let then = camera.conditions
+    /// camera.lux = 5
+    /// let still = try camera.captureStill(mode: mode, at: t, exposure: e, whiteBalanceGains: g, conditions: then)  // at the old light
+    /// ```
+    public struct Conditions: Sendable {
+        fileprivate let state: State
+    }
+
+    /// The conditions now.
+    public var conditions: Conditions { withState { Conditions(state: $0) } }
+
+    /// Reserves `count` indices of the camera's sequence for stills exposed now and rendered
+    /// later, and returns the first.
+    public func reserveFrameIndices(_ count: Int) -> UInt64 {
+        withState { s in
+            defer { s.frameIndex += UInt64(max(count, 0)) }
+            return s.frameIndex
+        }
+    }
+
     /// Exposes one still in `mode` at `time` with this exposure and these white-balance gains,
     /// without moving the control loops (SPEC P10, P13: brackets, flash and bursts). With
     /// `frameIndex`, re-renders that frame of the camera's sequence, noise and all, as it would
     /// have been read out in `mode` (zero shutter lag: a frame kept as a description is rendered
-    /// at full resolution only when a photo asks for it); without, takes the next index.
+    /// at full resolution only when a photo asks for it); without, takes the next index. With
+    /// `conditions`, the scene and light are those of that moment, not the current ones.
     public func captureStill(
         mode: SensorReadoutMode, at time: Double, exposure: ExposureSettings, whiteBalanceGains gains: SIMD3<Double>,
-        flashPower: Double? = nil, frameIndex: UInt64? = nil
+        flashPower: Double? = nil, frameIndex: UInt64? = nil, conditions: Conditions? = nil
     ) throws(DaguerreError) -> RawFrame {
         captureLock.lock()
         defer { captureLock.unlock() }
         try checkCapture(mode: mode, time: time, flashPower: flashPower)
-        var snapshot = withState { $0 }
+        var snapshot = conditions?.state ?? withState { $0 }
         snapshot.exposure = exposure
         snapshot.gains = gains
         try Self.validate(snapshot)
-        let index = frameIndex ?? snapshot.frameIndex
-        if frameIndex == nil { withState { $0.frameIndex = index + 1 } }
+        let index = frameIndex ?? reserveFrameIndices(1)
         return try render(
             mode: mode, time: time, state: snapshot, exposure: exposure, gains: gains, flashPower: flashPower, frameIndex: index
         ).frame

@@ -6,6 +6,7 @@ import DaguerreCore
 import DaguerreFormats
 import DaguerreMovie
 import DaguerreVirtualCamera
+import Synchronization
 
 /// A virtual back or front camera.
 ///
@@ -30,6 +31,14 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     private let stream = ExclusiveStream()
     /// The newest frames, kept for zero shutter lag (``PhotoCaptureDevice``).
     let ring = ZeroShutterLagRing()
+    /// Whether an output takes the frames' pixels; when none does, frames are only metered.
+    private let pixelsWanted = PixelDemand()
+
+    /// A flag the stream's ticks read.
+    private final class PixelDemand: Sendable {
+        let flag = Atomic<Bool>(true)
+        var wanted: Bool { flag.load(ordering: .relaxed) }
+    }
 
     public init(
         profile: VirtualCameraProfile, position: CaptureDevicePosition, seed: UInt64 = 0,
@@ -91,11 +100,16 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         let camera = self.camera
         let controls = self.controls
         let ring = self.ring
+        let pixelsWanted = self.pixelsWanted
         ring.clear()
-        camera.prepare(mode: mode)
+        if pixelsWanted.wanted { camera.prepare(mode: mode) }
         let next = try CaptureClockTicker(clock: clock, interval: 1 / format.frameRateRange.maxFrameRate) { index, time in
             do throws(DaguerreError) {
-                handler(.video(try Self.frame(camera: camera, controls: controls, mode: mode, index: index, time: time, ring: ring)))
+                if pixelsWanted.wanted {
+                    handler(.video(try Self.frame(camera: camera, controls: controls, mode: mode, index: index, time: time, ring: ring)))
+                } else {
+                    handler(.metering(try Self.meter(camera: camera, controls: controls, mode: mode, index: index, time: time, ring: ring)))
+                }
             } catch {
                 handler(.failed(error))
             }
@@ -107,6 +121,12 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         stream.stop()
     }
 
+    /// Without an output that takes pixels, the stream only meters its frames (an eighth of the
+    /// size, for the control loops) and keeps their descriptions for zero shutter lag.
+    public func setFramePixelsWanted(_ wanted: Bool) {
+        pixelsWanted.flag.store(wanted, ordering: .relaxed)
+    }
+
     /// The ISPs for the two colour spaces, built once (each inverts a matrix and tabulates a curve).
     static let ispSRGB = VideoISP(outputPrimaries: .srgb), ispP3 = VideoISP(outputPrimaries: .displayP3)
 
@@ -116,27 +136,11 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         camera: VirtualCamera, controls: CaptureDeviceControls, mode: SensorReadoutMode,
         index: Int64, time: Double, ring: ZeroShutterLagRing? = nil
     ) throws(DaguerreError) -> SampleBuffer {
-        let (format, colorSpace, exposure, whiteBalance) = controls.snapshot
-        switch exposure.mode {
-        case .auto: if camera.exposureControl != .auto { camera.exposureControl = .auto }
-        case .locked: camera.exposureControl = .custom(camera.currentExposure)
-        case .custom: camera.exposureControl = .custom(ExposureSettings(duration: exposure.duration, iso: exposure.iso))
-        }
-        switch whiteBalance.mode {
-        case .auto: if camera.whiteBalanceControl != .auto { camera.whiteBalanceControl = .auto }
-        case .locked:
-            let g = whiteBalance.gains
-            camera.whiteBalanceControl = .custom(SIMD3(g.red / g.green, 1, g.blue / g.green))
-        }
+        let (format, colorSpace, _, _) = controls.snapshot
+        applyControls(camera: camera, controls: controls)
         let raw = try camera.captureRAW(mode: mode, at: time)
+        let metadata = report(raw.metadata, camera: camera, controls: controls, index: index, time: time, ring: ring)
         let m = raw.metadata
-        // Capture APIs give gains of at least 1: scale so the smallest is 1.
-        let smallest = min(m.whiteBalanceGains.x, m.whiteBalanceGains.y, m.whiteBalanceGains.z)
-        let gains = CaptureWhiteBalanceGains(
-            red: m.whiteBalanceGains.x / smallest, green: m.whiteBalanceGains.y / smallest,
-            blue: m.whiteBalanceGains.z / smallest)
-        controls.reportAutomaticExposure(duration: camera.currentExposure.duration, iso: camera.currentExposure.iso)
-        controls.reportAutomaticWhiteBalance(gains: gains)
         let isp = colorSpace == .p3D65 ? Self.ispP3 : Self.ispSRGB
         let content: SampleBuffer.Content
         switch format.pixelFormat {
@@ -154,6 +158,47 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         case nil:
             throw .invalidArgument(what: "format \(format)", problem: "is not a video format")
         }
+        return try SampleBuffer(content: content, colorSpace: colorSpace.colorSpace, metadata: metadata)
+    }
+
+    /// One frame metered only: exposed and read out small for the control loops, no pixels.
+    static func meter(
+        camera: VirtualCamera, controls: CaptureDeviceControls, mode: SensorReadoutMode, index: Int64, time: Double,
+        ring: ZeroShutterLagRing?
+    ) throws(DaguerreError) -> CaptureFrameMetadata {
+        applyControls(camera: camera, controls: controls)
+        return report(try camera.meter(mode: mode, at: time), camera: camera, controls: controls, index: index, time: time, ring: ring)
+    }
+
+    /// The device's exposure and white-balance modes, as the simulator's controls.
+    private static func applyControls(camera: VirtualCamera, controls: CaptureDeviceControls) {
+        let (_, _, exposure, whiteBalance) = controls.snapshot
+        switch exposure.mode {
+        case .auto: if camera.exposureControl != .auto { camera.exposureControl = .auto }
+        case .locked: camera.exposureControl = .custom(camera.currentExposure)
+        case .custom: camera.exposureControl = .custom(ExposureSettings(duration: exposure.duration, iso: exposure.iso))
+        }
+        switch whiteBalance.mode {
+        case .auto: if camera.whiteBalanceControl != .auto { camera.whiteBalanceControl = .auto }
+        case .locked:
+            let g = whiteBalance.gains
+            camera.whiteBalanceControl = .custom(SIMD3(g.red / g.green, 1, g.blue / g.green))
+        }
+    }
+
+    /// The control loops' choices reported to the device's controls, the frame kept in the ring,
+    /// and its metadata as capture sees it (gains scaled so the smallest is 1, the gyro's rate).
+    private static func report(
+        _ m: FrameMetadata, camera: VirtualCamera, controls: CaptureDeviceControls, index: Int64, time: Double,
+        ring: ZeroShutterLagRing?
+    ) -> CaptureFrameMetadata {
+        // Capture APIs give gains of at least 1: scale so the smallest is 1.
+        let smallest = min(m.whiteBalanceGains.x, m.whiteBalanceGains.y, m.whiteBalanceGains.z)
+        let gains = CaptureWhiteBalanceGains(
+            red: m.whiteBalanceGains.x / smallest, green: m.whiteBalanceGains.y / smallest,
+            blue: m.whiteBalanceGains.z / smallest)
+        controls.reportAutomaticExposure(duration: camera.currentExposure.duration, iso: camera.currentExposure.iso)
+        controls.reportAutomaticWhiteBalance(gains: gains)
         // The gyro measures the body, before stabilization: horizontal image motion is yaw,
         // vertical is pitch.
         let d0 = camera.motion.displacement(at: time, stabilized: false)
@@ -165,7 +210,7 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
             motion: CaptureMotion(angularVelocity: SIMD3(omega.y, omega.x, 0)))
         ring?.record(
             metadata, frameIndex: m.index, exposure: ExposureSettings(duration: m.exposureDuration, iso: m.iso),
-            gains: m.whiteBalanceGains, analogGain: m.analogGain)
-        return try SampleBuffer(content: content, colorSpace: colorSpace.colorSpace, metadata: metadata)
+            gains: m.whiteBalanceGains, conditions: camera.conditions)
+        return metadata
     }
 }

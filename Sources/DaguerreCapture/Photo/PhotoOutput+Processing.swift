@@ -1,0 +1,116 @@
+// The processing stage (SPEC P8, P11, P13, R2–R4, V1–V4, W5): each image's stills are read out,
+// a stabilization burst is fused, and the processed photo, the RAW photo and their previews are
+// made and delivered, processed before RAW for each image, images in order, then didFinish.
+// A failure still delivers every expected photo callback, carrying the error. Runs on the
+// pipeline's processing queue.
+import DaguerreCore
+import DaguerreFormats
+import DaguerreRAW
+import Foundation
+
+extension PhotoOutput {
+    func process(_ job: PhotoCaptureJob, _ captured: Result<[PhotoImageStills], DaguerreError>) {
+        let delegate = job.delegate
+        let resolved = job.resolved
+        let brackets: [BracketedStillImageSettings?] = job.bracketSettings ?? [nil]
+        var images: [PhotoImageStills] = []
+        var failure: DaguerreError?
+        switch captured {
+        case .success(let made) where made.count == brackets.count: images = made
+        case .success(let made):
+            failure = .processorFailed(
+                name: "PhotoOutput", reason: "the capture made \(made.count) images for a request of \(brackets.count)")
+        case .failure(let error): failure = error
+        }
+        for (index, bracket) in brackets.enumerated() {
+            var photo: SampleBuffer?
+            var raw: SampleBuffer?
+            var photoPreview: SampleBuffer?
+            var rawPreview: SampleBuffer?
+            var error = failure
+            if failure == nil {
+                do throws(DaguerreError) {
+                    let made = try makeImage(images[index], job: job)
+                    (photo, photoPreview, raw, rawPreview) = (made.photo, made.photoPreview, made.raw, made.rawPreview)
+                } catch let e {
+                    error = e
+                    failure = failure ?? e
+                }
+            }
+            if job.wantsProcessed {
+                pipeline.deliver { [photo, photoPreview, error] in
+                    delegate.didFinishProcessingPhoto(
+                        self, photo: photo, preview: photoPreview, resolved: resolved, bracket: bracket, error: photo == nil ? error : nil)
+                }
+            }
+            if job.wantsRAW {
+                pipeline.deliver { [raw, rawPreview, error] in
+                    delegate.didFinishProcessingRawPhoto(
+                        self, raw: raw, preview: rawPreview, resolved: resolved, bracket: bracket, error: raw == nil ? error : nil)
+                }
+            }
+        }
+        let finalError = failure
+        pipeline.deliver { delegate.didFinishCapture(self, resolved, error: finalError) }
+    }
+
+    private struct MadeImage {
+        var photo: SampleBuffer?
+        var photoPreview: SampleBuffer?
+        var raw: SampleBuffer?
+        var rawPreview: SampleBuffer?
+    }
+
+    private func makeImage(_ image: PhotoImageStills, job: PhotoCaptureJob) throws(DaguerreError) -> MadeImage {
+        var stills: [SampleBuffer] = []
+        for still in image.stills { stills.append(try still.read()) }
+        guard var sensor = stills.first else {
+            throw .processorFailed(name: "PhotoOutput", reason: "the capture stage made no still for an image")
+        }
+        if stills.count > 1 { sensor = try StillFusion.fuse(stills) }
+        sensor.photoMetadata = photoMetadata(sensor.photoMetadata, job: job, bracket: image.bracket)
+        let resolved = job.resolved
+        let previewFormat = job.settings.previewPhotoFormat
+        let developer = try developer()
+        var made = MadeImage()
+        if job.wantsRAW {
+            made.raw = sensor
+        }
+        if let format = job.settings.processedFormat {
+            let rgb = try developer.develop(sensor, colorSpace: job.colorSpace)
+            var metadata = sensor.photoMetadata
+            metadata.writesAppleMakerNote = true
+            made.photo = try developer.encode(rgb, as: format, metadata: metadata, frame: sensor.metadata)
+            if let previewFormat, resolved.previewPhotoDimensions.width > 0 {
+                made.photoPreview = try developer.preview(
+                    of: rgb, size: resolved.previewPhotoDimensions, pixel: previewFormat.pixelFormatType, frame: sensor.metadata)
+            }
+        }
+        if job.wantsRAW, let previewFormat, resolved.previewPhotoDimensions.width > 0 {
+            if let preview = made.photoPreview {
+                made.rawPreview = preview
+            } else {
+                let size = resolved.previewPhotoDimensions
+                let rgb = try developer.develop(sensor, colorSpace: job.colorSpace, draftSize: size)
+                made.rawPreview = try developer.preview(of: rgb, size: size, pixel: previewFormat.pixelFormatType, frame: sensor.metadata)
+            }
+        }
+        return made
+    }
+
+    /// The capture facts a photo carries: the request's date, the flash, and the frame's own
+    /// exposure (the virtual camera's still already has the camera's make, lens and exposure).
+    private func photoMetadata(_ base: PhotoMetadata, job: PhotoCaptureJob, bracket: BracketedStillImageSettings?) -> PhotoMetadata {
+        var m = base
+        m.dateTimeOriginal = job.requestDate
+        m.timeZoneOffset = TimeZone.current.secondsFromGMT(for: job.requestDate)
+        switch (job.settings.flashMode, job.resolved.isFlashEnabled) {
+        case (.auto, true): m.flash = PhotoMetadata.FlashValue.autoFired
+        case (.auto, false): m.flash = PhotoMetadata.FlashValue.autoDidNotFire
+        case (_, true): m.flash = PhotoMetadata.FlashValue.fired
+        case (_, false): m.flash = PhotoMetadata.FlashValue.didNotFire
+        }
+        if case .autoExposure(let bias)? = bracket { m.exposureBias = bias }
+        return m
+    }
+}
