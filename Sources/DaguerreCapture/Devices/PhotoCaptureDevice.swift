@@ -97,14 +97,20 @@ public struct ZeroShutterLagFrame: Sendable {
     public let metadata: CaptureFrameMetadata
     /// Whether exposure and white balance had settled when it was exposed.
     public let isSettled: Bool
+    /// When the middle of the picture was seen: the middle row's mid-exposure, on the session's
+    /// clock (a rolling shutter reads the middle row half a readout after the first).
+    public let sceneTime: Double
     private let makeStill: @Sendable (CaptureDimensions) throws(DaguerreError) -> SensorStill
 
+    /// A kept frame; `readoutDuration` is the rolling shutter's first-to-last-row time (0 for a
+    /// global shutter).
     public init(
-        metadata: CaptureFrameMetadata, isSettled: Bool,
+        metadata: CaptureFrameMetadata, isSettled: Bool, readoutDuration: Double = 0,
         still: @escaping @Sendable (CaptureDimensions) throws(DaguerreError) -> SensorStill
     ) {
         self.metadata = metadata
         self.isSettled = isSettled
+        sceneTime = metadata.timestamp + readoutDuration / 2 + metadata.exposureDuration / 2
         makeStill = still
     }
 

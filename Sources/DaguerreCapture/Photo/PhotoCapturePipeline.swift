@@ -76,7 +76,8 @@ final class PhotoCapturePipeline: Sendable {
         observers.publish(readiness: readiness)
     }
 
-    /// Runs an accepted request through the three stages.
+    /// Runs an accepted request through the three stages. `capture` must deliver willCapture
+    /// and didCapture, also when it throws.
     func submit(
         _ job: PhotoCaptureJob, output: PhotoOutput,
         capture: @escaping @Sendable (PhotoCaptureJob) throws(DaguerreError) -> [PhotoImageStills],
@@ -96,11 +97,8 @@ final class PhotoCapturePipeline: Sendable {
             do throws(DaguerreError) {
                 result = .success(try capture(job))
             } catch {
-                // Every expected callback still comes (the photos and didFinish carry the error).
-                deliveryQueue.async {
-                    delegate.willCapturePhoto(output, resolved)
-                    delegate.didCapturePhoto(output, resolved)
-                }
+                // The capture stage delivered willCapture and didCapture; the photos and
+                // didFinish carry the error.
                 result = .failure(error)
             }
             counters.withLock { c in

@@ -11,12 +11,14 @@ extension PhotoOutput {
         let resolved = job.resolved
         let delegate = job.delegate
         var plan = job.plan
+        // willCapture and didCapture bracket the exposures, and both come even when they fail.
+        pipeline.deliver { delegate.willCapturePhoto(self, resolved) }
+        defer { pipeline.deliver { delegate.didCapturePhoto(self, resolved) } }
         var chosen: SensorStill?
         if plan == .zeroShutterLag {
             chosen = try zeroShutterLagStill(for: job)
             if chosen == nil { plan = .newExposure }
         }
-        pipeline.deliver { delegate.willCapturePhoto(self, resolved) }
         let base = streamExposure(device)
         var images: [PhotoImageStills]
         switch plan {
@@ -41,7 +43,6 @@ extension PhotoOutput {
             let burst = [StillExposure](repeating: base, count: count)
             images = [PhotoImageStills(stills: try device.exposeStills(burst, dimensions: d, whiteBalance: nil))]
         }
-        pipeline.deliver { delegate.didCapturePhoto(self, resolved) }
         return images
     }
 
@@ -63,18 +64,18 @@ extension PhotoOutput {
         return StillExposure(duration: duration, iso: iso)
     }
 
-    /// The kept, settled frame whose exposure's middle is nearest the request; waits for the
+    /// The kept, settled frame whose scene time (middle row, mid-exposure) is nearest the request; waits for the
     /// next frame when it will be nearer than any kept one. Nil when no kept frame has settled.
     private func zeroShutterLagStill(for job: PhotoCaptureJob) throws(DaguerreError) -> SensorStill? {
         let target = job.requestTime
-        func distance(_ m: CaptureFrameMetadata) -> Double { abs(m.timestamp + m.exposureDuration / 2 - target) }
+        func distance(_ f: ZeroShutterLagFrame) -> Double { abs(f.sceneTime - target) }
         for _ in 0..<4 {
             let frames = job.device.zeroShutterLagFrames()
             guard let newest = frames.last else { break }
-            let best = frames.filter(\.isSettled).min { distance($0.metadata) < distance($1.metadata) }
-            var next = newest.metadata
-            next.timestamp += job.frameInterval
-            if let best, distance(best.metadata) <= distance(next) {
+            let best = frames.filter(\.isSettled).min { distance($0) < distance($1) }
+            // The next frame will be seen a frame interval after the newest.
+            let next = abs(newest.sceneTime + job.frameInterval - target)
+            if let best, distance(best) <= next {
                 return try best.still(dimensions: job.stillDimensions)
             }
             // The next frame will be nearer: wait for it (a frame interval, and some slack).

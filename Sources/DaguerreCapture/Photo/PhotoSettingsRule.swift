@@ -139,11 +139,12 @@ enum PhotoSettingsRules {
                     "the format dictionary \(describe(format)) must name exactly one of a codec (.videoCodec) and a pixel format (.pixelFormatType)",
                     fix: "Use [.videoCodec: .jpeg] or [.pixelFormatType: .bgra] (or .yuv420FullRange, .yuv420VideoRange).")
             }
+            // A value under the other kind's key (a pixel format as the codec) is not available either.
             let available: Bool
-            switch settings.processedFormat {
-            case .codec(let codec)?: available = c.photoCodecTypes.contains(codec)
-            case .pixelFormat(let pixel)?: available = c.photoPixelFormatTypes.contains(pixel)
-            case nil: available = false
+            switch (codec, pixel) {
+            case (.codec(let k)?, nil): available = c.photoCodecTypes.contains(k)
+            case (nil, .pixelFormat(let p)?): available = c.photoPixelFormatTypes.contains(p)
+            default: available = false
             }
             if !available {
                 throw PhotoSettingsRule.formatAvailable.error(
@@ -252,7 +253,8 @@ enum PhotoSettingsRules {
             case .manualExposure(let duration, let iso):
                 if !duration.isFinite || !c.exposureDurationRange.contains(duration) {
                     throw PhotoSettingsRule.bracketExposureRange.error(
-                        "the duration \(duration) s is outside \(c.exposureDurationRange) s", fix: "Give durations within the device's range.")
+                        "the duration \(duration) s is outside \(c.exposureDurationRange) s",
+                        fix: "Give durations within the device's range.")
                 }
                 if !iso.isFinite || !c.isoRange.contains(iso) {
                     throw PhotoSettingsRule.bracketExposureRange.error(

@@ -63,7 +63,8 @@ struct SceneMonitor: Sendable {
         var sis = false
         if let range = sisRange {
             let underTop = Self.below(range.upperBound, lux: lux, was: fresh ? nil : state.isStillImageStabilizationScene)
-            let overBottom = range.lowerBound <= 0 || !Self.below(range.lowerBound, lux: lux, was: fresh ? nil : !state.isStillImageStabilizationScene)
+            let overBottom =
+                range.lowerBound <= 0 || !Self.below(range.lowerBound, lux: lux, was: fresh ? nil : !state.isStillImageStabilizationScene)
             sis = underTop && overBottom
         }
         state = SceneMonitoringState(isFlashScene: flash && !sis, isStillImageStabilizationScene: sis)

@@ -30,6 +30,8 @@ final class PhotoRecorder: PhotoProcessingDelegate, RawPhotoProcessingDelegate, 
     var events: [Event] { log.withLock { $0.events.map(\.1) } }
     func events(of id: Int64) -> [Event] { log.withLock { $0.events.filter { $0.0 == id }.map(\.1) } }
     var photos: [Photo] { log.withLock { $0.photos } }
+    /// The requests' IDs in the order their didFinish came.
+    var finishOrder: [Int64] { log.withLock { $0.events.filter { $0.1 == .finish(ok: true) || $0.1 == .finish(ok: false) }.map(\.0) } }
     var resolved: [Int64: ResolvedPhotoSettings] { log.withLock { $0.resolved } }
 
     private func record(_ r: ResolvedPhotoSettings, _ e: Event) {
@@ -93,18 +95,26 @@ final class PhotoRecorder: PhotoProcessingDelegate, RawPhotoProcessingDelegate, 
 
 /// A small virtual camera (640×480 sensor, 320×240 and 640×480 modes) for fast photo tests.
 enum SmallCamera {
-    static var profile: VirtualCameraProfile {
+    static var profile: VirtualCameraProfile { profile(width: 640, height: 480) }
+
+    /// The back camera's module with a `width`×`height` sensor and a half-size stream.
+    static func profile(width: Int, height: Int) -> VirtualCameraProfile {
         var p = VirtualCameraProfile.back
-        p.sensor.width = 640
-        p.sensor.height = 480
-        p.modes = [SensorReadoutMode(width: 320, height: 240, maxFrameRate: 30), SensorReadoutMode(width: 640, height: 480, maxFrameRate: 30)]
+        p.sensor.width = width
+        p.sensor.height = height
+        p.modes = [
+            SensorReadoutMode(width: width / 2, height: height / 2, maxFrameRate: 30),
+            SensorReadoutMode(width: width, height: height, maxFrameRate: 30),
+        ]
         return p
     }
 
     /// A running session with the small back camera and a photo output, on a virtual clock
     /// that a background thread advances in real time (so zero shutter lag sees new frames).
     static func running(
-        preset: CaptureSession.Preset = .photo, seed: UInt64 = 1, configure: (PhotoOutput, VirtualCaptureDevice) throws -> Void = { _, _ in }
+        preset: CaptureSession.Preset = .photo, seed: UInt64 = 1, profile: VirtualCameraProfile = profile,
+        wrap: (VirtualCaptureDevice) -> any CaptureDevice = { $0 },
+        configure: (PhotoOutput, VirtualCaptureDevice) throws -> Void = { _, _ in }
     ) throws -> PhotoRig {
         let device = try VirtualCaptureDevice(profile: profile, position: .back, seed: seed)
         let clock = VirtualClock()
@@ -113,7 +123,8 @@ enum SmallCamera {
         session.beginConfiguration()
         try session.setSessionPreset(preset)
         try session.addInput(
-            CaptureDeviceInput(device: device, authorization: CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "tests"))))
+            CaptureDeviceInput(
+                device: wrap(device), authorization: CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "tests"))))
         try session.addOutput(output)
         try configure(output, device)
         try session.commitConfiguration()
@@ -131,6 +142,8 @@ final class PhotoRig: Sendable {
     let device: VirtualCaptureDevice
     let clock: VirtualClock
     private let ticking = Atomic<Bool>(false)
+    /// Held while the ticker advances, and by ``paused(_:)``.
+    private let tick = Mutex(())
 
     init(session: CaptureSession, output: PhotoOutput, device: VirtualCaptureDevice, clock: VirtualClock) {
         self.session = session
@@ -142,18 +155,28 @@ final class PhotoRig: Sendable {
     func advance(by seconds: Double) { clock.advance(by: seconds) }
 
     /// Advances the clock a frame at a time in the background until `stopTicking`.
-    func startTicking() {
+    /// Advances the clock by `step` every `step` of real time (frames come as the clock
+    /// passes them), in the background until ``stopTicking()``.
+    func startTicking(step: Double = 1.0 / 30) {
         ticking.store(true, ordering: .relaxed)
         let clock = self.clock
         Thread.detachNewThread { [self] in
             while ticking.load(ordering: .relaxed) {
-                clock.advance(by: 1.0 / 30)
-                Thread.sleep(forTimeInterval: 1.0 / 60)
+                tick.withLock { _ in clock.advance(by: step) }
+                Thread.sleep(forTimeInterval: step)
             }
         }
     }
 
     func stopTicking() { ticking.store(false, ordering: .relaxed) }
+
+    /// Runs `body` with the ticker held, after moving the clock on to `time` (if later).
+    func paused<R>(at time: Double, _ body: () throws -> R) rethrows -> R {
+        try tick.withLock { _ in
+            if time > clock.now { clock.advance(by: time - clock.now) }
+            return try body()
+        }
+    }
 
     deinit { session.stopRunning() }
 }

@@ -61,8 +61,11 @@ extension VirtualCaptureDevice: PhotoCaptureDevice {
     public func zeroShutterLagFrames() -> [ZeroShutterLagFrame] {
         let camera = self.camera
         let name = localizedName
+        let streamed = activeFormat.dimensions
+        let mode = camera.profile.modes.first { $0.width == streamed.width && $0.height == streamed.height }
+        let readout = mode.map { camera.sensor(for: $0).readoutTime } ?? 0
         return ring.all.map { kept in
-            ZeroShutterLagFrame(metadata: kept.metadata, isSettled: kept.isSettled) { (d) throws(DaguerreError) in
+            ZeroShutterLagFrame(metadata: kept.metadata, isSettled: kept.isSettled, readoutDuration: readout) { (d) throws(DaguerreError) in
                 let mode = try Self.stillMode(d, of: camera, deviceName: name)
                 return SensorStill(metadata: kept.metadata, dimensions: d) { () throws(DaguerreError) in
                     let raw = try camera.captureStill(
@@ -90,7 +93,8 @@ extension VirtualCaptureDevice: PhotoCaptureDevice {
         var stills: [SensorStill] = []
         for e in exposures {
             guard e.duration.isFinite, e.duration > 0, e.duration <= 60, e.iso.isFinite, e.iso > 0 else {
-                throw .invalidArgument(what: "still exposure \(e.duration) s at ISO \(e.iso)", problem: "give a duration in (0, 60] s and a positive ISO")
+                throw .invalidArgument(
+                    what: "still exposure \(e.duration) s at ISO \(e.iso)", problem: "give a duration in (0, 60] s and a positive ISO")
             }
             let exposure = ExposureSettings(duration: e.duration, iso: min(max(e.iso, range.lowerBound), range.upperBound))
             let gain = camera.profile.sensor.analogGain(iso: exposure.iso)
