@@ -13,7 +13,7 @@
 //
 // Between 2 and 50 lux both would work; SIS is preferred there, as it gives better pictures
 // (S3), and below 2 lux SIS alone would be too noisy, so the flash fires. A flag turns on when
-// the light falls 5 % below its threshold and off when it rises 5 % above, so that a light
+// the light falls 3 % below its threshold and off when it rises 3 % above, so that a light
 // level sitting on a threshold does not make the flag flicker.
 import DaguerreCore
 
@@ -39,7 +39,7 @@ struct SceneMonitor: Sendable {
     static let flashOnlyBelow = 50.0
     static let stabilizationBelow = 100.0
     static let flashWithStabilizationBelow = 2.0
-    static let hysteresis = 0.05
+    static let hysteresis = 0.03
 
     /// What a photo considers: flash (the mode is not off, and the camera has one) and SIS.
     struct Considered: Sendable, Hashable {
