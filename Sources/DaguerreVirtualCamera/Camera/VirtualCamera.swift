@@ -164,15 +164,18 @@ public final class VirtualCamera: @unchecked Sendable {
     }
 
     /// Meters one frame of a stream in `mode` at `time` without reading out its pixels at
-    /// `mode`'s size: the frame is read out at an eighth of the size (binned, as a sensor's
+    /// `mode`'s size: the frame is read out at an eighth of the size, at least 384 photosites wide (binned, as a sensor's
     /// metering path does), the control loops run on it exactly as ``captureRAW(mode:at:flashPower:)``
     /// would, and its metadata comes back; its index still fixes its noise, so
     /// ``captureStill(mode:at:exposure:whiteBalanceGains:flashPower:frameIndex:conditions:)``
     /// can render it at full size later (zero shutter lag without rendering every frame).
     public func meter(mode: SensorReadoutMode, at time: Double) throws(DaguerreError) -> FrameMetadata {
         try checkCapture(mode: mode, time: time, flashPower: nil)
-        let readout = SensorReadoutMode(
-            width: max(2, mode.width / 16 * 2), height: max(2, mode.height / 16 * 2), maxFrameRate: mode.maxFrameRate)
+        // An eighth of the size, but at least 384 photosites wide, so that the statistics' 32×24
+        // cells each still hold several photosites of every colour.
+        let width = min(mode.width, max(mode.width / 8, 384)) / 2 * 2
+        let height = max(2, Int((Double(width) * Double(mode.height) / Double(mode.width)).rounded()) / 2 * 2)
+        let readout = SensorReadoutMode(width: width, height: height, maxFrameRate: mode.maxFrameRate)
         return try streamFrame(mode: mode, readout: readout, at: time, flashPower: nil).metadata
     }
 
