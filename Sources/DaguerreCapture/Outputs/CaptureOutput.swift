@@ -17,7 +17,7 @@ import Synchronization
 /// `@unchecked`.
 public class CaptureOutput: @unchecked Sendable {
     /// What kind of output this is, for the session's rules (W3 looks at it).
-    enum Role: Sendable { case photo, preview, movieFile, videoData }
+    enum Role: Sendable { case photo, stillImage, preview, movieFile, videoData }
 
     let role: Role
     let acceptedMediaTypes: Set<CaptureMediaType>

@@ -13,6 +13,7 @@ import DaguerreCore
 ///    these rules run).
 /// 5. L5: a photo output with Live Photo capture enabled excludes a MovieFileOutput and needs
 ///    the photo preset.
+/// 6. P14: the deprecated StillImageOutput cannot sit beside a PhotoOutput.
 ///
 /// A session whose outputs wait for inputs (none added yet) is allowed; startRunning() refuses
 /// to run an output that has no connection.
@@ -52,6 +53,11 @@ enum ConfigurationRules {
                         fix: "Use a preset (which picks a 420f, 420v or BGRA format) or make such a format active.")
                 }
             }
+        }
+        if config.outputs.contains(where: { $0.role == .stillImage }), config.outputs.contains(where: { $0.role == .photo }) {
+            throw .captureConfiguration(
+                problem: "the session has a PhotoOutput and the deprecated StillImageOutput, which cannot be used together (SPEC P14)",
+                fix: "Remove the StillImageOutput: the PhotoOutput takes every photo it took.")
         }
         let hasMovieOutput = config.outputs.contains { $0.role == .movieFile }
         for case let photo as PhotoOutput in config.outputs where config.pipelineOptions(of: photo).isLivePhotoCaptureEnabled {
