@@ -30,6 +30,14 @@ let package = Package(
         .executableTarget(
             name: "raw-nr-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreRAW"), daguerre("DaguerreFormats")],
             path: "raw-nr"),
+        // Times PhotoOutput: latency, first capture unprepared and prepared, sustained rate, overlap.
+        .executableTarget(
+            name: "photo-capture-bench",
+            dependencies: [
+                daguerre("DaguerreCapture"), daguerre("DaguerreVirtualCamera"), daguerre("DaguerreRAW"), daguerre("DaguerreImage"),
+                daguerre("DaguerreFormats"),
+            ],
+            path: "photo-capture"),
         .executableTarget(
             name: "virtual-camera-bench", dependencies: [daguerre("DaguerreVirtualCamera"), daguerre("DaguerreCapture")],
             path: "virtual-camera"),
