@@ -30,6 +30,9 @@ let package = Package(
         .executableTarget(
             name: "raw-nr-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreRAW"), daguerre("DaguerreFormats")],
             path: "raw-nr"),
+        // Times the burst merge of still-image stabilization on 8 virtual 12 MP frames.
+        .executableTarget(
+            name: "burst-merge-bench", dependencies: [daguerre("DaguerreRAW"), daguerre("DaguerreVirtualCamera")], path: "burst-merge"),
         .executableTarget(
             name: "virtual-camera-bench", dependencies: [daguerre("DaguerreVirtualCamera"), daguerre("DaguerreCapture")],
             path: "virtual-camera"),
