@@ -34,6 +34,13 @@ func greenSNR(_ m: BayerImage, patch index: Int) -> Double {
     return mean / variance.squareRoot()
 }
 
+/// A line of /proc/self/status in MB (VmRSS now, VmHWM the peak so far).
+func memory(_ key: String) -> Double {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
+    return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+}
+
 let args = CommandLine.arguments
 let reps = args.firstIndex(of: "--reps").flatMap { Int(args[$0 + 1]) } ?? 7
 let count = args.firstIndex(of: "--frames").flatMap { Int(args[$0 + 1]) } ?? 8
@@ -57,6 +64,9 @@ do {
         frames.append(f.mosaic)
     }
     print(String(format: "rendered %d frames of %d×%d in %.2f s", count, mode.width, mode.height, now() - t0))
+    let before = memory("VmRSS")
+    // Resets the peak (VmHWM) to the resident size now, so the peak after is the merges' own.
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     let merge = BurstMerge()
     var times: [Double] = []
     var merged = frames[0]
@@ -73,6 +83,10 @@ do {
             mode.height,
             ProcessInfo.processInfo.activeProcessorCount, median, times.min() ?? 0, times.max() ?? 0, reps,
             estimate ? ", noise estimated" : ""))
+    print(
+        String(
+            format: "memory: %.0f MB resident before the merges (frames, camera caches), peak %.0f MB during them (the merge adds %.0f MB)",
+            before, memory("VmHWM"), memory("VmHWM") - before))
     for patch in [20, 21] {
         let single = greenSNR(frames[0], patch: patch)
         let fused = greenSNR(merged, patch: patch)
