@@ -43,9 +43,8 @@ import Testing
             ).mosaic
             let clock = ContinuousClock.now
             merged = try BurstMerge().merge(burst.frames, reference: 0, noise: burst.noiseProfile)
-            mergeSeconds =
-                Double((ContinuousClock.now - clock).components.attoseconds) * 1e-18
-                + Double((ContinuousClock.now - clock).components.seconds)
+            let elapsed = (ContinuousClock.now - clock).components
+            mergeSeconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
         }
 
         /// The photosites the disc covers at some time during the burst (its path, widened by its radius).
@@ -68,7 +67,7 @@ import Testing
     @Test("8 frames at 5 lux hand-held: at least 90 % of the √8 SNR gain on the grey patch, within 1 dB of one long exposure")
     func snrGain() throws {
         let s = try Self.lowLight.get()
-        print("burst merge of 8 × 1008×756 (debug build): \(s.mergeSeconds) s")
+        print("burst merge of 8 × 1008×756 (this build, not a benchmark): \(s.mergeSeconds) s")
         var rows: [String] = []
         for patch in StudioScene.neutralPatchIndices {
             let box = BurstScenes.patchBox(patch, in: s.merged, fraction: 0.7)
@@ -248,6 +247,7 @@ import Testing
             _ = try merge.merge([frame, frame], noise: [(1e-4, 1e-6), (1e-4, 1e-6)])
         }
         expectDaguerreError("a negative noise scale", invalid) { _ = try merge.merge([frame, frame], noise: [(-1, 0)]) }
+        expectDaguerreError("a bad noise profile with one frame", invalid) { _ = try merge.merge([frame], noise: [(.nan, 0)]) }
         expectDaguerreError("too many frames", invalid) {
             _ = try merge.merge(Array(repeating: frame, count: BurstMerge.maxFrames + 1), noise: Self.profile)
         }

@@ -59,8 +59,12 @@ public struct BurstMerge: Sendable {
         }
         let layout = try BurstLayout(frames: frames, referenceIndex: reference, limits: limits)
         let first = frames[reference]
+        guard frames.count > 1 else {
+            // Nothing to merge; a given profile is still checked, none is estimated.
+            if let noise { _ = try BurstNoise(dng: noise, reference: first) }
+            return first
+        }
         let model = try BurstNoise(dng: noise, reference: first)
-        guard frames.count > 1 else { return first }
         let shift = outputShift(frameCount: frames.count, reference: first)
         let samples = BurstMergeSchedule.run(frames, layout: layout, noise: model, options: options, shift: shift)
         let factor = Double(1 << shift)
