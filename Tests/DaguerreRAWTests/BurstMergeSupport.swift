@@ -22,7 +22,9 @@ enum BurstScenes {
     struct Burst {
         var frames: [BayerImage]
         var long: BayerImage
-        var noiseProfile: [(scale: Double, offset: Double)]
+        /// The first frame's DNG colour calibration, with its NoiseProfile.
+        var calibration: RawColorCalibration
+        var noiseProfile: [(scale: Double, offset: Double)] { calibration.noiseProfile }
     }
 
     static func burst(
@@ -31,13 +33,13 @@ enum BurstScenes {
         let mode = camera.profile.modes[0]
         let gains = SIMD3<Double>(2, 1, 1.6)
         var frames: [BayerImage] = []
-        var profile: [(scale: Double, offset: Double)] = []
+        var calibration = RawColorCalibration()
         for i in 0..<count {
             let f = try camera.captureStill(
                 mode: mode, at: start + Double(i) * duration, exposure: ExposureSettings(duration: duration, iso: iso),
                 whiteBalanceGains: gains)
             frames.append(f.mosaic)
-            if i == 0 { profile = camera.calibration(for: f).noiseProfile }
+            if i == 0 { calibration = camera.calibration(for: f) }
         }
         let longFrame =
             long
@@ -45,7 +47,7 @@ enum BurstScenes {
                 mode: mode, at: start, exposure: ExposureSettings(duration: duration * Double(count), iso: iso / Double(count)),
                 whiteBalanceGains: gains
             ).mosaic : frames[0]
-        return Burst(frames: frames, long: longFrame, noiseProfile: profile)
+        return Burst(frames: frames, long: longFrame, calibration: calibration)
     }
 
     /// The photosite box (x, y ranges) of the middle `fraction` of chart patch `index`.

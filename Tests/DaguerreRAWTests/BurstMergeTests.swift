@@ -1,4 +1,5 @@
 import DaguerreCore
+import DaguerreFormats
 import DaguerreTestSupport
 import DaguerreVirtualCamera
 import Foundation
@@ -130,6 +131,39 @@ import Testing
         #expect(robustCrop <= single)
         #expect(estimatedCrop <= single)
         #expect(blindCrop >= 1.5 * single, "without rejection the disc would ghost")
+    }
+
+    @Test("The merged mosaic is one better frame to the DNG writer and the develop: the same level, less noise")
+    func developsAsOneFrame() throws {
+        let s = try Self.lowLight.get()
+        // The chart's row of neutral patches.
+        let box = (x: 48..<496, y: 320..<384)
+        func develop(_ m: BayerImage) throws -> LinearPixels {
+            var dng = DNGImage(raw: try Self.crop(m, box), uniqueCameraModel: "Daguerre Burst Test")
+            dng.color = s.burst.calibration
+            var raw = try RAWFilter(data: Data(try DNGWriter.data(for: dng)))
+            raw.luminanceNoiseReductionAmount = 0
+            return try LinearPixels(try raw.outputImage())
+        }
+        let one = try develop(s.burst.frames[0])
+        let fused = try develop(s.merged)
+        // The develop shows the DNG's default crop (the mosaic less a border on every side).
+        let border = (x: (box.x.count - one.width) / 2, y: (box.y.count - one.height) / 2)
+        try #require(fused.width == one.width && fused.height == one.height && border.x >= 0 && border.y >= 0)
+        let patch = BurstScenes.patchBox(Self.greyPatch, in: s.merged, fraction: 0.7)
+        let xs = patch.x.lowerBound - box.x.lowerBound - border.x..<patch.x.upperBound - box.x.lowerBound - border.x
+        let ys = patch.y.lowerBound - box.y.lowerBound - border.y..<patch.y.upperBound - box.y.lowerBound - border.y
+        try #require(xs.lowerBound >= 0 && ys.lowerBound >= 0 && xs.upperBound <= one.width && ys.upperBound <= one.height)
+        func greenStatistics(_ p: LinearPixels) -> (mean: Double, deviation: Double) {
+            let values = ys.flatMap { y in xs.map { x in p[x: x, y: y].y } }
+            let mean = values.reduce(0, +) / Double(values.count)
+            return (mean, (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)).squareRoot())
+        }
+        let a = greenStatistics(one)
+        let b = greenStatistics(fused)
+        print("developed grey patch (linear G): one frame \(a.mean) ± \(a.deviation), fused \(b.mean) ± \(b.deviation)")
+        #expect(abs(b.mean / a.mean - 1) <= 0.03, "the same exposure")
+        #expect(b.deviation <= 0.5 * a.deviation, "less noise")
     }
 
     /// RMS over `region` of the difference of two mosaics, each normalized to 0...1 by its own levels.

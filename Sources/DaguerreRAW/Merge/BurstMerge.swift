@@ -4,9 +4,10 @@
 // al., "Burst photography for high dynamic range and low-light imaging on mobile cameras", 2016):
 // a coarse-to-fine tile search on a grey image of 2×2 Bayer blocks, then a robust merge of each
 // tile. Our own code: no maintained library aligns and merges raw Bayer bursts on Linux. Debian
-// has hdrmerge (an application that merges exposure brackets into an HDR DNG with one global
-// translation a frame and no motion rejection, not a library) and the SwiftPM mirror nothing of
-// the kind.
+// has hdrmerge, an application (not a library) that builds an HDR DNG from exposure brackets by
+// taking each pixel from the best-exposed frame, aligned by one translation a frame, with
+// ghosts masked by hand in its GUI; it does not average a burst. The SwiftPM mirror has nothing
+// of the kind.
 import DaguerreCore
 
 /// Aligns a burst of raw frames to one of them and merges it into one frame with less noise.
