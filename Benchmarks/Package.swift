@@ -38,6 +38,9 @@ let package = Package(
                 daguerre("DaguerreFormats"),
             ],
             path: "photo-capture"),
+        // Times the burst merge of still-image stabilization on 8 virtual 12 MP frames.
+        .executableTarget(
+            name: "burst-merge-bench", dependencies: [daguerre("DaguerreRAW"), daguerre("DaguerreVirtualCamera")], path: "burst-merge"),
         .executableTarget(
             name: "virtual-camera-bench", dependencies: [daguerre("DaguerreVirtualCamera"), daguerre("DaguerreCapture")],
             path: "virtual-camera"),
