@@ -92,8 +92,11 @@ let package = Package(
                 "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera",
                 "DaguerreCapture",
             ]),
-        // The seeds' worked examples, shared by the sample programs, the demo job and the tests.
-        .target(name: "DaguerreSamples", dependencies: ["DaguerreImage"]),
+        // The seeds' worked examples, shared by the sample programs, the demo job and the tests:
+        // the engine's variable box blur and the photo output's samples.
+        .target(
+            name: "DaguerreSamples",
+            dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreCapture"]),
         .executableTarget(
             name: "daguerre",
             dependencies: [
@@ -101,6 +104,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "capture-sample", dependencies: ["Daguerre"], path: "Examples/capture-sample"),
+        .executableTarget(name: "photo-samples", dependencies: ["Daguerre", "DaguerreSamples"], path: "Examples/photo-samples"),
         .executableTarget(
             name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
             path: "Examples/variable-box-blur"),
@@ -122,7 +126,8 @@ let package = Package(
         .testTarget(
             name: "DaguerreCaptureTests",
             dependencies: [
-                "DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreTestSupport",
+                "DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreSamples",
+                "DaguerreTestSupport",
             ]),
         .testTarget(name: "DaguerreRAWTests", dependencies: ["DaguerreRAW", "DaguerreVirtualCamera", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreImageTests", dependencies: ["Daguerre", "DaguerreSamples", "DaguerreTestSupport", "CLCMS2"]),
