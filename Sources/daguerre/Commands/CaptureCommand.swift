@@ -1,6 +1,8 @@
 import ArgumentParser
 import Daguerre
+import Dispatch
 import Foundation
+import Synchronization
 
 /// `daguerre capture` (AVCam's job): photos from a virtual camera through a capture session and
 /// its PhotoOutput (SPEC P1–P14), on the host clock. Prints the resolved settings and each
@@ -111,15 +113,26 @@ struct CaptureCommand: ParsableCommand {
         try session.addOutput(photoOutput)
         try photoOutput.setHighResolutionCaptureEnabled(photo.highResolution)
         try session.commitConfiguration()
-        // Prepared before running (Q4, Q6): the first photo does not pay for the still mode.
-        photoOutput.setPreparedPhotoSettingsArray([try photo.request(for: photoOutput).settings])
-        try session.startRunning()
-        defer { session.stopRunning() }
-        Thread.sleep(forTimeInterval: Self.settleSeconds)
-
         print(
             "\(device.localizedName), \(device.activeFormat.description), \(Int(camera.lux)) lux, \(camera.light.rawValue)"
                 + (motion ? ", hand-held" : ", tripod") + (sceneFile.map { ", scene \($0)" } ?? ", studio scene"))
+
+        // Prepared before running (Q4, Q6): the first photo does not pay for the still mode's
+        // resources. The completion comes once the session runs; the photos wait for it.
+        let preparation = PreparationWait()
+        let started = Date()
+        photoOutput.setPreparedPhotoSettingsArray([try photo.request(for: photoOutput).settings]) { prepared, error in
+            preparation.finish(prepared, error)
+        }
+        try session.startRunning()
+        defer { session.stopRunning() }
+        let (prepared, preparationError) = try preparation.wait(timeout: Self.timeoutSeconds)
+        if let preparationError { throw preparationError }
+        print(
+            String(
+                format: "Resources prepared: %@ in %.0f ms after startRunning", prepared ? "yes" : "no",
+                Date().timeIntervalSince(started) * 1000))
+        Thread.sleep(forTimeInterval: Self.settleSeconds)
         var logs: [PhotoCaptureLog] = []
         for number in 1...count {
             let log = PhotoCaptureLog(number: number, folder: output)
@@ -139,5 +152,23 @@ struct CaptureCommand: ParsableCommand {
             failures += log.errors
         }
         if let first = failures.first { throw first }
+    }
+}
+
+/// Waits for setPreparedPhotoSettingsArray's completion.
+final class PreparationWait: Sendable {
+    private let result = Mutex<(Bool, DaguerreError?)?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ prepared: Bool, _ error: DaguerreError?) {
+        result.withLock { $0 = (prepared, error) }
+        done.signal()
+    }
+
+    func wait(timeout: Double) throws(DaguerreError) -> (Bool, DaguerreError?) {
+        guard done.wait(timeout: .now() + timeout) == .success, let r = result.withLock({ $0 }) else {
+            throw .processorFailed(name: "PhotoOutput", reason: "resource preparation did not finish within \(Int(timeout)) s")
+        }
+        return r
     }
 }
