@@ -93,8 +93,11 @@ let package = Package(
                 "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera",
                 "DaguerreCapture",
             ]),
-        // The seeds' worked examples, shared by the sample programs, the demo job and the tests.
-        .target(name: "DaguerreSamples", dependencies: ["DaguerreImage"]),
+        // The seeds' worked examples, shared by the sample programs, the demo job and the tests:
+        // the engine's variable box blur and the photo output's samples.
+        .target(
+            name: "DaguerreSamples",
+            dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreCapture"]),
         .executableTarget(
             name: "daguerre",
             dependencies: [
@@ -102,6 +105,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "capture-sample", dependencies: ["Daguerre"], path: "Examples/capture-sample"),
+        .executableTarget(name: "photo-samples", dependencies: ["Daguerre", "DaguerreSamples"], path: "Examples/photo-samples"),
         .executableTarget(
             name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
             path: "Examples/variable-box-blur"),
@@ -123,8 +127,8 @@ let package = Package(
         .testTarget(
             name: "DaguerreCaptureTests",
             dependencies: [
-                "DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreTestSupport",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "DaguerreCapture", "DaguerreVirtualCamera", "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreSamples",
+                "DaguerreTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "DaguerreRAWTests", dependencies: ["DaguerreRAW", "DaguerreVirtualCamera", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreImageTests", dependencies: ["Daguerre", "DaguerreSamples", "DaguerreTestSupport", "CLCMS2"]),

@@ -10,7 +10,7 @@ struct Daguerre: ParsableCommand {
             """,
         subcommands: [
             ApplyCommand.self, GenerateCommand.self, FiltersCommand.self, InspectCommand.self, MotionPhotoCommand.self, FramesCommand.self,
-            RecordCommand.self, DevelopCommand.self, DemoCommand.self,
+            RecordCommand.self, CaptureCommand.self, DevelopCommand.self, DemoCommand.self,
         ]
     )
 }
