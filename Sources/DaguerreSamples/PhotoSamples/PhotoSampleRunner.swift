@@ -9,10 +9,8 @@ import Foundation
 /// Runs the seeds' photo samples (``PhotoSamples``) one after another and collects a
 /// ``PhotoSampleRecord`` for each. The JPEGs and DNGs go to `folder`.
 ///
-/// Two samples end in errors the package gives on purpose today: the Live Photo request is
-/// refused with `.unsupported` (movies are not recorded yet), and the photo taken with the
-/// monitored settings in a still-image-stabilization scene carries `.unsupported` (burst fusion
-/// is not built yet).
+/// One sample ends in an error the package gives on purpose today: the Live Photo request is
+/// refused with `.unsupported` (movies are not recorded yet).
 ///
 /// ```swift
 /// let provider = try VirtualDeviceProvider(seed: 0)
