@@ -6,7 +6,7 @@
 //             beside the total and the rest
 //   first     one process, one first capture, unprepared or prepared (run it alternately)
 //   sustained requests as fast as the readiness allows for 6 s: photos per second, in order
-//   overlap   100 requests at once, twice: all complete, and the resident set after each
+//   overlap   100 requests at once, three times: all complete, and the resident set after each
 //
 //   swift build --package-path Benchmarks -c release $(scripts/swift-flags) --product photo-capture-bench
 //   Benchmarks/.build/release/photo-capture-bench latency --reps 9
@@ -34,6 +34,11 @@ func residentMiB() -> Double {
     let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
     return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
 }
+func cpu() -> Double {
+    var u = rusage()
+    getrusage(0, &u)
+    return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6
+}
 func ms(_ s: Double) -> String { String(format: "%.0f ms", s * 1000) }
 
 /// Records when each photo of a request arrives.
@@ -60,7 +65,8 @@ final class Timer: PhotoProcessingDelegate, RawPhotoProcessingDelegate, Sendable
         error: DaguerreError?
     ) {
         if makeDNG, let rawSampleBuffer {
-            _ = try? PhotoOutput.dngPhotoDataRepresentation(forRawSampleBuffer: rawSampleBuffer, previewPhotoSampleBuffer: previewPhotoSampleBuffer)
+            _ = try? PhotoOutput.dngPhotoDataRepresentation(
+                forRawSampleBuffer: rawSampleBuffer, previewPhotoSampleBuffer: previewPhotoSampleBuffer)
         }
         let t = now()
         state.withLock {
@@ -68,7 +74,9 @@ final class Timer: PhotoProcessingDelegate, RawPhotoProcessingDelegate, Sendable
             if rawSampleBuffer == nil { $0.failures += 1 }
         }
     }
-    func capture(_ captureOutput: PhotoOutput, didFinishCaptureForResolvedSettings resolvedSettings: ResolvedPhotoSettings, error: DaguerreError?) {
+    func capture(
+        _ captureOutput: PhotoOutput, didFinishCaptureForResolvedSettings resolvedSettings: ResolvedPhotoSettings, error: DaguerreError?
+    ) {
         state.withLock { $0.finished.append(resolvedSettings.uniqueID) }
         done.signal()
     }
@@ -91,7 +99,9 @@ struct Rig {
         output = PhotoOutput()
         session.beginConfiguration()
         try session.setSessionPreset(.photo)
-        try session.addInput(CaptureDeviceInput(device: device, authorization: CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "benchmark"))))
+        try session.addInput(
+            CaptureDeviceInput(
+                device: device, authorization: CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "benchmark"))))
         try session.addOutput(output)
         try session.commitConfiguration()
         try session.startRunning()
@@ -192,7 +202,7 @@ case "overlap":
     rig.prepare([jpeg()])
     _ = try rig.latency(jpeg)
     let before = residentMiB()
-    for round in 1...2 {
+    for round in 1...3 {
         let timer = Timer()
         var ids: [Int64] = []
         let t0 = now()
@@ -202,11 +212,56 @@ case "overlap":
             ids.append(s.uniqueID)
         }
         timer.wait(100)
+        Thread.sleep(forTimeInterval: 1)  // afterwards: the output has finished its bookkeeping
         print(
             String(
-                format: "overlap round %d: 100 requests complete in %.1f s, in order: %@, failures %d; resident %.0f MiB (%.0f MiB before the first round)",
+                format:
+                    "overlap round %d: 100 requests complete in %.1f s, in order: %@, failures %d; resident %.0f MiB (%.0f MiB before the first round)",
                 round, now() - t0, timer.finished == ids ? "yes" : "NO", timer.failures, residentMiB(), before))
     }
+case "files":
+    // A 12 MP RAW + JPEG with a preview, written through the data representations (for
+    // dng_validate and exiftool by hand): photo-capture-bench files DIR
+    let folder = args.count > 2 ? args[2] : "."
+    let rig = try Rig()
+    let raw = rig.output.availableRawPhotoPixelFormatTypes.first!
+    var settings = PhotoSettings(rawPixelFormatType: raw, processedFormat: [.videoCodec: .jpeg])
+    settings.previewPhotoFormat = PreviewPhotoFormat(pixelFormatType: .bgra, width: 320, height: 320)
+    final class Keeper: PhotoProcessingDelegate, RawPhotoProcessingDelegate, Sendable {
+        let folder: String
+        let done = DispatchSemaphore(value: 0)
+        init(_ folder: String) { self.folder = folder }
+        func capture(
+            _ captureOutput: PhotoOutput, didFinishProcessingPhotoSampleBuffer photoSampleBuffer: SampleBuffer?,
+            previewPhotoSampleBuffer: SampleBuffer?, resolvedSettings: ResolvedPhotoSettings,
+            bracketSettings: BracketedStillImageSettings?, error: DaguerreError?
+        ) {
+            guard let photoSampleBuffer,
+                let data = try? PhotoOutput.jpegPhotoDataRepresentation(
+                    forJPEGSampleBuffer: photoSampleBuffer, previewPhotoSampleBuffer: previewPhotoSampleBuffer)
+            else { return print("no JPEG: \(String(describing: error))") }
+            try? AtomicFile.write(data, to: folder + "/photo.jpg")
+        }
+        func capture(
+            _ captureOutput: PhotoOutput, didFinishProcessingRawPhotoSampleBuffer rawSampleBuffer: SampleBuffer?,
+            previewPhotoSampleBuffer: SampleBuffer?, resolvedSettings: ResolvedPhotoSettings,
+            bracketSettings: BracketedStillImageSettings?, error: DaguerreError?
+        ) {
+            guard let rawSampleBuffer,
+                let data = try? PhotoOutput.dngPhotoDataRepresentation(
+                    forRawSampleBuffer: rawSampleBuffer, previewPhotoSampleBuffer: previewPhotoSampleBuffer)
+            else { return print("no DNG: \(String(describing: error))") }
+            try? AtomicFile.write(data, to: folder + "/photo.dng")
+        }
+        func capture(
+            _ captureOutput: PhotoOutput, didFinishCaptureForResolvedSettings resolvedSettings: ResolvedPhotoSettings,
+            error: DaguerreError?
+        ) { done.signal() }
+    }
+    let keeper = Keeper(folder)
+    try rig.output.capturePhoto(with: settings, delegate: keeper)
+    keeper.done.wait()
+    print("wrote \(folder)/photo.jpg and \(folder)/photo.dng")
 case "breakdown":
     // The JPEG path's stages on one 12 MP still, in-process: sensor render, develop to RGB8, encode.
     let rig = try Rig()
@@ -216,20 +271,43 @@ case "breakdown":
     var renders: [Double] = []
     var develops: [Double] = []
     var encodes: [Double] = []
+    var raw = try still.read()
+    for _ in 0..<reps {
+        let t0 = now()
+        raw = try still.read()
+        renders.append(now() - t0)
+    }
+    var cpus: [Double] = []
     for _ in 0..<reps {
         var t0 = now()
-        let raw = try still.read()
-        renders.append(now() - t0)
-        t0 = now()
+        let c0 = cpu()
         var filter = try RAWFilter(mosaic: raw.bayerImage!, color: raw.rawCalibration!, metadata: raw.photoMetadata)
         if args.contains("--no-nr") { filter.luminanceNoiseReductionAmount = 0 }
         let rgb = try Context().createBuffer(try filter.outputImage(), format: .rgb8, colorSpace: .displayP3)
         develops.append(now() - t0)
+        cpus.append(cpu() - c0)
         t0 = now()
         _ = try JPEGDataEncoder.encode(rgb, quality: 0.9)
         encodes.append(now() - t0)
     }
-    print("12 MP stages, \(reps) reps, medians: sensor render \(ms(median(renders))), develop \(ms(median(develops))), JPEG encode \(ms(median(encodes)))")
+    var streamed: [Double] = []
+    for _ in 0..<reps {
+        let t0 = now()
+        var filter = try RAWFilter(mosaic: raw.bayerImage!, color: raw.rawCalibration!, metadata: raw.photoMetadata)
+        if args.contains("--no-nr") { filter.luminanceNoiseReductionAmount = 0 }
+        try Context().writeJPEGRepresentation(
+            of: try filter.outputImage(), to: URL(fileURLWithPath: "/dev/shm/photo-bench.jpg"), colorSpace: .displayP3,
+            options: [.quality(0.9)])
+        streamed.append(now() - t0)
+    }
+    print("develop streamed into the JPEG encoder (a file in /dev/shm): \(ms(median(streamed)))")
+    if let profile = (try? still.read())?.rawCalibration?.noiseProfile, let g = profile.first {
+        print(
+            String(format: "noise at 18 %% grey: σ %.5f of white (ISO %.0f)", (g.scale * 0.18 + g.offset).squareRoot(), still.metadata.iso))
+    }
+    print(
+        "12 MP stages, \(reps) reps, medians: sensor render \(ms(median(renders))), develop \(ms(median(develops))) (CPU \(ms(median(cpus)))), JPEG encode \(ms(median(encodes)))"
+    )
 default:
     print("usage: photo-capture-bench latency|first [--prepared]|sustained|overlap [--reps N]")
 }

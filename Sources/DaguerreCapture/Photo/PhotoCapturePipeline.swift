@@ -13,13 +13,17 @@ import Dispatch
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 final class PhotoCapturePipeline: Sendable {
     private let captureQueue = DispatchQueue(label: "daguerre.photo-output.capture")
     private let processingQueue = DispatchQueue(label: "daguerre.photo-output.processing")
     /// Where every delegate callback is made, one at a time.
     let deliveryQueue = DispatchQueue(label: "daguerre.photo-output.delivery")
 
-    /// Requests past capture and not yet delivered from which readiness says "waiting for processing".
+    /// Requests accepted and not yet delivered from which readiness says "waiting for processing".
     static let processingBacklogLimit = 3
 
     private struct Counters: Sendable {
@@ -65,7 +69,9 @@ final class PhotoCapturePipeline: Sendable {
     var readiness: PhotoCaptureReadiness {
         counters.withLock { c in
             if !c.running { return .sessionNotRunning }
-            if c.inProcessing >= Self.processingBacklogLimit { return .notReadyWaitingForProcessing }
+            // Requests waiting in either stage will all be processed before a new one: past
+            // the backlog limit, the shutter waits for processing.
+            if c.inProcessing + c.inCapture >= Self.processingBacklogLimit { return .notReadyWaitingForProcessing }
             if c.exposingInCapture > 0 { return .notReadyWaitingForCapture }
             if c.inCapture > 0 { return .notReadyMomentarily }
             return .ready
@@ -110,12 +116,35 @@ final class PhotoCapturePipeline: Sendable {
             processingQueue.async { [self] in
                 process(job, result, output)
                 deliveryQueue.async { [self] in
-                    counters.withLock { $0.inProcessing -= 1 }
+                    let idle = counters.withLock { c in
+                        c.inProcessing -= 1
+                        return c.inProcessing == 0 && c.inCapture == 0
+                    }
                     publishReadiness(output.observers)
+                    if idle { Self.returnFreedMemory() }
                 }
             }
         }
     }
+
+    /// Gives the photos' freed buffers back to the system once no request is left: glibc keeps
+    /// freed heap memory for reuse, and a burst of 12 MP photos would otherwise leave the
+    /// process tens of megabytes larger each time.
+    private static func returnFreedMemory() {
+        _ = mallocTrim?(0)
+    }
+
+    /// glibc's malloc_trim (malloc.h is not in Swift's Glibc module), found at run time; nil
+    /// with another C library.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        #if canImport(Glibc)
+            // RTLD_DEFAULT is the null handle in glibc.
+            guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        #else
+            return nil
+        #endif
+    }()
 
     /// Calls `body` on the delivery queue, after every callback already queued.
     func deliver(_ body: @escaping @Sendable () -> Void) {

@@ -77,9 +77,13 @@ extension PhotoOutput {
             made.raw = sensor
         }
         if let format = job.settings.processedFormat {
-            let rgb = try developer.develop(sensor, colorSpace: job.colorSpace)
             var metadata = sensor.photoMetadata
             metadata.writesAppleMakerNote = true
+            if format == .jpeg, previewFormat == nil {
+                made.photo = try developer.jpeg(sensor, colorSpace: job.colorSpace, metadata: metadata)
+                return made
+            }
+            let rgb = try developer.develop(sensor, colorSpace: job.colorSpace)
             made.photo = try developer.encode(rgb, as: format, metadata: metadata, frame: sensor.metadata)
             if let previewFormat, resolved.previewPhotoDimensions.width > 0 {
                 made.photoPreview = try developer.preview(

@@ -2,7 +2,7 @@ import CDaguerreCodecs
 import DaguerreCore
 
 /// What JPEG and PNG encoding share: a C encoder handle from CDaguerreCodecs (setjmp glue
-/// around libjpeg/libpng) writing into an ``AtomicFile``, with the row bookkeeping of
+/// around libjpeg/libpng) writing into an ``EncoderDestination`` (an ``AtomicFile``, or memory), with the row bookkeeping of
 /// ``RowLedger``. Subclasses validate their options, create the handle and describe their C
 /// functions in a ``Bridge``; writing, finishing and abandoning are the same for both.
 public class BridgedEncoder: ImageEncoder {
@@ -18,20 +18,21 @@ public class BridgedEncoder: ImageEncoder {
 
     public let rowFormat: PixelFormat
     public let options: EncoderOptions
-    let file: AtomicFile
+    let file: any EncoderDestination
     private var handle: OpaquePointer?
     private var ledger: RowLedger
     private let bridge: Bridge
 
     /// `create` makes the C encoder on the open temporary file; nil means memory ran out.
-    init(path: String, options: EncoderOptions, bridge: Bridge, create: (UnsafeMutablePointer<FILE>) -> OpaquePointer?)
-        throws(DaguerreError)
-    {
+    init(
+        destination: any EncoderDestination, options: EncoderOptions, bridge: Bridge,
+        create: (UnsafeMutablePointer<FILE>) -> OpaquePointer?
+    ) throws(DaguerreError) {
         self.rowFormat = options.rowFormat
         self.options = options
         self.bridge = bridge
         ledger = RowLedger(format: bridge.format, height: options.height, rowBytes: options.width * options.rowFormat.bytesPerPixel)
-        file = try AtomicFile(destination: path)
+        file = destination
         guard let made = create(try file.stream()) else {
             file.abort()
             throw .tooLarge(what: "\(bridge.format) encoder memory", value: 0, limit: 0)

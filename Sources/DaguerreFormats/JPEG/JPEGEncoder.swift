@@ -21,7 +21,12 @@ import Foundation
 /// try jpeg.finish()
 /// ```
 public final class JPEGEncoder: BridgedEncoder {
-    public init(path: String, options: EncoderOptions) throws(DaguerreError) {
+    public convenience init(path: String, options: EncoderOptions) throws(DaguerreError) {
+        try self.init(destination: try AtomicFile(destination: path), options: options)
+    }
+
+    /// An encoder writing into `destination` (a ``MemoryDestination`` keeps the bytes).
+    public init(destination: any EncoderDestination, options: EncoderOptions) throws(DaguerreError) {
         let quality = try Self.libjpegQuality(options.quality)
         guard options.rowFormat == .rgb8 || options.rowFormat == .l8 else {
             throw .unsupported(feature: "JPEG rows in \(options.rowFormat)", hint: "Give JPEG rows as RGB8 or L8.")
@@ -37,7 +42,7 @@ public final class JPEGEncoder: BridgedEncoder {
         }
         let markers = try JPEGSegment.bridged(options.jpegSegments)
         try super.init(
-            path: path, options: options,
+            destination: destination, options: options,
             bridge: Bridge(
                 format: "JPEG", status: { dag_jpeg_encoder_status($0) }, message: { dag_jpeg_encoder_message($0) },
                 write: { dag_jpeg_encoder_write($0, $1, $2, $3) }, finish: { dag_jpeg_encoder_finish($0) },

@@ -43,7 +43,7 @@ public final class PNGEncoder: BridgedEncoder {
             throw .tooLarge(what: "PNG dimension", value: max(options.width, options.height), limit: 0x7FFF_FFFF)
         }
         try super.init(
-            path: path, options: options,
+            destination: try AtomicFile(destination: path), options: options,
             bridge: Bridge(
                 format: "PNG", status: { dag_png_encoder_status($0) }, message: { dag_png_encoder_message($0) },
                 write: { dag_png_encoder_write($0, $1, $2, $3) }, finish: { dag_png_encoder_finish($0) },

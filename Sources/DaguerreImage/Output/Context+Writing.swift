@@ -59,9 +59,38 @@ extension Context {
         try write(image, to: url, fileFormat: .tiff, rowFormat: format, colorSpace: colorSpace, options: options)
     }
 
+    /// The JPEG bytes of `image`, tagged with `colorSpace`'s ICC profile (Core Image's
+    /// `jpegRepresentation(of:colorSpace:options:)`): rows stream to the encoder band by band, as
+    /// ``writeJPEGRepresentation(of:to:colorSpace:options:)`` does, so encoding overlaps
+    /// rendering and no whole RGB buffer is made.
+    ///
+    /// ```swift
+    /// let jpeg = try context.jpegRepresentation(of: image, colorSpace: .displayP3, options: [.quality(0.9)])
+    /// ```
+    public func jpegRepresentation(of image: Image, colorSpace: ColorSpace, options: [ImageWriteOption] = []) throws(DaguerreError)
+        -> [UInt8]
+    {
+        let gray: Bool
+        if case .gray = colorSpace.model { gray = true } else { gray = false }
+        let memory = try MemoryDestination(describing: "JPEG data")
+        try write(image, fileFormat: .jpeg, rowFormat: gray ? .l8 : .rgb8, colorSpace: colorSpace, options: options) {
+            (opts) throws(DaguerreError) in try JPEGEncoder(destination: memory, options: opts)
+        }
+        return memory.bytes
+    }
+
     private func write(
         _ image: Image, to url: URL, fileFormat: ImageFileFormat, rowFormat: PixelFormat,
         colorSpace: ColorSpace, options: [ImageWriteOption]
+    ) throws(DaguerreError) {
+        try write(image, fileFormat: fileFormat, rowFormat: rowFormat, colorSpace: colorSpace, options: options) {
+            (opts) throws(DaguerreError) in try ImageWriter.create(path: url.path, options: opts)
+        }
+    }
+
+    private func write(
+        _ image: Image, fileFormat: ImageFileFormat, rowFormat: PixelFormat, colorSpace: ColorSpace, options: [ImageWriteOption],
+        encoder makeEncoder: (EncoderOptions) throws(DaguerreError) -> any ImageEncoder
     ) throws(DaguerreError) {
         let rect = try checkedRect(image, nil)
         var opts = EncoderOptions(
@@ -92,7 +121,7 @@ extension Context {
             destination: working == nil ? nil : colorSpace, working: working,
             workingFormat: self.options.workingFormat)
         // Created before rendering: an unwritable destination fails here, before any work.
-        let encoder = try ImageWriter.create(path: url.path, options: opts)
+        let encoder = try makeEncoder(opts)
         let sink = EncoderSink(
             encoder: encoder, converter: converter, width: rect.width, originX: rect.x,
             maxBandRows: self.options.tileHeight * 8)

@@ -74,12 +74,16 @@ struct PhotoColorTests {
         let dir = try TemporaryDirectory()
         let spec = dir.path("pairs.json")
         let white = Illuminant.d65.whiteXYZ
-        try JSONSerialization.data(withJSONObject: ["white": [white.x, white.y, white.z], "pairs": pairs]).write(to: URL(fileURLWithPath: spec))
+        try JSONSerialization.data(withJSONObject: ["white": [white.x, white.y, white.z], "pairs": pairs]).write(
+            to: URL(fileURLWithPath: spec))
         let des = try #require(try Judge.python("delta_e.py", [spec])["delta_e"] as? [Double])
         let mean = des.reduce(0, +) / Double(des.count)
         func xy(_ v: SIMD3<Double>) -> String { String(format: "(%.4f, %.4f)", v.x / v.sum(), v.y / v.sum()) }
         print("neutral 5: truth xy \(xy(truth[21])), photo xy \(xy(measured[21])); white balance gains \(photo.metadata.whiteBalanceGains)")
-        print(String(format: "captured JPEG of the chart under %@ (%@): mean ΔE2000 %.2f, max %.2f, exposure scale %.2f", "\(light)", space.name, mean, des.max() ?? 0, k))
+        print(
+            String(
+                format: "captured JPEG of the chart under %@ (%@): mean ΔE2000 %.2f, max %.2f, exposure scale %.2f", "\(light)", space.name,
+                mean, des.max() ?? 0, k))
         #expect(mean <= 2.0, "mean ΔE2000 \(mean): \(des)")
     }
 }

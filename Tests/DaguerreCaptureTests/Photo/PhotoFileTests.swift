@@ -9,14 +9,17 @@ import Testing
 /// validation, Pillow's decoder and LibRaw (rawpy).
 @Suite("PhotoOutput: files", .hangGuard, .serialized)
 struct PhotoFileTests {
-    @Test("RAW + JPEG with a preview: the JPEG passes exiftool -validate and Pillow, with EXIF, ICC profile, thumbnail and Apple MakerNote; the DNG passes exiftool -validate and rawpy, with its preview, noise profile and both calibrations")
+    @Test(
+        "RAW + JPEG with a preview: the JPEG passes exiftool -validate and Pillow, with EXIF, ICC profile, thumbnail and Apple MakerNote; the DNG passes exiftool -validate and rawpy, with its preview, noise profile and both calibrations"
+    )
     func rawPlusJPEG() throws {
         let rig = try SmallCamera.running()
         rig.startTicking()
         defer { rig.stopTicking() }
         let raw = try #require(rig.output.availableRawPhotoPixelFormatTypes.first)
         var settings = PhotoSettings(rawPixelFormatType: raw, processedFormat: [.videoCodec: .jpeg])
-        settings.previewPhotoFormat = PreviewPhotoFormat(pixelFormatType: settings.availablePreviewPhotoPixelFormatTypes[0], width: 160, height: 160)
+        settings.previewPhotoFormat = PreviewPhotoFormat(
+            pixelFormatType: settings.availablePreviewPhotoPixelFormatTypes[0], width: 160, height: 160)
         let recorder = PhotoRecorder()
         try rig.output.capturePhoto(with: settings, delegate: recorder)
         #expect(recorder.waitForFinish())
@@ -31,8 +34,15 @@ struct PhotoFileTests {
         try Data(jpeg).write(to: URL(fileURLWithPath: jpegPath))
         let validation = try Judge.run("exiftool", ["-validate", "-warning", "-error", "-a", jpegPath])
         #expect(validation.contains("Validate                        : OK"), "\(validation)")
-        let tags = try Judge.run("exiftool", ["-s", "-ExposureTime", "-ISO", "-Flash", "-DateTimeOriginal", "-Make", "-ThumbnailLength", "-ProfileDescription", "-MakerNoteVersion", jpegPath])
-        for tag in ["ExposureTime", "ISO", "Flash", "DateTimeOriginal", "Make", "ThumbnailLength", "ProfileDescription", "MakerNoteVersion"] {
+        let tags = try Judge.run(
+            "exiftool",
+            [
+                "-s", "-ExposureTime", "-ISO", "-Flash", "-DateTimeOriginal", "-Make", "-ThumbnailLength", "-ProfileDescription",
+                "-MakerNoteVersion", jpegPath,
+            ])
+        for tag in [
+            "ExposureTime", "ISO", "Flash", "DateTimeOriginal", "Make", "ThumbnailLength", "ProfileDescription", "MakerNoteVersion",
+        ] {
             #expect(tags.contains(tag), "exiftool found no \(tag): \(tags)")
         }
         let decoded = try Judge.python("decode.py", ["pillow", jpegPath, dir.path("photo.rgb"), "RGB"])
@@ -47,7 +57,9 @@ struct PhotoFileTests {
         let mosaic = try #require(rawPhoto.buffer?.bayerImage)
         let info = try Judge.python("dng_judge.py", ["raw", dngPath, dir.path("raw.u16")])
         #expect(info["width"] as? Int == mosaic.width && info["height"] as? Int == mosaic.height)
-        let judged = try Data(contentsOf: URL(fileURLWithPath: dir.path("raw.u16"))).withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+        let judged = try Data(contentsOf: URL(fileURLWithPath: dir.path("raw.u16"))).withUnsafeBytes {
+            Array($0.bindMemory(to: UInt16.self))
+        }
         let same = judged == mosaic.samples
         #expect(same, "LibRaw's raw_image differs from the sensor's samples")
         let back = try DNGReader.read(path: dngPath)
@@ -82,7 +94,8 @@ struct PhotoFileTests {
         #expect(second.waitForFinish())
         let p = try #require(second.photos.first)
         #expect(p.preview?.pixelFormatType == .yuv420FullRange && p.preview?.width == 160 && p.preview?.height == 120)
-        let file = try PhotoOutput.jpegPhotoDataRepresentation(forJPEGSampleBuffer: try #require(p.buffer), previewPhotoSampleBuffer: p.preview)
+        let file = try PhotoOutput.jpegPhotoDataRepresentation(
+            forJPEGSampleBuffer: try #require(p.buffer), previewPhotoSampleBuffer: p.preview)
         #expect(try JPEGFileMetadata(bytes: file).thumbnail != nil)
     }
 }

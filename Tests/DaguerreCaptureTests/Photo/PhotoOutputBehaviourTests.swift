@@ -36,14 +36,17 @@ struct PhotoOutputBehaviourTests {
         let output = PhotoOutput()
         session.beginConfiguration()
         try session.setSessionPreset(.photo)
-        try session.addInput(CaptureDeviceInput(device: device, authorization: CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "tests"))))
+        try session.addInput(
+            CaptureDeviceInput(device: device, authorization: CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "tests"))))
         try session.addOutput(output)
         try session.commitConfiguration()
         if start { try session.startRunning() }
         return (session, output, clock)
     }
 
-    @Test("Q1, Q4, Q5: the default array is one default settings value; while stopped the completion waits for the start, and a second call cancels the first")
+    @Test(
+        "Q1, Q4, Q5: the default array is one default settings value; while stopped the completion waits for the start, and a second call cancels the first"
+    )
     func preparationWhileStopped() throws {
         let (session, output, _) = try Self.session(start: false)
         #expect(output.preparedPhotoSettingsArray.count == 1 && output.preparedPhotoSettingsArray[0].format?[.videoCodec] == .jpeg)
@@ -64,7 +67,8 @@ struct PhotoOutputBehaviourTests {
         session.stopRunning()
     }
 
-    @Test("Q3: inside a configuration the preparation waits for the commit; settings that cannot be captured complete with the rule's error")
+    @Test(
+        "Q3: inside a configuration the preparation waits for the commit; settings that cannot be captured complete with the rule's error")
     func preparationInConfiguration() throws {
         let (session, output, _) = try Self.session(start: true)
         let done = Completions()
@@ -82,7 +86,11 @@ struct PhotoOutputBehaviourTests {
         #expect(done.wait(1))
         let last = try #require(done.all.last)
         #expect(last.0 == 2 && last.1 == false)
-        if case .photoSettings(let rule, _, _)? = last.2 { #expect(rule == "raw-no-sis") } else { Issue.record("\(String(describing: last.2))") }
+        if case .photoSettings(let rule, _, _)? = last.2 {
+            #expect(rule == "raw-no-sis")
+        } else {
+            Issue.record("\(String(describing: last.2))")
+        }
         session.stopRunning()
     }
 
@@ -122,7 +130,9 @@ struct PhotoOutputBehaviourTests {
         let output = PhotoOutput()
         session.beginConfiguration()
         try session.setSessionPreset(.photo)
-        try session.addInput(CaptureDeviceInput(device: provider.frontCamera, authorization: CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "tests"))))
+        try session.addInput(
+            CaptureDeviceInput(
+                device: provider.frontCamera, authorization: CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "tests"))))
         try session.addOutput(output)
         try output.setHighResolutionCaptureEnabled(true)
         try session.commitConfiguration()
@@ -144,11 +154,16 @@ struct PhotoOutputBehaviourTests {
         for _ in 0..<60 { clock.advance(by: 1.0 / 30) }
         #expect(recorder.waitForFinish() && normal.waitForFinish())
         #expect(recorder.photos.first?.resolved.photoDimensions == CaptureDimensions(width: 2576, height: 1932))
-        #expect(try JPEGFileMetadata(bytes: try #require(recorder.photos.first?.buffer.flatMap { if case .jpeg(let b) = $0.content { b } else { nil } })).width == 2576)
+        #expect(
+            try JPEGFileMetadata(
+                bytes: try #require(recorder.photos.first?.buffer.flatMap { if case .jpeg(let b) = $0.content { b } else { nil } })
+            ).width == 2576)
         #expect(normal.photos.first?.resolved.photoDimensions == CaptureDimensions(width: 1280, height: 960))
     }
 
-    @Test("P6: a refused Live Photo request leaves the session running and writes nothing; a valid one says Live Photo capture is not built yet")
+    @Test(
+        "P6: a refused Live Photo request leaves the session running and writes nothing; a valid one says Live Photo capture is not built yet"
+    )
     func refusals() throws {
         let rig = try SmallCamera.running(configure: { output, _ in try output.setLivePhotoCaptureEnabled(true) })
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daguerre-refusal-\(UUID().uuidString)")

@@ -33,14 +33,18 @@ struct SceneMonitoringTests {
         #expect(rig.output.isFlashScene && !rig.output.isStillImageStabilizationScene, "1 lux, flash only: flash below 50 lux")
     }
 
-    @Test("A 0.5 → 2000 → 0.5 lux sweep: ≥ 95 % of frames agree with the documented ranges, changes within 3 frames of a crossing; captures resolve as the monitor said")
+    @Test(
+        "A 0.5 → 2000 → 0.5 lux sweep: ≥ 95 % of frames agree with the documented ranges, changes within 3 frames of a crossing; captures resolve as the monitor said"
+    )
     func sweep() async throws {
         // An 18 % grey wall, evenly lit (no vignetting): the average scene a light meter
         // assumes, so the camera's light estimate is the scene's light level.
-        let rig = try SmallCamera.running(profile: PhotoFlashTests.profile, configure: { _, device in
-            device.camera.scene = PhotoFlashTests.Wall()
-            device.camera.lux = 0.5
-        })
+        let rig = try SmallCamera.running(
+            profile: PhotoFlashTests.profile,
+            configure: { _, device in
+                device.camera.scene = PhotoFlashTests.Wall()
+                device.camera.lux = 0.5
+            })
         var monitoring = PhotoSettings()
         monitoring.flashMode = .auto
         monitoring.isAutoStillImageStabilizationEnabled = true
@@ -91,7 +95,9 @@ struct SceneMonitoringTests {
         #expect(recorder.waitForFinish(captures.count, timeout: 300))
         for (id, said) in captures {
             let resolved = try #require(recorder.resolved[id])
-            #expect(resolved.isFlashEnabled == said.isFlashScene && resolved.isStillImageStabilizationEnabled == said.isStillImageStabilizationScene)
+            #expect(
+                resolved.isFlashEnabled == said.isFlashScene
+                    && resolved.isStillImageStabilizationEnabled == said.isStillImageStabilizationScene)
         }
         rig.session.stopRunning()
         changes.cancel()

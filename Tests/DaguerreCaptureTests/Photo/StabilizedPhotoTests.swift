@@ -42,15 +42,19 @@ struct StabilizedPhotoTests {
         try rig.output.capturePhoto(with: stabilized, delegate: recorder)
         try rig.output.capturePhoto(with: single, delegate: recorder)
         #expect(recorder.waitForFinish(2))
-        #expect(recorder.events == [
-            .willBegin, .willCapture, .didCapture, .photo(ok: true, bracket: nil), .finish(ok: true),
-            .willBegin, .willCapture, .didCapture, .photo(ok: true, bracket: nil), .finish(ok: true),
-        ] || recorder.events(of: stabilized.uniqueID).last == .finish(ok: true))
+        #expect(
+            recorder.events == [
+                .willBegin, .willCapture, .didCapture, .photo(ok: true, bracket: nil), .finish(ok: true),
+                .willBegin, .willCapture, .didCapture, .photo(ok: true, bracket: nil), .finish(ok: true),
+            ] || recorder.events(of: stabilized.uniqueID).last == .finish(ok: true))
         #expect(recorder.resolved[stabilized.uniqueID]?.isStillImageStabilizationEnabled == true)
         #expect(recorder.resolved[single.uniqueID]?.isStillImageStabilizationEnabled == false)
         let fused = try Self.centreNoise(try #require(recorder.photos.first { $0.resolved.uniqueID == stabilized.uniqueID }?.buffer))
         let plain = try Self.centreNoise(try #require(recorder.photos.first { $0.resolved.uniqueID == single.uniqueID }?.buffer))
-        print(String(format: "5 lux hand-held: SIS photo level %.1f, noise %.2f; single exposure level %.1f, noise %.2f (%.1f dB)", fused.mean, fused.sd, plain.mean, plain.sd, 20 * log10(plain.sd / fused.sd)))
+        print(
+            String(
+                format: "5 lux hand-held: SIS photo level %.1f, noise %.2f; single exposure level %.1f, noise %.2f (%.1f dB)", fused.mean,
+                fused.sd, plain.mean, plain.sd, 20 * log10(plain.sd / fused.sd)))
         #expect(abs(fused.mean - plain.mean) < plain.mean * 0.1, "the same level")
         #expect(fused.sd < plain.sd * 0.6)
     }
