@@ -31,18 +31,7 @@ struct CaptureCLITests {
         }
     }
 
-    static func meanLevel(_ path: String) throws -> Double {
-        let pixels = try ImageReader.readAll(path: path)
-        let rowBytes = pixels.width * pixels.format.bytesPerPixel
-        let sum = pixels.withUnsafeBytes { bytes -> Int in
-            var total = 0
-            for y in 0..<pixels.height {
-                for x in 0..<rowBytes { total += Int(bytes[y * pixels.bytesPerRow + x]) }
-            }
-            return total
-        }
-        return Double(sum) / Double(rowBytes * pixels.height)
-    }
+    static func meanLevel(_ path: String) throws -> Double { try ImageMeasures.meanLevel(path) }
 
     @Test("A JPEG with a preview: the resolved settings and the callback timeline printed; the file's size, EXIF and thumbnail")
     func jpegWithPreview() throws {

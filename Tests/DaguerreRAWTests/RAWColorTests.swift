@@ -52,15 +52,8 @@ import Testing
             measured.append(toXYZ * pixels.mean(x: (x0 + qx)..<(x1 - qx), y: (y0 + qy)..<(y1 - qy)))
             truth.append(adapt * Colorimetry.xyz(ofReflectance: Colorimetry.colorChecker[i], under: light))
         }
-        // Exposure is the photographer's choice: scale so neutral 5 has its true luminance.
-        let k = truth[21].y / measured[21].y
-        let pairs = zip(truth, measured).map { t, m in [[t.x, t.y, t.z], [m.x * k, m.y * k, m.z * k]] }
-        let dir = try TemporaryDirectory()
-        let spec = dir.path("pairs.json")
-        let white = Illuminant.d65.whiteXYZ
-        try JSONSerialization.data(withJSONObject: ["white": [white.x, white.y, white.z], "pairs": pairs]).write(
-            to: URL(fileURLWithPath: spec))
-        let des = try #require(try Judge.python("delta_e.py", [spec])["delta_e"] as? [Double])
+        // Exposure is the photographer's choice: scaled so neutral 5 has its true luminance.
+        let des = try ImageMeasures.deltaE2000(truth: truth, measured: measured, white: Illuminant.d65.whiteXYZ, exposureReference: 21)
         let mean = des.reduce(0, +) / Double(des.count)
         print(
             "RAWFilter chart under \(light): white balance \(Int(raw.neutralTemperature)) K tint \(Int(raw.neutralTint)); mean ΔE2000 \(mean), max \(des.max() ?? 0)"

@@ -63,7 +63,7 @@ public struct StillExposure: Sendable, Hashable {
 /// A still the sensor has exposed, read out when the photo is processed.
 ///
 /// ```swift
-/// let still = try camera.exposeStills([StillExposure(duration: 1.0 / 60, iso: 200)], dimensions: size, whiteBalance: nil)[0]
+/// let still = try camera.exposeStills([StillExposure(duration: 1.0 / 60, iso: 200)], dimensions: size, whiteBalance: nil, lensStabilization: nil)[0]
 /// print(still.metadata.timestamp)          // known at once
 /// let raw = try still.read()               // the Bayer sample buffer, later
 /// ```
@@ -121,7 +121,7 @@ public struct ZeroShutterLagFrame: Sendable {
 /// A camera that takes photos (AVCapturePhotoOutput's view of its device).
 ///
 /// Contract for implementers: while the device streams it keeps its newest frames (at least
-/// three), recorded before the frame's event is sent; ``exposeStills(_:dimensions:whiteBalance:)``
+/// three), recorded before the frame's event is sent; ``exposeStills(_:dimensions:whiteBalance:lensStabilization:)``
 /// exposes new frames after the newest one without moving the auto-exposure or white-balance
 /// loops; stills may be read out on any thread, in any order, after the stream has moved on.
 public protocol PhotoCaptureDevice: CaptureDevice {
@@ -129,9 +129,11 @@ public protocol PhotoCaptureDevice: CaptureDevice {
     /// The kept frames, oldest first.
     func zeroShutterLagFrames() -> [ZeroShutterLagFrame]
     /// New stills at `dimensions`, one per exposure, exposed one after another after the newest
-    /// frame, with `whiteBalance` (the stream's when nil).
-    func exposeStills(_ exposures: [StillExposure], dimensions: CaptureDimensions, whiteBalance: CaptureWhiteBalanceGains?)
-        throws(DaguerreError) -> [SensorStill]
+    /// frame, with `whiteBalance` (the stream's when nil), the lens stabilized or not as
+    /// `lensStabilization` says (as the stream is when nil; a bracket sets it, P10).
+    func exposeStills(
+        _ exposures: [StillExposure], dimensions: CaptureDimensions, whiteBalance: CaptureWhiteBalanceGains?, lensStabilization: Bool?
+    ) throws(DaguerreError) -> [SensorStill]
     /// Fires a pre-flash and meters it (P13): the main exposure, with the flash's power (0…1)
     /// that brings the subject to the exposure target.
     func meterFlash() throws(DaguerreError) -> StillExposure

@@ -25,10 +25,10 @@ extension PhotoOutput {
         case .zeroShutterLag:
             images = chosen.map { [PhotoImageStills(stills: [$0])] } ?? []
         case .newExposure:
-            images = [PhotoImageStills(stills: try device.exposeStills([base], dimensions: d, whiteBalance: nil))]
+            images = [PhotoImageStills(stills: try device.exposeStills([base], dimensions: d, whiteBalance: nil, lensStabilization: nil))]
         case .flash:
             let main = try device.meterFlash()
-            images = [PhotoImageStills(stills: try device.exposeStills([main], dimensions: d, whiteBalance: nil))]
+            images = [PhotoImageStills(stills: try device.exposeStills([main], dimensions: d, whiteBalance: nil, lensStabilization: nil))]
         case .bracket(let items):
             let range = device.photoCapabilities
             let exposures = items.map { item -> StillExposure in
@@ -37,11 +37,13 @@ extension PhotoOutput {
                 case .autoExposure(let bias): return Self.biased(base, by: bias, capabilities: range, frameInterval: job.frameInterval)
                 }
             }
-            let stills = try device.exposeStills(exposures, dimensions: d, whiteBalance: nil)
+            // Lens stabilization during a bracket only when asked for (P10).
+            let stills = try device.exposeStills(
+                exposures, dimensions: d, whiteBalance: nil, lensStabilization: job.isLensStabilizationEnabled)
             images = zip(stills, items).map { PhotoImageStills(stills: [$0], bracket: $1) }
         case .stabilizationBurst(let count):
             let burst = [StillExposure](repeating: base, count: count)
-            images = [PhotoImageStills(stills: try device.exposeStills(burst, dimensions: d, whiteBalance: nil))]
+            images = [PhotoImageStills(stills: try device.exposeStills(burst, dimensions: d, whiteBalance: nil, lensStabilization: nil))]
         }
         return images
     }

@@ -2,57 +2,51 @@
 // AsyncStreams: each stream starts with the current value and then yields every change.
 import Synchronization
 
-/// The open streams of one photo output.
-final class PhotoOutputObservers: Sendable {
+/// One observable value: its current value, and the streams that follow it.
+final class ObservedValue<Value: Sendable & Equatable>: Sendable {
     private struct State: Sendable {
+        var current: Value
         var nextID = 0
-        var scene: [Int: AsyncStream<SceneMonitoringState>.Continuation] = [:]
-        var readiness: [Int: AsyncStream<PhotoCaptureReadiness>.Continuation] = [:]
-        var currentScene = SceneMonitoringState()
-        var currentReadiness = PhotoCaptureReadiness.sessionNotRunning
+        var streams: [Int: AsyncStream<Value>.Continuation] = [:]
     }
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    var scene: SceneMonitoringState { state.withLock { $0.currentScene } }
-    var readiness: PhotoCaptureReadiness { state.withLock { $0.currentReadiness } }
+    init(_ initial: Value) { state = Mutex(State(current: initial)) }
 
-    func sceneStream() -> AsyncStream<SceneMonitoringState> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SceneMonitoringState.self)
+    var current: Value { state.withLock { $0.current } }
+
+    /// A stream of the value now and at every change, until the caller stops iterating.
+    func stream() -> AsyncStream<Value> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
         let id = state.withLock { s in
             s.nextID += 1
-            s.scene[s.nextID] = continuation
-            continuation.yield(s.currentScene)
+            s.streams[s.nextID] = continuation
+            continuation.yield(s.current)
             return s.nextID
         }
-        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.scene.removeValue(forKey: id) } }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
         return stream
     }
 
-    func readinessStream() -> AsyncStream<PhotoCaptureReadiness> {
-        let (stream, continuation) = AsyncStream.makeStream(of: PhotoCaptureReadiness.self)
-        let id = state.withLock { s in
-            s.nextID += 1
-            s.readiness[s.nextID] = continuation
-            continuation.yield(s.currentReadiness)
-            return s.nextID
-        }
-        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.readiness.removeValue(forKey: id) } }
-        return stream
-    }
-
-    func publish(scene: SceneMonitoringState) {
+    /// Sets the value; the streams hear of it only when it changed.
+    func publish(_ value: Value) {
         state.withLock { s in
-            guard s.currentScene != scene else { return }
-            s.currentScene = scene
-            for c in s.scene.values { c.yield(scene) }
+            guard s.current != value else { return }
+            s.current = value
+            for c in s.streams.values { c.yield(value) }
         }
     }
+}
 
-    func publish(readiness: PhotoCaptureReadiness) {
-        state.withLock { s in
-            guard s.currentReadiness != readiness else { return }
-            s.currentReadiness = readiness
-            for c in s.readiness.values { c.yield(readiness) }
-        }
-    }
+/// The two values a photo output publishes.
+final class PhotoOutputObservers: Sendable {
+    private let sceneValue = ObservedValue(SceneMonitoringState())
+    private let readinessValue = ObservedValue(PhotoCaptureReadiness.sessionNotRunning)
+
+    var scene: SceneMonitoringState { sceneValue.current }
+    var readiness: PhotoCaptureReadiness { readinessValue.current }
+    func sceneStream() -> AsyncStream<SceneMonitoringState> { sceneValue.stream() }
+    func readinessStream() -> AsyncStream<PhotoCaptureReadiness> { readinessValue.stream() }
+    func publish(scene: SceneMonitoringState) { sceneValue.publish(scene) }
+    func publish(readiness: PhotoCaptureReadiness) { readinessValue.publish(readiness) }
 }

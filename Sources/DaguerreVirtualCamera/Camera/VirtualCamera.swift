@@ -227,7 +227,15 @@ public final class VirtualCamera: @unchecked Sendable {
     /// let still = try camera.captureStill(mode: mode, at: t, exposure: e, whiteBalanceGains: g, conditions: then)  // at the old light
     /// ```
     public struct Conditions: Sendable {
-        fileprivate let state: State
+        fileprivate var state: State
+
+        /// These conditions with optical stabilization on or off (a bracket's lens
+        /// stabilization; it still needs a stabilized lens).
+        public func stabilized(_ on: Bool) -> Conditions {
+            var copy = self
+            copy.state.isStabilizationEnabled = on
+            return copy
+        }
     }
 
     /// The conditions now.

@@ -48,11 +48,12 @@ final class FailingPhotoCamera: ControlledCaptureDevice, PhotoCaptureDevice {
         }
     }
 
-    func exposeStills(_ exposures: [StillExposure], dimensions: CaptureDimensions, whiteBalance: CaptureWhiteBalanceGains?)
-        throws(DaguerreError) -> [SensorStill]
-    {
+    func exposeStills(
+        _ exposures: [StillExposure], dimensions: CaptureDimensions, whiteBalance: CaptureWhiteBalanceGains?, lensStabilization: Bool?
+    ) throws(DaguerreError) -> [SensorStill] {
         if failure.withLock({ $0 }) == .exposure { throw Self.injected }
-        return try inner.exposeStills(exposures, dimensions: dimensions, whiteBalance: whiteBalance).map(failing)
+        return try inner.exposeStills(exposures, dimensions: dimensions, whiteBalance: whiteBalance, lensStabilization: lensStabilization)
+            .map(failing)
     }
 
     func meterFlash() throws(DaguerreError) -> StillExposure {

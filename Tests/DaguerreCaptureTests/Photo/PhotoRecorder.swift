@@ -109,6 +109,24 @@ enum SmallCamera {
         return p
     }
 
+    /// A session on a virtual clock with `device` as its camera and a photo output, configured
+    /// and not started.
+    static func configured(
+        _ device: any CaptureDevice, preset: CaptureSession.Preset = .photo, configure: (PhotoOutput) throws -> Void = { _ in }
+    ) throws -> (CaptureSession, PhotoOutput, VirtualClock) {
+        let clock = VirtualClock()
+        let session = CaptureSession(clock: clock)
+        let output = PhotoOutput()
+        session.beginConfiguration()
+        try session.setSessionPreset(preset)
+        try session.addInput(
+            CaptureDeviceInput(device: device, authorization: CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "tests"))))
+        try session.addOutput(output)
+        try configure(output)
+        try session.commitConfiguration()
+        return (session, output, clock)
+    }
+
     /// A running session with the small back camera and a photo output, on a virtual clock
     /// that a background thread advances in real time (so zero shutter lag sees new frames).
     static func running(
@@ -117,17 +135,7 @@ enum SmallCamera {
         configure: (PhotoOutput, VirtualCaptureDevice) throws -> Void = { _, _ in }
     ) throws -> PhotoRig {
         let device = try VirtualCaptureDevice(profile: profile, position: .back, seed: seed)
-        let clock = VirtualClock()
-        let session = CaptureSession(clock: clock)
-        let output = PhotoOutput()
-        session.beginConfiguration()
-        try session.setSessionPreset(preset)
-        try session.addInput(
-            CaptureDeviceInput(
-                device: wrap(device), authorization: CaptureAuthorization(usageDescriptions: UsageDescriptions(camera: "tests"))))
-        try session.addOutput(output)
-        try configure(output, device)
-        try session.commitConfiguration()
+        let (session, output, clock) = try configured(wrap(device), preset: preset) { output in try configure(output, device) }
         try session.startRunning()
         let rig = PhotoRig(session: session, output: output, device: device, clock: clock)
         rig.advance(by: 0.5)  // auto-exposure and white balance settle

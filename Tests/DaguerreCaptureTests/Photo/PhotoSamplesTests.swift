@@ -50,18 +50,7 @@ struct PhotoSamplesTests {
             let info = try JPEGFileMetadata(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
             return (info.width, info.height)
         }
-        func meanLevel(_ path: String) throws -> Double {
-            let pixels = try ImageReader.readAll(path: path)
-            let rowBytes = pixels.width * pixels.format.bytesPerPixel
-            let sum = pixels.withUnsafeBytes { bytes -> Int in
-                var total = 0
-                for y in 0..<pixels.height {
-                    for x in 0..<rowBytes { total += Int(bytes[y * pixels.bytesPerRow + x]) }
-                }
-                return total
-            }
-            return Double(sum) / Double(rowBytes * pixels.height)
-        }
+        let meanLevel = ImageMeasures.meanLevel
         for r in records {
             // Callback times never go back, and each request's callbacks open with willBegin and close with didFinish.
             #expect(zip(r.callbacks, r.callbacks.dropFirst()).allSatisfy { $0.milliseconds <= $1.milliseconds }, "\(r.name)")

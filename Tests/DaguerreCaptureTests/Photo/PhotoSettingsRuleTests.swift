@@ -39,13 +39,14 @@ struct PhotoSettingsRuleTests {
         folder.appendingPathComponent("missing/new.mov"), URL(string: "https://example.com/live.mov")!,
     ]
 
-    /// A draw from 40 random numbers (each in 0...999); shrinking moves them towards 0, which
+    /// A draw from 60 random numbers (each in 0...999); shrinking moves them towards 0, which
     /// means fewer features and the first choice of each.
     static func draw(_ n: [Int]) -> Draw {
         var i = 0
+        // A long draw (a five-image bracket) reads past the numbers given: it starts over.
         func next(_ count: Int) -> Int {
             defer { i += 1 }
-            return n[i] % count
+            return n[i % n.count] % count
         }
         func chance(_ percent: Int) -> Bool { next(100) < percent }
         let pixelAll: [PixelFormatType] = [.yuv420VideoRange, .yuv420FullRange, .bgra]

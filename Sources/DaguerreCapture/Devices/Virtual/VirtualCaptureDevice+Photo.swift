@@ -77,16 +77,16 @@ extension VirtualCaptureDevice: PhotoCaptureDevice {
         }
     }
 
-    public func exposeStills(_ exposures: [StillExposure], dimensions: CaptureDimensions, whiteBalance: CaptureWhiteBalanceGains?)
-        throws(DaguerreError) -> [SensorStill]
-    {
+    public func exposeStills(
+        _ exposures: [StillExposure], dimensions: CaptureDimensions, whiteBalance: CaptureWhiteBalanceGains?, lensStabilization: Bool?
+    ) throws(DaguerreError) -> [SensorStill] {
         let camera = self.camera
         let mode = try Self.stillMode(dimensions, of: camera, deviceName: localizedName)
         let newest = ring.all.last
         let interval = 1 / activeFormat.frameRateRange.maxFrameRate
         var time = (newest?.metadata.timestamp ?? 0) + interval
         let gains = whiteBalance.map { SIMD3($0.red, $0.green, $0.blue) / $0.green } ?? newest?.gains ?? camera.currentWhiteBalanceGains
-        let conditions = camera.conditions
+        let conditions = lensStabilization.map { camera.conditions.stabilized($0) } ?? camera.conditions
         let range = photoCapabilities.isoRange
         var first = camera.reserveFrameIndices(exposures.count)
         let sequence = newest?.metadata.sequenceNumber ?? 0
