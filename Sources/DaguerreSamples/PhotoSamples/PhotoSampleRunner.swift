@@ -77,7 +77,13 @@ public struct PhotoSampleRunner: Sendable {
             back.camera.lux = lux
             if !waitForScene(wanted, of: output) { samples.noteError(timedOut("the scene monitor at \(lux) lux")) }
         }
-        Thread.sleep(forTimeInterval: 0.1)  // the observer's last change arrives
+        // The observer runs as a task on the shared cooperative pool: wait until it has noted the
+        // last change (when other work holds the pool's threads, it may run seconds late).
+        for _ in 0..<3600 {
+            let noted = samples.notedScenes
+            if noted.contains(SceneMonitoringState(isFlashScene: true)), noted.last == SceneMonitoringState() { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         keep(samples.end())
 
         // A photo with the monitored settings in a dim scene: stabilized, as the monitor says.

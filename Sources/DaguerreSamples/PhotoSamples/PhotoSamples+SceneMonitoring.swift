@@ -31,6 +31,9 @@ extension PhotoSamples {
         current.withLock { $0?.record.sceneChanges.append(scene) }
     }
 
+    /// The changes the observer has noted so far in the running sample's record.
+    var notedScenes: [SceneMonitoringState] { current.withLock { $0?.record.sceneChanges ?? [] } }
+
     /// Stops monitoring: both flags turn false (S2).
     public func stopSceneMonitoring() {
         photoOutput.photoSettingsForSceneMonitoring = nil

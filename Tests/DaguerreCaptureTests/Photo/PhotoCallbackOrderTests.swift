@@ -140,6 +140,9 @@ struct PhotoCallbackOrderTests {
             }
         }
         #expect(recorder.waitForFinish(accepted.count, timeout: 600))
+        print(
+            "callback order, failure \(failure): \(Self.combinations.count) combinations, \(accepted.count) captured, \(refused) refused by their rule"
+        )
         #expect(refused == Self.combinations.count - accepted.count && refused > 0 && accepted.count > 50)
         for (combination, id) in accepted {
             let events = recorder.events(of: id)

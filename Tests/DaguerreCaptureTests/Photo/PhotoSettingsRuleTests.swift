@@ -210,6 +210,7 @@ struct PhotoSettingsRuleTests {
         }
         // The draws reach every rule, and acceptance.
         let seen = counts.value
+        print("rules: 10 000 draws: \(seen.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
         for rule in PhotoSettingsRule.allCases { #expect(seen[rule.rawValue, default: 0] > 0, "no draw broke \(rule.rawValue): \(seen)") }
         #expect(seen["accepted", default: 0] > 500, "\(seen)")
     }
