@@ -154,18 +154,26 @@ case "latency":
     func rawSettings() -> PhotoSettings { PhotoSettings(rawPixelFormatType: raw) }
     rig.prepare([jpeg(), rawSettings()])
     _ = try rig.latency(jpeg)  // warm
+    func withPreview() -> PhotoSettings {
+        var s = jpeg()
+        s.previewPhotoFormat = PreviewPhotoFormat(pixelFormatType: .bgra, width: 160, height: 160)
+        return s
+    }
     var renders: [Double] = []
     var jpegs: [Double] = []
+    var previews: [Double] = []
     var dngs: [Double] = []
     for _ in 0..<reps {
         renders.append(try rig.sensorRender())
         jpegs.append(try rig.latency(jpeg))
+        previews.append(try rig.latency(withPreview))
         dngs.append(try rig.latency(rawSettings, makeDNG: true))
     }
     let r = median(renders)
     print("12 MP, prepared, \(reps) reps, medians:")
     print("  virtual sensor render of the still: \(ms(r))")
     print("  JPEG: capturePhoto → photo callback \(ms(median(jpegs))) total, \(ms(median(jpegs) - r)) without the sensor render")
+    print("  JPEG with a 160×160 BGRA preview: \(ms(median(previews))) total, \(ms(median(previews) - r)) without the sensor render")
     print("  DNG (RAW callback + dngPhotoDataRepresentation): \(ms(median(dngs))) total, \(ms(median(dngs) - r)) without the sensor render")
     print("  peak RSS see /usr/bin/time; now \(String(format: "%.0f", residentMiB())) MiB")
 case "first":
@@ -219,6 +227,14 @@ case "overlap":
                     "overlap round %d: 100 requests complete in %.1f s, in order: %@, failures %d; resident %.0f MiB (%.0f MiB before the first round)",
                 round, now() - t0, timer.finished == ids ? "yes" : "NO", timer.failures, residentMiB(), before))
     }
+case "idle":
+    // What the running session costs with no request: the stream's metering at 30 fps.
+    let rig = try Rig()
+    let c0 = cpu()
+    let t0 = now()
+    Thread.sleep(forTimeInterval: 5)
+    print(String(format: "idle session: %.1f %% of one core for metering (%.1f ms CPU a frame at 30 fps)", (cpu() - c0) / (now() - t0) * 100, (cpu() - c0) / (now() - t0) / 30 * 1000))
+    _ = rig
 case "files":
     // A 12 MP RAW + JPEG with a preview, written through the data representations (for
     // dng_validate and exiftool by hand): photo-capture-bench files DIR

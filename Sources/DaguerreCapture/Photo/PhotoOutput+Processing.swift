@@ -79,8 +79,16 @@ extension PhotoOutput {
         if let format = job.settings.processedFormat {
             var metadata = sensor.photoMetadata
             metadata.writesAppleMakerNote = true
-            if format == .jpeg, previewFormat == nil {
+            if format == .jpeg {
+                // Streamed into the encoder; a preview is a draft develop at its own size.
                 made.photo = try developer.jpeg(sensor, colorSpace: job.colorSpace, metadata: metadata)
+                if let previewFormat, resolved.previewPhotoDimensions.width > 0 {
+                    let size = resolved.previewPhotoDimensions
+                    let rgb = try developer.develop(sensor, colorSpace: job.colorSpace, draftSize: size)
+                    made.photoPreview = try developer.preview(
+                        of: rgb, size: size, pixel: previewFormat.pixelFormatType, frame: sensor.metadata)
+                    if job.wantsRAW { made.rawPreview = made.photoPreview }
+                }
                 return made
             }
             let rgb = try developer.develop(sensor, colorSpace: job.colorSpace)
