@@ -233,7 +233,10 @@ case "idle":
     let c0 = cpu()
     let t0 = now()
     Thread.sleep(forTimeInterval: 5)
-    print(String(format: "idle session: %.1f %% of one core for metering (%.1f ms CPU a frame at 30 fps)", (cpu() - c0) / (now() - t0) * 100, (cpu() - c0) / (now() - t0) / 30 * 1000))
+    print(
+        String(
+            format: "idle session: %.1f %% of one core for metering (%.1f ms CPU a frame at 30 fps)", (cpu() - c0) / (now() - t0) * 100,
+            (cpu() - c0) / (now() - t0) / 30 * 1000))
     _ = rig
 case "files":
     // A 12 MP RAW + JPEG with a preview, written through the data representations (for
@@ -293,13 +296,17 @@ case "breakdown":
         raw = try still.read()
         renders.append(now() - t0)
     }
+    /// The still developed as the photo pipeline does (noise reduction off with --no-nr).
+    func developed() throws -> Image {
+        var filter = try RAWFilter(mosaic: raw.bayerImage!, color: raw.rawCalibration!, metadata: raw.photoMetadata)
+        if args.contains("--no-nr") { filter.luminanceNoiseReductionAmount = 0 }
+        return try filter.outputImage()
+    }
     var cpus: [Double] = []
     for _ in 0..<reps {
         var t0 = now()
         let c0 = cpu()
-        var filter = try RAWFilter(mosaic: raw.bayerImage!, color: raw.rawCalibration!, metadata: raw.photoMetadata)
-        if args.contains("--no-nr") { filter.luminanceNoiseReductionAmount = 0 }
-        let rgb = try Context().createBuffer(try filter.outputImage(), format: .rgb8, colorSpace: .displayP3)
+        let rgb = try Context().createBuffer(try developed(), format: .rgb8, colorSpace: .displayP3)
         develops.append(now() - t0)
         cpus.append(cpu() - c0)
         t0 = now()
@@ -309,10 +316,8 @@ case "breakdown":
     var streamed: [Double] = []
     for _ in 0..<reps {
         let t0 = now()
-        var filter = try RAWFilter(mosaic: raw.bayerImage!, color: raw.rawCalibration!, metadata: raw.photoMetadata)
-        if args.contains("--no-nr") { filter.luminanceNoiseReductionAmount = 0 }
         try Context().writeJPEGRepresentation(
-            of: try filter.outputImage(), to: URL(fileURLWithPath: "/dev/shm/photo-bench.jpg"), colorSpace: .displayP3,
+            of: try developed(), to: URL(fileURLWithPath: "/dev/shm/photo-bench.jpg"), colorSpace: .displayP3,
             options: [.quality(0.9)])
         streamed.append(now() - t0)
     }

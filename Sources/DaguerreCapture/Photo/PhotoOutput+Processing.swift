@@ -70,7 +70,6 @@ extension PhotoOutput {
         if stills.count > 1 { sensor = try StillFusion.fuse(stills) }
         sensor.photoMetadata = photoMetadata(sensor.photoMetadata, job: job, bracket: image.bracket)
         let resolved = job.resolved
-        let previewFormat = job.settings.previewPhotoFormat
         let developer = try developer()
         var made = MadeImage()
         if job.wantsRAW {
@@ -79,33 +78,18 @@ extension PhotoOutput {
         if let format = job.settings.processedFormat {
             var metadata = sensor.photoMetadata
             metadata.writesAppleMakerNote = true
-            if format == .jpeg {
-                // Streamed into the encoder; a preview is a draft develop at its own size.
-                made.photo = try developer.jpeg(sensor, colorSpace: job.colorSpace, metadata: metadata)
-                if let previewFormat, resolved.previewPhotoDimensions.width > 0 {
-                    let size = resolved.previewPhotoDimensions
-                    let rgb = try developer.develop(sensor, colorSpace: job.colorSpace, draftSize: size)
-                    made.photoPreview = try developer.preview(
-                        of: rgb, size: size, pixel: previewFormat.pixelFormatType, frame: sensor.metadata)
-                    if job.wantsRAW { made.rawPreview = made.photoPreview }
-                }
-                return made
-            }
-            let rgb = try developer.develop(sensor, colorSpace: job.colorSpace)
-            made.photo = try developer.encode(rgb, as: format, metadata: metadata, frame: sensor.metadata)
-            if let previewFormat, resolved.previewPhotoDimensions.width > 0 {
-                made.photoPreview = try developer.preview(
-                    of: rgb, size: resolved.previewPhotoDimensions, pixel: previewFormat.pixelFormatType, frame: sensor.metadata)
+            switch format {
+            case .codec: made.photo = try developer.jpeg(sensor, colorSpace: job.colorSpace, metadata: metadata)
+            case .pixelFormat(let pixel):
+                made.photo = try developer.pixels(sensor, as: pixel, colorSpace: job.colorSpace, metadata: metadata)
             }
         }
-        if job.wantsRAW, let previewFormat, resolved.previewPhotoDimensions.width > 0 {
-            if let preview = made.photoPreview {
-                made.rawPreview = preview
-            } else {
-                let size = resolved.previewPhotoDimensions
-                let rgb = try developer.develop(sensor, colorSpace: job.colorSpace, draftSize: size)
-                made.rawPreview = try developer.preview(of: rgb, size: size, pixel: previewFormat.pixelFormatType, frame: sensor.metadata)
-            }
+        // One preview serves the processed and the RAW photo.
+        if let previewFormat = job.settings.previewPhotoFormat, resolved.previewPhotoDimensions.width > 0 {
+            let preview = try developer.pixels(
+                sensor, as: previewFormat.pixelFormatType, colorSpace: job.colorSpace, draftSize: resolved.previewPhotoDimensions)
+            if job.wantsProcessed { made.photoPreview = preview }
+            if job.wantsRAW { made.rawPreview = preview }
         }
         return made
     }
