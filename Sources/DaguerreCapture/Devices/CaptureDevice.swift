@@ -87,6 +87,10 @@ public protocol CaptureDevice: AnyObject, Sendable {
     /// looks at and send `.metering` events instead (a sensor still meters, and keeps its
     /// frames for zero shutter lag). The default ignores it.
     func setFramePixelsWanted(_ wanted: Bool)
+    /// What the outputs need of the frames' pixels, in more detail: a camera that can read out
+    /// smaller frames at a lower rate (for a Live Photo's buffer, L2) may do so. The default
+    /// passes on whether any pixels are wanted.
+    func setFramePixelDemand(_ demand: FramePixelDemand)
 }
 
 extension CaptureDevice {
@@ -95,4 +99,5 @@ extension CaptureDevice {
     }
     public var isVirtual: Bool { false }
     public func setFramePixelsWanted(_ wanted: Bool) {}
+    public func setFramePixelDemand(_ demand: FramePixelDemand) { setFramePixelsWanted(demand.wantsPixels) }
 }

@@ -139,4 +139,16 @@ public protocol PhotoCaptureDevice: CaptureDevice {
     func meterFlash() throws(DaguerreError) -> StillExposure
     /// Gets what stills at `dimensions` need ready (Q1), so that the first photo is not slow.
     func preparePhotoResources(dimensions: [CaptureDimensions]) throws(DaguerreError)
+    /// The rolling shutter's first-to-last-row time of the stream's frames (0: a global shutter),
+    /// so that a frame's scene time is its middle row's.
+    var streamReadoutDuration: Double { get }
+}
+
+extension PhotoCaptureDevice {
+    public var streamReadoutDuration: Double { 0 }
+
+    /// When the middle of a stream frame's picture was seen: its middle row's mid-exposure.
+    func sceneTime(of metadata: CaptureFrameMetadata) -> Double {
+        metadata.timestamp + streamReadoutDuration / 2 + metadata.exposureDuration / 2
+    }
 }

@@ -47,9 +47,9 @@ public class CaptureOutput: @unchecked Sendable {
     // MARK: Hooks the session calls (on the device's delivery thread for frames and audio; the
     // run-state hooks with the session's lock held, so they must not call back into it).
 
-    /// Whether the output uses the pixels of the frames it is sent (the photo output uses only
-    /// their facts, unless it records Live Photos).
-    var wantsFramePixels: Bool { true }
+    /// What the output needs of the pixels of the frames it is sent: all of them, unless it says
+    /// otherwise (the photo output uses only their facts, and small frames for Live Photos).
+    var framePixelDemand: FramePixelDemand { .full }
 
     func deliver(frame: SampleBuffer, from connection: CaptureConnection) {}
     /// A frame's facts, sent for every frame (`.video` ones included, before them).

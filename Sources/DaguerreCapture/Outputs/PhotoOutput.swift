@@ -30,8 +30,12 @@ import Synchronization
 /// while earlier photos are processed; ``captureReadiness`` says when the next one would wait),
 /// as iOS 17 has them.
 ///
-/// Live Photo movies are recorded by a later part of the project: settings with a
-/// ``PhotoSettings/livePhotoMovieFileURL`` are validated, then refused with `.unsupported`.
+/// **Live Photos** (L1–L10): with ``isLivePhotoCaptureEnabled`` the output keeps the last 1.5 s
+/// of the stream (15 frames a second, a ninth larger than the movie, 4:3) and of the microphone;
+/// settings with a ``PhotoSettings/livePhotoMovieFileURL`` get the still and a movie from 1.5 s
+/// before to 1.5 s after it (1440×1080 H.264 for a 4:3 camera, PCM audio), paired by one content
+/// identifier, trimmed of purposeful motion (``isLivePhotoAutoTrimmingEnabled``) and stabilized.
+/// ``isLivePhotoCaptureSuspended`` ends the movies in progress at once.
 ///
 /// ```swift
 /// let photoOutput = PhotoOutput()
@@ -76,6 +80,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     struct State: Sendable {
         var options = PipelineOptions()
         var isLivePhotoCaptureSuspended = false
+        var isLivePhotoMovieStabilizationEnabled = true
         var isZeroShutterLagEnabled = true
         var usedIDs: Set<Int64> = []
         var sceneMonitoringSettings: PhotoSettings?
@@ -87,6 +92,8 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
 
     let state = Mutex(State())
     let pipeline: PhotoCapturePipeline
+    /// The Live Photo buffer and the movies in progress.
+    let livePhoto = LivePhotoRecorder()
     let observers = PhotoOutputObservers()
     /// The develop context, made with the first photo and kept for its caches.
     private let developerSlot = Mutex<PhotoDeveloper?>(nil)
@@ -100,7 +107,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
 
     public init() {
         pipeline = PhotoCapturePipeline()
-        super.init(role: .photo, acceptedMediaTypes: [.video])
+        super.init(role: .photo, acceptedMediaTypes: [.video, .audio])
     }
 
     // MARK: Opt-ins (P1, Q7)
@@ -132,9 +139,29 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
 
     /// Pauses Live Photo capture (while the app records its own video, say) without tearing
     /// the pipeline down; settable any time.
+    /// Suspending ends the Live Photo movies in progress at that instant (their audio too, L8);
+    /// resuming starts the buffer clean, so no later movie shows anything from before.
     public var isLivePhotoCaptureSuspended: Bool {
         get { state.withLock { $0.isLivePhotoCaptureSuspended } }
-        set { state.withLock { $0.isLivePhotoCaptureSuspended = newValue } }
+        set {
+            let changed = state.withLock { s in
+                defer { s.isLivePhotoCaptureSuspended = newValue }
+                return s.isLivePhotoCaptureSuspended != newValue
+            }
+            guard changed else { return }
+            if newValue {
+                livePhoto.suspend(at: session?.clock.now ?? .infinity)
+            } else {
+                livePhoto.resume()
+            }
+        }
+    }
+
+    /// Whether Live Photo movies are stabilized (L10; on by default). Beyond the seeds: for apps
+    /// that stabilize movies themselves, and to compare.
+    public var isLivePhotoMovieStabilizationEnabled: Bool {
+        get { state.withLock { $0.isLivePhotoMovieStabilizationEnabled } }
+        set { state.withLock { $0.isLivePhotoMovieStabilizationEnabled = newValue } }
     }
 
     /// Zero shutter lag (iOS 17): a photo without flash, bracket or stabilization is made from
@@ -168,6 +195,11 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     /// Whether Live Photos can be captured with this camera and preset (photo preset only).
     public var isLivePhotoCaptureSupported: Bool {
         photoDevice != nil && session?.sessionPreset == .photo
+    }
+
+    /// The Live Photo movie's shape for the camera's active format (nil without a camera).
+    var livePhotoMovieFormat: LivePhotoMovieFormat? {
+        photoDevice.map { LivePhotoMovieFormat(streamFormat: $0.activeFormat.dimensions) }
     }
 
     /// The uncompressed formats a photo can be delivered in (420v, 420f, BGRA, as iOS lists them).
@@ -236,7 +268,22 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
 
     // MARK: Hooks the session calls
 
-    override var wantsFramePixels: Bool { false }
+
+    /// Pixels only for Live Photos: small 4:3 frames, 15 a second (L2); otherwise the frames' facts.
+    override var framePixelDemand: FramePixelDemand {
+        guard isLivePhotoCaptureEnabled, let format = livePhotoMovieFormat else { return .none }
+        return format.demand
+    }
+
+    override func deliver(frame: SampleBuffer, from connection: CaptureConnection) {
+        guard isLivePhotoCaptureEnabled, !isLivePhotoCaptureSuspended, let device = photoDevice else { return }
+        livePhoto.take(frame, sceneTime: device.sceneTime(of: frame.metadata))
+    }
+
+    override func deliver(audio: CaptureAudioBuffer, from connection: CaptureConnection) {
+        guard isLivePhotoCaptureEnabled, !isLivePhotoCaptureSuspended else { return }
+        livePhoto.take(audio)
+    }
 
     override func deliver(metering: CaptureFrameMetadata, from connection: CaptureConnection) {
         let update: SceneMonitoringState? = state.withLock { s in
@@ -256,6 +303,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     }
 
     override func sessionDidStopRunning() {
+        livePhoto.streamEnded(at: session?.clock.now ?? .infinity)
         pipeline.sessionRunning(false, observers: observers)
         state.withLock { $0.newestFrame = nil }
     }

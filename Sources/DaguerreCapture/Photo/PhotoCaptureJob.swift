@@ -38,6 +38,8 @@ struct PhotoCaptureJob: Sendable {
     let frameInterval: Double
     /// Whether a bracket is exposed with the lens stabilized (P10).
     let isLensStabilizationEnabled: Bool
+    /// The Live Photo movie, when the settings ask for one (L1).
+    var livePhoto: LivePhotoCapture?
 
     /// The images the plan makes (1, or one per bracket image).
     var imageCount: Int { bracketSettings?.count ?? 1 }
@@ -58,4 +60,12 @@ extension CaptureDimensions {
         let h = max(1, Int((Double(height) * scale).rounded()))
         return CaptureDimensions(width: w, height: h)
     }
+}
+
+/// A Live Photo request's movie: its job, the join of its callbacks, and the identifier the
+/// still and the movie share (L3).
+struct LivePhotoCapture: Sendable {
+    let movie: LivePhotoMovieJob
+    let completion: LivePhotoCompletion
+    let contentIdentifier: String
 }

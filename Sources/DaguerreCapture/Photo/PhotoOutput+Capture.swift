@@ -42,12 +42,7 @@ extension PhotoOutput {
             throw PhotoSettingsRule.activeConnection.error(
                 "the PhotoOutput lost its camera while the request was checked", fix: "Keep a camera input in the running session.")
         }
-        if settings.livePhotoMovieFileURL != nil {
-            throw .unsupported(
-                feature: "Live Photo capture (the settings are valid)",
-                hint: "Live Photo movies are not recorded yet; capture the still without livePhotoMovieFileURL.")
-        }
-        let job = resolve(settings, bracket: bracket, device: device, session: session, delegate: delegate)
+        var job = resolve(settings, bracket: bracket, device: device, session: session, delegate: delegate)
         // Single use (P4): taken under the lock, so two racing requests with one value cannot both pass.
         let fresh = state.withLock { $0.usedIDs.insert(settings.uniqueID).inserted }
         guard fresh else {
@@ -55,9 +50,24 @@ extension PhotoOutput {
                 "settings \(settings.uniqueID) were already used for a capture (each settings value is for one capture)",
                 fix: "Make new settings for each capture: PhotoSettings(from: old) copies them with a new uniqueID.")
         }
+        if let url = settings.livePhotoMovieFileURL {
+            job.livePhoto = startLivePhotoMovie(url: url, job: job, device: device)
+        }
         pipeline.submit(
             job, output: self,
-            capture: { [unowned self] (job) throws(DaguerreError) in try captureStills(for: job) },
+            capture: { [unowned self] (job) throws(DaguerreError) in
+                do throws(DaguerreError) {
+                    let stills = try captureStills(for: job)
+                    if let live = job.livePhoto, let first = stills.first?.stills.first {
+                        livePhoto.setStillTime(device.sceneTime(of: first.metadata), for: live.movie)
+                    }
+                    return stills
+                } catch {
+                    // The movie still spans the request's moment.
+                    if let live = job.livePhoto { livePhoto.setStillTime(job.requestTime, for: live.movie) }
+                    throw error
+                }
+            },
             process: { job, result, output in output.process(job, result) })
     }
 
@@ -99,7 +109,8 @@ extension PhotoOutput {
         let images = bracket?.bracketedSettings.count ?? 1
         let resolved = ResolvedPhotoSettings(
             uniqueID: settings.uniqueID, photoDimensions: photo, rawPhotoDimensions: raw, previewPhotoDimensions: preview,
-            isFlashEnabled: flash, isStillImageStabilizationEnabled: stabilized, livePhotoMovieDimensions: .zero,
+            isFlashEnabled: flash, isStillImageStabilizationEnabled: stabilized,
+            livePhotoMovieDimensions: settings.livePhotoMovieFileURL == nil ? .zero : livePhotoMovieFormat?.movieDimensions ?? .zero,
             expectedPhotoCount: images * ((wantsProcessed ? 1 : 0) + (wantsRAW ? 1 : 0)))
         var space = device.activeColorSpace.colorSpace
         // 420v is video's format: its photos are sRGB (W5).

@@ -51,7 +51,12 @@ extension PhotoOutput {
             }
         }
         let finalError = failure
-        pipeline.deliver { delegate.didFinishCapture(self, resolved, error: finalError) }
+        if let live = job.livePhoto {
+            // The movie's callbacks, then didFinishCapture, follow when the movie is written.
+            live.completion.photosDelivered(error: finalError)
+        } else {
+            pipeline.deliver { delegate.didFinishCapture(self, resolved, error: finalError) }
+        }
     }
 
     private struct MadeImage {
@@ -78,6 +83,7 @@ extension PhotoOutput {
         if let format = job.settings.processedFormat {
             var metadata = sensor.photoMetadata
             metadata.writesAppleMakerNote = true
+            metadata.livePhotoContentIdentifier = job.livePhoto?.contentIdentifier
             switch format {
             case .codec: made.photo = try developer.jpeg(sensor, colorSpace: job.colorSpace, metadata: metadata)
             case .pixelFormat(let pixel):

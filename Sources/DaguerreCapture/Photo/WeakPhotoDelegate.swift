@@ -41,6 +41,19 @@ final class WeakPhotoDelegate: Sendable {
             bracketSettings: bracket, error: error)
     }
 
+    func didFinishRecordingLivePhotoMovie(_ output: PhotoOutput, url: URL, _ resolved: ResolvedPhotoSettings) {
+        delegate?.capture(output, didFinishRecordingLivePhotoMovieForEventualFileAt: url, resolvedSettings: resolved)
+    }
+
+    func didFinishProcessingLivePhotoMovie(
+        _ output: PhotoOutput, url: URL, duration: Double, photoDisplayTime: Double, _ resolved: ResolvedPhotoSettings,
+        error: DaguerreError?
+    ) {
+        (delegate as? any LivePhotoMovieProcessingDelegate)?.capture(
+            output, didFinishProcessingLivePhotoToMovieFileAt: url, duration: duration, photoDisplayTime: photoDisplayTime,
+            resolvedSettings: resolved, error: error)
+    }
+
     func didFinishCapture(_ output: PhotoOutput, _ resolved: ResolvedPhotoSettings, error: DaguerreError?) {
         delegate?.capture(output, didFinishCaptureForResolvedSettings: resolved, error: error)
     }

@@ -469,12 +469,13 @@ public final class CaptureSession: Sendable {
         }
     }
 
-    /// Tells each camera whether an output takes its frames' pixels.
+    /// Tells each camera what its outputs need of its frames' pixels.
     private func updateFrameDemand(_ inputs: [CaptureDeviceInput]) {
         let connections = routing.withLock { $0.connections }
         for input in inputs where input.device.mediaType == .video {
-            let wanted = connections.contains { $0.inputPort.input === input && $0.output.wantsFramePixels }
-            input.device.setFramePixelsWanted(wanted)
+            let demand = connections.filter { $0.inputPort.input === input }
+                .reduce(FramePixelDemand.none) { $0.combined(with: $1.output.framePixelDemand) }
+            input.device.setFramePixelDemand(demand)
         }
     }
 

@@ -159,8 +159,22 @@ public final class VirtualCamera: @unchecked Sendable {
     /// pulse), the flash fires during the exposure (the back camera only); its light falls off
     /// with the square of each surface's distance. Flash frames do not move the control loops.
     public func captureRAW(mode: SensorReadoutMode, at time: Double, flashPower: Double? = nil) throws(DaguerreError) -> RawFrame {
+        try captureRAW(mode: mode, readout: mode, at: time, flashPower: flashPower)
+    }
+
+    /// ``captureRAW(mode:at:flashPower:)`` exposed as `mode` (its frame rate limits the
+    /// exposure) and read out binned to `readout`'s size, as a sensor's smaller video readout
+    /// (a Live Photo's buffer, L2). `readout` must not be larger than `mode`.
+    public func captureRAW(mode: SensorReadoutMode, readout: SensorReadoutMode, at time: Double, flashPower: Double? = nil)
+        throws(DaguerreError) -> RawFrame
+    {
         try checkCapture(mode: mode, time: time, flashPower: flashPower)
-        return try streamFrame(mode: mode, readout: mode, at: time, flashPower: flashPower)
+        guard readout == mode || (readout.width <= mode.width && readout.height <= mode.height) else {
+            throw .invalidArgument(
+                what: "readout \(readout.width)×\(readout.height)", problem: "is larger than the mode \(mode.width)×\(mode.height) it bins")
+        }
+        if readout != mode { try Self.validate(profile: profile, mode: readout) }
+        return try streamFrame(mode: mode, readout: readout, at: time, flashPower: flashPower)
     }
 
     /// Meters one frame of a stream in `mode` at `time` without reading out its pixels at

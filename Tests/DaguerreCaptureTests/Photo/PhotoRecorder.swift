@@ -6,12 +6,25 @@ import Foundation
 import Synchronization
 
 /// A photo delegate that takes every kind of photo and records each callback in order.
-final class PhotoRecorder: PhotoProcessingDelegate, RawPhotoProcessingDelegate, Sendable {
+final class PhotoRecorder: PhotoProcessingDelegate, RawPhotoProcessingDelegate, LivePhotoMovieProcessingDelegate, Sendable {
     enum Event: Sendable, Equatable {
         case willBegin, willCapture, didCapture
         case photo(ok: Bool, bracket: BracketedStillImageSettings?)
         case raw(ok: Bool, bracket: BracketedStillImageSettings?)
         case finish(ok: Bool)
+        case movieRecorded
+        case movie(ok: Bool)
+    }
+
+    /// A Live Photo movie as its callback gave it.
+    struct Movie: Sendable {
+        var url: URL
+        var duration: Double
+        var photoDisplayTime: Double
+        var error: DaguerreError?
+        /// Real seconds since the recorder was made, when each callback came.
+        var recordedAt: Double?
+        var finishedAt: Double
     }
 
     struct Photo: Sendable {
@@ -24,6 +37,9 @@ final class PhotoRecorder: PhotoProcessingDelegate, RawPhotoProcessingDelegate, 
     }
 
     private let log = Mutex<(events: [(Int64, Event)], photos: [Photo], resolved: [Int64: ResolvedPhotoSettings])>(([], [], [:]))
+    private let movieLog = Mutex<(recorded: [Int64: Double], movies: [Int64: Movie])>(([:], [:]))
+    /// The Live Photo movies by request.
+    var movies: [Int64: Movie] { movieLog.withLock { $0.movies } }
     private let finished = DispatchSemaphore(value: 0)
     private let started = Date()
 
@@ -83,6 +99,26 @@ final class PhotoRecorder: PhotoProcessingDelegate, RawPhotoProcessingDelegate, 
                 Photo(
                     buffer: rawSampleBuffer, preview: previewPhotoSampleBuffer, resolved: resolvedSettings, error: error, isRAW: true,
                     time: t))
+        }
+    }
+    func capture(
+        _ captureOutput: PhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
+        resolvedSettings: ResolvedPhotoSettings
+    ) {
+        record(resolvedSettings, .movieRecorded)
+        let t = Date().timeIntervalSince(started)
+        movieLog.withLock { $0.recorded[resolvedSettings.uniqueID] = t }
+    }
+    func capture(
+        _ captureOutput: PhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: Double,
+        photoDisplayTime: Double, resolvedSettings: ResolvedPhotoSettings, error: DaguerreError?
+    ) {
+        record(resolvedSettings, .movie(ok: error == nil))
+        let t = Date().timeIntervalSince(started)
+        movieLog.withLock {
+            $0.movies[resolvedSettings.uniqueID] = Movie(
+                url: outputFileURL, duration: duration, photoDisplayTime: photoDisplayTime, error: error,
+                recordedAt: $0.recorded[resolvedSettings.uniqueID], finishedAt: t)
         }
     }
     func capture(

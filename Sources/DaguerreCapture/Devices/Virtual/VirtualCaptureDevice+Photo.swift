@@ -58,12 +58,16 @@ extension VirtualCaptureDevice: PhotoCaptureDevice {
             isoRange: s.isoRange, exposureDurationRange: (1.0 / 8000)...1)
     }
 
+    public var streamReadoutDuration: Double {
+        let streamed = activeFormat.dimensions
+        let mode = camera.profile.modes.first { $0.width == streamed.width && $0.height == streamed.height }
+        return mode.map { camera.sensor(for: $0).readoutTime } ?? 0
+    }
+
     public func zeroShutterLagFrames() -> [ZeroShutterLagFrame] {
         let camera = self.camera
         let name = localizedName
-        let streamed = activeFormat.dimensions
-        let mode = camera.profile.modes.first { $0.width == streamed.width && $0.height == streamed.height }
-        let readout = mode.map { camera.sensor(for: $0).readoutTime } ?? 0
+        let readout = streamReadoutDuration
         return ring.all.map { kept in
             ZeroShutterLagFrame(metadata: kept.metadata, isSettled: kept.isSettled, readoutDuration: readout) { (d) throws(DaguerreError) in
                 let mode = try Self.stillMode(d, of: camera, deviceName: name)

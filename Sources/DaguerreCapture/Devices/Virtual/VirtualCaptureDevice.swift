@@ -31,13 +31,26 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     private let stream = ExclusiveStream()
     /// The newest frames, kept for zero shutter lag (``PhotoCaptureDevice``).
     let ring = ZeroShutterLagRing()
-    /// Whether an output takes the frames' pixels; when none does, frames are only metered.
-    private let pixelsWanted = PixelDemand()
+    /// What the outputs need of the frames' pixels; frames nobody looks at are only metered.
+    private let pixelDemand = DemandState()
 
-    /// A flag the stream's ticks read.
-    private final class PixelDemand: Sendable {
-        let flag = Atomic<Bool>(true)
-        var wanted: Bool { flag.load(ordering: .relaxed) }
+    /// The demand, and the newest time slot that got pixels (for a reduced demand's rate).
+    private final class DemandState: Sendable {
+        let state = Mutex<(demand: FramePixelDemand, lastSlot: Int64?)>((.full, nil))
+        var demand: FramePixelDemand { state.withLock { $0.demand } }
+
+        /// The readout of `mode` the tick at `time` makes pixels at, or nil (metering only).
+        func readout(at time: Double, mode: SensorReadoutMode) -> SensorReadoutMode? {
+            state.withLock { s in
+                let readout = VirtualCaptureDevice.readout(for: s.demand, mode: mode)
+                guard case .reduced(_, let rate) = s.demand else { return readout }
+                // At most `rate` frames with pixels a second: one per slot of 1/rate s.
+                let slot = Int64((time * rate + 1e-6).rounded(.down))
+                guard s.lastSlot.map({ slot > $0 }) ?? true else { return nil }
+                s.lastSlot = slot
+                return readout
+            }
+        }
     }
 
     public init(
@@ -100,13 +113,18 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         let camera = self.camera
         let controls = self.controls
         let ring = self.ring
-        let pixelsWanted = self.pixelsWanted
+        let demand = self.pixelDemand
         ring.clear()
-        if pixelsWanted.wanted { camera.prepare(mode: mode) }
+        demand.state.withLock { $0.lastSlot = nil }
+        if let readout = Self.readout(for: demand.demand, mode: mode) { camera.prepare(mode: readout) }
         let next = try CaptureClockTicker(clock: clock, interval: 1 / format.frameRateRange.maxFrameRate) { index, time in
             do throws(DaguerreError) {
-                if pixelsWanted.wanted {
-                    handler(.video(try Self.frame(camera: camera, controls: controls, mode: mode, index: index, time: time, ring: ring)))
+                let readout = demand.readout(at: time, mode: mode)
+                if let readout {
+                    handler(
+                        .video(
+                            try Self.frame(
+                                camera: camera, controls: controls, mode: mode, readout: readout, index: index, time: time, ring: ring)))
                 } else {
                     handler(.metering(try Self.meter(camera: camera, controls: controls, mode: mode, index: index, time: time, ring: ring)))
                 }
@@ -117,6 +135,21 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
         try stream.start(next, deviceName: localizedName)
     }
 
+    /// The readout a demand asks of `mode`: the mode itself, a smaller one of its aspect (whole
+    /// 2×2 blocks), or nil (metering only).
+    static func readout(for demand: FramePixelDemand, mode: SensorReadoutMode) -> SensorReadoutMode? {
+        switch demand {
+        case .none: return nil
+        case .full: return mode
+        case .reduced(let box, _):
+            let scale = min(Double(box.width) / Double(mode.width), Double(box.height) / Double(mode.height), 1)
+            guard scale < 1 else { return mode }
+            let width = max(2, Int((Double(mode.width) * scale).rounded()) / 2 * 2)
+            let height = max(2, Int((Double(mode.height) * scale).rounded()) / 2 * 2)
+            return SensorReadoutMode(width: width, height: height, maxFrameRate: mode.maxFrameRate)
+        }
+    }
+
     public func stopStreaming() {
         stream.stop()
     }
@@ -124,7 +157,13 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     /// Without an output that takes pixels, the stream only meters its frames (an eighth of the
     /// size, for the control loops) and keeps their descriptions for zero shutter lag.
     public func setFramePixelsWanted(_ wanted: Bool) {
-        pixelsWanted.flag.store(wanted, ordering: .relaxed)
+        setFramePixelDemand(wanted ? .full : .none)
+    }
+
+    /// A reduced demand reads frames out binned to the demand's size (the format's aspect), at
+    /// the demand's rate; the frames in between are metered only.
+    public func setFramePixelDemand(_ demand: FramePixelDemand) {
+        pixelDemand.state.withLock { $0.demand = demand }
     }
 
     /// The ISPs for the two colour spaces, built once (each inverts a matrix and tabulates a curve).
@@ -133,12 +172,12 @@ public final class VirtualCaptureDevice: ControlledCaptureDevice {
     /// One frame: the device's controls applied to the simulator, a raw exposure, the ISP for
     /// the active pixel format, and the control loops' choices reported back.
     static func frame(
-        camera: VirtualCamera, controls: CaptureDeviceControls, mode: SensorReadoutMode,
+        camera: VirtualCamera, controls: CaptureDeviceControls, mode: SensorReadoutMode, readout: SensorReadoutMode? = nil,
         index: Int64, time: Double, ring: ZeroShutterLagRing? = nil
     ) throws(DaguerreError) -> SampleBuffer {
         let (format, colorSpace, _, _) = controls.snapshot
         applyControls(camera: camera, controls: controls)
-        let raw = try camera.captureRAW(mode: mode, at: time)
+        let raw = try camera.captureRAW(mode: mode, readout: readout ?? mode, at: time)
         let metadata = report(raw.metadata, camera: camera, controls: controls, index: index, time: time, ring: ring)
         let m = raw.metadata
         let isp = colorSpace == .p3D65 ? Self.ispP3 : Self.ispSRGB
