@@ -3,6 +3,8 @@
 // didFinishProcessingLivePhotoToMovieFile (the file written), then didFinishCapture. The photo
 // and the movie finish on different queues, in either order; this joins them.
 import DaguerreCore
+import DaguerreFormats
+import DaguerreMovie
 import Foundation
 import Synchronization
 
@@ -11,6 +13,9 @@ final class LivePhotoCompletion: Sendable {
     private struct State: Sendable {
         var photosDelivered = false
         var photoError: DaguerreError?
+        /// The JPEG photo and its preview, kept for a Motion Photo.
+        var photo: SampleBuffer?
+        var preview: SampleBuffer?
         var recorded = false
         var recordedSent = false
         var movie: Result<LivePhotoMovieResult, DaguerreError>?
@@ -19,28 +24,28 @@ final class LivePhotoCompletion: Sendable {
 
     private let state = Mutex(State())
     private let url: URL
+    private let motionPhotoURL: URL?
     private let output: PhotoOutput
     private let delegate: WeakPhotoDelegate
     private let resolved: ResolvedPhotoSettings
-    /// Called once the movie is written (or failed), after its callback is queued.
-    private let movieDone: @Sendable (Result<LivePhotoMovieResult, DaguerreError>) -> Void
 
-    init(
-        url: URL, output: PhotoOutput, delegate: WeakPhotoDelegate, resolved: ResolvedPhotoSettings,
-        movieDone: @escaping @Sendable (Result<LivePhotoMovieResult, DaguerreError>) -> Void = { _ in }
-    ) {
+    init(url: URL, motionPhotoURL: URL?, output: PhotoOutput, delegate: WeakPhotoDelegate, resolved: ResolvedPhotoSettings) {
         self.url = url
+        self.motionPhotoURL = motionPhotoURL
         self.output = output
         self.delegate = delegate
         self.resolved = resolved
-        self.movieDone = movieDone
     }
 
-    /// The photo callbacks are queued; `error` is the photo stage's, if it failed.
-    func photosDelivered(error: DaguerreError?) {
+    /// The photo callbacks are queued; `error` is the photo stage's, if it failed. The photo and
+    /// its preview are kept only when a Motion Photo is to be made of them.
+    func photosDelivered(error: DaguerreError?, photo: SampleBuffer?, preview: SampleBuffer?) {
+        let keep = motionPhotoURL != nil
         update {
             $0.photosDelivered = true
             $0.photoError = error
+            $0.photo = keep ? photo : nil
+            $0.preview = keep ? preview : nil
         }
     }
 
@@ -66,9 +71,19 @@ final class LivePhotoCompletion: Sendable {
             guard s.recordedSent, let movie = s.movie, !s.finishedSent else { return }
             s.finishedSent = true
             let photoError = s.photoError
-            let movieDone = self.movieDone
+            let (photo, preview, motionPhotoURL) = (s.photo, s.preview, self.motionPhotoURL)
+            s.photo = nil
+            s.preview = nil
             output.pipeline.deliver {
                 var movieError: DaguerreError?
+                var movie = movie
+                if case .success(let made) = movie, let motionPhotoURL {
+                    do throws(DaguerreError) {
+                        try Self.writeMotionPhoto(to: motionPhotoURL, photo: photo, preview: preview, movie: url, at: made.photoDisplayTime)
+                    } catch {
+                        movie = .failure(error)
+                    }
+                }
                 switch movie {
                 case .success(let made):
                     delegate.didFinishProcessingLivePhotoMovie(
@@ -77,9 +92,22 @@ final class LivePhotoCompletion: Sendable {
                     movieError = error
                     delegate.didFinishProcessingLivePhotoMovie(output, url: url, duration: 0, photoDisplayTime: 0, resolved, error: error)
                 }
-                movieDone(movie)
                 delegate.didFinishCapture(output, resolved, error: photoError ?? movieError)
             }
         }
+    }
+
+    /// The Live Photo as one Motion Photo 1.0 file: the JPEG (with its preview) and the movie
+    /// as an MP4 after it, the still's time as the presentation timestamp.
+    private static func writeMotionPhoto(to url: URL, photo: SampleBuffer?, preview: SampleBuffer?, movie: URL, at seconds: Double)
+        throws(DaguerreError)
+    {
+        guard let photo else {
+            throw .processorFailed(name: "Motion Photo", reason: "the photo failed, so there is no still to make \(url.path) from")
+        }
+        let jpeg = try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: preview)
+        let mp4 = try MotionPhotoVideo.mp4(fromLivePhotoMovie: movie.path)
+        let file = try MotionPhoto.make(primary: jpeg, video: mp4, presentationTimestampUs: Int64((seconds * 1_000_000).rounded()))
+        try AtomicFile.write(file, to: url.path)
     }
 }

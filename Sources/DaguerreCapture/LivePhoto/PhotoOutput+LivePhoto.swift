@@ -11,7 +11,8 @@ extension PhotoOutput {
     func startLivePhotoMovie(url: URL, job: PhotoCaptureJob, device: any PhotoCaptureDevice) -> LivePhotoCapture {
         let format = LivePhotoMovieFormat(streamFormat: device.activeFormat.dimensions)
         let identifier = UUID().uuidString
-        let completion = LivePhotoCompletion(url: url, output: self, delegate: job.delegate, resolved: job.resolved)
+        let completion = LivePhotoCompletion(
+            url: url, motionPhotoURL: job.settings.motionPhotoFileURL, output: self, delegate: job.delegate, resolved: job.resolved)
         let size = format.movieDimensions
         // About 7 Mbit/s at 1440×1080 (L2), in proportion for smaller movies.
         let bitRate = max(500_000, Int(7_000_000 * Double(size.width * size.height) / (1440 * 1080)))

@@ -15,6 +15,7 @@ extension PhotoOutput {
         let brackets: [BracketedStillImageSettings?] = job.bracketSettings ?? [nil]
         var images: [PhotoImageStills] = []
         var failure: DaguerreError?
+        var firstPhoto: (photo: SampleBuffer?, preview: SampleBuffer?)?
         switch captured {
         case .success(let made) where made.count == brackets.count: images = made
         case .success(let made):
@@ -32,6 +33,7 @@ extension PhotoOutput {
                 do throws(DaguerreError) {
                     let made = try makeImage(images[index], job: job)
                     (photo, photoPreview, raw, rawPreview) = (made.photo, made.photoPreview, made.raw, made.rawPreview)
+                    if firstPhoto == nil { firstPhoto = (photo, photoPreview) }
                 } catch let e {
                     error = e
                     failure = failure ?? e
@@ -53,7 +55,7 @@ extension PhotoOutput {
         let finalError = failure
         if let live = job.livePhoto {
             // The movie's callbacks, then didFinishCapture, follow when the movie is written.
-            live.completion.photosDelivered(error: finalError)
+            live.completion.photosDelivered(error: finalError, photo: firstPhoto?.photo, preview: firstPhoto?.preview)
         } else {
             pipeline.deliver { delegate.didFinishCapture(self, resolved, error: finalError) }
         }

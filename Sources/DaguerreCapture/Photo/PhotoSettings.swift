@@ -95,6 +95,11 @@ public struct PhotoSettings: Sendable {
     public var livePhotoMovieFileURL: URL?
     /// Items written into the Live Photo movie (L6); the content identifier is the output's.
     public var livePhotoMovieMetadata: [MetadataItem] = []
+    /// Beyond the seeds: where to write the Live Photo also as one Google Motion Photo 1.0 file
+    /// (the JPEG with the movie as an MP4 after it, `…MP.jpg`), for Android and the photo
+    /// libraries that read Motion Photos; needs ``livePhotoMovieFileURL`` and a JPEG photo. It is
+    /// written before the movie's callback.
+    public var motionPhotoFileURL: URL?
 
     private static let counter = Atomic<Int64>(0)
     private static func nextID() -> Int64 { counter.add(1, ordering: .relaxed).newValue }

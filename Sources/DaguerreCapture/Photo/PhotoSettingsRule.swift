@@ -194,6 +194,10 @@ enum PhotoSettingsRules {
         }
         if let url = settings.livePhotoMovieFileURL {
             try checkLivePhoto(url: url, settings: settings, bracket: bracket, context: c)
+        } else if settings.motionPhotoFileURL != nil {
+            throw PhotoSettingsRule.livePhotoKind.error(
+                "a Motion Photo was asked for without a Live Photo movie",
+                fix: "Set livePhotoMovieFileURL too: the Motion Photo is made from the Live Photo's still and movie.")
         }
         if let preview = settings.previewPhotoFormat {
             if !settings.availablePreviewPhotoPixelFormatTypes.contains(preview.pixelFormatType) {
@@ -290,20 +294,28 @@ enum PhotoSettingsRules {
                 "Live Photo capture is suspended (isLivePhotoCaptureSuspended)",
                 fix: "Set isLivePhotoCaptureSuspended to false, or capture a still photo.")
         }
+        if settings.motionPhotoFileURL != nil, settings.processedFormat != .codec(.jpeg) {
+            throw PhotoSettingsRule.livePhotoKind.error(
+                "a Motion Photo was asked for with a photo that is not a JPEG",
+                fix: "Keep the default JPEG format (format: [.videoCodec: .jpeg]) for a Motion Photo.")
+        }
         if settings.rawPixelFormatType != nil || settings.format == nil || bracket != nil {
             throw PhotoSettingsRule.livePhotoKind.error(
                 "a Live Photo was asked for with \(bracket != nil ? "a bracket" : "RAW")",
                 fix: "Capture Live Photos with a processed format only (the default JPEG).")
         }
-        var isDirectory: ObjCBool = false
-        let directory = url.deletingLastPathComponent().path
-        if !url.isFileURL || url.path.hasSuffix("/") || FileManager.default.fileExists(atPath: url.path)
-            || !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue
-            || !FileManager.default.isWritableFile(atPath: directory)
-        {
-            throw PhotoSettingsRule.livePhotoURLWritable.error(
-                "the Live Photo movie URL \(url.absoluteString) is not a new file in a writable directory",
-                fix: "Give a file URL of a file that does not exist yet, in an existing, writable directory.")
+        for (what, target) in [("Live Photo movie", url), ("Motion Photo", settings.motionPhotoFileURL)] {
+            guard let target else { continue }
+            var isDirectory: ObjCBool = false
+            let directory = target.deletingLastPathComponent().path
+            if !target.isFileURL || target.path.hasSuffix("/") || FileManager.default.fileExists(atPath: target.path)
+                || !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue
+                || !FileManager.default.isWritableFile(atPath: directory) || (what == "Motion Photo" && target == url)
+            {
+                throw PhotoSettingsRule.livePhotoURLWritable.error(
+                    "the \(what) URL \(target.absoluteString) is not a new file in a writable directory",
+                    fix: "Give a file URL of a file that does not exist yet, in an existing, writable directory (the Motion Photo apart from the movie).")
+            }
         }
         if settings.livePhotoMovieMetadata.contains(where: { $0.key == MetadataKey.contentIdentifier.rawValue }) {
             throw PhotoSettingsRule.livePhotoMetadata.error(

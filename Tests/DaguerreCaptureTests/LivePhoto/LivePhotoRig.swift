@@ -34,6 +34,15 @@ enum LivePhotoRig {
         return (rig, mic)
     }
 
+    /// A plain mid-grey scene, so that the red disc is the only red thing in the picture.
+    static func greyScene() throws -> ImageScene {
+        var buffer = try PixelBuffer(width: 64, height: 48, format: .rgb8, colorSpace: .sRGB)
+        buffer.withUnsafeMutableBytes { raw in
+            for i in raw.indices { raw[i] = 128 }
+        }
+        return try ImageScene(buffer: buffer, key: "grey")
+    }
+
     /// Live Photo settings writing the movie to `dir`.
     static func settings(in dir: String, name: String = "IMG") -> PhotoSettings {
         var settings = PhotoSettings(format: [.videoCodec: .jpeg])
