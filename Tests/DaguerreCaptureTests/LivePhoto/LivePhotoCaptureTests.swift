@@ -205,7 +205,7 @@ struct LivePhotoCaptureTests {
         let mp4 = try MotionPhotoVideo.mp4(fromLivePhotoMovie: movie.url.path)
         let appended = Array(file.suffix(mp4.count)) == mp4
         #expect(appended)
-        let xmp = try Judge.run("exiftool", ["-s", "-s", "-s", "-n", "-XMP-GCamera:MotionPhoto", "-XMP-Container:DirectoryItemLength", mp])
+        let xmp = try Judge.run("exiftool", ["-a", "-s", "-s", "-s", "-n", "-XMP-GCamera:MotionPhoto", "-XMP-Container:DirectoryItemLength", mp])
         print("Motion Photo XMP: \(xmp)")
         #expect(xmp.hasPrefix("1\n"))
         #expect(xmp.contains("\(mp4.count)"), "the MP4 is \(mp4.count) bytes; exiftool read \(xmp)")
