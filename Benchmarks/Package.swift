@@ -38,6 +38,14 @@ let package = Package(
                 daguerre("DaguerreFormats"),
             ],
             path: "photo-capture"),
+        // Times Live Photo capture: the movie's completion after its last frame, sustained captures, CPU shares.
+        .executableTarget(
+            name: "live-photo-bench",
+            dependencies: [
+                daguerre("DaguerreCapture"), daguerre("DaguerreVirtualCamera"), daguerre("DaguerreMovie"), daguerre("DaguerreFormats"),
+                daguerre("DaguerreImage"),
+            ],
+            path: "live-photo"),
         // Times the burst merge of still-image stabilization on 8 virtual 12 MP frames.
         .executableTarget(
             name: "burst-merge-bench", dependencies: [daguerre("DaguerreRAW"), daguerre("DaguerreVirtualCamera")], path: "burst-merge"),

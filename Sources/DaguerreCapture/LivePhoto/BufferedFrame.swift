@@ -11,8 +11,10 @@ struct BufferedFrame: Sendable {
     /// Where the picture is, relative to the first frame since the buffer last started clean:
     /// the sum of the frame-to-frame motions (pixels of `pixels`).
     let position: SIMD2<Double>
-    /// The motion since the frame before, in pixels (zero for a first frame).
+    /// The motion since the frame before, in pixels (zero for a first frame), and the time
+    /// since it (frames may be missing when the machine is busy).
     let motion: SIMD2<Double>
+    let interval: Double
     /// Mean luma, 0...255.
     let meanLevel: Double
     /// How many clean starts the buffer had before this frame (a movie never spans two).

@@ -58,7 +58,7 @@ final class LivePhotoMovieJob: @unchecked Sendable {
     init(request: LivePhotoMovieRequest, events: LivePhotoMovieEvents) {
         self.request = request
         self.events = events
-        trim = LivePhotoTrim(frameRate: Double(LivePhotoMovieFormat.frameRate))
+        trim = LivePhotoTrim()
     }
 
     private var frameInterval: Double { 1 / Double(LivePhotoMovieFormat.frameRate) }
@@ -76,6 +76,8 @@ final class LivePhotoMovieJob: @unchecked Sendable {
         }
         if let last = frames.last, last.epoch != frame.epoch { frames.removeAll() }
         frames.append(frame)
+        // The next frame would be past the end: this is the movie's last.
+        if stillTime != nil, frame.sceneTime + frameInterval >= latest { closed = true }
     }
 
     func add(_ buffer: CaptureAudioBuffer) {
@@ -87,6 +89,7 @@ final class LivePhotoMovieJob: @unchecked Sendable {
     func setStillTime(_ time: Double) {
         stillTime = time
         frames.removeAll { $0.sceneTime < earliest || $0.sceneTime >= latest }
+        if let last = frames.last, last.sceneTime + frameInterval >= latest { closed = true }
     }
 
     /// No frame from `time` on belongs to the movie (suspension, L8; the session stopping).
@@ -166,24 +169,62 @@ final class LivePhotoMovieJob: @unchecked Sendable {
         return SIMD2(Double(f.pixels.width), Double(f.pixels.height)) * (1 - share) / 2
     }
 
-    /// Crops frame `i` (stabilized), scales it to the movie's size with the engine and encodes it.
+    /// Crops frame `i` (stabilized) to the movie and encodes it. A frame at the buffer's size
+    /// (the camera read it out for the movie) is cut from its planes at whole pixels, chroma at
+    /// the nearest of its half-resolution samples, with no conversion; any other size (another
+    /// output made the camera stream larger frames) is cropped and scaled by the engine.
     private func render(
         _ i: Int, into movie: MovieRecorder, context: Context, stabilization: LivePhotoStabilization, kept: Range<Int>
     ) throws(DaguerreError) {
         let frame = frames[i]
-        let rgba = try YCbCrConversion.makeRGBA(from: frame.pixels)
         let size = request.format.movieDimensions
-        let share = Double(size.width) / Double(request.format.bufferDimensions.width)
-        let crop = SIMD2(Double(frame.pixels.width), Double(frame.pixels.height)) * share
-        let origin = (SIMD2(Double(frame.pixels.width), Double(frame.pixels.height)) - crop) / 2
-            + stabilization.offset(of: i, in: frames, kept: kept)
+        let buffer = request.format.bufferDimensions
+        let pixels = SIMD2(Double(frame.pixels.width), Double(frame.pixels.height))
+        let crop = pixels * (Double(size.width) / Double(buffer.width))
+        let origin = (pixels - crop) / 2 + stabilization.offset(of: i, in: frames, kept: kept)
+        let time = MediaTime(seconds: frame.sceneTime - startTime)
+        if frame.pixels.width == buffer.width, frame.pixels.height == buffer.height {
+            try movie.append(frame: try Self.crop(frame.pixels, x: Int(origin.x.rounded()), y: Int(origin.y.rounded()), to: size), at: time)
+            return
+        }
+        let rgba = try YCbCrConversion.makeRGBA(from: frame.pixels)
         let scale = Double(size.width) / crop.x
         let image = Image(buffer: rgba).transformed(
             by: AffineTransform2D(a: scale, b: 0, c: 0, d: scale, tx: -origin.x * scale, ty: -origin.y * scale))
         var out = try PixelBuffer(width: size.width, height: size.height, format: .rgba8, colorSpace: nil)
         try context.render(image, to: &out, bounds: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)), colorSpace: nil)
         out.colorSpace = rgba.colorSpace
-        try movie.append(frame: out, at: MediaTime(seconds: frame.sceneTime - startTime))
+        try movie.append(frame: out, at: time)
+    }
+
+    /// The `size` window of a 4:2:0 frame at (`x`, `y`) (clamped inside it), chroma from the
+    /// nearest half-resolution sample.
+    static func crop(_ frame: PlanarYCbCr420Buffer, x: Int, y: Int, to size: CaptureDimensions) throws(DaguerreError)
+        -> PlanarYCbCr420Buffer
+    {
+        let x0 = min(max(0, x), frame.width - size.width)
+        let y0 = min(max(0, y), frame.height - size.height)
+        let cx = min((x0 + 1) / 2, (frame.width - size.width) / 2)
+        let cy = min((y0 + 1) / 2, (frame.height - size.height) / 2)
+        func window(_ plane: [UInt8], stride: Int, x: Int, y: Int, width: Int, height: Int) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: width * height)
+            plane.withUnsafeBufferPointer { src in
+                out.withUnsafeMutableBufferPointer { dst in
+                    for row in 0..<height {
+                        let from = src.baseAddress! + (y + row) * stride + x
+                        (dst.baseAddress! + row * width).update(from: from, count: width)
+                    }
+                }
+            }
+            return out
+        }
+        let cw = frame.width / 2
+        return try PlanarYCbCr420Buffer(
+            width: size.width, height: size.height,
+            luma: window(frame.luma, stride: frame.width, x: x0, y: y0, width: size.width, height: size.height),
+            cb: window(frame.cb, stride: cw, x: cx, y: cy, width: size.width / 2, height: size.height / 2),
+            cr: window(frame.cr, stride: cw, x: cx, y: cy, width: size.width / 2, height: size.height / 2),
+            colorProperties: frame.colorProperties, fullRange: frame.fullRange)
     }
 
     /// The microphone's samples from the first frame's time to `endTime`, gaps filled with silence.

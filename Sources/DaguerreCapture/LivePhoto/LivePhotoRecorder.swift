@@ -76,7 +76,8 @@ final class LivePhotoRecorder: @unchecked Sendable {
         position += motion
         previous = signature
         let buffered = BufferedFrame(
-            pixels: pixels, sceneTime: sceneTime, position: position, motion: motion, meanLevel: signature.meanLevel, epoch: epoch)
+            pixels: pixels, sceneTime: sceneTime, position: position, motion: motion,
+            interval: frames.last.map { sceneTime - $0.sceneTime } ?? interval, meanLevel: signature.meanLevel, epoch: epoch)
         frames.append(buffered)
         frames.removeAll { $0.sceneTime < sceneTime - LivePhotoMovieFormat.span - Self.slack }
         for job in jobs { job.add(buffered) }

@@ -6,12 +6,11 @@
 /// Finds where purposeful motion begins and ends in a run of buffered frames.
 ///
 /// ```swift
-/// let trim = LivePhotoTrim(frameRate: 15)
+/// let trim = LivePhotoTrim()
 /// let first = trim.start(frames, still: stillIndex)       // the first frame to keep
 /// let end = trim.end(frames, still: stillIndex)           // the first frame to cut, or nil
 /// ```
 struct LivePhotoTrim: Sendable {
-    let frameRate: Double
     /// Faster than this, in frame widths a second, for two frames in a row, is purposeful.
     static let purposefulSpeed = 0.4
     /// Motion settles below this speed (the trim walks back to where it rose above it).
@@ -19,9 +18,10 @@ struct LivePhotoTrim: Sendable {
     /// Darker than this share of the still's frame is a lens going into a pocket.
     static let darkShare = 0.6
 
+    /// How fast the picture moved into `frame`, in frame widths a second.
     func speed(_ frame: BufferedFrame) -> Double {
         let m = frame.motion
-        return (m.x * m.x + m.y * m.y).squareRoot() * frameRate / Double(max(1, frame.pixels.width))
+        return (m.x * m.x + m.y * m.y).squareRoot() / max(frame.interval, 1e-3) / Double(max(1, frame.pixels.width))
     }
 
     private func purposeful(_ frames: [BufferedFrame], _ i: Int, reference: Double) -> Bool {

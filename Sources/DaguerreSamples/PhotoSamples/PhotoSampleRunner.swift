@@ -9,9 +9,6 @@ import Foundation
 /// Runs the seeds' photo samples (``PhotoSamples``) one after another and collects a
 /// ``PhotoSampleRecord`` for each. The JPEGs and DNGs go to `folder`.
 ///
-/// One sample ends in an error the package gives on purpose today: the Live Photo request is
-/// refused with `.unsupported` (movies are not recorded yet).
-///
 /// ```swift
 /// let provider = try VirtualDeviceProvider(seed: 0)
 /// let runner = PhotoSampleRunner(back: provider.backCamera, front: provider.frontCamera, folder: "/tmp/photos")

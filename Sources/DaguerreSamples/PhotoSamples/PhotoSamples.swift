@@ -133,8 +133,8 @@ public final class PhotoSamples: PhotoProcessingDelegate, RawPhotoProcessingDele
 
     // MARK: Session 501: Live Photos
 
-    /// A Live Photo with an author in the movie's metadata. Its settings pass every rule, and
-    /// the request is then refused with `.unsupported`: Live Photo movies are not recorded yet.
+    /// A Live Photo with an author in the movie's metadata: the still, and a movie from 1.5 s
+    /// before it to 1.5 s after, in the temporary directory.
     public func takeLivePhoto() throws(DaguerreError) {  // Swift 6 spelling: throws(DaguerreError)
         var settings = PhotoSettings()  // Swift 6 spelling: var (PhotoSettings is a struct)
         settings.isHighResolutionPhotoEnabled = true

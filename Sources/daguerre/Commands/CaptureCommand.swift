@@ -10,7 +10,8 @@ import Synchronization
 struct CaptureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capture",
-        abstract: "Take photos from the virtual camera with PhotoOutput: JPEG, BGRA/420f/420v (as PNG), RAW (DNG), brackets, flash.",
+        abstract:
+            "Take photos from the virtual camera with PhotoOutput: JPEG, BGRA/420f/420v (as PNG), RAW (DNG), brackets, flash, Live Photos.",
         discussion: """
             Examples:
               daguerre capture -o photos/
@@ -19,6 +20,7 @@ struct CaptureCommand: ParsableCommand {
               daguerre capture --manual-bracket 1/30@400,1/125@100 -o photos/
               daguerre capture --device front --high-resolution --format bgra -o photos/
               daguerre capture --flash auto --lux 1 --motion -o photos/
+              daguerre capture --live --motion-photo -o photos/
             """)
 
     @OptionGroup var camera: VirtualSceneOptions
@@ -104,14 +106,19 @@ struct CaptureCommand: ParsableCommand {
         if motion { device.camera.motion = .handheld }
         if let sceneFile, sceneFile != Self.studioSceneName { device.camera.scene = try ImageScene(path: sceneFile) }
 
-        CaptureAuthorization.shared.usageDescriptions = UsageDescriptions(camera: "daguerre capture photographs the virtual scene.")
+        CaptureAuthorization.shared.usageDescriptions = UsageDescriptions(
+            camera: "daguerre capture photographs the virtual scene.", microphone: "daguerre capture records a Live Photo's sound.")
         let session = CaptureSession()
         let photoOutput = PhotoOutput()
         session.beginConfiguration()
         try session.setSessionPreset(.photo)
         try session.addInput(CaptureDeviceInput(device: device))
+        // A Live Photo has the virtual microphone's sound (a 440 Hz tone).
+        if photo.live { try session.addInput(CaptureDeviceInput(device: try VirtualMicrophoneDevice())) }
         try session.addOutput(photoOutput)
         try photoOutput.setHighResolutionCaptureEnabled(photo.highResolution)
+        try photoOutput.setLivePhotoCaptureEnabled(photo.live)
+        try photoOutput.setLivePhotoAutoTrimmingEnabled(!photo.noAutoTrim)
         try session.commitConfiguration()
         print(
             "\(device.localizedName), \(device.activeFormat.description), \(Int(camera.lux)) lux, \(camera.light.rawValue)"
@@ -132,11 +139,12 @@ struct CaptureCommand: ParsableCommand {
             String(
                 format: "Resources prepared: %@ in %.0f ms after startRunning", prepared ? "yes" : "no",
                 Date().timeIntervalSince(started) * 1000))
-        Thread.sleep(forTimeInterval: Self.settleSeconds)
+        // A Live Photo's movie reaches 1.5 s back: let the buffer fill.
+        Thread.sleep(forTimeInterval: photo.live ? LivePhotoMovieFormat.span + Self.settleSeconds : Self.settleSeconds)
         var logs: [PhotoCaptureLog] = []
         for number in 1...count {
             let log = PhotoCaptureLog(number: number, folder: output)
-            switch try photo.request(for: photoOutput) {
+            switch try photo.request(for: photoOutput, number: number, folder: output) {
             case .single(let settings): try photoOutput.capturePhoto(with: settings, delegate: log)
             case .bracket(let bracket): try photoOutput.capturePhoto(with: bracket, delegate: log)
             }

@@ -13,7 +13,7 @@ import Synchronization
 /// try photoOutput.capturePhoto(with: settings, delegate: log)
 /// _ = log.wait(timeout: 600); print(log.report)
 /// ```
-final class PhotoCaptureLog: PhotoProcessingDelegate, RawPhotoProcessingDelegate, Sendable {
+final class PhotoCaptureLog: PhotoProcessingDelegate, RawPhotoProcessingDelegate, LivePhotoMovieProcessingDelegate, Sendable {
     struct State: Sendable {
         var resolved: ResolvedPhotoSettings?
         var lines: [String] = []
@@ -58,6 +58,7 @@ final class PhotoCaptureLog: PhotoProcessingDelegate, RawPhotoProcessingDelegate
         if r.photoDimensions.width > 0 { parts.append("photo \(r.photoDimensions)") }
         if r.rawPhotoDimensions.width > 0 { parts.append("RAW \(r.rawPhotoDimensions)") }
         if r.previewPhotoDimensions.width > 0 { parts.append("preview \(r.previewPhotoDimensions)") }
+        if r.livePhotoMovieDimensions.width > 0 { parts.append("Live Photo movie \(r.livePhotoMovieDimensions)") }
         parts.append("flash \(r.isFlashEnabled ? "on" : "off")")
         parts.append("still-image stabilization \(r.isStillImageStabilizationEnabled ? "on" : "off")")
         parts.append("\(r.expectedPhotoCount) photo callback\(r.expectedPhotoCount == 1 ? "" : "s")")
@@ -153,6 +154,28 @@ final class PhotoCaptureLog: PhotoProcessingDelegate, RawPhotoProcessingDelegate
         } catch {
             fail(error)
         }
+    }
+
+    func capture(
+        _ captureOutput: PhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
+        resolvedSettings: ResolvedPhotoSettings
+    ) {
+        note("didFinishRecordingLivePhotoMovie", resolvedSettings)
+    }
+
+    func capture(
+        _ captureOutput: PhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: Double,
+        photoDisplayTime: Double, resolvedSettings: ResolvedPhotoSettings, error: DaguerreError?
+    ) {
+        if let error {
+            note("didFinishProcessingLivePhotoToMovieFile: \(error.description)", resolvedSettings)
+            fail(error)
+            return
+        }
+        note(String(format: "didFinishProcessingLivePhotoToMovieFile: %.2f s, the photo at %.2f s", duration, photoDisplayTime), resolvedSettings)
+        state.withLock { $0.files.append(outputFileURL.path) }
+        let motionPhoto = outputFileURL.deletingPathExtension().appendingPathExtension("MP.jpg").path
+        if FileManager.default.fileExists(atPath: motionPhoto) { state.withLock { $0.files.append(motionPhoto) } }
     }
 
     func capture(

@@ -30,6 +30,12 @@ struct PhotoCaptureOptions: ParsableArguments {
     @Option(help: "A preview (thumbnail) fitted into WxH with its aspect kept, e.g. 160x160.") var preview: String?
     @Flag(name: .customLong("high-resolution"), help: "A still larger than the stream where the camera has one (front: 5 MP).")
     var highResolution = false
+    @Flag(help: "A Live Photo: the JPEG and a movie from 1.5 s before it to 1.5 s after (photo-N.jpg and photo-N.mov, paired).")
+    var live = false
+    @Flag(name: .customLong("motion-photo"), help: "With --live: also the Live Photo as one Google Motion Photo, photo-N.MP.jpg.")
+    var motionPhoto = false
+    @Flag(name: .customLong("no-auto-trim"), help: "With --live: keep the whole movie, even a pocket drop at its end.")
+    var noAutoTrim = false
 
     /// The formats `--format` takes, with their format dictionaries.
     static let formats: [(name: String, value: PhotoFormatValue)] = [
@@ -48,6 +54,10 @@ struct PhotoCaptureOptions: ParsableArguments {
             throw ValidationError("--raw with --format \(format): --raw is RAW only; use --raw-plus for RAW and a \(format) photo.")
         }
         if bracket != nil && manualBracket != nil { throw ValidationError("--bracket and --manual-bracket: give one bracket.") }
+        if (motionPhoto || noAutoTrim) && !live { throw ValidationError("--motion-photo and --no-auto-trim go with --live.") }
+        if live && (raw || rawPlus || bracket != nil || manualBracket != nil || (format.map { $0.lowercased() != "jpeg" } ?? false)) {
+            throw ValidationError("--live takes a JPEG photo: drop --raw, --raw-plus, the bracket and --format.")
+        }
         _ = try bracketedSettings()
         _ = try previewBox()
     }
@@ -126,8 +136,9 @@ struct PhotoCaptureOptions: ParsableArguments {
         }
     }
 
-    /// The settings for one request to `output`; throws when the camera cannot give what was asked.
-    func request(for output: PhotoOutput) throws(DaguerreError) -> Request {
+    /// The settings for one request to `output` (request `number`'s Live Photo files in `folder`);
+    /// throws when the camera cannot give what was asked.
+    func request(for output: PhotoOutput, number: Int = 0, folder: String = ".") throws(DaguerreError) -> Request {
         let processed: [PhotoFormatKey: PhotoFormatValue]?
         if raw {
             processed = nil
@@ -156,6 +167,11 @@ struct PhotoCaptureOptions: ParsableArguments {
         settings.flashMode = flashMode
         settings.isAutoStillImageStabilizationEnabled = sis
         settings.isHighResolutionPhotoEnabled = highResolution
+        if live {
+            let base = URL(fileURLWithPath: folder).appendingPathComponent("photo-\(number)")
+            settings.livePhotoMovieFileURL = base.appendingPathExtension("mov")
+            if motionPhoto { settings.motionPhotoFileURL = base.appendingPathExtension("MP.jpg") }
+        }
         if let box = try? previewBox(), let type = settings.availablePreviewPhotoPixelFormatTypes.first {
             settings.previewPhotoFormat = PreviewPhotoFormat(pixelFormatType: type, width: box.width, height: box.height)
         }

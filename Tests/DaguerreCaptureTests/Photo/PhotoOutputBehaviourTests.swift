@@ -143,7 +143,7 @@ struct PhotoOutputBehaviourTests {
     }
 
     @Test(
-        "P6: a refused Live Photo request leaves the session running and writes nothing; a valid one says Live Photo capture is not built yet"
+        "P6: a refused Live Photo request (a content identifier of the caller's, L3) leaves the session running and writes nothing"
     )
     func refusals() throws {
         let rig = try SmallCamera.running(configure: { output, _ in try output.setLivePhotoCaptureEnabled(true) })
@@ -166,17 +166,11 @@ struct PhotoOutputBehaviourTests {
         settings.livePhotoMovieFileURL = folder.appendingPathComponent("live.mov")
         settings.livePhotoMovieMetadata = [MetadataItem(key: .contentIdentifier, value: "mine")]
         #expect(throws: DaguerreError.self) { try rig.output.capturePhoto(with: settings, delegate: delegate) }
-        settings = PhotoSettings(from: settings)
-        settings.livePhotoMovieMetadata = []
-        do throws(DaguerreError) {
-            try rig.output.capturePhoto(with: settings, delegate: delegate)
-            Issue.record("Live Photo capture is not built yet")
-        } catch {
-            guard case .unsupported = error else {
-                Issue.record("\(error)")
-                return
-            }
-        }
+        // A Motion Photo without a JPEG photo is refused too.
+        settings = PhotoSettings(format: [.pixelFormatType: .bgra])
+        settings.livePhotoMovieFileURL = folder.appendingPathComponent("live.mov")
+        settings.motionPhotoFileURL = folder.appendingPathComponent("live.MP.jpg")
+        #expect(throws: DaguerreError.self) { try rig.output.capturePhoto(with: settings, delegate: delegate) }
         #expect(rig.session.isRunning)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing written")
     }

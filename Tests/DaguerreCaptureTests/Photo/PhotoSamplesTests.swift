@@ -114,13 +114,15 @@ struct PhotoSamplesTests {
         #expect(plusDNG.rawSize.width == 640 && plusDNG.rawSize.height == 480)
         #expect(try jpegSize(try #require(rawPlus.files.first { $0.hasSuffix(".jpg") })) == (640, 480))
 
-        // Live Photos are not recorded yet: the valid request is refused with .unsupported, and no callback comes.
+        // The Live Photo: the photo, then the movie's two callbacks (L7), then didFinishCapture.
         let live = try record("takeLivePhoto")
-        guard case .unsupported? = live.requestError else {
-            Issue.record("the Live Photo sample: \(live.summary)")
-            return
-        }
-        #expect(live.callbacks.isEmpty && live.files.isEmpty)
+        #expect(
+            names(live) == Self.documentedOrder + [
+                "didFinishProcessingPhoto", "didFinishRecordingLivePhotoMovie", "didFinishProcessingLivePhotoToMovieFile",
+                "didFinishCapture",
+            ])
+        #expect(live.errors.isEmpty, "\(live.summary)")
+        #expect(live.resolved.first?.livePhotoMovieDimensions == CaptureDimensions(width: 576, height: 432))
 
         // Scene monitoring over 400 → 30 → 1 → 400 lux: SIS, then flash, then neither.
         let scene = try record("sceneMonitoring")
