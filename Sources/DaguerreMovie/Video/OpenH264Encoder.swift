@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// Constrained Baseline (CAVLC, no B-frames, so every frame is shown when it is decoded), rate
 /// control at the target bit rate with no frame skipped (OpenH264 would otherwise drop frames to
-/// hold the rate), one IDR frame every second (``H264EncoderSettings/keyFrameDistance``), the
-/// same SPS and PPS for the whole stream. The VUI carries the settings' colour tags (OpenH264
+/// hold the rate), one IDR frame every second (or every
+/// ``H264EncoderSettings/keyFrameInterval``), the same SPS and PPS for the whole stream. The VUI carries the settings' colour tags (OpenH264
 /// writes primaries, transfer and matrix as given, P3's 12 included) and a 1:1 sample aspect
 /// ratio, as x264's stream does. With `threads` above 1 each frame is cut into that many slices,
 /// which OpenH264 encodes in parallel (its only kind of threading); 0 gives one slice per core.
