@@ -53,6 +53,9 @@ let package = Package(
         // give the headers only; libavcodec-dev, libavutil-dev and libx264-dev put them on the
         // default paths (scripts/setup installs them).
         .systemLibrary(name: "CX264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
+        // OpenH264 (BSD-2): the permissive H.264 encoder, chosen by MovieSettings.encoder. Loaded
+        // on first use like x264; no pkgConfig, whose Libs would link it at start-up.
+        .systemLibrary(name: "COpenH264", providers: [.apt(["libopenh264-dev"]), .brew(["openh264"])]),
         .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
         // LibRaw decodes the RAW formats DNG does not cover (X6); development stays ours. No
         // pkgConfig: libraw_r's .pc adds -fopenmp, which SwiftPM refuses with a warning on every
@@ -60,9 +63,9 @@ let package = Package(
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"]), .brew(["libraw"])]),
         // C glue that Swift cannot express: setjmp/longjmp error recovery and va_list messages.
         .target(name: "CDaguerreCodecs", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
-        // The video libraries' functions, forwarded to libavcodec, libavutil and libx264 once
-        // dlopen has loaded them on first use.
-        .target(name: "CDaguerreVideo", dependencies: ["CFFmpeg", "CX264"]),
+        // The video libraries' functions, forwarded to libavcodec, libavutil, libx264 and
+        // libopenh264 once dlopen has loaded them on first use.
+        .target(name: "CDaguerreVideo", dependencies: ["CFFmpeg", "CX264", "COpenH264"]),
 
         .target(
             name: "DaguerreCore",
@@ -71,7 +74,8 @@ let package = Package(
         .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs"]),
         // Movies: QuickTime/MP4, H.264, AAC, the Live Photo pair and Motion Photo; the only
         // module that needs the video libraries.
-        .target(name: "DaguerreMovie", dependencies: ["DaguerreCore", "DaguerreFormats", "CDaguerreVideo", "CX264", "CFFmpeg"]),
+        .target(
+            name: "DaguerreMovie", dependencies: ["DaguerreCore", "DaguerreFormats", "CDaguerreVideo", "CX264", "COpenH264", "CFFmpeg"]),
         .target(
             name: "DaguerreImage",
             dependencies: [

@@ -17,9 +17,13 @@ struct BenchOptions {
     var convertOnly = false
     var result: String?
     var lazyFrames = false
+    var encoders: [H264EncoderChoice] = [.x264]
+    var source = "synthetic"
+    var psnr = false
 
     static let usage = """
         USAGE: livephoto-mov-bench [--reps N] [--frames N] [--size WxH] [--preset NAME] [--threads N] [--out DIR] [--json] [--result FILE] [--lazy-frames] [--keep] [--convert-only]
+                                   [--encoder x264|openh264|both] [--source synthetic|kodak] [--psnr]
 
         Records a Live Photo movie N times (45 frames of 1440×1080 at 15 fps, about 7 Mbit/s, mono
         44.1 kHz PCM, still-image-time track, content identifier and four metadata items) and prints
@@ -28,6 +32,11 @@ struct BenchOptions {
         JSON to FILE (daguerre-bench reads it). --convert-only times just the RGBA → Y'CbCr 4:2:0
         conversion. --lazy-frames makes each frame just before it is appended (only the recorder's
         calls are timed), so peak RSS is the recorder's own rather than 45 frames held in memory.
+        --encoder both records the same frames with x264 and OpenH264, alternating run by run.
+        --source kodak pans over six Kodak photographs (Tests/Resources/kodak24, 8 rows a frame)
+        instead of the synthetic scene. --psnr decodes each encoder's last movie with H264Decoder
+        and prints its PSNR against the RGBA frames fed in (RGB, and luma Y' = BT.709 of both),
+        beside the 4:2:0 round trip without encoding (the ceiling).
         """
 
     static func parse(_ args: [String]) throws -> BenchOptions {
@@ -55,6 +64,18 @@ struct BenchOptions {
             case "--convert-only": o.convertOnly = true
             case "--result": o.result = try value()
             case "--lazy-frames": o.lazyFrames = true
+            case "--encoder":
+                let name = try value()
+                switch name {
+                case "x264": o.encoders = [.x264]
+                case "openh264": o.encoders = [.openH264]
+                case "both": o.encoders = [.x264, .openH264]
+                default: throw BenchFailure("--encoder takes x264, openh264 or both, not \(name)")
+                }
+            case "--source":
+                o.source = try value()
+                guard ["synthetic", "kodak"].contains(o.source) else { throw BenchFailure("--source takes synthetic or kodak") }
+            case "--psnr": o.psnr = true
             case "-h", "--help":
                 print(usage)
                 exit(0)
@@ -74,11 +95,67 @@ struct BenchFailure: Error, CustomStringConvertible {
 /// Makes the frames once, then times recordings.
 struct LivePhotoBench {
     let o: BenchOptions
-    init(_ o: BenchOptions) { self.o = o }
+    /// For `--source kodak`: the photographs tiled into one tall picture that the frames pan over.
+    let photographs: PixelBuffer?
+
+    init(_ o: BenchOptions) throws {
+        self.o = o
+        photographs = o.source == "kodak" ? try Self.tilePhotographs(width: o.width, height: o.height + 8 * o.frames) : nil
+    }
+
+    /// Six Kodak photographs (caps, motorbikes, windows, a river, rafting, parrots) at their
+    /// 768×512, tiled in rows over `width × height`.
+    static func tilePhotographs(width: Int, height: Int) throws -> PixelBuffer {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Tests/Resources/kodak24")
+        let numbers = [3, 5, 8, 13, 14, 23]
+        var tall = try PixelBuffer(width: width, height: height, format: .rgba8, colorSpace: .sRGB, alpha: .straight)
+        let (cellW, cellH) = (768, 512)
+        let columns = (width + cellW - 1) / cellW
+        let rows = (height + cellH - 1) / cellH
+        let rb = tall.bytesPerRow
+        for cell in 0..<(columns * rows) {
+            let path = folder.appendingPathComponent(String(format: "kodim%02d.png", numbers[cell % numbers.count])).path
+            let photo = try ImageReader.readAll(path: path)
+            let n = photo.format.channels
+            let (x0, y0) = (cell % columns * cellW, cell / columns * cellH)
+            tall.withUnsafeMutableBytes { raw in
+                photo.withUnsafeBytes { src in
+                    for y in 0..<min(cellH, photo.height, height - y0) {
+                        for x in 0..<min(cellW, photo.width, width - x0) {
+                            let out = (y0 + y) * rb + 4 * (x0 + x)
+                            let i = y * photo.bytesPerRow + n * x
+                            raw[out] = src[i]
+                            raw[out + 1] = src[i + 1]
+                            raw[out + 2] = src[i + 2]
+                            raw[out + 3] = 255
+                        }
+                    }
+                }
+            }
+        }
+        return tall
+    }
+
+    /// Frame `f`: the synthetic scene, or the window 8·f rows down the photographs.
+    func makeFrame(_ f: Int, seed: inout UInt32) throws -> PixelBuffer {
+        guard let photographs else { return try makeSyntheticFrame(f, seed: &seed) }
+        var b = try PixelBuffer(width: o.width, height: o.height, format: .rgba8, colorSpace: .sRGB, alpha: .straight)
+        let rb = b.bytesPerRow
+        b.withUnsafeMutableBytes { raw in
+            photographs.withUnsafeBytes { src in
+                for y in 0..<o.height {
+                    (raw.baseAddress! + y * rb).copyMemory(
+                        from: src.baseAddress! + (y + 8 * f) * photographs.bytesPerRow, byteCount: 4 * o.width)
+                }
+            }
+        }
+        return b
+    }
 
     /// A moving radial-and-linear gradient scene with per-pixel noise (σ about 2 levels, like a
     /// camera at daylight ISO), so the encoder meets realistic detail.
-    func makeFrame(_ f: Int, seed: inout UInt32) throws -> PixelBuffer {
+    func makeSyntheticFrame(_ f: Int, seed: inout UInt32) throws -> PixelBuffer {
         var b = try PixelBuffer(width: o.width, height: o.height, format: .rgba8, colorSpace: .sRGB, alpha: .straight)
         let rb = b.bytesPerRow
         let w = o.width
@@ -116,7 +193,9 @@ struct LivePhotoBench {
     }
 
     /// Records one movie; `frame(i)` supplies the frames. Only the recorder's own calls are timed.
-    func record(frameCount: Int, frame: (Int) throws -> PixelBuffer, audio: [Int16], to path: String) throws -> (
+    func record(
+        encoder: H264EncoderChoice, frameCount: Int, frame: (Int) throws -> PixelBuffer, audio: [Int16], to path: String
+    ) throws -> (
         seconds: Double, info: MovieFileInfo
     ) {
         let settings = MovieSettings(
@@ -127,7 +206,7 @@ struct LivePhotoBench {
                 MetadataItem(key: .make, value: "Daguerre"), MetadataItem(key: .model, value: "Virtual Camera"),
             ],
             contentIdentifier: UUID().uuidString, stillImageTime: MediaTime(seconds: Double(frameCount) / 30),
-            encoderPreset: o.preset, encoderThreads: o.threads)
+            encoder: encoder, encoderPreset: o.preset, encoderThreads: o.threads)
         let perFrame = 44_100 / 15
         var elapsed: UInt64 = 0
         func timed<R>(_ body: () throws -> R) rethrows -> R {
@@ -167,40 +246,146 @@ struct LivePhotoBench {
             }
             return
         }
-        var times: [Double] = []
-        var last: MovieFileInfo?
+        // The encoders alternate run by run, so a busy spell of the shared machine hits both.
+        var times: [H264EncoderChoice: [Double]] = [:]
+        var last: [H264EncoderChoice: (path: String, info: MovieFileInfo)] = [:]
         for rep in 0..<o.reps {
-            let path = "\(o.output)/live-\(rep).mov"
-            var seed: UInt32 = 0x2545_F491
-            let (t, info) = try record(
-                frameCount: o.frames, frame: { i in o.lazyFrames ? try makeFrame(i, seed: &seed) : frames[i] },
-                audio: audio, to: path)
-            times.append(t)
-            last = info
+            for encoder in o.encoders {
+                let path = "\(o.output)/live-\(encoder.rawValue)-\(rep).mov"
+                var seed: UInt32 = 0x2545_F491
+                let (t, info) = try record(
+                    encoder: encoder, frameCount: o.frames, frame: { i in o.lazyFrames ? try makeFrame(i, seed: &seed) : frames[i] },
+                    audio: audio, to: path)
+                times[encoder, default: []].append(t)
+                if let previous = last[encoder], !o.keep { try? FileManager.default.removeItem(atPath: previous.path) }
+                last[encoder] = (path, info)
+                if !o.json {
+                    print(
+                        String(
+                            format: "run %d %@: %.3f s, %.2f MB, video %.2f Mbit/s", rep + 1, encoder.rawValue, t,
+                            Double(info.byteCount) / 1e6, Self.videoMbps(info)))
+                }
+            }
+        }
+        let ceiling = o.psnr ? try roundTripPSNR(frames) : nil
+        var results: [[String: Any]] = []
+        for encoder in o.encoders {
+            let sorted = (times[encoder] ?? []).sorted()
+            let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+            let info = last[encoder]?.info
+            var obj: [String: Any] = [
+                "encoder": encoder.rawValue, "runs": sorted, "median": median, "frames": o.frames, "width": o.width, "height": o.height,
+                "preset": o.preset, "threads": o.threads, "bytes": info?.byteCount ?? 0, "videoMbps": info.map(Self.videoMbps) ?? 0,
+                "source": o.source,
+            ]
+            var quality = ""
+            if let path = last[encoder]?.path, o.psnr {
+                let p = try decodedPSNR(path, frames: frames)
+                obj["psnrRGB"] = p.rgb
+                obj["psnrLuma"] = p.luma
+                quality = String(format: "; PSNR RGB %.2f dB, Y' %.2f dB (min over frames %.2f, %.2f)", p.rgb, p.luma, p.minRGB, p.minLuma)
+            }
+            if let path = last[encoder]?.path, !o.keep { try? FileManager.default.removeItem(atPath: path) }
+            results.append(obj)
             if !o.json {
                 print(
                     String(
-                        format: "run %d: %.3f s, %.2f MB, video %.2f Mbit/s", rep + 1, t, Double(info.byteCount) / 1e6,
-                        Double(info.tracks.first?.dataBytes ?? 0) * 8 / info.duration.seconds / 1e6))
+                        format: "%@: median of %d: %.3f s (min %.3f, max %.3f), video %.2f Mbit/s%@; %@ preset, %d threads",
+                        encoder.rawValue, sorted.count, median, sorted.first ?? 0, sorted.last ?? 0, info.map(Self.videoMbps) ?? 0,
+                        quality, encoder == .x264 ? o.preset : "no", o.threads))
             }
-            if !o.keep { try? FileManager.default.removeItem(atPath: path) }
         }
-        let sorted = times.sorted()
-        let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        let videoMbps = Double(last?.tracks.first?.dataBytes ?? 0) * 8 / (last?.duration.seconds ?? 1) / 1e6
-        let obj: [String: Any] = [
-            "runs": times, "median": median, "frames": o.frames, "width": o.width, "height": o.height,
-            "preset": o.preset, "threads": o.threads, "bytes": last?.byteCount ?? 0, "videoMbps": videoMbps,
-        ]
-        let json = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
-        if let result = o.result { try json.write(to: URL(fileURLWithPath: result)) }
-        if o.json {
-            print(String(decoding: json, as: UTF8.self))
-        } else {
+        if let ceiling, !o.json {
             print(
-                String(
-                    format: "median of %d: %.3f s (min %.3f, max %.3f); %@ preset, %d threads", times.count, median,
-                    sorted.first ?? 0, sorted.last ?? 0, o.preset, o.threads))
+                String(format: "4:2:0 round trip without encoding (the ceiling): PSNR RGB %.2f dB, Y' %.2f dB", ceiling.rgb, ceiling.luma))
         }
+        // The first encoder's figures at the top level (what daguerre-bench reads), all under "encoders".
+        var top = results.first ?? [:]
+        top["encoders"] = results
+        if let ceiling { top["psnrRoundTripRGB"] = ceiling.rgb }
+        let json = try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys])
+        if let result = o.result { try json.write(to: URL(fileURLWithPath: result)) }
+        if o.json { print(String(decoding: json, as: UTF8.self)) }
     }
+
+    static func videoMbps(_ info: MovieFileInfo) -> Double {
+        Double(info.tracks.first?.dataBytes ?? 0) * 8 / info.duration.seconds / 1e6
+    }
+
+    /// The frames fed in, in order (made again one at a time with `--lazy-frames`).
+    func forEachInputFrame(_ frames: [PixelBuffer], _ body: (Int, PixelBuffer) throws -> Void) throws {
+        var seed: UInt32 = 0x2545_F491
+        for i in 0..<o.frames { try body(i, o.lazyFrames ? try makeFrame(i, seed: &seed) : frames[i]) }
+    }
+
+    /// PSNR of the movie at `path`, decoded by H264Decoder, against the frames fed in: the mean
+    /// squared error over every frame's RGB, and over its luma (BT.709 weights of R'G'B').
+    func decodedPSNR(_ path: String, frames: [PixelBuffer]) throws -> (rgb: Double, luma: Double, minRGB: Double, minLuma: Double) {
+        let movie = try MovieReader(path: path)
+        guard let track = movie.tracks.first(where: { $0.mediaType == .video }) else { throw BenchFailure("\(path) has no video") }
+        var decoded: [PixelBuffer] = []
+        try movie.decodeFrames(track: track.id, range: 0..<track.sampleCount) { (_, f) throws(DaguerreError) in decoded.append(f) }
+        guard decoded.count == o.frames else { throw BenchFailure("\(path): \(decoded.count) frames decoded, \(o.frames) fed in") }
+        var total = ErrorSums()
+        var worst = (rgb: Double.infinity, luma: Double.infinity)
+        try forEachInputFrame(frames) { i, input in
+            let e = ErrorSums(decoded[i], input)
+            total.add(e)
+            worst = (min(worst.rgb, e.rgbPSNR), min(worst.luma, e.lumaPSNR))
+        }
+        return (total.rgbPSNR, total.lumaPSNR, worst.rgb, worst.luma)
+    }
+
+    /// PSNR of the frames converted to Y'CbCr 4:2:0 and back, without encoding: what chroma
+    /// subsampling and rounding alone cost.
+    func roundTripPSNR(_ frames: [PixelBuffer]) throws -> (rgb: Double, luma: Double) {
+        var total = ErrorSums()
+        try forEachInputFrame(frames) { _, input in
+            total.add(ErrorSums(try YCbCrConversion.makeRGBA(from: try YCbCrConversion.makeYCbCr420(from: input)), input))
+        }
+        return (total.rgbPSNR, total.lumaPSNR)
+    }
+}
+
+/// Squared errors of RGBA8 frames against their originals, summed over frames.
+struct ErrorSums {
+    var rgb = 0.0, luma = 0.0, pixels = 0
+
+    init() {}
+
+    init(_ a: PixelBuffer, _ b: PixelBuffer) {
+        a.withUnsafeBytes { pa in
+            b.withUnsafeBytes { pb in
+                for y in 0..<min(a.height, b.height) {
+                    var rowRGB = 0
+                    var rowLuma = 0.0
+                    let ra = y * a.bytesPerRow
+                    let rb = y * b.bytesPerRow
+                    for x in 0..<min(a.width, b.width) {
+                        let dr = Int(pa[ra + 4 * x]) - Int(pb[rb + 4 * x])
+                        let dg = Int(pa[ra + 4 * x + 1]) - Int(pb[rb + 4 * x + 1])
+                        let db = Int(pa[ra + 4 * x + 2]) - Int(pb[rb + 4 * x + 2])
+                        rowRGB += dr * dr + dg * dg + db * db
+                        let dy = 0.2126 * Double(dr) + 0.7152 * Double(dg) + 0.0722 * Double(db)
+                        rowLuma += dy * dy
+                    }
+                    rgb += Double(rowRGB)
+                    luma += rowLuma
+                }
+            }
+        }
+        pixels = min(a.width, b.width) * min(a.height, b.height)
+    }
+
+    mutating func add(_ other: ErrorSums) {
+        rgb += other.rgb
+        luma += other.luma
+        pixels += other.pixels
+    }
+
+    static func decibels(_ squared: Double, _ count: Int) -> Double {
+        squared == 0 ? 99 : 10 * log10(255 * 255 * Double(count) / squared)
+    }
+    var rgbPSNR: Double { Self.decibels(rgb, 3 * pixels) }
+    var lumaPSNR: Double { Self.decibels(luma, pixels) }
 }

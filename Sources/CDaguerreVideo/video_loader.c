@@ -3,7 +3,8 @@
 // codecs' own dependencies, libhwy's timer calibration); binding them cost each `daguerre`
 // process about 20 ms before main, although only the Live Photo commands use video. So the
 // Swift code calls the functions below, which have the libraries' own names and prototypes (the
-// compiler checks them against FFmpeg's and x264's headers), and each forwards to the real one,
+// compiler checks them against FFmpeg's and x264's headers; OpenH264's are in openh264_loader.c,
+// since its header and x264's define the same enumerators), and each forwards to the real one,
 // resolved with dlopen/dlsym the first time any of them is called. If a library is missing,
 // each returns its API's failure value (NULL, a negative error), and dag_*_load_error says why.
 // Our own glue: the same idea as a linker's delay-load import library, written out.
@@ -21,20 +22,12 @@
 #include <libavutil/mem.h>
 #include <x264.h>
 #include "dag_video.h"
+#include "library_loading.h"
 
 #define DAG_STR2(x) #x
 #define DAG_STR(x) DAG_STR2(x)
 
-/// How loading one API's libraries went: `error` is NULL once every library and symbol is
-/// there, else says why not (in `message`).
-typedef struct {
-    const char *error;
-    char message[512];
-} load_state;
-
-/// Opens `soname` privately (RTLD_LOCAL), unless an earlier step failed; on failure records
-/// dlerror and the Debian package to install.
-static void *open_library(load_state *state, const char *soname, const char *package) {
+void *dag_open_library(dag_load_state *state, const char *soname, const char *package) {
     if (state->error) return NULL;
     void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
@@ -45,8 +38,7 @@ static void *open_library(load_state *state, const char *soname, const char *pac
     return library;
 }
 
-/// The symbol `name` of `library`; the first one missing is recorded.
-static void *resolve(load_state *state, void *library, const char *soname, const char *name) {
+void *dag_resolve(dag_load_state *state, void *library, const char *soname, const char *name) {
     void *p = dlsym(library, name);
     if (!p && !state->error) {
         snprintf(state->message, sizeof state->message, "%s has no symbol %s: install the version Daguerre was built with", soname, name);
@@ -55,8 +47,7 @@ static void *resolve(load_state *state, void *library, const char *soname, const
     return p;
 }
 
-/// Runs `load` once (whichever thread calls first) and says why the API is unavailable, or NULL.
-static const char *load_once(pthread_once_t *once, void (*load)(void), const load_state *state) {
+const char *dag_load_once(pthread_once_t *once, void (*load)(void), const dag_load_state *state) {
     pthread_once(once, load);
     return state->error;
 }
@@ -88,19 +79,19 @@ static struct {
     __typeof__(&av_log_set_level) log_set_level;
     __typeof__(&av_strerror) strerror;
 } ff;
-static load_state ff_state = { "libavcodec has not been loaded yet", "" };
+static dag_load_state ff_state = { "libavcodec has not been loaded yet", "" };
 static pthread_once_t ff_once = PTHREAD_ONCE_INIT;
 
 static void ff_load(void) {
-    load_state *state = &ff_state;
+    dag_load_state *state = &ff_state;
     state->error = NULL;
     const char *codec = "libavcodec.so." DAG_STR(LIBAVCODEC_VERSION_MAJOR);
     const char *util = "libavutil.so." DAG_STR(LIBAVUTIL_VERSION_MAJOR);
-    void *c = open_library(state, codec, "libavcodec");
-    void *u = open_library(state, util, "libavutil");
+    void *c = dag_open_library(state, codec, "libavcodec");
+    void *u = dag_open_library(state, util, "libavutil");
     if (state->error) return;
-#define C(field, name) ff.field = (__typeof__(ff.field))resolve(state, c, codec, #name)
-#define U(field, name) ff.field = (__typeof__(ff.field))resolve(state, u, util, #name)
+#define C(field, name) ff.field = (__typeof__(ff.field))dag_resolve(state, c, codec, #name)
+#define U(field, name) ff.field = (__typeof__(ff.field))dag_resolve(state, u, util, #name)
     C(find_decoder, avcodec_find_decoder); C(find_encoder_by_name, avcodec_find_encoder_by_name);
     C(alloc_context3, avcodec_alloc_context3); C(free_context, avcodec_free_context); C(open2, avcodec_open2);
     C(send_packet, avcodec_send_packet); C(receive_frame, avcodec_receive_frame);
@@ -115,7 +106,7 @@ static void ff_load(void) {
 #undef U
 }
 
-const char *dag_ffmpeg_load_error(void) { return load_once(&ff_once, ff_load, &ff_state); }
+const char *dag_ffmpeg_load_error(void) { return dag_load_once(&ff_once, ff_load, &ff_state); }
 
 // Each forwarder: the real function once loaded, else the API's own failure value.
 #define FF_READY (dag_ffmpeg_load_error() == NULL)
@@ -166,23 +157,23 @@ static struct {
     __typeof__(&x264_param_default_preset) default_preset;
     __typeof__(&x264_picture_init) picture_init;
 } xx;
-static load_state xx_state = { "libx264 has not been loaded yet", "" };
+static dag_load_state xx_state = { "libx264 has not been loaded yet", "" };
 static pthread_once_t xx_once = PTHREAD_ONCE_INIT;
 
 static void xx_load(void) {
-    load_state *state = &xx_state;
+    dag_load_state *state = &xx_state;
     state->error = NULL;
     const char *soname = "libx264.so." DAG_STR(X264_BUILD);
-    void *l = open_library(state, soname, "libx264");
+    void *l = dag_open_library(state, soname, "libx264");
     if (state->error) return;
-#define X(field, name) xx.field = (__typeof__(xx.field))resolve(state, l, soname, name)
+#define X(field, name) xx.field = (__typeof__(xx.field))dag_resolve(state, l, soname, name)
     X(open, DAG_STR(x264_encoder_open)); X(close, "x264_encoder_close"); X(delayed_frames, "x264_encoder_delayed_frames");
     X(encode, "x264_encoder_encode"); X(headers, "x264_encoder_headers"); X(apply_profile, "x264_param_apply_profile");
     X(default_preset, "x264_param_default_preset"); X(picture_init, "x264_picture_init");
 #undef X
 }
 
-const char *dag_x264_load_error(void) { return load_once(&xx_once, xx_load, &xx_state); }
+const char *dag_x264_load_error(void) { return dag_load_once(&xx_once, xx_load, &xx_state); }
 
 #define XX_READY (dag_x264_load_error() == NULL)
 
@@ -198,3 +189,4 @@ int x264_param_default_preset(x264_param_t *param, const char *preset, const cha
     return XX_READY ? xx.default_preset(param, preset, tune) : -1;
 }
 void x264_picture_init(x264_picture_t *picture) { if (XX_READY) xx.picture_init(picture); }
+

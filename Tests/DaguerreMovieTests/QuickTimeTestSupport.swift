@@ -39,6 +39,39 @@ enum MovieFixture {
             tall = t
         }
 
+        /// The same window over photographs: Kodak images tiled 768×512 (a second column, and
+        /// further rows, as the size needs), so the encoder meets a photograph's detail.
+        init(width: Int, height: Int, frames: Int, kodak: [Int]) throws {
+            self.width = width
+            self.height = height
+            let tallHeight = height + 8 * frames
+            var t = try PixelBuffer(width: width, height: tallHeight, format: .rgba8, colorSpace: .sRGB, alpha: .straight)
+            let (cellW, cellH) = (768, 512)
+            let columns = (width + cellW - 1) / cellW
+            let rows = (tallHeight + cellH - 1) / cellH
+            let rb = t.bytesPerRow
+            for cell in 0..<(columns * rows) {
+                let photo = try ImageReader.readAll(path: Fixture.kodim(kodak[cell % kodak.count]))
+                let n = photo.format.channels
+                let (x0, y0) = (cell % columns * cellW, cell / columns * cellH)
+                t.withUnsafeMutableBytes { raw in
+                    photo.withUnsafeBytes { src in
+                        for y in 0..<min(cellH, photo.height, tallHeight - y0) {
+                            for x in 0..<min(cellW, photo.width, width - x0) {
+                                let o = (y0 + y) * rb + 4 * (x0 + x)
+                                let i = y * photo.bytesPerRow + n * x
+                                raw[o] = src[i]
+                                raw[o + 1] = src[i + 1]
+                                raw[o + 2] = src[i + 2]
+                                raw[o + 3] = 255
+                            }
+                        }
+                    }
+                }
+            }
+            tall = t
+        }
+
         func frame(_ i: Int) throws -> PixelBuffer {
             var f = try PixelBuffer(width: width, height: height, format: .rgba8, colorSpace: tall.colorSpace, alpha: .straight)
             let rb = f.bytesPerRow

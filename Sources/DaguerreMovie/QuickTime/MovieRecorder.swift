@@ -1,12 +1,14 @@
-// Records a QuickTime movie from raw frames and audio: x264 encoding + Daguerre's MovieWriter.
+// Records a QuickTime movie from raw frames and audio: H.264 encoding (x264 or OpenH264) +
+// Daguerre's MovieWriter.
 import DaguerreCore
 import DaguerreFormats
 
 /// Records a movie file from pixel buffers and PCM audio: the MovieFileOutput / Live Photo movie
 /// writer (SPEC L2–L4, L6, W5). It will be fed by the virtual camera.
 ///
-/// Each frame is converted to Y'CbCr 4:2:0 (``YCbCrConversion``), encoded by ``H264Encoder``
-/// and streamed into the file by ``MovieWriter``; audio goes in as 16-bit PCM. ``finish()``
+/// Each frame is converted to Y'CbCr 4:2:0 (``YCbCrConversion``), encoded by the H.264 encoder
+/// the settings choose (``MovieSettings/encoder``: ``X264Encoder`` or ``OpenH264Encoder``) and
+/// streamed into the file by ``MovieWriter``; audio goes in as 16-bit PCM. ``finish()``
 /// adds the still-image-time sample (L4) and the movie metadata (content identifier L3, the
 /// caller's items L6) and renames the finished file into place; ``cancel()`` leaves nothing.
 ///
@@ -33,7 +35,7 @@ public final class MovieRecorder {
     public private(set) var frameCount = 0
 
     private let writer: MovieWriter
-    private let encoder: H264Encoder
+    private let encoder: any H264Encoder
     private let videoTrack: MovieWriter.TrackID
     private let audioTrack: MovieWriter.TrackID?
     private let metadataTrack: MovieWriter.TrackID?
@@ -58,8 +60,8 @@ public final class MovieRecorder {
         self.settings = settings
         self.destination = destination
         let color = settings.colorProperties
-        encoder = try H264Encoder(
-            settings: .init(
+        encoder = try settings.encoder.makeEncoder(
+            H264EncoderSettings(
                 width: settings.width, height: settings.height, frameRate: settings.frameRate,
                 bitRate: settings.bitRate, colorProperties: color, preset: settings.encoderPreset,
                 threads: settings.encoderThreads, timescale: MovieRecorder.videoTimescale))
@@ -207,7 +209,8 @@ public final class MovieRecorder {
                     let duration = sample.decodeTime - p.decodeTime
                     guard duration > 0 else {
                         throw .processorFailed(
-                            name: "x264 encoder", reason: "decode times did not increase (\(p.decodeTime), \(sample.decodeTime))")
+                            name: "\(settings.encoder.libraryName) encoder",
+                            reason: "decode times did not increase (\(p.decodeTime), \(sample.decodeTime))")
                     }
                     try writer.append(sample: p.data, to: videoTrack, duration: duration, isSync: p.isKeyFrame)
                 }

@@ -1,5 +1,5 @@
-// FFmpeg error codes as text (av_strerror through the CFFmpeg shim), and the check that the video
-// libraries, loaded on first use (CDaguerreVideo), are there.
+// FFmpeg error codes as text (av_strerror through the CFFmpeg shim), and the checks that the
+// video libraries (FFmpeg, x264, OpenH264), loaded on first use (CDaguerreVideo), are there.
 import CDaguerreVideo
 import CFFmpeg
 import DaguerreCore
@@ -26,6 +26,11 @@ enum FFmpegError {
     /// Throws `.unsupported` for `feature` when libx264 cannot be loaded.
     static func requireX264(for feature: String) throws(DaguerreError) {
         if let reason = dag_x264_load_error() { throw .unsupported(feature: feature, hint: String(cString: reason)) }
+    }
+
+    /// Throws `.unsupported` for `feature` when libopenh264 cannot be loaded.
+    static func requireOpenH264(for feature: String) throws(DaguerreError) {
+        if let reason = dag_openh264_load_error() { throw .unsupported(feature: feature, hint: String(cString: reason)) }
     }
 
     static let again = dag_averror_eagain()
