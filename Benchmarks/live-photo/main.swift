@@ -121,7 +121,10 @@ func session(livePhoto: Bool) throws -> (CaptureSession, PhotoOutput) {
 
 /// Picks the movie encoder (x264 is the default).
 func applyEncoder(_ name: String, to output: PhotoOutput) throws {
-    throw DaguerreError.unsupported(feature: "the \(name) encoder in this benchmark", hint: "Use x264.")
+    guard let choice = H264EncoderChoice.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+        throw DaguerreError.invalidArgument(what: "--encoder \(name)", problem: "use x264 or openh264")
+    }
+    output.livePhotoMovieEncoder = choice
 }
 
 func takeLivePhoto(_ output: PhotoOutput, _ timer: LiveTimer, index: Int) throws -> Int64 {
@@ -152,13 +155,20 @@ case "latency":
         let path = "\(folder)/IMG_\(i).MOV"
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         rates.append(Double(bytes) * 8 / max(live.duration, 0.001) / 1e6)
-        print(String(format: "Live Photo %d: file complete %.0f ms after its last frame; %.2f s, the photo at %.2f s, %.1f Mbit/s", i, (w - r) * 1000, live.duration, live.photoDisplayTime, rates.last!))
-        if i == reps - 1 { _ = try? FileManager.default.copyItem(atPath: path, toPath: NSTemporaryDirectory() + "live-photo-bench-last.MOV") }
+        print(
+            String(
+                format: "Live Photo %d: file complete %.0f ms after its last frame; %.2f s, the photo at %.2f s, %.1f Mbit/s", i,
+                (w - r) * 1000, live.duration, live.photoDisplayTime, rates.last!))
+        if i == reps - 1 {
+            _ = try? FileManager.default.copyItem(atPath: path, toPath: NSTemporaryDirectory() + "live-photo-bench-last.MOV")
+        }
         Thread.sleep(forTimeInterval: 1)
     }
-    print(String(format: "latency (%@): median %.0f ms, max %.0f ms over %d; bit rate median %.1f Mbit/s (movie kept at %@)", encoderName,
-                 median(latencies) * 1000, (latencies.max() ?? .nan) * 1000, latencies.count, median(rates),
-                 NSTemporaryDirectory() + "live-photo-bench-last.MOV"))
+    print(
+        String(
+            format: "latency (%@): median %.0f ms, max %.0f ms over %d; bit rate median %.1f Mbit/s (movie kept at %@)", encoderName,
+            median(latencies) * 1000, (latencies.max() ?? .nan) * 1000, latencies.count, median(rates),
+            NSTemporaryDirectory() + "live-photo-bench-last.MOV"))
 case "sustained":
     let seconds = option("--seconds", 60)
     let every = option("--every", 2)
@@ -182,15 +192,21 @@ case "sustained":
     for (id, index) in ids {
         guard let live = timer.lives.withLock({ $0[id] }), live.error == nil, let photo = live.photo else { continue }
         let still = "\(folder)/IMG_\(index).JPG"
-        try AtomicFile.write(try PhotoOutput.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: nil), to: still)
+        try AtomicFile.write(
+            try PhotoOutput.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: nil), to: still)
         if (try? LivePhotoPair.read(still: still, movie: "\(folder)/IMG_\(index).MOV")) != nil { paired += 1 }
     }
     let q = rss.count / 4
-    print(String(format: "sustained: %d Live Photos in %.0f s, %d complete and paired; resident %.0f MiB after the first quarter, %.0f after the last (min %.0f, max %.0f)",
-                 ids.count, seconds, paired, rss[max(0, q - 1)], rss.last ?? .nan, rss.min() ?? .nan, rss.max() ?? .nan))
+    print(
+        String(
+            format:
+                "sustained: %d Live Photos in %.0f s, %d complete and paired; resident %.0f MiB after the first quarter, %.0f after the last (min %.0f, max %.0f)",
+            ids.count, seconds, paired, rss[max(0, q - 1)], rss.last ?? .nan, rss.min() ?? .nan, rss.max() ?? .nan))
 case "cpu":
-    for (label, live, captures) in [("metering only (Live Photo off)", false, false), ("Live Photo buffer (camera 1600×1200 at 15 fps + intake)", true, false),
-                                    ("a Live Photo every 2 s", true, true)] {
+    for (label, live, captures) in [
+        ("metering only (Live Photo off)", false, false), ("Live Photo buffer (camera 1600×1200 at 15 fps + intake)", true, false),
+        ("a Live Photo every 2 s", true, true),
+    ] {
         let (session, output) = try session(livePhoto: live)
         Thread.sleep(forTimeInterval: 2)
         let timer = LiveTimer()
@@ -235,8 +251,10 @@ case "stages":
         times[3] += now() - t
     }
     _ = try recorder.finish()
-    print(String(format: "per frame: 4:2:0 → RGBA %.1f ms, engine crop %.1f ms, RGBA → 4:2:0 %.1f ms, convert + x264 %.1f ms",
-                 times[0] / 45 * 1000, times[1] / 45 * 1000, times[2] / 45 * 1000, times[3] / 45 * 1000))
+    print(
+        String(
+            format: "per frame: 4:2:0 → RGBA %.1f ms, engine crop %.1f ms, RGBA → 4:2:0 %.1f ms, convert + x264 %.1f ms",
+            times[0] / 45 * 1000, times[1] / 45 * 1000, times[2] / 45 * 1000, times[3] / 45 * 1000))
 default:
     print("usage: live-photo-bench latency|sustained|cpu [--reps N] [--seconds S] [--every S] [--encoder x264|openh264]")
 }

@@ -110,7 +110,8 @@ final class LivePhotoMovieJob: @unchecked Sendable {
                 guard closed || (frames.last.map { $0.sceneTime >= stillTime } ?? false) else { return }
                 guard !frames.isEmpty else {
                     throw DaguerreError.captureConfiguration(
-                        problem: "no video frame reached the Live Photo buffer around the still (the session stopped or Live Photo capture was suspended)",
+                        problem:
+                            "no video frame reached the Live Photo buffer around the still (the session stopped or Live Photo capture was suspended)",
                         fix: "Keep the session running, with Live Photo capture not suspended, for 1.5 s after the shutter.")
                 }
                 let index = frames.indices.min { abs(frames[$0].sceneTime - stillTime) < abs(frames[$1].sceneTime - stillTime) }!
@@ -192,7 +193,8 @@ final class LivePhotoMovieJob: @unchecked Sendable {
         let image = Image(buffer: rgba).transformed(
             by: AffineTransform2D(a: scale, b: 0, c: 0, d: scale, tx: -origin.x * scale, ty: -origin.y * scale))
         var out = try PixelBuffer(width: size.width, height: size.height, format: .rgba8, colorSpace: nil)
-        try context.render(image, to: &out, bounds: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)), colorSpace: nil)
+        try context.render(
+            image, to: &out, bounds: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)), colorSpace: nil)
         out.colorSpace = rgba.colorSpace
         try movie.append(frame: out, at: time)
     }

@@ -18,7 +18,8 @@ extension PhotoOutput {
         let bitRate = max(500_000, Int(7_000_000 * Double(size.width * size.height) / (1440 * 1080)))
         let encoder = MovieSettings(
             width: size.width, height: size.height, frameRate: LivePhotoMovieFormat.frameRate, bitRate: bitRate,
-            colorSpace: device.activeColorSpace.colorSpace, audio: livePhotoAudio(), metadata: job.settings.livePhotoMovieMetadata)
+            colorSpace: device.activeColorSpace.colorSpace, audio: livePhotoAudio(), metadata: job.settings.livePhotoMovieMetadata,
+            encoder: livePhotoMovieEncoder)
         let request = LivePhotoMovieRequest(
             path: url.path, metadata: job.settings.livePhotoMovieMetadata, contentIdentifier: identifier, format: format,
             requestTime: job.requestTime, autoTrim: isLivePhotoAutoTrimmingEnabled, stabilize: isLivePhotoMovieStabilizationEnabled,

@@ -4,6 +4,7 @@
 // pipeline in Photo/PhotoCapturePipeline.swift, scene monitoring and resource preparation in
 // files of their own.
 import DaguerreCore
+import DaguerreMovie
 import Dispatch
 import Synchronization
 
@@ -81,6 +82,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         var options = PipelineOptions()
         var isLivePhotoCaptureSuspended = false
         var isLivePhotoMovieStabilizationEnabled = true
+        var livePhotoMovieEncoder = H264EncoderChoice.x264
         var isZeroShutterLagEnabled = true
         var usedIDs: Set<Int64> = []
         var sceneMonitoringSettings: PhotoSettings?
@@ -155,6 +157,13 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
                 livePhoto.resume()
             }
         }
+    }
+
+    /// The H.264 encoder of Live Photo movies (beyond the seeds): x264 (GPL-2, the default) or
+    /// OpenH264 (BSD-2); see ``H264EncoderChoice`` for the licence consequence.
+    public var livePhotoMovieEncoder: H264EncoderChoice {
+        get { state.withLock { $0.livePhotoMovieEncoder } }
+        set { state.withLock { $0.livePhotoMovieEncoder = newValue } }
     }
 
     /// Whether Live Photo movies are stabilized (L10; on by default). Beyond the seeds: for apps

@@ -119,6 +119,7 @@ struct CaptureCommand: ParsableCommand {
         try photoOutput.setHighResolutionCaptureEnabled(photo.highResolution)
         try photoOutput.setLivePhotoCaptureEnabled(photo.live)
         try photoOutput.setLivePhotoAutoTrimmingEnabled(!photo.noAutoTrim)
+        photoOutput.livePhotoMovieEncoder = photo.encoderChoice ?? .x264
         try session.commitConfiguration()
         print(
             "\(device.localizedName), \(device.activeFormat.description), \(Int(camera.lux)) lux, \(camera.light.rawValue)"

@@ -36,6 +36,10 @@ struct PhotoCaptureOptions: ParsableArguments {
     var motionPhoto = false
     @Flag(name: .customLong("no-auto-trim"), help: "With --live: keep the whole movie, even a pocket drop at its end.")
     var noAutoTrim = false
+    @Option(help: "With --live: the movie's H.264 encoder, x264 (GPL-2) or openH264 (BSD-2).") var encoder = "x264"
+
+    /// The `--encoder` choice.
+    var encoderChoice: H264EncoderChoice? { H264EncoderChoice.allCases.first { $0.rawValue.lowercased() == encoder.lowercased() } }
 
     /// The formats `--format` takes, with their format dictionaries.
     static let formats: [(name: String, value: PhotoFormatValue)] = [
@@ -55,6 +59,9 @@ struct PhotoCaptureOptions: ParsableArguments {
         }
         if bracket != nil && manualBracket != nil { throw ValidationError("--bracket and --manual-bracket: give one bracket.") }
         if (motionPhoto || noAutoTrim) && !live { throw ValidationError("--motion-photo and --no-auto-trim go with --live.") }
+        guard encoderChoice != nil else {
+            throw ValidationError("--encoder \(encoder): use \(H264EncoderChoice.allCases.map(\.rawValue).joined(separator: " or ")).")
+        }
         if live && (raw || rawPlus || bracket != nil || manualBracket != nil || (format.map { $0.lowercased() != "jpeg" } ?? false)) {
             throw ValidationError("--live takes a JPEG photo: drop --raw, --raw-plus, the bracket and --format.")
         }

@@ -107,7 +107,9 @@ struct LivePhotoCaptureTests {
         // C, the judge's control: the tone playing, not suspended.
         mic.sound = .tone(frequency: 1000, amplitude: 0.5)
         let (_, _, c) = try Self.take(rig, in: dir, name: "C", after: 1.6)
-        print("A: \(a.duration) s, photo at \(a.photoDisplayTime), suspended \(suspendedAt); B: \(b.duration) s, photo at \(b.photoDisplayTime)")
+        print(
+            "A: \(a.duration) s, photo at \(a.photoDisplayTime), suspended \(suspendedAt); B: \(b.duration) s, photo at \(b.photoDisplayTime)"
+        )
         #expect(abs(a.duration - a.photoDisplayTime - 0.6) <= 2 * Self.frame)
         #expect(b.photoDisplayTime <= 0.5 + Self.frame)
         var peaks: [Double] = []
@@ -205,7 +207,8 @@ struct LivePhotoCaptureTests {
         let mp4 = try MotionPhotoVideo.mp4(fromLivePhotoMovie: movie.url.path)
         let appended = Array(file.suffix(mp4.count)) == mp4
         #expect(appended)
-        let xmp = try Judge.run("exiftool", ["-a", "-s", "-s", "-s", "-n", "-XMP-GCamera:MotionPhoto", "-XMP-Container:DirectoryItemLength", mp])
+        let xmp = try Judge.run(
+            "exiftool", ["-a", "-s", "-s", "-s", "-n", "-XMP-GCamera:MotionPhoto", "-XMP-Container:DirectoryItemLength", mp])
         print("Motion Photo XMP: \(xmp)")
         #expect(xmp.hasPrefix("1\n"))
         #expect(xmp.contains("\(mp4.count)"), "the MP4 is \(mp4.count) bytes; exiftool read \(xmp)")

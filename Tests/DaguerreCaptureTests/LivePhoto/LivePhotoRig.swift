@@ -1,8 +1,9 @@
-@testable import DaguerreCapture
 import DaguerreCore
 import DaguerreMovie
 import DaguerreVirtualCamera
 import Foundation
+
+@testable import DaguerreCapture
 
 /// A running Live Photo session: the small camera (640×480: 576×432 movies), a microphone, Live
 /// Photo capture on, the clock ticking in real time.
@@ -24,7 +25,10 @@ enum LivePhotoRig {
         try session.addInput(CaptureDeviceInput(device: device, authorization: authorization))
         try session.addInput(CaptureDeviceInput(device: mic, authorization: authorization))
         try session.addOutput(output)
-        if let colorSpace { session.automaticallyConfiguresCaptureDeviceForWideColor = false; try device.setActiveColorSpace(colorSpace) }
+        if let colorSpace {
+            session.automaticallyConfiguresCaptureDeviceForWideColor = false
+            try device.setActiveColorSpace(colorSpace)
+        }
         try session.commitConfiguration()
         try output.setLivePhotoCaptureEnabled(true)
         try output.setLivePhotoAutoTrimmingEnabled(autoTrim)
