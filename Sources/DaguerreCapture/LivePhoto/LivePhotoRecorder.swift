@@ -120,10 +120,11 @@ final class LivePhotoRecorder: @unchecked Sendable {
         }
     }
 
-    /// The session stopped: movies end with the frames they have.
-    func streamEnded(at time: Double) {
+    /// The session stopped: movies end with the frames they have. (Called with the session's
+    /// lock held: it must not ask the session anything, not even its clock.)
+    func streamEnded() {
         queue.async { [self] in
-            for job in jobs { job.close(at: time) }
+            for job in jobs { job.close(at: .infinity) }
             clear()
             pumpJobs()
         }

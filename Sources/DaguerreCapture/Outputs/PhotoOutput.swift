@@ -312,7 +312,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     }
 
     override func sessionDidStopRunning() {
-        livePhoto.streamEnded(at: session?.clock.now ?? .infinity)
+        livePhoto.streamEnded()
         pipeline.sessionRunning(false, observers: observers)
         state.withLock { $0.newestFrame = nil }
     }

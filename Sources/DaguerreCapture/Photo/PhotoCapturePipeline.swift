@@ -83,10 +83,12 @@ final class PhotoCapturePipeline: Sendable {
     }
 
     /// Runs an accepted request through the three stages. `capture` must deliver willCapture
-    /// and didCapture, also when it throws.
+    /// and didCapture, also when it throws; `captured` hears its outcome at once, on the capture
+    /// queue (a Live Photo's movie learns the still's time from it).
     func submit(
         _ job: PhotoCaptureJob, output: PhotoOutput,
         capture: @escaping @Sendable (PhotoCaptureJob) throws(DaguerreError) -> [PhotoImageStills],
+        captured: @escaping @Sendable (PhotoCaptureJob, Result<[PhotoImageStills], DaguerreError>) -> Void = { _, _ in },
         process: @escaping @Sendable (PhotoCaptureJob, Result<[PhotoImageStills], DaguerreError>, PhotoOutput) -> Void
     ) {
         let exposing = job.plan != .zeroShutterLag && job.plan != .newExposure
@@ -107,6 +109,7 @@ final class PhotoCapturePipeline: Sendable {
                 // didFinish carry the error.
                 result = .failure(error)
             }
+            captured(job, result)
             counters.withLock { c in
                 c.inCapture -= 1
                 if exposing { c.exposingInCapture -= 1 }

@@ -55,18 +55,13 @@ extension PhotoOutput {
         }
         pipeline.submit(
             job, output: self,
-            capture: { [unowned self] (job) throws(DaguerreError) in
-                do throws(DaguerreError) {
-                    let stills = try captureStills(for: job)
-                    if let live = job.livePhoto, let first = stills.first?.stills.first {
-                        livePhoto.setStillTime(device.sceneTime(of: first.metadata), for: live.movie)
-                    }
-                    return stills
-                } catch {
-                    // The movie still spans the request's moment.
-                    if let live = job.livePhoto { livePhoto.setStillTime(job.requestTime, for: live.movie) }
-                    throw error
-                }
+            capture: { [unowned self] (job) throws(DaguerreError) in try captureStills(for: job) },
+            captured: { [unowned self] job, result in
+                // A Live Photo's movie centres on the still's time (the request's, if none was made).
+                guard let live = job.livePhoto else { return }
+                var time = job.requestTime
+                if case .success(let images) = result, let first = images.first?.stills.first { time = device.sceneTime(of: first.metadata) }
+                livePhoto.setStillTime(time, for: live.movie)
             },
             process: { job, result, output in output.process(job, result) })
     }
