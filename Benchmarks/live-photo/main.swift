@@ -49,10 +49,11 @@ final class LiveTimer: PhotoProcessingDelegate, LivePhotoMovieProcessingDelegate
         var written: Double?
         var duration = 0.0
         var photoDisplayTime = 0.0
-        var photo: SampleBuffer?
         var error: DaguerreError?
     }
     let lives = Mutex<[Int64: Live]>([:])
+    /// Where each request's JPEG goes (written at once, so the benchmark keeps no photo).
+    let stills = Mutex<[Int64: String]>([:])
     private let done = DispatchSemaphore(value: 0)
 
     func capture(
@@ -60,7 +61,9 @@ final class LiveTimer: PhotoProcessingDelegate, LivePhotoMovieProcessingDelegate
         previewPhotoSampleBuffer: SampleBuffer?, resolvedSettings: ResolvedPhotoSettings, bracketSettings: BracketedStillImageSettings?,
         error: DaguerreError?
     ) {
-        lives.withLock { $0[resolvedSettings.uniqueID, default: Live()].photo = photoSampleBuffer }
+        guard let photoSampleBuffer, let path = stills.withLock({ $0[resolvedSettings.uniqueID] }) else { return }
+        let jpeg = try? PhotoOutput.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photoSampleBuffer, previewPhotoSampleBuffer: nil)
+        if let jpeg { try? AtomicFile.write(jpeg, to: path) }
     }
     func capture(
         _ captureOutput: PhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
@@ -130,6 +133,7 @@ func applyEncoder(_ name: String, to output: PhotoOutput) throws {
 func takeLivePhoto(_ output: PhotoOutput, _ timer: LiveTimer, index: Int) throws -> Int64 {
     var settings = PhotoSettings()
     settings.livePhotoMovieFileURL = URL(fileURLWithPath: "\(folder)/IMG_\(index).MOV")
+    timer.stills.withLock { $0[settings.uniqueID] = "\(folder)/IMG_\(index).JPG" }
     try output.capturePhoto(with: settings, delegate: timer)
     return settings.uniqueID
 }
@@ -190,18 +194,14 @@ case "sustained":
     session.stopRunning()
     var paired = 0
     for (id, index) in ids {
-        guard let live = timer.lives.withLock({ $0[id] }), live.error == nil, let photo = live.photo else { continue }
-        let still = "\(folder)/IMG_\(index).JPG"
-        try AtomicFile.write(
-            try PhotoOutput.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: nil), to: still)
-        if (try? LivePhotoPair.read(still: still, movie: "\(folder)/IMG_\(index).MOV")) != nil { paired += 1 }
+        guard let live = timer.lives.withLock({ $0[id] }), live.error == nil else { continue }
+        if (try? LivePhotoPair.read(still: "\(folder)/IMG_\(index).JPG", movie: "\(folder)/IMG_\(index).MOV")) != nil { paired += 1 }
     }
-    let q = rss.count / 4
+    let tens = stride(from: 4, to: rss.count, by: 5).map { String(format: "%.0f", rss[$0]) }.joined(separator: ", ")
     print(
         String(
-            format:
-                "sustained: %d Live Photos in %.0f s, %d complete and paired; resident %.0f MiB after the first quarter, %.0f after the last (min %.0f, max %.0f)",
-            ids.count, seconds, paired, rss[max(0, q - 1)], rss.last ?? .nan, rss.min() ?? .nan, rss.max() ?? .nan))
+            format: "sustained: %d Live Photos in %.0f s, %d complete and paired; resident set every 10 s: %@ MiB (min %.0f, max %.0f)",
+            ids.count, seconds, paired, tens, rss.min() ?? .nan, rss.max() ?? .nan))
 case "cpu":
     for (label, live, captures) in [
         ("metering only (Live Photo off)", false, false), ("Live Photo buffer (camera 1600×1200 at 15 fps + intake)", true, false),
