@@ -31,12 +31,14 @@ let package = Package(
         .executableTarget(
             name: "raw-nr-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreRAW"), daguerre("DaguerreFormats")],
             path: "raw-nr"),
+        // The capture benchmarks' clock, CPU time, resident set and median.
+        .target(name: "BenchmarkMeasures", path: "measures"),
         // Times PhotoOutput: latency, first capture unprepared and prepared, sustained rate, overlap.
         .executableTarget(
             name: "photo-capture-bench",
             dependencies: [
                 daguerre("DaguerreCapture"), daguerre("DaguerreVirtualCamera"), daguerre("DaguerreRAW"), daguerre("DaguerreImage"),
-                daguerre("DaguerreFormats"),
+                daguerre("DaguerreFormats"), "BenchmarkMeasures",
             ],
             path: "photo-capture"),
         // Times Live Photo capture: the movie's completion after its last frame, sustained captures, CPU shares.
@@ -44,7 +46,7 @@ let package = Package(
             name: "live-photo-bench",
             dependencies: [
                 daguerre("DaguerreCapture"), daguerre("DaguerreVirtualCamera"), daguerre("DaguerreMovie"), daguerre("DaguerreFormats"),
-                daguerre("DaguerreImage"),
+                daguerre("DaguerreImage"), "BenchmarkMeasures",
             ],
             path: "live-photo"),
         // Times the burst merge of still-image stabilization on 8 virtual 12 MP frames.

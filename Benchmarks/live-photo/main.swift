@@ -12,6 +12,7 @@
 //
 //   swift build --package-path Benchmarks -c release $(scripts/swift-flags) --product live-photo-bench
 //   Benchmarks/.build/release/live-photo-bench latency --reps 7
+import BenchmarkMeasures
 import DaguerreCapture
 import DaguerreCore
 import DaguerreFormats
@@ -21,26 +22,6 @@ import DaguerreVirtualCamera
 import Dispatch
 import Foundation
 import Synchronization
-
-func now() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-}
-func median(_ v: [Double]) -> Double {
-    let s = v.sorted()
-    return s.isEmpty ? .nan : s[s.count / 2]
-}
-func residentMiB() -> Double {
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-}
-func cpu() -> Double {
-    var u = rusage()
-    getrusage(0, &u)
-    return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6
-}
 
 /// Records each Live Photo's callbacks, in real time.
 final class LiveTimer: PhotoProcessingDelegate, LivePhotoMovieProcessingDelegate, Sendable {

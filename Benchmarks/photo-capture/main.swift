@@ -10,6 +10,7 @@
 //
 //   swift build --package-path Benchmarks -c release $(scripts/swift-flags) --product photo-capture-bench
 //   Benchmarks/.build/release/photo-capture-bench latency --reps 9
+import BenchmarkMeasures
 import DaguerreCapture
 import DaguerreCore
 import DaguerreFormats
@@ -20,25 +21,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-func now() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
-}
-func median(_ v: [Double]) -> Double {
-    let s = v.sorted()
-    return s.isEmpty ? .nan : s[s.count / 2]
-}
-func residentMiB() -> Double {
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-}
-func cpu() -> Double {
-    var u = rusage()
-    getrusage(0, &u)
-    return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6
-}
 func ms(_ s: Double) -> String { String(format: "%.0f ms", s * 1000) }
 
 /// Records when each photo of a request arrives.

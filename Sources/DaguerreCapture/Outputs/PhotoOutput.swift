@@ -277,7 +277,6 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
 
     // MARK: Hooks the session calls
 
-
     /// Pixels only for Live Photos: small 4:3 frames, 15 a second (L2); otherwise the frames' facts.
     override var framePixelDemand: FramePixelDemand {
         guard isLivePhotoCaptureEnabled, let format = livePhotoMovieFormat else { return .none }

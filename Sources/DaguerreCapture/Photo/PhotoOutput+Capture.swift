@@ -60,7 +60,9 @@ extension PhotoOutput {
                 // A Live Photo's movie centres on the still's time (the request's, if none was made).
                 guard let live = job.livePhoto else { return }
                 var time = job.requestTime
-                if case .success(let images) = result, let first = images.first?.stills.first { time = device.sceneTime(of: first.metadata) }
+                if case .success(let images) = result, let first = images.first?.stills.first {
+                    time = device.sceneTime(of: first.metadata)
+                }
                 livePhoto.setStillTime(time, for: live.movie)
             },
             process: { job, result, output in output.process(job, result) })

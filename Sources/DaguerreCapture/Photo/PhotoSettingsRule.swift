@@ -314,7 +314,9 @@ enum PhotoSettingsRules {
             {
                 throw PhotoSettingsRule.livePhotoURLWritable.error(
                     "the \(what) URL \(target.absoluteString) is not a new file in a writable directory",
-                    fix: "Give a file URL of a file that does not exist yet, in an existing, writable directory (the Motion Photo apart from the movie).")
+                    fix:
+                        "Give a file URL of a file that does not exist yet, in an existing, writable directory (the Motion Photo apart from the movie)."
+                )
             }
         }
         if settings.livePhotoMovieMetadata.contains(where: { $0.key == MetadataKey.contentIdentifier.rawValue }) {

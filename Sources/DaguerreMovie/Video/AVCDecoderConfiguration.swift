@@ -26,6 +26,14 @@ public struct AVCDecoderConfiguration: Sendable, Hashable {
     public var bitDepthChroma: UInt8 = 8
 
     /// A record for 4-byte length prefixes; profile and level come from the first SPS.
+    /// The configuration of an encoder's header NAL units (Annex B): its SPS and PPS, other
+    /// units ignored.
+    init(headerUnits units: [[UInt8]]) throws(DaguerreError) {
+        try self.init(
+            sequenceParameterSets: units.filter { AnnexB.type(of: $0) == 7 },
+            pictureParameterSets: units.filter { AnnexB.type(of: $0) == 8 })
+    }
+
     public init(sequenceParameterSets: [[UInt8]], pictureParameterSets: [[UInt8]]) throws(DaguerreError) {
         guard let sps = sequenceParameterSets.first, sps.count >= 4, !pictureParameterSets.isEmpty,
             sequenceParameterSets.allSatisfy({ $0.count <= 0xFFFF }),

@@ -127,19 +127,10 @@ public final class OpenH264Encoder: H264Encoder {
         self.encoder = encoder
         // Parameter sets for avcC.
         var headers = SFrameBSInfo()
-        var sps: [[UInt8]] = []
-        var pps: [[UInt8]] = []
-        if dag_openh264_parameter_sets(encoder, &headers) == 0 {
-            for unit in AnnexB.nalUnits(in: Self.bytes(of: &headers)) {
-                switch AnnexB.type(of: unit) {
-                case 7: sps.append(unit)
-                case 8: pps.append(unit)
-                default: break
-                }
-            }
-        }
+        var units: [[UInt8]] = []
+        if dag_openh264_parameter_sets(encoder, &headers) == 0 { units = AnnexB.nalUnits(in: Self.bytes(of: &headers)) }
         do {
-            decoderConfiguration = try AVCDecoderConfiguration(sequenceParameterSets: sps, pictureParameterSets: pps)
+            decoderConfiguration = try AVCDecoderConfiguration(headerUnits: units)
         } catch {
             _ = dag_openh264_uninitialize(encoder)
             WelsDestroySVCEncoder(encoder)

@@ -86,23 +86,16 @@ public final class X264Encoder: H264Encoder {
         var nals: UnsafeMutablePointer<x264_nal_t>?
         var count: Int32 = 0
         let size = x264_encoder_headers(h, &nals, &count)
-        var sps: [[UInt8]] = []
-        var pps: [[UInt8]] = []
+        var units: [[UInt8]] = []
         if size > 0, let nals {
             for i in 0..<Int(max(0, count)) {
                 let nal = nals[i]
                 guard let payload = nal.p_payload, nal.i_payload > 0 else { continue }
-                for unit in AnnexB.nalUnits(in: Array(UnsafeBufferPointer(start: payload, count: Int(nal.i_payload)))) {
-                    switch AnnexB.type(of: unit) {
-                    case 7: sps.append(unit)
-                    case 8: pps.append(unit)
-                    default: break
-                    }
-                }
+                units += AnnexB.nalUnits(in: Array(UnsafeBufferPointer(start: payload, count: Int(nal.i_payload))))
             }
         }
         do {
-            decoderConfiguration = try AVCDecoderConfiguration(sequenceParameterSets: sps, pictureParameterSets: pps)
+            decoderConfiguration = try AVCDecoderConfiguration(headerUnits: units)
         } catch {
             x264_encoder_close(h)
             handle = nil

@@ -172,7 +172,9 @@ final class PhotoCaptureLog: PhotoProcessingDelegate, RawPhotoProcessingDelegate
             fail(error)
             return
         }
-        note(String(format: "didFinishProcessingLivePhotoToMovieFile: %.2f s, the photo at %.2f s", duration, photoDisplayTime), resolvedSettings)
+        note(
+            String(format: "didFinishProcessingLivePhotoToMovieFile: %.2f s, the photo at %.2f s", duration, photoDisplayTime),
+            resolvedSettings)
         state.withLock { $0.files.append(outputFileURL.path) }
         let motionPhoto = outputFileURL.deletingPathExtension().appendingPathExtension("MP.jpg").path
         if FileManager.default.fileExists(atPath: motionPhoto) { state.withLock { $0.files.append(motionPhoto) } }
