@@ -12,7 +12,7 @@ import Synchronization
 /// Buffers the stream and records Live Photo movies. Sendable by confinement: the state below
 /// the queue is touched only on `queue`.
 final class LivePhotoRecorder: @unchecked Sendable {
-    let queue = DispatchQueue(label: "daguerre.photo-output.live-photo", qos: .userInitiated)
+    let queue = DispatchQueue(label: "daguerre.photo-output.live-photo")
     /// Frames handed over and not yet taken in (frames beyond a backlog are dropped, not queued).
     private let backlog = Atomic<Int>(0)
     static let maximumBacklog = 8

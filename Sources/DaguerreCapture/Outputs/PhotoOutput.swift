@@ -94,8 +94,21 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
 
     let state = Mutex(State())
     let pipeline: PhotoCapturePipeline
-    /// The Live Photo buffer and the movies in progress.
-    let livePhoto = LivePhotoRecorder()
+    /// The Live Photo buffer and the movies in progress, made when Live Photos are first used.
+    private let livePhotoSlot = Mutex<LivePhotoRecorder?>(nil)
+
+    /// The Live Photo recorder, made on first use.
+    var livePhoto: LivePhotoRecorder {
+        livePhotoSlot.withLock { slot in
+            if let made = slot { return made }
+            let made = LivePhotoRecorder()
+            slot = made
+            return made
+        }
+    }
+
+    /// The Live Photo recorder if Live Photos were used.
+    var existingLivePhoto: LivePhotoRecorder? { livePhotoSlot.withLock { $0 } }
     let observers = PhotoOutputObservers()
     /// The develop context, made with the first photo and kept for its caches.
     private let developerSlot = Mutex<PhotoDeveloper?>(nil)
@@ -151,10 +164,11 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
                 return s.isLivePhotoCaptureSuspended != newValue
             }
             guard changed else { return }
+            guard let recorder = existingLivePhoto else { return }
             if newValue {
-                livePhoto.suspend(at: session?.clock.now ?? .infinity)
+                recorder.suspend(at: session?.clock.now ?? .infinity)
             } else {
-                livePhoto.resume()
+                recorder.resume()
             }
         }
     }
@@ -311,7 +325,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     }
 
     override func sessionDidStopRunning() {
-        livePhoto.streamEnded()
+        existingLivePhoto?.streamEnded()
         pipeline.sessionRunning(false, observers: observers)
         state.withLock { $0.newestFrame = nil }
     }
