@@ -45,8 +45,8 @@ public struct PhotoSampleRunner: Sendable {
         defer { back.camera.lux = light }
         back.camera.lux = Self.daylightLux
 
-        // The back camera: the photo preset, high resolution and Live Photos opted into.
-        let (session, output) = try Self.session(for: back, livePhotos: true)
+        // The back camera: the photo preset and high resolution.
+        let (session, output) = try Self.session(for: back)
         let samples = PhotoSamples(photoOutput: output, folder: folder)
         samples.begin("setPreparedPhotoSettingsArray")
         samples.prepareForCaptures()  // before startRunning, as session 511 advises
@@ -62,7 +62,6 @@ public struct PhotoSampleRunner: Sendable {
         keep(try run(samples, "takeManualExposureBracket") { (s) throws(DaguerreError) in try s.takeManualExposureBracket() })
         keep(try run(samples, "takeRawPhoto") { (s) throws(DaguerreError) in try s.takeRawPhoto() })
         keep(try run(samples, "takeRAWPlusJPEGPhoto") { (s) throws(DaguerreError) in try s.takeRAWPlusJPEGPhoto() })
-        keep(try run(samples, "takeLivePhoto") { (s) throws(DaguerreError) in try s.takeLivePhoto() })
 
         // Scene monitoring over a light sweep: daylight, dim (SIS), dark (flash), daylight.
         samples.begin("sceneMonitoring")
@@ -94,8 +93,14 @@ public struct PhotoSampleRunner: Sendable {
         samples.stopSceneMonitoring()
         back.camera.lux = Self.daylightLux
 
+        // Live Photos, opted into now (the pipeline is rebuilt, C6) so that the other samples
+        // do not pay for the buffer; it fills for 1.5 s before the shutter.
+        try output.setLivePhotoCaptureEnabled(true)
+        Thread.sleep(forTimeInterval: 1.6)
+        keep(try run(samples, "takeLivePhoto") { (s) throws(DaguerreError) in try s.takeLivePhoto() })
+
         // The front camera: 5 MP stills from a 1280×960 stream.
-        let (frontSession, frontOutput) = try Self.session(for: front, livePhotos: false)
+        let (frontSession, frontOutput) = try Self.session(for: front)
         let frontSamples = PhotoSamples(photoOutput: frontOutput, folder: folder)
         try frontSession.startRunning()
         defer { frontSession.stopRunning() }
@@ -105,8 +110,8 @@ public struct PhotoSampleRunner: Sendable {
     }
 
     /// A configured session with the photo preset, `device` and a PhotoOutput opted into high
-    /// resolution (and Live Photos), not yet running.
-    static func session(for device: VirtualCaptureDevice, livePhotos: Bool) throws(DaguerreError) -> (CaptureSession, PhotoOutput) {
+    /// resolution, not yet running.
+    static func session(for device: VirtualCaptureDevice) throws(DaguerreError) -> (CaptureSession, PhotoOutput) {
         let session = CaptureSession()
         let output = PhotoOutput()
         let authorization = CaptureAuthorization(
@@ -116,7 +121,6 @@ public struct PhotoSampleRunner: Sendable {
         try session.addInput(CaptureDeviceInput(device: device, authorization: authorization))
         try session.addOutput(output)
         try output.setHighResolutionCaptureEnabled(true)
-        if livePhotos { try output.setLivePhotoCaptureEnabled(true) }
         try session.commitConfiguration()
         return (session, output)
     }
