@@ -215,9 +215,11 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         connection(with: .video)?.inputPort.input.device as? any PhotoCaptureDevice
     }
 
-    /// Whether Live Photos can be captured with this camera and preset (photo preset only).
+    /// Whether Live Photos can be captured with this camera and preset: the photo preset, and
+    /// no MovieFileOutput in the session (L5).
     public var isLivePhotoCaptureSupported: Bool {
-        photoDevice != nil && session?.sessionPreset == .photo
+        guard photoDevice != nil, let session, session.sessionPreset == .photo else { return false }
+        return !session.outputs.contains { $0 is MovieFileOutput }
     }
 
     /// The Live Photo movie's shape for the camera's active format (nil without a camera).

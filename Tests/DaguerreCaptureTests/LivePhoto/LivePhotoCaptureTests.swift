@@ -42,6 +42,18 @@ struct LivePhotoCaptureTests {
             try PhotoOutput.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: nil), to: path)
     }
 
+    @Test("Live Photos are supported with the photo preset and without a MovieFileOutput (L5)")
+    func support() throws {
+        let device = try VirtualCaptureDevice(profile: SmallCamera.profile, position: .back, seed: 1)
+        let (session, output, _) = try SmallCamera.configured(device)
+        #expect(output.isLivePhotoCaptureSupported)
+        try session.addOutput(MovieFileOutput())
+        #expect(!output.isLivePhotoCaptureSupported)
+        let (_, other, _) = try SmallCamera.configured(
+            try VirtualCaptureDevice(profile: SmallCamera.profile, position: .back, seed: 2), preset: .high)
+        #expect(!other.isLivePhotoCaptureSupported)
+    }
+
     @Test("The movie spans 1.5 s each side of the still, proven by a disc moving at a known speed (L1, L4, L7)")
     func rightMoments() throws {
         let dir = try TemporaryDirectory()
