@@ -10,13 +10,13 @@ import Foundation
 /// What a Live Photo movie is asked to be.
 struct LivePhotoMovieRequest: Sendable {
     let path: String
-    let metadata: [MetadataItem]
     let contentIdentifier: String
     let format: LivePhotoMovieFormat
     /// When the photo was asked for, on the session's clock (frames from 1.5 s before it are held).
     let requestTime: Double
     let autoTrim: Bool
     let stabilize: Bool
+    /// The movie's format, audio and metadata items (the content identifier and still time are set when it starts).
     let encoder: MovieSettings
 }
 

@@ -21,7 +21,7 @@ extension PhotoOutput {
             colorSpace: device.activeColorSpace.colorSpace, audio: livePhotoAudio(), metadata: job.settings.livePhotoMovieMetadata,
             encoder: livePhotoMovieEncoder)
         let request = LivePhotoMovieRequest(
-            path: url.path, metadata: job.settings.livePhotoMovieMetadata, contentIdentifier: identifier, format: format,
+            path: url.path, contentIdentifier: identifier, format: format,
             requestTime: job.requestTime, autoTrim: isLivePhotoAutoTrimmingEnabled, stabilize: isLivePhotoMovieStabilizationEnabled,
             encoder: encoder)
         let movie = LivePhotoMovieJob(
