@@ -1,6 +1,6 @@
 // One Live Photo movie in the making (SPEC L1–L4, L6, L8–L10, W5): the buffered frames from
-// 1.5 s before the still to 1.5 s after it, trimmed, stabilized, cropped and scaled by the
-// engine, and encoded while the rest arrive, so that the file is finished a few frames after
+// 1.5 s before the still to 1.5 s after it, trimmed, stabilized, cropped (scaled by the engine
+// only when the camera streamed larger frames), and encoded while the rest arrive, so that the file is finished a few frames after
 // the last one. Confined to the Live Photo recorder's queue.
 import DaguerreCore
 import DaguerreImage
@@ -10,13 +10,13 @@ import Foundation
 /// What a Live Photo movie is asked to be.
 struct LivePhotoMovieRequest: Sendable {
     let path: String
-    let contentIdentifier: String
     let format: LivePhotoMovieFormat
     /// When the photo was asked for, on the session's clock (frames from 1.5 s before it are held).
     let requestTime: Double
     let autoTrim: Bool
     let stabilize: Bool
-    /// The movie's format, audio and metadata items (the content identifier and still time are set when it starts).
+    /// The movie's format, audio, content identifier and metadata items (the still's time is set
+    /// when it starts).
     let encoder: MovieSettings
 }
 
@@ -96,7 +96,7 @@ final class LivePhotoMovieJob: @unchecked Sendable {
     func close(at time: Double) {
         closedAt = min(closedAt, time)
         frames.removeAll { $0.sceneTime >= closedAt }
-        audio = audio.compactMap { $0.timestamp < closedAt ? $0 : nil }
+        audio.removeAll { $0.timestamp >= closedAt }
         closed = true
     }
 
@@ -120,7 +120,6 @@ final class LivePhotoMovieJob: @unchecked Sendable {
                 rendered = first
                 startTime = frames[first].sceneTime
                 var settings = request.encoder
-                settings.contentIdentifier = request.contentIdentifier
                 settings.stillImageTime = MediaTime(seconds: max(0, stillTime - startTime))
                 movie = try MovieRecorder(destination: request.path, settings: settings)
             }

@@ -19,9 +19,9 @@ extension PhotoOutput {
         let encoder = MovieSettings(
             width: size.width, height: size.height, frameRate: LivePhotoMovieFormat.frameRate, bitRate: bitRate,
             colorSpace: device.activeColorSpace.colorSpace, audio: livePhotoAudio(), metadata: job.settings.livePhotoMovieMetadata,
-            encoder: livePhotoMovieEncoder)
+            contentIdentifier: identifier, encoder: livePhotoMovieEncoder)
         let request = LivePhotoMovieRequest(
-            path: url.path, contentIdentifier: identifier, format: format,
+            path: url.path, format: format,
             requestTime: job.requestTime, autoTrim: isLivePhotoAutoTrimmingEnabled, stabilize: isLivePhotoMovieStabilizationEnabled,
             encoder: encoder)
         let movie = LivePhotoMovieJob(

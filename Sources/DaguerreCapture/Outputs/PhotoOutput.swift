@@ -300,7 +300,9 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     }
 
     override func deliver(frame: SampleBuffer, from connection: CaptureConnection) {
-        guard isLivePhotoCaptureEnabled, !isLivePhotoCaptureSuspended, let device = photoDevice else { return }
+        guard isLivePhotoCaptureEnabled, !isLivePhotoCaptureSuspended,
+            let device = connection.inputPort.input.device as? any PhotoCaptureDevice
+        else { return }
         livePhoto.take(frame, sceneTime: device.sceneTime(of: frame.metadata))
     }
 
