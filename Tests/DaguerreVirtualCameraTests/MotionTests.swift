@@ -193,4 +193,29 @@ import Testing
         #expect(level(inPocket) < level(before) * 0.05)
         #expect(level(falling) < level(before))
     }
+
+    @Test("Pan: the image moves at the scripted speed, easing in and out without a jump, and stays where the pan left it")
+    func pan() throws {
+        var motion = CameraMotion.tripod
+        motion.pan = CameraMotion.Pan(start: 1, duration: 0.6, velocity: [900, -300])
+        let at = { (t: Double) in motion.displacement(at: t, stabilized: false) }
+        #expect(at(0.99) == .zero)
+        // Speed in the steady part is the velocity's; the ease-in starts from rest.
+        let mid = (at(1.3005) - at(1.2995)) / 0.001
+        #expect(abs(mid.x - 900) < 0.5 && abs(mid.y + 300) < 0.5)
+        #expect(abs((at(1.0001) - at(1.0)).x / 0.0001) < 1)
+        // No jump anywhere: consecutive millisecond steps never exceed the top speed.
+        var t = 0.95
+        while t < 1.7 {
+            #expect(abs((at(t + 0.001) - at(t)).x) <= 0.9 + 1e-9)
+            t += 0.001
+        }
+        // It ends (duration − ease)·velocity away and stays there.
+        #expect(abs(at(1.6).x - 900 * 0.45) < 1e-9 && at(2.5) == at(1.6))
+        // Out-of-range pans are refused by the camera's checks.
+        let camera = VirtualCamera(profile: smallBackProfile(width: 320, height: 240), seed: 1)
+        motion.pan?.velocity = [.infinity, 0]
+        camera.motion = motion
+        #expect(throws: DaguerreError.self) { _ = try camera.captureRAW(mode: camera.profile.modes[0], at: 1.2) }
+    }
 }

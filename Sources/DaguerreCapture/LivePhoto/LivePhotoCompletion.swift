@@ -22,15 +22,28 @@ final class LivePhotoCompletion: Sendable {
         var finishedSent = false
     }
 
+    /// Where the movie is recorded: the caller's file, or a temporary one when only a Motion
+    /// Photo was asked for (removed once the Motion Photo is written, or failed).
+    enum Movie: Sendable {
+        case file(URL)
+        case temporary(URL)
+
+        var url: URL {
+            switch self {
+            case .file(let url), .temporary(let url): url
+            }
+        }
+    }
+
     private let state = Mutex(State())
-    private let url: URL
+    private let movieFile: Movie
     private let motionPhotoURL: URL?
     private let output: PhotoOutput
     private let delegate: WeakPhotoDelegate
     private let resolved: ResolvedPhotoSettings
 
-    init(url: URL, motionPhotoURL: URL?, output: PhotoOutput, delegate: WeakPhotoDelegate, resolved: ResolvedPhotoSettings) {
-        self.url = url
+    init(movie: Movie, motionPhotoURL: URL?, output: PhotoOutput, delegate: WeakPhotoDelegate, resolved: ResolvedPhotoSettings) {
+        movieFile = movie
         self.motionPhotoURL = motionPhotoURL
         self.output = output
         self.delegate = delegate
@@ -63,7 +76,11 @@ final class LivePhotoCompletion: Sendable {
         state.withLock { s in
             change(&s)
             guard s.photosDelivered else { return }
-            let (output, delegate, resolved, url) = (self.output, self.delegate, self.resolved, self.url)
+            let (output, delegate, resolved, movieFile) = (self.output, self.delegate, self.resolved, self.movieFile)
+            // The callbacks name the file the caller asked for: the movie, or the Motion Photo
+            // that holds it.
+            let url: URL
+            if case .temporary = movieFile, let motionPhotoURL { url = motionPhotoURL } else { url = movieFile.url }
             if s.recorded || s.movie != nil, !s.recordedSent {
                 s.recordedSent = true
                 output.pipeline.deliver { delegate.didFinishRecordingLivePhotoMovie(output, url: url, resolved) }
@@ -79,11 +96,13 @@ final class LivePhotoCompletion: Sendable {
                 var movie = movie
                 if case .success(let made) = movie, let motionPhotoURL {
                     do throws(DaguerreError) {
-                        try Self.writeMotionPhoto(to: motionPhotoURL, photo: photo, preview: preview, movie: url, at: made.photoDisplayTime)
+                        try Self.writeMotionPhoto(
+                            to: motionPhotoURL, photo: photo, preview: preview, movie: movieFile.url, at: made.photoDisplayTime)
                     } catch {
                         movie = .failure(error)
                     }
                 }
+                if case .temporary(let file) = movieFile { try? FileManager.default.removeItem(at: file) }
                 switch movie {
                 case .success(let made):
                     delegate.didFinishProcessingLivePhotoMovie(

@@ -7,12 +7,17 @@ import Foundation
 
 extension PhotoOutput {
     /// Starts the movie of an accepted Live Photo request: frames from 1.5 s before it are held
-    /// from now on.
-    func startLivePhotoMovie(url: URL, job: PhotoCaptureJob, device: any PhotoCaptureDevice) -> LivePhotoCapture {
+    /// from now on. A Motion Photo asked for instead of the pair has its movie recorded to a
+    /// temporary file.
+    func startLivePhotoMovie(job: PhotoCaptureJob, device: any PhotoCaptureDevice) -> LivePhotoCapture {
         let format = LivePhotoMovieFormat(streamFormat: device.activeFormat.dimensions)
         let identifier = UUID().uuidString
+        let file: LivePhotoCompletion.Movie =
+            job.settings.livePhotoMovieFileURL.map { .file($0) }
+            ?? .temporary(FileManager.default.temporaryDirectory.appendingPathComponent("daguerre-live-\(identifier).MOV"))
+        let url = file.url
         let completion = LivePhotoCompletion(
-            url: url, motionPhotoURL: job.settings.motionPhotoFileURL, output: self, delegate: job.delegate, resolved: job.resolved)
+            movie: file, motionPhotoURL: job.settings.motionPhotoFileURL, output: self, delegate: job.delegate, resolved: job.resolved)
         let size = format.movieDimensions
         // About 7 Mbit/s at 1440×1080 (L2), in proportion for smaller movies.
         let bitRate = max(500_000, Int(7_000_000 * Double(size.width * size.height) / (1440 * 1080)))

@@ -50,8 +50,8 @@ extension PhotoOutput {
                 "settings \(settings.uniqueID) were already used for a capture (each settings value is for one capture)",
                 fix: "Make new settings for each capture: PhotoSettings(from: old) copies them with a new uniqueID.")
         }
-        if let url = settings.livePhotoMovieFileURL {
-            job.livePhoto = startLivePhotoMovie(url: url, job: job, device: device)
+        if settings.isLivePhoto {
+            job.livePhoto = startLivePhotoMovie(job: job, device: device)
         }
         pipeline.submit(
             job, output: self,
@@ -107,7 +107,7 @@ extension PhotoOutput {
         let resolved = ResolvedPhotoSettings(
             uniqueID: settings.uniqueID, photoDimensions: photo, rawPhotoDimensions: raw, previewPhotoDimensions: preview,
             isFlashEnabled: flash, isStillImageStabilizationEnabled: stabilized,
-            livePhotoMovieDimensions: settings.livePhotoMovieFileURL == nil ? .zero : livePhotoMovieFormat?.movieDimensions ?? .zero,
+            livePhotoMovieDimensions: !settings.isLivePhoto ? .zero : livePhotoMovieFormat?.movieDimensions ?? .zero,
             expectedPhotoCount: images * ((wantsProcessed ? 1 : 0) + (wantsRAW ? 1 : 0)))
         var space = device.activeColorSpace.colorSpace
         // 420v is video's format: its photos are sRGB (W5).

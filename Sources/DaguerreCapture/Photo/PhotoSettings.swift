@@ -95,11 +95,21 @@ public struct PhotoSettings: Sendable {
     public var livePhotoMovieFileURL: URL?
     /// Items written into the Live Photo movie (L6); the content identifier is the output's.
     public var livePhotoMovieMetadata: [MetadataItem] = []
-    /// Beyond the seeds: where to write the Live Photo also as one Google Motion Photo 1.0 file
-    /// (the JPEG with the movie as an MP4 after it, `…MP.jpg`), for Android and the photo
-    /// libraries that read Motion Photos; needs ``livePhotoMovieFileURL`` and a JPEG photo. It is
-    /// written before the movie's callback.
+    /// Beyond the seeds: where to write the Live Photo as one Google Motion Photo 1.0 file (the
+    /// JPEG with the movie as an MP4 after it, `…MP.jpg`), for Android and the photo libraries
+    /// that read Motion Photos; needs a JPEG photo. With ``livePhotoMovieFileURL`` it is written
+    /// beside the pair; alone, it asks for a Live Photo whose movie goes to a temporary file,
+    /// removed once the Motion Photo is written, and the movie callbacks name the Motion Photo.
+    /// Either way it is written before the movie's last callback.
+    ///
+    /// ```swift
+    /// var settings = PhotoSettings()
+    /// settings.motionPhotoFileURL = URL(fileURLWithPath: "IMG_0001.MP.jpg")  // instead of a pair
+    /// ```
     public var motionPhotoFileURL: URL?
+
+    /// A Live Photo is asked for: a movie, a Motion Photo, or both.
+    var isLivePhoto: Bool { livePhotoMovieFileURL != nil || motionPhotoFileURL != nil }
 
     private static let counter = Atomic<Int64>(0)
     private static func nextID() -> Int64 { counter.add(1, ordering: .relaxed).newValue }

@@ -192,12 +192,8 @@ enum PhotoSettingsRules {
         if let bracket {
             try checkBracket(bracket, settings: settings, context: c)
         }
-        if let url = settings.livePhotoMovieFileURL {
-            try checkLivePhoto(url: url, settings: settings, bracket: bracket, context: c)
-        } else if settings.motionPhotoFileURL != nil {
-            throw PhotoSettingsRule.livePhotoKind.error(
-                "a Motion Photo was asked for without a Live Photo movie",
-                fix: "Set livePhotoMovieFileURL too: the Motion Photo is made from the Live Photo's still and movie.")
+        if settings.isLivePhoto {
+            try checkLivePhoto(settings: settings, bracket: bracket, context: c)
         }
         if let preview = settings.previewPhotoFormat {
             if !settings.availablePreviewPhotoPixelFormatTypes.contains(preview.pixelFormatType) {
@@ -224,7 +220,7 @@ enum PhotoSettingsRules {
                 "the settings ask for a RAW photo, and the delegate does not take RAW photos (SPEC P9)",
                 fix: "Make the delegate a RawPhotoProcessingDelegate.")
         }
-        if settings.livePhotoMovieFileURL != nil, !delegate.livePhotoMovie {
+        if settings.isLivePhoto, !delegate.livePhotoMovie {
             throw PhotoSettingsRule.delegateCallbacks.error(
                 "the settings ask for a Live Photo, and the delegate does not take Live Photo movies (SPEC P9)",
                 fix: "Make the delegate a LivePhotoMovieProcessingDelegate.")
@@ -281,7 +277,7 @@ enum PhotoSettingsRules {
         }
     }
 
-    private static func checkLivePhoto(url: URL, settings: PhotoSettings, bracket: PhotoBracketSettings?, context c: PhotoRuleContext)
+    private static func checkLivePhoto(settings: PhotoSettings, bracket: PhotoBracketSettings?, context c: PhotoRuleContext)
         throws(DaguerreError)
     {
         if !c.isLivePhotoCaptureEnabled {
@@ -304,6 +300,7 @@ enum PhotoSettingsRules {
                 "a Live Photo was asked for with \(bracket != nil ? "a bracket" : "RAW")",
                 fix: "Capture Live Photos with a processed format only (the default JPEG).")
         }
+        let url = settings.livePhotoMovieFileURL
         for (what, target) in [("Live Photo movie", url), ("Motion Photo", settings.motionPhotoFileURL)] {
             guard let target else { continue }
             var isDirectory: ObjCBool = false

@@ -396,9 +396,11 @@ public final class VirtualCamera: @unchecked Sendable {
         }
         let m = s.motion
         guard m.shakeSpeed.isFinite, m.shakeSpeed >= 0, m.shakeSpeed <= 1e6, m.pocketDropAcceleration.isFinite,
-            m.pocketFadeTime.isFinite, m.pocketFadeTime > 0, m.pocketDropTime?.isFinite ?? true
+            m.pocketFadeTime.isFinite, m.pocketFadeTime > 0, m.pocketDropTime?.isFinite ?? true, m.pan?.isValid ?? true
         else {
-            throw .invalidArgument(what: "camera motion", problem: "speeds, times and accelerations must be finite (shake up to 10⁶ px/s)")
+            throw .invalidArgument(
+                what: "camera motion",
+                problem: "speeds, times and accelerations must be finite (shake and pan up to 10⁶ px/s, a pan up to an hour)")
         }
         for o in s.movingObjects {
             guard o.centre.x.isFinite, o.centre.y.isFinite, o.velocity.x.isFinite, o.velocity.y.isFinite,

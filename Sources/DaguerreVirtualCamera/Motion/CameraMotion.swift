@@ -1,5 +1,5 @@
 // Camera motion during exposure (SPEC C4, L9, P13): hand shake that optical
-// stabilization reduces, and a scripted "pocket drop". Deterministic for a seed.
+// stabilization reduces, a scripted "pocket drop" and a scripted pan. Deterministic for a seed.
 import Foundation
 
 /// How the camera moves, as image displacement in full-resolution sensor pixels over time.
@@ -7,11 +7,12 @@ import Foundation
 /// Hand shake is a sum of four sinusoids per axis between 2 and 11 Hz (physiological tremor and
 /// slower sway) with seeded phases, scaled so the RMS image speed is `shakeSpeed`. A pocket
 /// drop at `pocketDropTime` accelerates the image downwards and fades the light as the lens
-/// enters the pocket.
+/// enters the pocket. A pan moves the image at a steady speed, easing in and out.
 ///
 /// ```swift
 /// var motion = CameraMotion(shakeSpeed: 150, seed: 7)
 /// motion.pocketDropTime = 2.5
+/// motion.pan = CameraMotion.Pan(start: 1, duration: 0.5, velocity: [2000, 0])
 /// let offset = motion.displacement(at: 0.1, stabilized: true)
 /// ```
 public struct CameraMotion: Sendable, Equatable {
@@ -26,6 +27,41 @@ public struct CameraMotion: Sendable, Equatable {
     public var pocketDropAcceleration = 40_000.0
     /// How long the light takes to fade to 2% once the drop starts.
     public var pocketFadeTime = 0.35
+    /// A scripted pan (the camera swung to a new subject), or nil.
+    public var pan: Pan?
+
+    /// A pan: the image moves at `velocity` (full-resolution pixels a second) for `duration`
+    /// seconds from `start`, its speed easing in and out over `ease` seconds (a raised cosine).
+    public struct Pan: Sendable, Equatable {
+        public var start: Double
+        public var duration: Double
+        public var velocity: SIMD2<Double>
+        public var ease: Double
+
+        public init(start: Double, duration: Double, velocity: SIMD2<Double>, ease: Double = 0.15) {
+            self.start = start
+            self.duration = duration
+            self.velocity = velocity
+            self.ease = ease
+        }
+
+        /// How far the image has moved `t` seconds into the pan, in units of `velocity`·s.
+        func travel(at t: Double) -> Double {
+            let u = min(max(0, t - start), duration)
+            let a = min(max(ease, 0), duration / 2)
+            guard a > 0 else { return u }
+            // The distance covered `x` seconds into an easing-in ramp.
+            func ramp(_ x: Double) -> Double { x / 2 - a / (2 * Double.pi) * sin(Double.pi * x / a) }
+            if u < a { return ramp(u) }
+            if u <= duration - a { return a / 2 + (u - a) }
+            return (duration - a) - ramp(duration - u)
+        }
+
+        var isValid: Bool {
+            start.isFinite && duration.isFinite && duration >= 0 && duration <= 3600 && ease.isFinite && ease >= 0
+                && velocity.x.isFinite && velocity.y.isFinite && abs(velocity.x) <= 1e6 && abs(velocity.y) <= 1e6
+        }
+    }
 
     public static let tripod = CameraMotion(shakeSpeed: 0, seed: 0)
     /// A typical handheld phone: 150 px/s at 12 MP, about 2.4°/s with a 28 mm-equivalent lens
@@ -65,6 +101,7 @@ public struct CameraMotion: Sendable, Equatable {
             let s = t - drop
             d.y += 0.5 * pocketDropAcceleration * s * s
         }
+        if let pan { d += pan.velocity * pan.travel(at: t) }
         return d
     }
 

@@ -21,6 +21,7 @@ struct CaptureCommand: ParsableCommand {
               daguerre capture --device front --high-resolution --format bgra -o photos/
               daguerre capture --flash auto --lux 1 --motion -o photos/
               daguerre capture --live --motion-photo -o photos/
+              daguerre capture --motion-photo --encoder openH264 -o photos/
             """)
 
     @OptionGroup var camera: VirtualSceneOptions
@@ -114,10 +115,10 @@ struct CaptureCommand: ParsableCommand {
         try session.setSessionPreset(.photo)
         try session.addInput(CaptureDeviceInput(device: device))
         // A Live Photo has the virtual microphone's sound (a 440 Hz tone).
-        if photo.live { try session.addInput(CaptureDeviceInput(device: try VirtualMicrophoneDevice())) }
+        if photo.livePhoto { try session.addInput(CaptureDeviceInput(device: try VirtualMicrophoneDevice())) }
         try session.addOutput(photoOutput)
         try photoOutput.setHighResolutionCaptureEnabled(photo.highResolution)
-        try photoOutput.setLivePhotoCaptureEnabled(photo.live)
+        try photoOutput.setLivePhotoCaptureEnabled(photo.livePhoto)
         try photoOutput.setLivePhotoAutoTrimmingEnabled(!photo.noAutoTrim)
         photoOutput.livePhotoMovieEncoder = photo.encoderChoice ?? .x264
         try session.commitConfiguration()
@@ -141,10 +142,11 @@ struct CaptureCommand: ParsableCommand {
                 format: "Resources prepared: %@ in %.0f ms after startRunning", prepared ? "yes" : "no",
                 Date().timeIntervalSince(started) * 1000))
         // A Live Photo's movie reaches 1.5 s back: let the buffer fill.
-        Thread.sleep(forTimeInterval: photo.live ? LivePhotoMovieFormat.span + Self.settleSeconds : Self.settleSeconds)
+        Thread.sleep(forTimeInterval: photo.livePhoto ? LivePhotoMovieFormat.span + Self.settleSeconds : Self.settleSeconds)
         var logs: [PhotoCaptureLog] = []
         for number in 1...count {
-            let log = PhotoCaptureLog(number: number, folder: output)
+            // A Motion Photo instead of the pair holds the JPEG: no photo-N.jpg of its own.
+            let log = PhotoCaptureLog(number: number, folder: output, writesJPEG: !(photo.motionPhoto && !photo.live))
             switch try photo.request(for: photoOutput, number: number, folder: output) {
             case .single(let settings): try photoOutput.capturePhoto(with: settings, delegate: log)
             case .bracket(let bracket): try photoOutput.capturePhoto(with: bracket, delegate: log)

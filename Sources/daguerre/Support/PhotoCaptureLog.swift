@@ -24,13 +24,16 @@ final class PhotoCaptureLog: PhotoProcessingDelegate, RawPhotoProcessingDelegate
 
     let number: Int
     let folder: String
+    /// False when the JPEG goes only into a Motion Photo (made by the output), not a file of its own.
+    let writesJPEG: Bool
     private let requested = Date()
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
 
-    init(number: Int, folder: String) {
+    init(number: Int, folder: String, writesJPEG: Bool = true) {
         self.number = number
         self.folder = folder
+        self.writesJPEG = writesJPEG
     }
 
     var resolved: ResolvedPhotoSettings? { state.withLock { $0.resolved } }
@@ -117,6 +120,7 @@ final class PhotoCaptureLog: PhotoProcessingDelegate, RawPhotoProcessingDelegate
         note(label + ": \(photoSampleBuffer.width)×\(photoSampleBuffer.height) \(Self.kind(of: photoSampleBuffer))", resolvedSettings)
         do {
             if case .jpeg = photoSampleBuffer.content {
+                guard writesJPEG else { return }
                 let file = path("jpg")
                 try AtomicFile.write(
                     try PhotoOutput.jpegPhotoDataRepresentation(

@@ -32,11 +32,16 @@ struct PhotoCaptureOptions: ParsableArguments {
     var highResolution = false
     @Flag(help: "A Live Photo: the JPEG and a movie from 1.5 s before it to 1.5 s after (photo-N.jpg and photo-N.mov, paired).")
     var live = false
-    @Flag(name: .customLong("motion-photo"), help: "With --live: also the Live Photo as one Google Motion Photo, photo-N.MP.jpg.")
+    @Flag(
+        name: .customLong("motion-photo"),
+        help: "A Live Photo as one Google Motion Photo, photo-N.MP.jpg: with --live beside the pair, alone instead of it.")
     var motionPhoto = false
-    @Flag(name: .customLong("no-auto-trim"), help: "With --live: keep the whole movie, even a pocket drop at its end.")
+    @Flag(name: .customLong("no-auto-trim"), help: "With a Live Photo: keep the whole movie, even a pocket drop at its end.")
     var noAutoTrim = false
-    @Option(help: "With --live: the movie's H.264 encoder, x264 (GPL-2) or openH264 (BSD-2).") var encoder = "x264"
+    @Option(help: "With a Live Photo: the movie's H.264 encoder, x264 (GPL-2) or openH264 (BSD-2).") var encoder = "x264"
+
+    /// A Live Photo is asked for: the pair (`--live`), a Motion Photo, or both.
+    var livePhoto: Bool { live || motionPhoto }
 
     /// The `--encoder` choice.
     var encoderChoice: H264EncoderChoice? { H264EncoderChoice.allCases.first { $0.rawValue.lowercased() == encoder.lowercased() } }
@@ -58,12 +63,12 @@ struct PhotoCaptureOptions: ParsableArguments {
             throw ValidationError("--raw with --format \(format): --raw is RAW only; use --raw-plus for RAW and a \(format) photo.")
         }
         if bracket != nil && manualBracket != nil { throw ValidationError("--bracket and --manual-bracket: give one bracket.") }
-        if (motionPhoto || noAutoTrim) && !live { throw ValidationError("--motion-photo and --no-auto-trim go with --live.") }
+        if noAutoTrim && !livePhoto { throw ValidationError("--no-auto-trim goes with --live or --motion-photo.") }
         guard encoderChoice != nil else {
             throw ValidationError("--encoder \(encoder): use \(H264EncoderChoice.allCases.map(\.rawValue).joined(separator: " or ")).")
         }
-        if live && (raw || rawPlus || bracket != nil || manualBracket != nil || (format.map { $0.lowercased() != "jpeg" } ?? false)) {
-            throw ValidationError("--live takes a JPEG photo: drop --raw, --raw-plus, the bracket and --format.")
+        if livePhoto && (raw || rawPlus || bracket != nil || manualBracket != nil || (format.map { $0.lowercased() != "jpeg" } ?? false)) {
+            throw ValidationError("A Live Photo takes a JPEG photo: drop --raw, --raw-plus, the bracket and --format.")
         }
         _ = try bracketedSettings()
         _ = try previewBox()
@@ -174,11 +179,9 @@ struct PhotoCaptureOptions: ParsableArguments {
         settings.flashMode = flashMode
         settings.isAutoStillImageStabilizationEnabled = sis
         settings.isHighResolutionPhotoEnabled = highResolution
-        if live {
-            let base = URL(fileURLWithPath: folder).appendingPathComponent("photo-\(number)")
-            settings.livePhotoMovieFileURL = base.appendingPathExtension("mov")
-            if motionPhoto { settings.motionPhotoFileURL = base.appendingPathExtension("MP.jpg") }
-        }
+        let base = URL(fileURLWithPath: folder).appendingPathComponent("photo-\(number)")
+        if live { settings.livePhotoMovieFileURL = base.appendingPathExtension("mov") }
+        if motionPhoto { settings.motionPhotoFileURL = base.appendingPathExtension("MP.jpg") }
         if let box = try? previewBox(), let type = settings.availablePreviewPhotoPixelFormatTypes.first {
             settings.previewPhotoFormat = PreviewPhotoFormat(pixelFormatType: type, width: box.width, height: box.height)
         }

@@ -20,12 +20,13 @@ struct LivePhotoCaptureTests {
     /// Takes one Live Photo `after` seconds of streaming, then streams on for `then` seconds.
     static func take(
         _ rig: PhotoRig, in dir: TemporaryDirectory, name: String = "IMG", after: Double = 2, then: Double = 2,
-        motionPhoto: Bool = false, between: (() -> Void)? = nil
+        motionPhoto: Bool = false, pair: Bool = true, between: (() -> Void)? = nil
     ) throws -> (PhotoSettings, PhotoRecorder, PhotoRecorder.Movie) {
         rig.step(after)
         let recorder = PhotoRecorder()
         var settings = LivePhotoRig.settings(in: dir.url.path, name: name)
         if motionPhoto { settings.motionPhotoFileURL = URL(fileURLWithPath: dir.path("\(name).MP.jpg")) }
+        if !pair { settings.livePhotoMovieFileURL = nil }
         settings.livePhotoMovieMetadata = [MetadataItem(key: .author, value: "Daguerre tests")]
         try rig.output.capturePhoto(with: settings, delegate: recorder)
         between?()
@@ -156,6 +157,36 @@ struct LivePhotoCaptureTests {
         }
     }
 
+    @Test("Auto-trim cuts a fast pan off either end: the camera swung away after the still, or into place before it (L9)")
+    func autoTrimPan() throws {
+        // 0.6 frame widths a second (384 px/s on the 640-pixel stream): well past purposeful
+        // (0.4), as a person swinging to a new subject. The request comes at 2.5 s.
+        let width = Double(SmallCamera.profile.sensor.width)
+        for after in [true, false] {
+            let dir = try TemporaryDirectory()
+            let (rig, _) = try LivePhotoRig.running { device in
+                var motion = CameraMotion.tripod
+                motion.pan = CameraMotion.Pan(start: after ? 2.5 + 0.8 : 1.3, duration: 0.6, velocity: [0.6 * width, 0])
+                device.camera.motion = motion
+            }
+            let (_, _, movie) = try Self.take(rig, in: dir)
+            let before = movie.photoDisplayTime
+            let behind = movie.duration - movie.photoDisplayTime
+            print("pan \(after ? "after" : "before") the still: \(before) s before the photo, \(behind) s after")
+            if after {
+                // Cut where the pan begins, 0.8 s after the request; the start untouched. The still
+                // may be a frame before the request (zero shutter lag), and the pan's first frame
+                // has moved less than a pixel as it eases in: two frames' slack.
+                #expect(behind <= 0.8 + 2 * Self.frame + 1e-6 && behind >= 0.5)
+                #expect(abs(before - 1.5) <= Self.frame + 1e-6)
+            } else {
+                // The pan ends 0.6 s before the request: the movie starts once it has settled.
+                #expect(before <= 0.6 + Self.frame + 1e-6 && before >= 0.3)
+                #expect(abs(behind - 1.5 - Self.frame) <= Self.frame + 1e-6)
+            }
+        }
+    }
+
     @Test("Stabilization halves the jitter of a hand-held movie, tracked by OpenCV (L10)")
     func stabilization() throws {
         let dir = try TemporaryDirectory()
@@ -226,6 +257,37 @@ struct LivePhotoCaptureTests {
         #expect(xmp.contains("\(mp4.count)"), "the MP4 is \(mp4.count) bytes; exiftool read \(xmp)")
         let extracted = dir.path("embedded.mp4")
         try AtomicFile.write(Array(file[try MotionPhoto.split(file).video]), to: extracted)
+        #expect(try Judge.run("ffmpeg", ["-v", "error", "-i", extracted, "-f", "null", "-"]).isEmpty)
+    }
+
+    @Test("A Motion Photo instead of the pair: one file, its movie callbacks naming it, no movie left anywhere")
+    func motionPhotoInstead() throws {
+        let dir = try TemporaryDirectory()
+        let (rig, _) = try LivePhotoRig.running()
+        let temporary = FileManager.default.temporaryDirectory.path
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("daguerre-live-") })
+        let (settings, recorder, movie) = try Self.take(rig, in: dir, motionPhoto: true, pair: false)
+        let mp = try #require(settings.motionPhotoFileURL)
+        #expect(movie.url == mp)
+        #expect(movie.photoDisplayTime > 1.3 && movie.duration > 2.8)
+        #expect(recorder.photos.count == 1, "the photo callbacks come as for any Live Photo")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["IMG.MP.jpg"])
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("daguerre-live-") })
+        #expect(after.subtracting(before).isEmpty, "the temporary movie is removed")
+
+        let file = [UInt8](try Data(contentsOf: mp))
+        let parts = try MotionPhoto.split(file)
+        let xmp = try Judge.run(
+            "exiftool",
+            ["-a", "-s", "-s", "-s", "-n", "-XMP-GCamera:MotionPhoto", "-XMP-GCamera:MotionPhotoPresentationTimestampUs", mp.path])
+        print("Motion Photo instead of the pair: \(file.count) bytes, XMP \(xmp)")
+        #expect(xmp.hasPrefix("1\n"))
+        let timestamp = try #require(xmp.split(separator: "\n").last.flatMap { Double($0) })
+        #expect(abs(timestamp / 1e6 - movie.photoDisplayTime) < 0.002)
+        let extracted = dir.path("embedded.mp4")
+        try AtomicFile.write(Array(file[parts.video]), to: extracted)
+        let probe = try MovieProbe(extracted)
+        #expect(probe.video?["width"] as? Int == 576)
         #expect(try Judge.run("ffmpeg", ["-v", "error", "-i", extracted, "-f", "null", "-"]).isEmpty)
     }
 }
