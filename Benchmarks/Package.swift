@@ -23,7 +23,8 @@ let package = Package(
         // Times recording a Live Photo movie in-process (run by daguerre-bench's livephoto-mov scenario);
         // --encoder both compares x264 and OpenH264 on the same frames, --psnr their quality.
         .executableTarget(
-            name: "livephoto-mov-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreFormats"), daguerre("DaguerreMovie")],
+            name: "livephoto-mov-bench",
+            dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreFormats"), daguerre("DaguerreMovie"), "BenchmarkMeasures"],
             path: "livephoto-mov"),
         // Makes the RAW benchmark's DNGs and times draft re-renders (daguerre-bench's raw scenarios).
         .executableTarget(name: "raw-bench", dependencies: [daguerre("Daguerre")], path: "raw"),
@@ -31,8 +32,8 @@ let package = Package(
         .executableTarget(
             name: "raw-nr-bench", dependencies: [daguerre("DaguerreCore"), daguerre("DaguerreRAW"), daguerre("DaguerreFormats")],
             path: "raw-nr"),
-        // The capture benchmarks' clock, CPU time, resident set and median.
-        .target(name: "BenchmarkMeasures", path: "measures"),
+        // The benchmarks' clock, CPU time, resident set, median and frame errors (PSNR).
+        .target(name: "BenchmarkMeasures", dependencies: [daguerre("DaguerreCore")], path: "measures"),
         // Times PhotoOutput: latency, first capture unprepared and prepared, sustained rate, overlap.
         .executableTarget(
             name: "photo-capture-bench",

@@ -8,12 +8,14 @@
 //   cpu        the process's CPU share (of both cores) over 10 s each: the session metering only
 //              (Live Photo off), the camera streaming the Live Photo buffer (on, no capture), and
 //              a Live Photo every 2 s
+//   psnr       one Live Photo with the frames given to its encoder kept; its movie decoded by
+//              H264Decoder and compared with them: PSNR over R'G'B' and luma, and the bit rate
 //   --encoder x264|openh264 picks the movie's H.264 encoder
 //
 //   swift build --package-path Benchmarks -c release $(scripts/swift-flags) --product live-photo-bench
 //   Benchmarks/.build/release/live-photo-bench latency --reps 7
 import BenchmarkMeasures
-import DaguerreCapture
+@_spi(Measurement) import DaguerreCapture
 import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
@@ -236,6 +238,40 @@ case "stages":
         String(
             format: "per frame: 4:2:0 → RGBA %.1f ms, engine crop %.1f ms, RGBA → 4:2:0 %.1f ms, convert + x264 %.1f ms",
             times[0] / 45 * 1000, times[1] / 45 * 1000, times[2] / 45 * 1000, times[3] / 45 * 1000))
+case "psnr":
+    let (session, output) = try session(livePhoto: true)
+    let fed = Mutex<[PixelBuffer]>([])
+    output.livePhotoMovieFrameObserver = { _, frame in fed.withLock { $0.append(frame) } }
+    Thread.sleep(forTimeInterval: 2)
+    let timer = LiveTimer()
+    let id = try takeLivePhoto(output, timer, index: 0)
+    timer.wait()
+    session.stopRunning()
+    guard let live = timer.lives.withLock({ $0[id] }), live.error == nil else {
+        print("Live Photo failed: \(timer.lives.withLock { $0[id]?.error?.message } ?? "no callback")")
+        exit(1)
+    }
+    let path = "\(folder)/IMG_0.MOV"
+    let movie = try MovieReader(path: path)
+    guard let track = movie.tracks.first(where: { $0.mediaType == .video }) else { fatalError("\(path) has no video track") }
+    var decoded: [PixelBuffer] = []
+    try movie.decodeFrames(track: track.id, range: 0..<track.sampleCount) { (_, f) throws(DaguerreError) in decoded.append(f) }
+    let frames = fed.withLock { $0 }
+    guard decoded.count == frames.count else { fatalError("\(decoded.count) frames decoded, \(frames.count) given to the encoder") }
+    var total = ErrorSums()
+    var worst = (rgb: Double.infinity, luma: Double.infinity)
+    for (a, b) in zip(decoded, frames) {
+        let e = ErrorSums(a, b)
+        total.add(e)
+        worst = (min(worst.rgb, e.rgbPSNR), min(worst.luma, e.lumaPSNR))
+    }
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    print(
+        String(
+            format:
+                "psnr (%@): the captured movie against the %d frames given to its encoder: RGB %.2f dB, Y' %.2f dB (worst frame %.2f, %.2f); %.1f Mbit/s",
+            encoderName, frames.count, total.rgbPSNR, total.lumaPSNR, worst.rgb, worst.luma,
+            Double(bytes) * 8 / max(live.duration, 0.001) / 1e6))
 default:
-    print("usage: live-photo-bench latency|sustained|cpu [--reps N] [--seconds S] [--every S] [--encoder x264|openh264]")
+    print("usage: live-photo-bench latency|sustained|cpu|psnr|stages [--reps N] [--seconds S] [--every S] [--encoder x264|openh264]")
 }

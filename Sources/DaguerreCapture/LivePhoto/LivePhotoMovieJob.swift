@@ -18,6 +18,8 @@ struct LivePhotoMovieRequest: Sendable {
     /// The movie's format, audio, content identifier and metadata items (the still's time is set
     /// when it starts).
     let encoder: MovieSettings
+    /// Given each frame as it is encoded, for measurement only (PhotoOutput's observer).
+    var frameObserver: (@Sendable (PixelBuffer) -> Void)? = nil
 }
 
 /// A finished movie: its length and the still's time in it, in seconds.
@@ -184,7 +186,9 @@ final class LivePhotoMovieJob: @unchecked Sendable {
         let origin = (pixels - crop) / 2 + stabilization.offset(of: i, in: frames, kept: kept)
         let time = MediaTime(seconds: frame.sceneTime - startTime)
         if frame.pixels.width == buffer.width, frame.pixels.height == buffer.height {
-            try movie.append(frame: try Self.crop(frame.pixels, x: Int(origin.x.rounded()), y: Int(origin.y.rounded()), to: size), at: time)
+            let cropped = try Self.crop(frame.pixels, x: Int(origin.x.rounded()), y: Int(origin.y.rounded()), to: size)
+            try movie.append(frame: cropped, at: time)
+            if let observe = request.frameObserver { observe(try YCbCrConversion.makeRGBA(from: cropped)) }
             return
         }
         let rgba = try YCbCrConversion.makeRGBA(from: frame.pixels)
@@ -196,6 +200,7 @@ final class LivePhotoMovieJob: @unchecked Sendable {
             image, to: &out, bounds: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)), colorSpace: nil)
         out.colorSpace = rgba.colorSpace
         try movie.append(frame: out, at: time)
+        request.frameObserver?(out)
     }
 
     /// The `size` window of a 4:2:0 frame at (`x`, `y`) (clamped inside it), chroma from the

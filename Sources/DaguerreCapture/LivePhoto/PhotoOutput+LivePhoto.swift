@@ -25,10 +25,11 @@ extension PhotoOutput {
             width: size.width, height: size.height, frameRate: LivePhotoMovieFormat.frameRate, bitRate: bitRate,
             colorSpace: device.activeColorSpace.colorSpace, audio: livePhotoAudio(), metadata: job.settings.livePhotoMovieMetadata,
             contentIdentifier: identifier, encoder: livePhotoMovieEncoder)
-        let request = LivePhotoMovieRequest(
+        var request = LivePhotoMovieRequest(
             path: url.path, format: format,
             requestTime: job.requestTime, autoTrim: isLivePhotoAutoTrimmingEnabled, stabilize: isLivePhotoMovieStabilizationEnabled,
             encoder: encoder)
+        if let observer = livePhotoMovieFrameObserver { request.frameObserver = { observer(url, $0) } }
         let movie = LivePhotoMovieJob(
             request: request,
             events: LivePhotoMovieEvents(

@@ -6,6 +6,7 @@
 import DaguerreCore
 import DaguerreMovie
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Takes photos (AVCapturePhotoOutput): one verb, ``capturePhoto(with:delegate:)-(PhotoSettings,_)``,
@@ -83,6 +84,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         var isLivePhotoCaptureSuspended = false
         var isLivePhotoMovieStabilizationEnabled = true
         var livePhotoMovieEncoder = H264EncoderChoice.x264
+        var livePhotoMovieFrameObserver: (@Sendable (URL, PixelBuffer) -> Void)?
         var isZeroShutterLagEnabled = true
         var usedIDs: Set<Int64> = []
         var sceneMonitoringSettings: PhotoSettings?
@@ -178,6 +180,14 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     public var livePhotoMovieEncoder: H264EncoderChoice {
         get { state.withLock { $0.livePhotoMovieEncoder } }
         set { state.withLock { $0.livePhotoMovieEncoder = newValue } }
+    }
+
+    /// For measuring a Live Photo movie's quality (its benchmark's PSNR): called on the Live
+    /// Photo queue with the movie's URL and each frame as it is given to the encoder (RGBA,
+    /// converted only while an observer is set).
+    @_spi(Measurement) public var livePhotoMovieFrameObserver: (@Sendable (URL, PixelBuffer) -> Void)? {
+        get { state.withLock { $0.livePhotoMovieFrameObserver } }
+        set { state.withLock { $0.livePhotoMovieFrameObserver = newValue } }
     }
 
     /// Whether Live Photo movies are stabilized (L10; on by default). Beyond the seeds: for apps
