@@ -179,6 +179,12 @@ public final class AtomicFile {
     /// How many files this process has written (committed) so far.
     public static var committedCount: Int { WriteRegistry.shared.committed }
 
+    /// What the file system said when a write failed (e.g. "No space left on device"), or nil.
+    public var failureCause: String? {
+        let code = dag_direct_error(direct)
+        return code == 0 ? nil : String(cString: strerror(code))
+    }
+
     /// Where the file being written to `destination` can be read: `destination` itself, or,
     /// while the file is finished and waits for its ``AtomicFileGroup``, a path to its bytes
     /// (for a file made from another of its group, as a Motion Photo is from the movie).
