@@ -91,27 +91,24 @@ final class WriteRegistry: Sendable {
     }
 
     /// Places every parked file of `group` under one lock; if one fails, the ones placed are
-    /// removed again and the rest abandoned.
+    /// removed again and the others discarded.
     func commitGroup(_ group: ObjectIdentifier, destinations: [String]) throws(DaguerreError) {
-        let leftovers = state.withLock { (s) -> Result<[AtomicFile], DaguerreError> in
+        let keys = destinations.map(Self.key)
+        let failure = state.withLock { (s) -> (DaguerreError, [AtomicFile])? in
             let files = s.parked.removeValue(forKey: group) ?? []
-            for d in destinations.map(Self.key) where s.held[d] == group { s.held.removeValue(forKey: d) }
-            if s.interrupted { return .failure(Self.interruptedError(destinations.first ?? "")) }
-            let missing = destinations.filter { d in !files.contains { Self.key($0.destination) == Self.key(d) } }
+            for d in keys where s.held[d] == group { s.held.removeValue(forKey: d) }
+            if s.interrupted { return (Self.interruptedError(destinations.first ?? ""), files) }
+            let missing = zip(destinations, keys).filter { _, k in !files.contains { Self.key($0.destination) == k } }.map(\.0)
             if !missing.isEmpty {
-                return .failure(
-                    .invalidArgument(
-                        what: "the file group",
-                        problem: "\(missing.joined(separator: ", ")) was not finished; finish every file before committing"))
+                let problem = "\(missing.joined(separator: ", ")) was not finished; finish every file before committing"
+                return (.invalidArgument(what: "the file group", problem: problem), files)
             }
-            var placed: [AtomicFile] = []
-            for file in files {
+            for (i, file) in files.enumerated() {
                 do throws(DaguerreError) {
                     try file.place()
-                    placed.append(file)
                 } catch {
-                    for p in placed { unlink(p.destination) }
-                    return .failure(error)
+                    for placed in files[..<i] { unlink(placed.destination) }
+                    return (error, Array(files[i...]))
                 }
             }
             for file in files {
@@ -119,14 +116,11 @@ final class WriteRegistry: Sendable {
                 s.committed += 1
                 trace("commit", file.destination)
             }
-            return .success([])
+            return nil
         }
-        switch leftovers {
-        case .success: return
-        case .failure(let error):
-            abandonParked(group)
-            throw error
-        }
+        guard let (error, unplaced) = failure else { return }
+        for file in unplaced { file.discard() }
+        throw error
     }
 
     /// Releases a group: its parked files are discarded.
