@@ -130,6 +130,7 @@ let package = Package(
             dependencies: ["DaguerreFormats", "CDaguerreCodecs", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
         .testTarget(
             name: "DaguerreMovieTests", dependencies: ["DaguerreMovie", "DaguerreFormats", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
+        .testTarget(name: "DaguerreLivePhotoTests", dependencies: ["DaguerreLivePhoto", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreVirtualCameraTests", dependencies: ["DaguerreVirtualCamera", "DaguerreTestSupport"]),
         .testTarget(
             name: "DaguerreCaptureTests",

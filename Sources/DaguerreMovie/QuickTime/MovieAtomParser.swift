@@ -244,6 +244,7 @@ struct MovieAtomParser {
                 track.channels = Int(try e.u32())
                 try e.skip(4)
                 track.bitsPerSample = Int(try e.u32())
+                track.pcmFormatFlags = try e.u32()
             }
         case .metadata:
             guard entry.type == "mebx", entry.end - body >= 8 else { return }

@@ -240,15 +240,19 @@ public final class MovieReader: Sendable {
     }
 
     /// The interleaved 16-bit samples of a PCM audio track ('sowt' little-endian or 'twos'
-    /// big-endian, as QuickTime movies store them).
+    /// big-endian, as QuickTime movies store them, or 'lpcm' with signed-integer flags, as
+    /// iPhones write Live Photo sound).
     public func pcm16Samples(track id: Int) throws(DaguerreError) -> [Int16] {
         let t = try requireTrack(id)
-        guard t.mediaType == .audio, t.codec == "sowt" || t.codec == "twos", t.bitsPerSample == 16 else {
+        let flags = t.pcmFormatFlags ?? 0
+        let integerLPCM = t.codec == "lpcm" && flags & 1 == 0 && flags & 4 != 0
+        guard t.mediaType == .audio, t.codec == "sowt" || t.codec == "twos" || integerLPCM, t.bitsPerSample == 16 else {
             throw .unsupported(
-                feature: "Reading '\(t.codec)' audio as 16-bit PCM", hint: "Only 16-bit 'sowt' and 'twos' tracks are read as PCM.")
+                feature: "Reading '\(t.codec)' audio as 16-bit PCM",
+                hint: "Only 16-bit 'sowt', 'twos' and signed-integer 'lpcm' tracks are read as PCM.")
         }
         let bytes = try sampleData(track: id, range: 0..<t.sampleCount)
-        let little = t.codec == "sowt"
+        let little = t.codec == "sowt" || (integerLPCM && flags & 2 == 0)
         var out = [Int16](repeating: 0, count: bytes.count / 2)
         for i in 0..<out.count {
             let a = UInt16(bytes[2 * i])

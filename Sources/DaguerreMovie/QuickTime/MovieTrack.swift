@@ -48,6 +48,8 @@ public struct MovieTrack: Sendable, Hashable {
     public var sampleRate: Double?
     public var channels: Int?
     public var bitsPerSample: Int?
+    /// A version 2 sound entry's format flags ('lpcm': 1 float, 2 big-endian, 4 signed integer).
+    public var pcmFormatFlags: UInt32?
     /// Keys of a timed metadata ('mebx') track.
     public var timedMetadataKeys: [TimedMetadataKey]
     public var sampleTable: SampleTable
