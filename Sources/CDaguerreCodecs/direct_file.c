@@ -98,6 +98,8 @@ void dag_direct_free(dag_direct_file *f) {
     free(f);
 }
 
+int dag_direct_error(const dag_direct_file *f) { return f ? f->error : 0; }
+
 int dag_direct_is_direct(const dag_direct_file *f) { return f->direct; }
 uint64_t dag_direct_size(const dag_direct_file *f) { return f->size; }
 

@@ -4,3 +4,4 @@
 #include "dag_png.h"
 #include "dag_tiff.h"
 #include "dag_direct_file.h"
+#include "dag_anonymous_file.h"

@@ -41,6 +41,8 @@ uint64_t dag_direct_size(const dag_direct_file *f);
 /// Writes what is staged and cuts the file to its size (a direct write ends on a whole block).
 /// 0, or -1 with errno set. Writing after it is allowed; call it again at the end.
 int dag_direct_flush(dag_direct_file *f);
+/// The first error of the file (an errno value, e.g. ENOSPC), or 0.
+int dag_direct_error(const dag_direct_file *f);
 /// 1 when the file is being written with O_DIRECT.
 int dag_direct_is_direct(const dag_direct_file *f);
 /// Releases the staging memory; the descriptor stays open. Staged bytes not flushed are lost.

@@ -125,7 +125,8 @@ final class LivePhotoCompletion: Sendable {
             throw .processorFailed(name: "Motion Photo", reason: "the photo failed, so there is no still to make \(url.path) from")
         }
         let jpeg = try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: preview)
-        let mp4 = try MotionPhotoVideo.mp4(fromLivePhotoMovie: movie.path)
+        // The movie may be finished but not yet named, waiting for the still (a file group).
+        let mp4 = try MotionPhotoVideo.mp4(fromLivePhotoMovie: AtomicFile.readablePath(of: movie.path))
         let file = try MotionPhoto.make(primary: jpeg, video: mp4, presentationTimestampUs: Int64((seconds * 1_000_000).rounded()))
         try AtomicFile.write(file, to: url.path)
     }

@@ -49,7 +49,8 @@ public class BridgedEncoder: ImageEncoder {
 
     /// Abandons the file and returns the error for a failed C call.
     private func fail(_ status: dag_status) -> DaguerreError {
-        let message = handle.map { bridgeMessage(bridge.message($0)) } ?? ""
+        var message = handle.map { bridgeMessage(bridge.message($0)) } ?? ""
+        if let cause = file.failureCause { message += message.isEmpty ? cause : " (\(cause))" }
         abort()
         return .codec(status, format: bridge.format, message: message, path: file.destination, operation: "write")
     }

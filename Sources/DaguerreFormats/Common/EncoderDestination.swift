@@ -27,6 +27,13 @@ public protocol EncoderDestination: AnyObject {
     func finish() throws(DaguerreError)
     /// Abandons the output.
     func abort()
+    /// What the file system said when a write failed (e.g. "No space left on device"), if it
+    /// did: encoders add it to their own messages, which name only the step that failed.
+    var failureCause: String? { get }
+}
+
+extension EncoderDestination {
+    public var failureCause: String? { nil }
 }
 
 extension AtomicFile: EncoderDestination {}

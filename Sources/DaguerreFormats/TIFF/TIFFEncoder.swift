@@ -127,10 +127,14 @@ public final class TIFFEncoder: ImageEncoder {
 
     deinit { if let handle { _ = dag_tiff_close(handle, nil, 0) } }
 
+    /// libtiff's message, with the file system's cause when there is one.
+    private static func reason(_ message: String, _ cause: String?) -> String { cause.map { "\(message) (\($0))" } ?? message }
+
     private func fail(_ fallback: String) -> DaguerreError {
         let message = handle.map { bridgeMessage(dag_tiff_message($0)) } ?? ""
+        let cause = file.failureCause
         abort()
-        return .io(operation: "write", path: file.destination, reason: message.isEmpty ? fallback : message)
+        return .io(operation: "write", path: file.destination, reason: Self.reason(message.isEmpty ? fallback : message, cause))
     }
 
     public func writeRows(_ source: UnsafeRawPointer, bytesPerRow: Int, count: Int) throws(DaguerreError) {
@@ -197,9 +201,12 @@ public final class TIFFEncoder: ImageEncoder {
         var buffer = [CChar](repeating: 0, count: 512)
         let status = dag_tiff_close(t, &buffer, buffer.count)
         if status != DAG_OK {
+            let cause = file.failureCause
             file.abort()
             let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw .io(operation: "write", path: file.destination, reason: message.isEmpty ? "libtiff could not finish the file" : message)
+            throw .io(
+                operation: "write", path: file.destination,
+                reason: Self.reason(message.isEmpty ? "libtiff could not finish the file" : message, cause))
         }
         try file.finish()
     }

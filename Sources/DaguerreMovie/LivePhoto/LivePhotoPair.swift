@@ -23,7 +23,7 @@ public struct LivePhotoPair: Sendable, Equatable {
 
     /// Writes the JPEG and the movie with one new identifier. `record` feeds the movie's frames
     /// and audio; the recorder is finished (or cancelled on error) here. Both files appear
-    /// atomically; if either fails, neither is left behind.
+    /// together (an ``AtomicFileGroup``); if either fails, neither is left behind.
     public static func write(
         still: SampleBuffer, preview: SampleBuffer?, stillPath: String, moviePath: String,
         movie settings: MovieSettings, contentIdentifier: String = UUID().uuidString,
@@ -34,16 +34,15 @@ public struct LivePhotoPair: Sendable, Equatable {
         let jpeg = try PhotoDataRepresentation.jpegPhotoDataRepresentation(forJPEGSampleBuffer: photo, previewPhotoSampleBuffer: preview)
         var movieSettings = settings
         movieSettings.contentIdentifier = contentIdentifier
+        let group = try AtomicFileGroup(destinations: [moviePath, stillPath])
         let recorder = try MovieRecorder(destination: moviePath, settings: movieSettings)
         do { try record(recorder) } catch {
             recorder.cancel()  // nothing reached moviePath: a file already there stays
             throw error
         }
-        let info = try recorder.finish()  // cancels itself on failure
-        do { try AtomicFile.write(jpeg, to: stillPath) } catch {
-            unlink(moviePath)  // the movie just written, so that no half pair is left
-            throw error
-        }
+        let info = try recorder.finish()  // cancels itself on failure; held for the group
+        try AtomicFile.write(jpeg, to: stillPath)
+        try group.commit()
         return LivePhotoPair(
             stillPath: stillPath, moviePath: moviePath, contentIdentifier: contentIdentifier,
             stillImageTime: info.stillImageTime)

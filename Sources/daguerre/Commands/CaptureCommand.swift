@@ -145,9 +145,9 @@ struct CaptureCommand: ParsableCommand {
         Thread.sleep(forTimeInterval: photo.livePhoto ? LivePhotoMovieFormat.span + Self.settleSeconds : Self.settleSeconds)
         var logs: [PhotoCaptureLog] = []
         for number in 1...count {
-            // A Motion Photo instead of the pair holds the JPEG: no photo-N.jpg of its own.
-            let log = PhotoCaptureLog(number: number, folder: output, writesJPEG: !(photo.motionPhoto && !photo.live))
-            switch try photo.request(for: photoOutput, number: number, folder: output) {
+            let request = try photo.request(for: photoOutput, number: number, folder: output)
+            let log = try PhotoCaptureLog(number: number, folder: output, settings: request.settings)
+            switch request {
             case .single(let settings): try photoOutput.capturePhoto(with: settings, delegate: log)
             case .bracket(let bracket): try photoOutput.capturePhoto(with: bracket, delegate: log)
             }

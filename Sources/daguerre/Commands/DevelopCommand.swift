@@ -60,7 +60,7 @@ struct DevelopCommand: ParsableCommand {
             }
         }
         let context = try Context()
-        var failures = 0
+        var failures: [String] = []
         for (i, input) in inputs.enumerated() {
             let started = Date()
             let stem = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -86,10 +86,15 @@ struct DevelopCommand: ParsableCommand {
                         format: "[%@] %d/%d %@ → %@ (%.0f ms, %d K, tint %+.0f)", bar, done, inputs.count, input, destination,
                         Date().timeIntervalSince(started) * 1000, Int(raw.neutralTemperature), raw.neutralTint))
             } catch {
-                failures += 1
+                failures.append(input)
                 FileHandle.standardError.write(Data("\(input): \((error as? DaguerreError)?.description ?? "\(error)")\n".utf8))
             }
         }
-        if failures > 0 { throw ExitCode(1) }
+        // A batch goes on past a failure (a damaged file, a full disk) and says at the end which failed.
+        if !failures.isEmpty {
+            FileHandle.standardError.write(
+                Data("\(failures.count) of \(inputs.count) not developed: \(failures.joined(separator: ", "))\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// One request's callbacks and files. A new log per request, as session 501 advises for delegates.
 ///
 /// ```swift
-/// let log = PhotoCaptureLog(number: 1, folder: "out")
+/// let log = try PhotoCaptureLog(number: 1, folder: "out")
 /// try photoOutput.capturePhoto(with: settings, delegate: log)
 /// _ = log.wait(timeout: 600); print(log.report)
 /// ```
@@ -26,14 +26,25 @@ final class PhotoCaptureLog: PhotoProcessingDelegate, RawPhotoProcessingDelegate
     let folder: String
     /// False when the JPEG goes only into a Motion Photo (made by the output), not a file of its own.
     let writesJPEG: Bool
+    /// A Live Photo's files, which appear together once the movie is written (or not at all).
+    let livePhotoFiles: AtomicFileGroup?
     private let requested = Date()
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
 
-    init(number: Int, folder: String, writesJPEG: Bool = true) {
+    /// A log for request `number`, whose files go to `folder`. A Live Photo's `settings` say
+    /// which files it makes: a Motion Photo instead of the pair holds the JPEG (no photo-N.jpg
+    /// of its own), and a pair's files appear together, once the movie is written.
+    init(number: Int, folder: String, settings: PhotoSettings? = nil) throws(DaguerreError) {
         self.number = number
         self.folder = folder
-        self.writesJPEG = writesJPEG
+        writesJPEG = settings.map { $0.motionPhotoFileURL == nil || $0.livePhotoMovieFileURL != nil } ?? true
+        if let settings, let movie = settings.livePhotoMovieFileURL {
+            let still = (folder as NSString).appendingPathComponent("photo-\(number).jpg")
+            livePhotoFiles = try AtomicFileGroup(destinations: [still, movie.path] + (settings.motionPhotoFileURL.map { [$0.path] } ?? []))
+        } else {
+            livePhotoFiles = nil
+        }
     }
 
     var resolved: ResolvedPhotoSettings? { state.withLock { $0.resolved } }
@@ -173,12 +184,18 @@ final class PhotoCaptureLog: PhotoProcessingDelegate, RawPhotoProcessingDelegate
     ) {
         if let error {
             note("didFinishProcessingLivePhotoToMovieFile: \(error.description)", resolvedSettings)
-            fail(error)
+            abandonLivePhoto(error)
             return
         }
         note(
             String(format: "didFinishProcessingLivePhotoToMovieFile: %.2f s, the photo at %.2f s", duration, photoDisplayTime),
             resolvedSettings)
+        do {
+            try livePhotoFiles?.commit()
+        } catch {
+            abandonLivePhoto(error)
+            return
+        }
         state.withLock { $0.files.append(outputFileURL.path) }
         let motionPhoto = outputFileURL.deletingPathExtension().appendingPathExtension("MP.jpg").path
         if FileManager.default.fileExists(atPath: motionPhoto) { state.withLock { $0.files.append(motionPhoto) } }
@@ -193,6 +210,14 @@ final class PhotoCaptureLog: PhotoProcessingDelegate, RawPhotoProcessingDelegate
     }
 
     // MARK: Files
+
+    /// A Live Photo whose movie failed: none of its files appear (the still waited for it).
+    private func abandonLivePhoto(_ error: DaguerreError) {
+        fail(error)
+        guard let group = livePhotoFiles else { return }
+        group.abandon()
+        state.withLock { s in s.files.removeAll { group.destinations.contains($0) } }
+    }
 
     static func kind(of buffer: SampleBuffer) -> String {
         if case .jpeg(let bytes) = buffer.content { return "JPEG, \(bytes.count / 1024) KiB" }
