@@ -25,8 +25,8 @@ enum ChildProcess {
         enum Anchor: Sendable, Equatable {
             /// The spawn.
             case start
-            /// The first stderr line that starts with this text.
-            case line(String)
+            /// The stderr line that starts with this text, the first one or the `occurrence`-th.
+            case line(String, occurrence: Int = 1)
         }
         var signal: Int32
         var after: Anchor
@@ -112,8 +112,7 @@ enum ChildProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup($0) } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for p in argv + envp { free(p) }
         }
         var pid: pid_t = 0
         let start = now()
@@ -133,6 +132,7 @@ enum ChildProcess {
         var streams = [LineStream(fd: outPipe[0]), LineStream(fd: errPipe[0])]
         var deadline: Double? = plan.flatMap { $0.after == .start ? start + $0.delay : nil }
         var sentAt: Double?
+        var anchorLines = 0
         var repeated = false
         var timedOut = false
         while streams.contains(where: { !$0.closed }) {
@@ -166,8 +166,9 @@ enum ChildProcess {
             for fd in fds where fd.revents != 0 {
                 guard let i = streams.firstIndex(where: { $0.fd == fd.fd }) else { continue }
                 for line in streams[i].read(at: now() - start) {
-                    if let plan, deadline == nil, case .line(let prefix) = plan.after, i == 1, line.text.hasPrefix(prefix) {
-                        deadline = start + line.seconds + plan.delay
+                    if let plan, deadline == nil, case .line(let prefix, let occurrence) = plan.after, i == 1, line.text.hasPrefix(prefix) {
+                        anchorLines += 1
+                        if anchorLines == occurrence { deadline = start + line.seconds + plan.delay }
                     }
                 }
             }

@@ -57,11 +57,13 @@ struct DiskFullTests {
             try VirtualDNG.write(width: 640, height: 480, to: big)
             return try Self.runInModes("develop", ["develop", big, "--draft", "-o", "{dest}/out.tif"], mountOptions: "size=512k", in: dir)
                 + Self.runInModes(
-                    "record", ["record", "--seconds", "0.5", "--device", "front", "-o", "{dest}/clip.mov"], mountOptions: "size=64k", in: dir)
+                    "record", ["record", "--seconds", "0.5", "--device", "front", "-o", "{dest}/clip.mov"], mountOptions: "size=64k",
+                    in: dir)
         }
         print("mount namespace: \(cases.first?.result.unshare.joined(separator: " ") ?? "none")")
         for c in cases {
-            Self.checkRefused(c, path: c.folder + (c.what.hasPrefix("develop") ? "/out.tif" : "/clip.mov"), cause: "No space left on device")
+            Self.checkRefused(
+                c, path: c.folder + (c.what.hasPrefix("develop") ? "/out.tif" : "/clip.mov"), cause: "No space left on device")
         }
     }
 
@@ -80,7 +82,7 @@ struct DiskFullTests {
     }
 
     @Test(
-        "A develop batch whose middle photo does not fit goes on with the next, keeps the ones that fit complete, and ends non-zero naming the failure"
+        "A develop batch whose middle photo does not fit goes on, keeps the ones that fit, and ends non-zero naming the failure"
     )
     func batchGoesOn() async throws {
         let dir = try TemporaryDirectory("disk-full-batch")

@@ -20,6 +20,8 @@ struct InterruptTests {
         let inputs: [String]
         let firstBegin: Double
         let lastCommit: Double
+        /// The time one photo takes, on average.
+        var perPhoto: Double { (lastCommit - firstBegin) / Double(count) }
     }
 
     static func makeBatch(in dir: TemporaryDirectory) throws -> Batch {
@@ -51,6 +53,8 @@ struct InterruptTests {
         let scratch: [String]
         /// The files the trace says were committed, by name.
         let committed: [String]
+        /// How many files the trace says were begun.
+        let begun: Int
         let verdicts: [CompleteFiles.Verdict]
         /// The first stderr line starting `daguerre: interrupted`.
         var interruptedLine: String? { run.stderr.first { $0.text.hasPrefix("daguerre: interrupted") }?.text }
@@ -67,23 +71,26 @@ struct InterruptTests {
         let committed = run.stderr.filter { $0.text.hasPrefix(KillHarness.traceCommit) }.map {
             ($0.text.dropFirst(KillHarness.traceCommit.count) as NSString).lastPathComponent
         }
-        let items = entries.compactMap { name in CompleteFiles.kind(ofFileNamed: name).map { CompleteFiles.Item(kind: $0, path: out + "/" + name) } }
+        let items = entries.compactMap { name in
+            CompleteFiles.kind(ofFileNamed: name).map { CompleteFiles.Item(kind: $0, path: out + "/" + name) }
+        }
         return Stopped(
             run: run, entries: entries, scratch: KillHarness.list(scratch), committed: committed.sorted(),
+            begun: run.stderr.filter { $0.text.hasPrefix(KillHarness.traceBegin) }.count,
             verdicts: try CompleteFiles.judge(items))
     }
 
     /// The checks every stopped run must pass.
     static func check(_ s: Stopped, status: Int32, _ what: String) {
         let written = s.entries.filter { $0.hasSuffix(".jpg") }
+        let sent = s.run.signalSentAt.map { String(format: "%.2f s", $0) } ?? "never"
+        let progress = s.begun > s.committed.count ? "one in progress" : "none in progress"
         print(
-            "\(what): signal at \(String(format: "%.2f", s.run.signalSentAt ?? -1)) s, exit \(s.run.shellStatus) after \(String(format: "%.2f", s.run.ended)) s, \(written.count) of \(count) written; \(s.interruptedLine ?? "no 'daguerre: interrupted' line")"
-        )
+            "\(what): signal at \(sent), exit \(s.run.shellStatus) after \(String(format: "%.2f", s.run.ended)) s,"
+                + " \(written.count) of \(count) written, \(progress); \(s.interruptedLine ?? "no 'daguerre: interrupted' line")")
         #expect(s.run.signalSentAt != nil, "\(what): the batch ended before the signal was sent")
-        #expect(
-            s.run.status == status,
-            "\(what): \(s.run.signalled.map { "ended by signal \($0)" } ?? "exit status \(s.run.shellStatus)"), not exit status \(status): \(s.run.errText.suffix(600))"
-        )
+        let ending = s.run.signalled.map { "ended by signal \($0)" } ?? "exit status \(s.run.shellStatus)"
+        #expect(s.run.status == status, "\(what): \(ending), not exit status \(status): \(s.run.errText.suffix(600))")
         // The finished photos, in order, and nothing else: no temporary, no half photo.
         #expect(s.entries == Array(names.prefix(written.count)).map { "\($0).jpg" }, "\(what): the folder holds \(s.entries)")
         #expect(s.scratch.isEmpty, "\(what): its temporary directory holds \(s.scratch)")
@@ -95,14 +102,20 @@ struct InterruptTests {
         #expect(numbers.contains(written.count), "\(what): '\(line)' does not say \(written.count) files were written")
     }
 
-    @Test("Ctrl-C at 5 random moments of a batch of 20 develops: exit 130, the finished photos complete, nothing else left", .timeLimit(.minutes(10)))
+    @Test(
+        "Ctrl-C at 5 random moments of a batch of 20 develops: exit 130, the finished photos complete, nothing else left",
+        .timeLimit(.minutes(10)))
     func ctrlC() async throws {
         let dir = try TemporaryDirectory("ctrl-c")
         let results = try await onOwnThread { () throws -> (Batch, [Stopped]) in
             let batch = try Self.makeBatch(in: dir)
+            // A random photo of the batch (by its `begin` line, as timing from the start would
+            // drift with the machine's load), at a random point of the time a photo takes.
             let stops = try (0..<5).map { n in
-                let at = Double.random(in: batch.firstBegin...(batch.firstBegin + 0.9 * (batch.lastCommit - batch.firstBegin)))
-                return try Self.stop(batch, plan: .init(signal: SIGINT, after: .start, delay: at), in: dir, name: "stop-\(n)")
+                let plan = ChildProcess.Plan(
+                    signal: SIGINT, after: .line(KillHarness.traceBegin, occurrence: Int.random(in: 1...Self.count)),
+                    delay: Double.random(in: 0..<batch.perPhoto))
+                return try Self.stop(batch, plan: plan, in: dir, name: "stop-\(n)")
             }
             return (batch, stops)
         }
@@ -111,18 +124,21 @@ struct InterruptTests {
         #expect(results.1.contains { !$0.entries.isEmpty && $0.entries.count < Self.count }, "no stop landed mid-batch")
     }
 
-    @Test("SIGTERM mid-batch exits 143 as cleanly; a second Ctrl-C right after the first exits at once, leaving no partial photo", .timeLimit(.minutes(10)))
+    @Test(
+        "SIGTERM mid-batch exits 143 as cleanly; a second Ctrl-C right after the first exits at once, leaving no partial photo",
+        .timeLimit(.minutes(10)))
     func sigtermAndSecondCtrlC() async throws {
         let dir = try TemporaryDirectory("sigterm")
         let (term, twice) = try await onOwnThread { () throws -> (Stopped, Stopped) in
             let batch = try Self.makeBatch(in: dir)
-            let middle = (batch.firstBegin + batch.lastCommit) / 2
-            let term = try Self.stop(batch, plan: .init(signal: SIGTERM, after: .start, delay: middle), in: dir, name: "term")
+            let middle = ChildProcess.Plan.Anchor.line(KillHarness.traceBegin, occurrence: Self.count / 2)
+            let term = try Self.stop(batch, plan: .init(signal: SIGTERM, after: middle, delay: batch.perPhoto / 2), in: dir, name: "term")
             let twice = try Self.stop(
-                batch, plan: .init(signal: SIGINT, after: .start, delay: middle, repeatAfter: 0.005), in: dir, name: "twice")
+                batch, plan: .init(signal: SIGINT, after: middle, delay: batch.perPhoto / 2, repeatAfter: 0.005), in: dir, name: "twice")
             return (term, twice)
         }
         Self.check(term, status: 143, "SIGTERM")
+        #expect(twice.run.signalSentAt != nil, "two SIGINTs: the batch ended before the signal was sent")
         let sent = twice.run.signalSentAt ?? 0
         print(String(format: "two SIGINTs 5 ms apart at %.2f s: exit %d at %.2f s", sent, twice.run.shellStatus, twice.run.ended))
         #expect(twice.run.shellStatus == 130, "two SIGINTs: exit status \(twice.run.shellStatus): \(twice.run.errText.suffix(600))")

@@ -46,8 +46,8 @@ enum MountNamespace {
         return .failure(
             Unavailable(
                 description:
-                    "cannot mount a tmpfs in a mount namespace, so the disk-full and read-only tests cannot run (they need root, or unprivileged user namespaces): "
-                    + why.joined(separator: "; ")))
+                    "cannot mount a tmpfs in a mount namespace, so the disk-full and read-only tests cannot run"
+                    + " (they need root, or unprivileged user namespaces): " + why.joined(separator: "; ")))
     }()
 
     /// Mounts a tmpfs with `mountOptions` (e.g. `size=512k`, `ro`) over `folder`, runs the CLI
