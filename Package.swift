@@ -91,11 +91,14 @@ let package = Package(
             dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera"]),
         // RAW development (CIRAWFilter): the DNG colour model and the develop stages, rendering through the engine.
         .target(name: "DaguerreRAW", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "CLibRaw"]),
+        // Live Photo editing (PHLivePhotoEditingContext): one frame processor for the still and
+        // the movie, previews, saves that keep the pairing, adjustment data.
+        .target(name: "DaguerreLivePhoto", dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreImage", "DaguerreMovie"]),
         .target(
             name: "Daguerre",
             dependencies: [
                 "DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreRAW", "DaguerreVirtualCamera",
-                "DaguerreCapture",
+                "DaguerreCapture", "DaguerreLivePhoto",
             ]),
         // The seeds' worked examples, shared by the sample programs, the demo job and the tests:
         // the engine's variable box blur and the photo output's samples.

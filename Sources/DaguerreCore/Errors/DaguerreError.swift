@@ -38,6 +38,8 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A photo capture request was refused before anything was captured (SPEC P6): `rule` names
     /// the rule it broke (as PhotoOutput's documentation lists them), `fix` what to change.
     case photoSettings(rule: String, problem: String, fix: String)
+    /// Work was cancelled by its caller (an edit's `cancel()`); `what` names the work.
+    case cancelled(what: String)
 
     /// What went wrong, in one sentence.
     public var message: String {
@@ -68,6 +70,8 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Capture configuration: \(problem)."
         case .photoSettings(let rule, let problem, _):
             return "Photo settings refused (\(rule)): \(problem)."
+        case .cancelled(let what):
+            return "\(what) was cancelled."
         }
     }
 
@@ -93,6 +97,7 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .processorFailed: return "See the processor's own reason above."
         case .captureConfiguration(_, let fix): return fix
         case .photoSettings(_, _, let fix): return fix
+        case .cancelled: return "Nothing was written; start it again to finish it."
         }
     }
 

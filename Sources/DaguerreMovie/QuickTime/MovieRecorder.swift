@@ -67,6 +67,7 @@ public final class MovieRecorder {
                 threads: settings.encoderThreads, timescale: MovieRecorder.videoTimescale))
         scratch = try PlanarYCbCr420Buffer(width: settings.width, height: settings.height, colorProperties: color)
         let writer = try MovieWriter(destination: destination, fileType: .quickTimeMovie)
+        if let date = settings.creationDate { writer.creationDate = date }
         let video = try writer.addVideoTrack(
             VideoTrackFormat(
                 width: settings.width, height: settings.height,

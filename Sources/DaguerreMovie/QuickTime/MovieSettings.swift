@@ -1,6 +1,7 @@
 // What a MovieRecorder records: video size, rate and colour, audio, metadata, Live Photo fields.
 import DaguerreCore
 import DaguerreFormats
+import Foundation
 
 /// Settings of a ``MovieRecorder``: the video and audio formats and what the Live Photo movie
 /// carries besides samples.
@@ -55,6 +56,9 @@ public struct MovieSettings: Sendable, Hashable {
     public var encoderPreset: String
     /// Encoder threads (0: the library chooses); OpenH264 cuts each frame into this many slices.
     public var encoderThreads: Int
+    /// The creation time written in the movie's headers (nil: now). A fixed date makes the same
+    /// frames give the same file, byte for byte (an edit resumed from its adjustment data).
+    public var creationDate: Date?
 
     public init(
         width: Int = 1440, height: Int = 1080, frameRate: Int = 15, bitRate: Int = 7_000_000,

@@ -46,7 +46,7 @@ struct ApplyCommand: ParsableCommand {
         }
         var image = try Image(contentsOf: URL(fileURLWithPath: input))
         let inputSpace = image.colorSpace ?? .sRGB  // read from the header once, by the source
-        for (name, words) in try chain() {
+        for (name, words) in try ParameterParsing.chain(filterWords) {
             let d = try FilterRegistry.descriptor(named: name)
             var params: [String: FilterValue] = [:]
             for w in words {
@@ -81,21 +81,5 @@ struct ApplyCommand: ParsableCommand {
             space = s
         }
         try OutputWriting.write(image, to: output, colorSpace: space, quality: quality, depth: depth, context: context)
-    }
-
-    /// Splits the `--filter` words into (name, parameters): a word without '=' starts a filter.
-    func chain() throws -> [(String, [String])] {
-        var out: [(String, [String])] = []
-        for w in filterWords {
-            if w.contains("=") {
-                guard !out.isEmpty else {
-                    throw DaguerreError.invalidArgument(what: "'\(w)'", problem: "a parameter must follow a filter name")
-                }
-                out[out.count - 1].1.append(w)
-            } else {
-                out.append((w, []))
-            }
-        }
-        return out
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-struct Daguerre: ParsableCommand {
+struct Daguerre: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daguerre",
         abstract: "Photography on Linux: an image engine with colour management, filters and streaming file output.",
@@ -14,7 +14,7 @@ struct Daguerre: ParsableCommand {
             """,
         subcommands: [
             ApplyCommand.self, GenerateCommand.self, FiltersCommand.self, InspectCommand.self, MotionPhotoCommand.self, FramesCommand.self,
-            RecordCommand.self, CaptureCommand.self, DevelopCommand.self, DemoCommand.self,
+            RecordCommand.self, CaptureCommand.self, DevelopCommand.self, LiveCommand.self, DemoCommand.self,
         ]
     )
 }

@@ -19,4 +19,20 @@ enum ParameterParsing {
         }
         return (p.key, try p.value(parsing: raw, filter: filter.name))
     }
+
+    /// Splits `--filter` words into (name, parameters): a word without '=' starts a filter.
+    static func chain(_ words: [String]) throws -> [(String, [String])] {
+        var out: [(String, [String])] = []
+        for w in words {
+            if w.contains("=") {
+                guard !out.isEmpty else {
+                    throw DaguerreError.invalidArgument(what: "'\(w)'", problem: "a parameter must follow a filter name")
+                }
+                out[out.count - 1].1.append(w)
+            } else {
+                out.append((w, []))
+            }
+        }
+        return out
+    }
 }
