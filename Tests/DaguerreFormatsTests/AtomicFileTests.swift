@@ -85,7 +85,7 @@ struct AtomicFileTests {
         let holder = open(locked, O_RDONLY)
         defer { close(holder) }
         #expect(flock(holder, LOCK_EX) == 0)
-        StaleTemporaries.remove(in: dir.url.path, olderThan: time(nil) - 60)
+        StaleTemporaries.remove(in: dir.url.path, olderThan: timespec(tv_sec: time(nil) - 60, tv_nsec: 0))
         let left = Set(dir.contents())
         #expect(!left.contains(".x.jpg.daguerre-Ab12Cd"))
         #expect(left.isSuperset(of: [".y.jpg.daguerre-Ef34Gh", ".z.jpg.daguerre-Ij56Kl", ".w.jpg.other-Mn78Op"]))

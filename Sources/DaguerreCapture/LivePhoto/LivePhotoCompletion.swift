@@ -26,11 +26,13 @@ final class LivePhotoCompletion: Sendable {
     /// Photo was asked for (removed once the Motion Photo is written, or failed).
     enum Movie: Sendable {
         case file(URL)
-        case temporary(URL)
+        /// A movie only read to make the Motion Photo: held unnamed by its file group (never
+        /// visible, so a kill leaves nothing), then discarded.
+        case temporary(URL, AtomicFileGroup?)
 
         var url: URL {
             switch self {
-            case .file(let url), .temporary(let url): url
+            case .file(let url), .temporary(let url, _): url
             }
         }
     }
@@ -102,7 +104,9 @@ final class LivePhotoCompletion: Sendable {
                         movie = .failure(error)
                     }
                 }
-                if case .temporary(let file) = movieFile { try? FileManager.default.removeItem(at: file) }
+                if case .temporary(let file, let group) = movieFile {
+                    if let group { group.abandon() } else { try? FileManager.default.removeItem(at: file) }
+                }
                 switch movie {
                 case .success(let made):
                     delegate.didFinishProcessingLivePhotoMovie(

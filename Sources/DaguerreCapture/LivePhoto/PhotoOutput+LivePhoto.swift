@@ -2,6 +2,7 @@
 // the camera, the session's colour space, the microphone's audio, the caller's metadata), its
 // job in the Live Photo recorder, and the join of its callbacks with the photo's.
 import DaguerreCore
+import DaguerreFormats
 import DaguerreMovie
 import Foundation
 
@@ -12,9 +13,10 @@ extension PhotoOutput {
     func startLivePhotoMovie(job: PhotoCaptureJob, device: any PhotoCaptureDevice) -> LivePhotoCapture {
         let format = LivePhotoMovieFormat(streamFormat: device.activeFormat.dimensions)
         let identifier = UUID().uuidString
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("daguerre-live-\(identifier).MOV")
         let file: LivePhotoCompletion.Movie =
             job.settings.livePhotoMovieFileURL.map { .file($0) }
-            ?? .temporary(FileManager.default.temporaryDirectory.appendingPathComponent("daguerre-live-\(identifier).MOV"))
+            ?? .temporary(temporary, try? AtomicFileGroup(destinations: [temporary.path]))
         let url = file.url
         let completion = LivePhotoCompletion(
             movie: file, motionPhotoURL: job.settings.motionPhotoFileURL, output: self, delegate: job.delegate, resolved: job.resolved)

@@ -12,7 +12,7 @@ import Foundation
 /// Finds and removes stale temporaries of ours in one directory.
 ///
 /// ```swift
-/// StaleTemporaries.remove(in: "/photos", olderThan: time(nil))
+/// StaleTemporaries.remove(in: "/photos", olderThan: timespec(tv_sec: time(nil), tv_nsec: 0))
 /// StaleTemporaries.isTemporaryName(".IMG_0001.jpg.daguerre-a1B2c3")   // true
 /// ```
 enum StaleTemporaries {
@@ -28,7 +28,7 @@ enum StaleTemporaries {
     /// Removes the temporaries in `directory` last changed before `start` that no process holds
     /// locked. Errors (an unreadable directory, a file that vanished) are not this writer's
     /// concern: the write that follows reports its own.
-    static func remove(in directory: String, olderThan start: time_t) {
+    static func remove(in directory: String, olderThan start: timespec) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where isTemporaryName(name) {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
@@ -36,7 +36,9 @@ enum StaleTemporaries {
             guard fd >= 0 else { continue }
             defer { close(fd) }
             var info = stat()
-            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mtim.tv_sec < start else { continue }
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let m = info.st_mtim
+            guard m.tv_sec < start.tv_sec || (m.tv_sec == start.tv_sec && m.tv_nsec < start.tv_nsec) else { continue }
             // A live writer holds its lock; a killed one's lock went with it.
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
             unlink(path)

@@ -24,7 +24,11 @@ final class WriteRegistry: Sendable {
     /// Named temporaries even where the file system offers O_TMPFILE.
     static let namedOnly = getenv("DAGUERRE_NAMED_TEMPORARIES").map { String(cString: $0) != "0" } ?? false
     /// When this process began writing: a temporary older than this, and not locked, is stale.
-    let start = time(nil)
+    let start: timespec = {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now
+    }()
 
     struct State: @unchecked Sendable {
         /// Named temporaries being written, by file (anonymous files need no removal: they die
