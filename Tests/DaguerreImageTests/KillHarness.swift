@@ -301,7 +301,8 @@ struct KillHarness: Sendable {
                 for o in s.observations {
                     if o.killed { f.namedKills += 1 }
                     if o.inWindow { f.namedInWindow += 1 }
-                    f.namedStale += o.temporaries.count
+                    // A Motion Photo's movie is a temporary in the scratch folder.
+                    f.namedStale += o.temporaries.count + o.scratch.count
                     if o.halfPair {
                         f.halfPairs += 1
                         report.failures.append("\(writer.name): named \(describe(o)) left half a pair: \(o.entries)")
@@ -427,6 +428,11 @@ struct KillHarness: Sendable {
                 try kill(writer, plan: plan, folder: folder, named: true, calibration: calibration, keep: folder + "/keep-\(n)"))
         }
         let (out, scratch) = try makeFolders(folder)
+        // The finished files of the killed runs go (a capture refuses to overwrite them); their
+        // temporaries stay, for the run to the end to clear.
+        for name in Self.list(out) where writer.outputs.contains(name) {
+            try? FileManager.default.removeItem(atPath: out + "/" + name)
+        }
         let final = try ChildProcess.run(
             CLITests.cli, writer.arguments(into: out, dng: dng), environment: environment(scratch: scratch, named: true), timeout: 120)
         let entries = Self.list(out)
