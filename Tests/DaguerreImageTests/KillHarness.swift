@@ -301,8 +301,7 @@ struct KillHarness: Sendable {
                 for o in s.observations {
                     if o.killed { f.namedKills += 1 }
                     if o.inWindow { f.namedInWindow += 1 }
-                    // A Motion Photo's movie is a temporary in the scratch folder.
-                    f.namedStale += o.temporaries.count + o.scratch.count
+                    f.namedStale += o.temporaries.count
                     if o.halfPair {
                         f.halfPairs += 1
                         report.failures.append("\(writer.name): named \(describe(o)) left half a pair: \(o.entries)")
@@ -453,7 +452,8 @@ struct KillHarness: Sendable {
         let committedNames = Set(committed.map { ($0 as NSString).lastPathComponent })
         let firstBegin = run.stderr.first { $0.text.hasPrefix(Self.traceBegin) }?.seconds
         let entries = Self.list(out)
-        let temporaries = named ? entries.filter { $0.contains(Self.temporaryMarker) } : []
+        // A Motion Photo's movie is written in the scratch folder (TMPDIR): its temporary counts too.
+        let temporaries = named ? (entries + Self.list(scratch)).filter { $0.contains(Self.temporaryMarker) } : []
         let strays = entries.filter { !writer.outputs.contains($0) && !temporaries.contains($0) }
         var found = entries.filter { writer.outputs.contains($0) }
         var place = out
