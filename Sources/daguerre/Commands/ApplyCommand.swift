@@ -53,12 +53,7 @@ struct ApplyCommand: ParsableCommand {
                 let (k, v) = try ParameterParsing.parse(w, filter: d)
                 params[k] = v
             }
-            let spatial = d.categories.contains("CICategoryBlur") || d.categories.contains("CICategorySharpen")
-            if spatial && edges == "clamp" && !image.extent.isInfinite {
-                image = try image.clampedToExtent().applyingFilter(d.name, parameters: params).cropped(to: image.extent)
-            } else {
-                image = try image.applyingFilter(d.name, parameters: params)
-            }
+            image = try ParameterParsing.apply(d, params, to: image, clampEdges: edges == "clamp")
         }
         if image.extent.isInfinite {
             throw DaguerreError.invalidArgument(

@@ -86,7 +86,6 @@ struct LiveEditRecipe: Codable, Sendable, Equatable {
                         x: e.minX + ((e.width - side) / 2).rounded(.down), y: e.minY + ((e.height - side) / 2).rounded(.down), width: side,
                         height: side))
             }
-            let bounds = image.extent
             for (d, values, scaled) in steps {
                 var v = values
                 for k in scaled {
@@ -96,11 +95,7 @@ struct LiveEditRecipe: Codable, Sendable, Equatable {
                     default: break
                     }
                 }
-                let spatial = d.categories.contains("CICategoryBlur") || d.categories.contains("CICategorySharpen")
-                image =
-                    spatial
-                    ? try image.clampedToExtent().applyingFilter(d.name, parameters: v).cropped(to: bounds)
-                    : try image.applyingFilter(d.name, parameters: v)
+                image = try ParameterParsing.apply(d, v, to: image, clampEdges: true)
             }
             return image
         }

@@ -20,6 +20,16 @@ enum ParameterParsing {
         return (p.key, try p.value(parsing: raw, filter: filter.name))
     }
 
+    /// `image` through filter `d`; with `clampEdges`, a blur or sharpen of a finite image
+    /// repeats its edge pixels and keeps its size (like vips) instead of fading at the edges.
+    static func apply(_ d: FilterDescriptor, _ values: [String: FilterValue], to image: Image, clampEdges: Bool) throws(DaguerreError)
+        -> Image
+    {
+        let spatial = d.categories.contains("CICategoryBlur") || d.categories.contains("CICategorySharpen")
+        guard spatial, clampEdges, !image.extent.isInfinite else { return try image.applyingFilter(d.name, parameters: values) }
+        return try image.clampedToExtent().applyingFilter(d.name, parameters: values).cropped(to: image.extent)
+    }
+
     /// Splits `--filter` words into (name, parameters): a word without '=' starts a filter.
     static func chain(_ words: [String]) throws -> [(String, [String])] {
         var out: [(String, [String])] = []
