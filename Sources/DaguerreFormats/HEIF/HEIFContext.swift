@@ -17,11 +17,17 @@ struct HEIFContext {
     let pointer: OpaquePointer
     let path: String?
 
+    /// libheif's one-time set-up (its header asks for `heif_init` before use; it registers the
+    /// built-in decoders), run once by Swift's lazy static before the first context, whatever
+    /// thread asks first. Never undone (`heif_deinit`), so contexts may be made at any time.
+    private static let initialized: Bool = heif_init(nil).code == heif_error_Ok
+
     /// Parses `bytes` with libheif, runs `body` on the context and frees it. Images larger than
     /// `limits.maxDimension` on a side are refused by libheif while it parses.
     static func with<R>(
         bytes: [UInt8], limits: Limits, path: String?, _ body: (HEIFContext) throws(DaguerreError) -> R
     ) throws(DaguerreError) -> R {
+        _ = initialized
         guard let ctx = heif_context_alloc() else {
             throw .tooLarge(what: "HEIF context (libheif could not allocate it)", value: 0, limit: 0)
         }
