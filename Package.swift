@@ -61,6 +61,11 @@ let package = Package(
         // pkgConfig: libraw_r's .pc adds -fopenmp, which SwiftPM refuses with a warning on every
         // build; Debian installs the header and library on the default paths.
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"]), .brew(["libraw"])]),
+        // libheif reads HEIF/HEIC stills (the iPhone's photos since iOS 11, Samsung's HEIC motion
+        // photos): the boxes, the HEVC decoding (through libde265) and the conversion to RGB.
+        .systemLibrary(
+            name: "CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
         // C glue that Swift cannot express: setjmp/longjmp error recovery and va_list messages.
         .target(name: "CDaguerreCodecs", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
         // The video libraries' functions, forwarded to libavcodec, libavutil, libx264 and
@@ -70,8 +75,8 @@ let package = Package(
         .target(
             name: "DaguerreCore",
             dependencies: ["CLCMS2", .product(name: "Crypto", package: "swift-crypto")]),
-        // Still formats: JPEG, PNG, TIFF, DNG, EXIF/XMP/ICC.
-        .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs"]),
+        // Still formats: JPEG, PNG, TIFF, DNG, HEIF/HEIC (read), EXIF/XMP/ICC.
+        .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs", "CHeif"]),
         // Movies: QuickTime/MP4, H.264, AAC, the Live Photo pair and Motion Photo; the only
         // module that needs the video libraries.
         .target(

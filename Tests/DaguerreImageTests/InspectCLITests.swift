@@ -67,6 +67,35 @@ import Testing
         #expect(bad.status != 0 && bad.err.contains("MP.jpg"))
     }
 
+    @Test("inspect on HEICs: the format, the displayed size, EXIF, colour, the gain map and a motion photo's video; no movie error")
+    func inspectHEIC() throws {
+        let iphone = Judge.testdata.appendingPathComponent("third-party/photoprism_iphone_15_pro.heic").path
+        let r = try CLITests.run(["inspect", "--json", iphone])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(!r.out.contains("damaged") && !r.err.contains("damaged"))
+        let j = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        #expect(j["format"] as? String == "HEIC")
+        // Displayed upright: the 4032×3024 coded image turned by its irot.
+        #expect(j["width"] as? Int == 3024 && j["height"] as? Int == 4032)
+        #expect(j["storedWidth"] as? Int == 4032 && j["storedHeight"] as? Int == 3024)
+        #expect(j["colorSpace"] as? String == "Display P3")
+        let exif = try #require(j["exif"] as? [String: Any])
+        #expect(exif["make"] as? String == "Apple" && exif["model"] as? String == "iPhone 15 Pro")
+        let aux = try #require(j["auxiliaryImages"] as? [[String: Any]])
+        #expect(aux.map { $0["kind"] as? String } == ["hdrGainMap"])
+
+        let samsung = Judge.testdata.appendingPathComponent("third-party/immich_samsung_one_ui_6_motion_photo.heic").path
+        let s = try CLITests.run(["inspect", "--json", samsung])
+        #expect(s.status == 0, "\(s.err)")
+        let k = try #require(try JSONSerialization.jsonObject(with: Data(s.out.utf8)) as? [String: Any])
+        #expect(k["format"] as? String == "HEIC" && k["width"] as? Int == 3000 && k["height"] as? Int == 4000)
+        #expect((k["motionPhoto"] as? [String: Any])?["videoBytes"] as? Int == 3_226_469)
+        #expect((k["exif"] as? [String: Any])?["model"] as? String == "SM-S906U")
+
+        let text = try CLITests.run(["inspect", iphone])
+        #expect(text.status == 0 && text.out.contains("format: HEIC") && text.out.contains("urn:com:apple:photo:2020:aux:hdrgainmap"))
+    }
+
     @Test("inspect on DNGs: tags of ours, and a LinearRaw DNG's kind and planes")
     func inspectDNG() throws {
         let dir = try TemporaryDirectory()

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Independent decoder judge for DaguerreFormats tests.
 
-usage: decode.py pillow|cv2|tinytiff IN OUT [PILLOW_MODE]
+usage: decode.py pillow|pillow-heif|cv2|tinytiff IN OUT [PILLOW_MODE]
 
-Decodes IN with Pillow (optionally .convert(PILLOW_MODE)), OpenCV (IMREAD_UNCHANGED, channels
+Decodes IN with Pillow (optionally .convert(PILLOW_MODE)), Pillow with pillow-heif (HEIF/HEIC,
+through the libheif pillow-heif bundles: rotation and mirroring applied, as viewers show it), OpenCV (IMREAD_UNCHANGED, channels
 reordered to RGB(A)) or the small pure-Python TIFF reader in tiny_tiff.py, writes the pixels to
 OUT as raw little-endian samples (rows top to bottom, channels interleaved) and prints JSON:
 {"width", "height", "channels", "dtype", "mode"}.
@@ -18,8 +19,11 @@ def main():
     lib, path, out = sys.argv[1], sys.argv[2], sys.argv[3]
     mode = sys.argv[4] if len(sys.argv) > 4 else None
     meta = {}
-    if lib == "pillow":
+    if lib in ("pillow", "pillow-heif"):
         from PIL import Image
+        if lib == "pillow-heif":
+            import pillow_heif
+            pillow_heif.register_heif_opener()
         im = Image.open(path)
         meta["mode"] = im.mode
         if im.format == "JPEG":

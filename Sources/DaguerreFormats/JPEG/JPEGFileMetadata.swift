@@ -43,19 +43,7 @@ public struct JPEGFileMetadata: Sendable {
         for s in scan.segments {
             let payload = Array(bytes[s.payload])
             if s.marker == 0xE1, payload.starts(with: JPEGSegment.exifIdentifier) {
-                let reader = try TIFFStructureReader(bytes: payload, origin: 6, format: "EXIF")
-                let tree = try reader.tree()
-                if let ifd0 = tree.first { metadata = EXIFCodec.metadata(ifd0: ifd0, reader: reader) }
-                if tree.count > 1, let o = tree[1].uint(.jpegInterchangeFormat, in: reader),
-                    let n = tree[1].uint(.jpegInterchangeFormatLength, in: reader)
-                {
-                    let start = 6 + Int(o)
-                    let end = start + Int(n)
-                    guard end <= payload.count else {
-                        throw .corruptData(format: "EXIF", detail: "the thumbnail runs past its segment", path: nil)
-                    }
-                    thumbnail = Array(payload[start..<end])
-                }
+                (metadata, thumbnail) = try EXIFCodec.read(block: payload, origin: 6)
             } else if s.marker == 0xE1, payload.starts(with: JPEGSegment.xmpIdentifier) {
                 xmp = try XMPPacket(parsing: String(decoding: payload.dropFirst(JPEGSegment.xmpIdentifier.count), as: UTF8.self))
             } else if s.marker == 0xE2, payload.starts(with: JPEGSegment.iccIdentifier), payload.count > 14 {

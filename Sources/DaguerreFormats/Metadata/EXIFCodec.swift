@@ -169,6 +169,25 @@ public enum EXIFCodec {
         return metadata(ifd0: ifd0, reader: reader)
     }
 
+    /// The metadata and the IFD1 thumbnail JPEG of an EXIF block whose TIFF header starts at
+    /// `origin`: 6 in a JPEG's APP1 segment (after "Exif\0\0"), 4 plus the stated offset in a
+    /// HEIF file's Exif item.
+    public static func read(block: [UInt8], origin: Int) throws(DaguerreError) -> (metadata: PhotoMetadata?, thumbnail: [UInt8]?) {
+        let reader = try TIFFStructureReader(bytes: block, origin: origin, format: "EXIF")
+        let tree = try reader.tree()
+        var found: PhotoMetadata?
+        if let ifd0 = tree.first { found = metadata(ifd0: ifd0, reader: reader) }
+        guard tree.count > 1, let o = tree[1].uint(.jpegInterchangeFormat, in: reader),
+            let n = tree[1].uint(.jpegInterchangeFormatLength, in: reader)
+        else { return (found, nil) }
+        let start = origin + Int(o)
+        let end = start + Int(n)
+        guard end <= block.count else {
+            throw .corruptData(format: "EXIF", detail: "the thumbnail runs past its segment", path: nil)
+        }
+        return (found, Array(block[start..<end]))
+    }
+
     /// The metadata in an already-parsed IFD0.
     public static func metadata(ifd0: TIFFNode, reader r: TIFFStructureReader) -> PhotoMetadata {
         var m = PhotoMetadata(make: ifd0.string(.make, in: r), model: ifd0.string(.model, in: r), software: ifd0.string(.software, in: r))

@@ -2,12 +2,12 @@ import ArgumentParser
 import DaguerreCore
 import Foundation
 
-/// `daguerre inspect FILE`: what Daguerre's readers find in a JPEG, DNG, MOV/MP4, PNG or TIFF.
+/// `daguerre inspect FILE`: what Daguerre's readers find in a JPEG, HEIC, DNG, MOV/MP4, PNG or TIFF.
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract:
-            "Print what Daguerre's readers find in a file: dimensions, colour space, EXIF, MakerNote, DNG tags, tracks, metadata, Live Photo pairing."
+            "Print what Daguerre's readers find in a file: dimensions, colour space, EXIF, MakerNote, DNG tags, HEIC auxiliary images, tracks, metadata, Live Photo pairing."
     )
 
     @Argument(help: "The file to inspect.") var file: String

@@ -12,7 +12,8 @@ enum FileInspection {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw DaguerreError.io(operation: "open", path: path, reason: "it does not exist or is not readable")
         }
-        let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
+        // 256 bytes hold a HEIF file's whole ftyp box (its compatible brands tell it from a movie).
+        let header = [UInt8](try handle.read(upToCount: 256) ?? Data())
         try handle.close()
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         var out: [String: Any] = ["file": path, "bytes": size]
@@ -25,6 +26,8 @@ enum FileInspection {
         {
             out["format"] = "DNG"
             do { out.merge(self.dng(try DNGReader.read(bytes: bytes))) { $1 } } catch { out["error"] = error.at(path: path).description }
+        } else if HEIFFile.isHEIF(head: header) {
+            out.merge(try heif(path: path)) { $1 }
         } else if let movie = try QuickTimeInspection.report(header: header, path: path) {
             out.merge(movie) { $1 }
         } else {
@@ -65,6 +68,43 @@ enum FileInspection {
             }
         }
         if let id = info.metadata?.livePhotoContentIdentifier { out["pairing"] = pairing(id: id, path: path, isStill: true) }
+        return out
+    }
+
+    /// A HEIF/HEIC still (an iPhone's photo, a Samsung or Google HEIC motion photo).
+    static func heif(path: String) throws -> [String: Any] {
+        let f = try HEIFFile(path: path)
+        var out: [String: Any] = [
+            "format": f.formatName, "majorBrand": f.majorBrand, "compatibleBrands": f.compatibleBrands,
+            "width": f.width, "height": f.height, "bitDepth": f.bitDepth, "alpha": f.hasAlpha, "images": f.imageCount,
+            "colorProfile": f.colorProfile.summary, "colorSpace": f.colorSpace?.name ?? "not representable (\(f.colorProfile.summary))",
+        ]
+        if f.storedWidth != f.width || f.storedHeight != f.height {
+            out["storedWidth"] = f.storedWidth
+            out["storedHeight"] = f.storedHeight
+        }
+        if let m = f.metadata { out["exif"] = exif(m) }
+        if let x = f.xmp { out["xmp"] = x.properties.mapValues { $0 } }
+        if !f.thumbnails.isEmpty { out["thumbnails"] = f.thumbnails.map { ["width": $0.width, "height": $0.height] } }
+        if !f.auxiliaryImages.isEmpty {
+            out["auxiliaryImages"] = f.auxiliaryImages.map {
+                ["type": $0.type, "kind": $0.kind.rawValue, "width": $0.width, "height": $0.height, "bitDepth": $0.bitDepth]
+                    as [String: Any]
+            }
+        }
+        if !f.depthImages.isEmpty {
+            out["depthImages"] = f.depthImages.map { d -> [String: Any] in
+                var e: [String: Any] = ["width": d.width, "height": d.height, "bitDepth": d.bitDepth]
+                if let r = d.representation { e["representation"] = r.rawValue }
+                return e
+            }
+        }
+        if let v = f.motionPhotoVideo {
+            out["motionPhoto"] = [
+                "videoOffset": v.range.lowerBound, "videoBytes": v.range.count, "in": v.inBox ? "mpvd box" : "bytes after the last box",
+            ]
+        }
+        if let id = f.metadata?.livePhotoContentIdentifier { out["pairing"] = pairing(id: id, path: path, isStill: true) }
         return out
     }
 
@@ -118,11 +158,11 @@ enum FileInspection {
         return out
     }
 
-    /// The Live Photo partner next to `path` (same name, .MOV/.mov or .JPG/.jpg/.HEIC), and
+    /// The Live Photo partner next to `path` (same name, .MOV/.mov or .JPG/.jpg/.HEIC/.heic), and
     /// whether its identifier matches.
     static func pairing(id: String, path: String, isStill: Bool) -> [String: Any] {
         let base = URL(fileURLWithPath: path).deletingPathExtension().path
-        let candidates = isStill ? ["mov", "MOV"] : ["jpg", "JPG", "jpeg"]
+        let candidates = isStill ? ["mov", "MOV"] : ["jpg", "JPG", "jpeg", "HEIC", "heic"]
         var out: [String: Any] = ["contentIdentifier": id]
         for ext in candidates {
             let partner = base + "." + ext
@@ -130,7 +170,9 @@ enum FileInspection {
             let partnerID: String? =
                 isStill
                 ? (try? MovieReader(path: partner))?.contentIdentifier
-                : (try? JPEGFileMetadata(path: partner))?.metadata?.livePhotoContentIdentifier
+                : ext.lowercased() == "heic"
+                    ? (try? HEIFFile(path: partner))?.metadata?.livePhotoContentIdentifier
+                    : (try? JPEGFileMetadata(path: partner))?.metadata?.livePhotoContentIdentifier
             out["partner"] = partner
             out["partnerContentIdentifier"] = partnerID ?? "none"
             out["paired"] = partnerID == id
