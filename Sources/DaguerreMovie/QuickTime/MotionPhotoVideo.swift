@@ -53,6 +53,7 @@ public enum MotionPhotoVideo {
             var format = VideoTrackFormat(
                 width: width, height: height, decoderConfiguration: config,
                 colorProperties: video.colorProperties ?? .bt709, timescale: video.timescale)
+            format.transform = video.transform  // a portrait movie stays portrait
             if video.displayWidth > 0, video.displayHeight > 0, abs(video.displayWidth - Double(width)) > 0.5 {
                 // Keep a non-square pixel aspect as the source declared it.
                 format.pixelAspectHorizontal = UInt32(max(1, (video.displayWidth * 1000).rounded()))
