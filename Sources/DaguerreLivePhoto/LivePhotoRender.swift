@@ -165,18 +165,11 @@ struct LivePhotoRender: Sendable {
         return settings
     }
 
-    /// The movie's sound at the edit's volume (16-bit PCM, interleaved): the part its edit list
-    /// plays (an iPhone's sound track runs past the movie's end; its edit cuts it).
+    /// The movie's sound at the edit's volume (16-bit PCM, interleaved): what its edit list
+    /// plays (an iPhone's sound track runs past the movie's end, an AAC track starts with
+    /// priming; the edit list cuts both), 'lpcm', 'sowt', 'twos' or AAC.
     private func samples(of track: MovieTrack) throws(DaguerreError) -> [Int16] {
         var pcm = try media.movie.pcm16Samples(track: track.id)
-        let channels = max(1, track.channels ?? 1)
-        if let edit = track.edits.first(where: { $0.mediaTime >= 0 }), let rate = track.sampleRate, rate > 0 {
-            let frames = pcm.count / channels
-            let start = min(frames, max(0, Int((Double(edit.mediaTime) / Double(track.timescale) * rate).rounded())))
-            let length = Int((Double(edit.duration) / Double(max(1, track.movieTimescale)) * rate).rounded())
-            let end = min(frames, start + max(0, length))
-            pcm = Array(pcm[(start * channels)..<(end * channels)])
-        }
         let gain = max(0, min(1, audioVolume))
         guard gain != 1 else { return pcm }
         for i in pcm.indices { pcm[i] = Int16((Float(pcm[i]) * gain).rounded()) }

@@ -24,9 +24,9 @@ extension ByteWriter {
         append(text)
         zeros(fieldSize - 1 - text.count)
     }
-    /// The identity transformation matrix of mvhd/tkhd (16.16 a, b, c, d, tx, ty and 2.30 u, v, w).
-    mutating func identityMatrix() {
-        for v: UInt32 in [0x0001_0000, 0, 0, 0, 0x0001_0000, 0, 0, 0, 0x4000_0000] { u32(v) }
+    /// A transformation matrix of mvhd/tkhd (16.16 a, b, c, d, tx, ty and 2.30 u, v, w).
+    mutating func matrix(_ transform: TrackTransform = .identity) {
+        for v in transform.fixedPoint { u32(UInt32(bitPattern: v)) }
     }
 
     /// A box: its 8-byte header, then whatever `body` writes; the size is patched afterwards.

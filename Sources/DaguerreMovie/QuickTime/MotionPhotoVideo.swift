@@ -9,8 +9,9 @@ import DaguerreFormats
 ///   samples, `avcC`, `colr` and start offset, so quality and colour tags (W5) are unchanged.
 /// - Audio: **transcoded to AAC-LC** with libavcodec's native `aac` encoder (MPEG-4 has no
 ///   place for QuickTime's 'sowt' PCM); the encoder delay is skipped by the edit list, so sound
-///   stays in sync. Pass `includeAudio: false` to drop it instead; a movie without a 16-bit
-///   PCM track gives a video-only file.
+///   stays in sync. The source's sound is what its edit list plays (``MovieReader/pcm16Samples(track:applyingEdits:)``):
+///   16-bit PCM ('sowt', 'twos', iPhone 'lpcm') or AAC, decoded first. Pass `includeAudio: false`
+///   to drop it instead; a movie without such a track gives a video-only file.
 /// - No `mebx` track: MPEG-4 players have no use for the still-image-time track (L4); the
 ///   movie-level 'mdta' items (content identifier L3, author, location…) are kept.
 ///
@@ -53,6 +54,7 @@ public enum MotionPhotoVideo {
             var format = VideoTrackFormat(
                 width: width, height: height, decoderConfiguration: config,
                 colorProperties: video.colorProperties ?? .bt709, timescale: video.timescale)
+            format.transform = video.transform  // a portrait movie stays portrait
             if video.displayWidth > 0, video.displayHeight > 0, abs(video.displayWidth - Double(width)) > 0.5 {
                 // Keep a non-square pixel aspect as the source declared it.
                 format.pixelAspectHorizontal = UInt32(max(1, (video.displayWidth * 1000).rounded()))
@@ -62,7 +64,7 @@ public enum MotionPhotoVideo {
             let audio =
                 includeAudio
                 ? movie.tracks.first(where: {
-                    $0.mediaType == .audio && ($0.codec == "sowt" || $0.codec == "twos") && $0.bitsPerSample == 16
+                    $0.mediaType == .audio && (["sowt", "twos", "lpcm"].contains($0.codec) && $0.bitsPerSample == 16 || $0.codec == "mp4a")
                         && (1...2).contains($0.channels ?? 0) && ($0.sampleRate ?? 0) >= 8000
                 }) : nil
             // Video samples, copied.

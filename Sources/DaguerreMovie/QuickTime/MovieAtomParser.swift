@@ -107,7 +107,9 @@ struct MovieAtomParser {
             try r.skip(4)
             duration = Int64(try r.u32())
         }
-        try r.skip(8 + 8 + 36)
+        try r.skip(8 + 8)  // reserved; layer, alternate group, volume, reserved
+        var matrix: [Int32] = []
+        for _ in 0..<9 { matrix.append(try r.i32("track matrix")) }
         let dw = Double(try r.u32()) / 65536
         let dh = Double(try r.u32()) / 65536
 
@@ -170,11 +172,12 @@ struct MovieAtomParser {
         }
         var track = MovieTrack(
             id: Int(id), mediaType: MediaType(handler: handler), handler: handler, codec: "    ",
-            width: nil, height: nil, displayWidth: dw, displayHeight: dh, enabled: flags & 1 != 0,
+            width: nil, height: nil, displayWidth: dw, displayHeight: dh, transform: TrackTransform(fixedPoint: matrix),
+            enabled: flags & 1 != 0,
             timescale: Int32(mts), mediaDuration: MediaTime(value: mdur, timescale: Int32(mts)),
             duration: MediaTime(value: duration, timescale: movieTimescale), language: Self.language(lang),
             edits: edits, references: references, colorProperties: nil, decoderConfiguration: nil,
-            sampleRate: nil, channels: nil, bitsPerSample: nil, timedMetadataKeys: [],
+            sampleRate: nil, channels: nil, bitsPerSample: nil, audioSpecificConfig: nil, audioFormatFlags: nil, timedMetadataKeys: [],
             sampleTable: .empty, movieTimescale: movieTimescale)
         if let minf = mkids.first(where: { $0.type == "minf" }),
             let stbl = try children(minf, depth: depth + 2).first(where: { $0.type == "stbl" })
@@ -244,7 +247,15 @@ struct MovieAtomParser {
                 track.channels = Int(try e.u32())
                 try e.skip(4)
                 track.bitsPerSample = Int(try e.u32())
-                track.pcmFormatFlags = try e.u32()
+                let formatFlags = try e.u32()
+                if entry.type == "lpcm" { track.audioFormatFlags = formatFlags }
+            }
+            // Extension atoms follow the version's fixed fields (QuickTime File Format, "Sound
+            // sample description" versions 0, 1 and 2): 'esds' directly (MPEG-4 files) or in a
+            // 'wave' atom (QuickTime movies, as iPhones write them).
+            let fixed = version == 2 ? 64 : version == 1 ? 44 : 28
+            if entry.type == "mp4a", entry.end - body > fixed {
+                track.audioSpecificConfig = try audioSpecificConfig(in: (body + fixed)..<entry.end, depth: depth + 1)
             }
         case .metadata:
             guard entry.type == "mebx", entry.end - body >= 8 else { return }
@@ -272,6 +283,59 @@ struct MovieAtomParser {
             }
         default: break
         }
+    }
+
+    /// The DecoderSpecificInfo of the first `esds` atom in `range` or in a `wave` atom there;
+    /// nil when there is none. Atoms that do not parse leave it nil rather than failing the
+    /// movie: the audio is then reported undecodable when it is decoded.
+    private func audioSpecificConfig(in range: Range<Int>, depth: Int) throws(DaguerreError) -> [UInt8]? {
+        guard depth <= options.maxBoxDepth, let atoms = try? BoxScanner.boxes(in: bytes, range: range, parent: "mp4a") else { return nil }
+        for atom in atoms {
+            if atom.type == "esds" {
+                var r = reader(atom)
+                guard (try? r.skip(4)) != nil else { return nil }  // version, flags
+                return Self.decoderSpecificInfo(&r)
+            }
+            if atom.type == "wave", let inner = try audioSpecificConfig(in: atom.bodyStart..<atom.end, depth: depth + 1) {
+                return inner
+            }
+        }
+        return nil
+    }
+
+    /// Walks an ES_Descriptor (ISO 14496-1 §7.2.6.5: tag 3, then flags and optional fields) to
+    /// its DecoderConfigDescriptor (tag 4, 13 bytes of fields) and returns the body of the
+    /// DecoderSpecificInfo (tag 5) in it.
+    static func decoderSpecificInfo(_ r: inout ByteReader) -> [UInt8]? {
+        /// A descriptor header: tag, then a size of up to four 7-bit groups.
+        func header(_ r: inout ByteReader) -> (tag: UInt8, size: Int)? {
+            guard let tag = try? r.u8() else { return nil }
+            var size = 0
+            for _ in 0..<4 {
+                guard let byte = try? r.u8() else { return nil }
+                size = size << 7 | Int(byte & 0x7F)
+                if byte & 0x80 == 0 { return size <= r.remaining ? (tag, size) : nil }
+            }
+            return nil
+        }
+        guard var top = header(&r) else { return nil }
+        if top.tag == 0x03 {
+            guard (try? r.skip(2)) != nil, let flags = try? r.u8() else { return nil }  // ES_ID, flags
+            if flags & 0x80 != 0 { guard (try? r.skip(2)) != nil else { return nil } }  // dependsOn_ES_ID
+            if flags & 0x40 != 0 {  // URL
+                guard let n = try? r.u8(), (try? r.skip(Int(n))) != nil else { return nil }
+            }
+            if flags & 0x20 != 0 { guard (try? r.skip(2)) != nil else { return nil } }  // OCR_ES_Id
+            guard let next = header(&r) else { return nil }
+            top = next
+        }
+        guard top.tag == 0x04, top.size >= 13, (try? r.skip(13)) != nil else { return nil }
+        let end = r.position + top.size - 13
+        while r.position < end, let inner = header(&r) {
+            if inner.tag == 0x05 { return try? r.read(inner.size, "DecoderSpecificInfo") }
+            guard (try? r.skip(inner.size)) != nil else { return nil }
+        }
+        return nil
     }
 
     // MARK: - Metadata

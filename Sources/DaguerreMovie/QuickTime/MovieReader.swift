@@ -239,25 +239,122 @@ public final class MovieReader: Sendable {
         return out
     }
 
-    /// The interleaved 16-bit samples of a PCM audio track ('sowt' little-endian or 'twos'
-    /// big-endian, as QuickTime movies store them, or 'lpcm' with signed-integer flags, as
-    /// iPhones write Live Photo sound).
-    public func pcm16Samples(track id: Int) throws(DaguerreError) -> [Int16] {
+    /// The interleaved 16-bit samples of an audio track: 16-bit PCM as stored ('sowt'
+    /// little-endian, 'twos' big-endian, or a version-2 'lpcm' description of 16-bit signed
+    /// integers, as iPhones write), or AAC ('mp4a') decoded by ``AACDecoder``.
+    ///
+    /// With `applyingEdits` (the default) the samples are those a player plays: the edit list
+    /// picks the media each edit shows, so an AAC encoder's priming frames (Apple's 2112,
+    /// FFmpeg's 1024), which the first edit starts after, are dropped, and so is media past the
+    /// last edit (an iPhone 6s Live Photo's PCM runs 0.8 s past its movie). An empty edit before
+    /// the first media edit is not filled: the samples begin at ``MovieTrack/startTime``; an
+    /// empty edit between media edits becomes silence. Without an edit list, or with
+    /// `applyingEdits` false, every media frame is returned, priming included.
+    ///
+    /// Refused with typed errors: other codecs, more than 8 channels, edits at rates other
+    /// than 1, and more than ``Options/maxSamplesPerTrack`` frames in all.
+    public func pcm16Samples(track id: Int, applyingEdits: Bool = true) throws(DaguerreError) -> [Int16] {
         let t = try requireTrack(id)
-        let flags = t.pcmFormatFlags ?? 0
-        let integerLPCM = t.codec == "lpcm" && flags & 1 == 0 && flags & 4 != 0
-        guard t.mediaType == .audio, t.codec == "sowt" || t.codec == "twos" || integerLPCM, t.bitsPerSample == 16 else {
+        guard t.mediaType == .audio else {
+            throw .invalidArgument(what: "Track \(id) ('\(t.codec)')", problem: "it is not an audio track")
+        }
+        let media: [Int16]
+        let channels: Int
+        let rate: Int
+        switch t.codec {
+        case "mp4a":
+            (media, channels, rate) = try aacSamples(t)
+        case "sowt", "twos", "lpcm":
+            channels = t.channels ?? 0
+            let declared = t.sampleRate ?? 0
+            rate = declared.isFinite && declared >= 1 && declared <= 1e6 ? Int(declared.rounded()) : 0
+            guard (1...AACDecoder.maxChannels).contains(channels) else {
+                throw .unsupported(feature: "Audio with \(channels) channels", hint: "1–\(AACDecoder.maxChannels) channels are read.")
+            }
+            // Core Audio format flags of 'lpcm': 1 float, 2 big-endian, 4 signed integer.
+            let flags = t.audioFormatFlags ?? 0
+            guard t.bitsPerSample == 16, t.codec != "lpcm" || (flags & 1 == 0 && flags & 4 != 0) else {
+                throw .unsupported(
+                    feature: "Reading '\(t.codec)' audio of \(t.bitsPerSample ?? 0) bits (flags \(flags)) as 16-bit PCM",
+                    hint: "16-bit integer PCM ('sowt', 'twos', 'lpcm') and AAC ('mp4a') tracks are read.")
+            }
+            let bytes = try sampleData(track: id, range: 0..<t.sampleCount)
+            let little = t.codec == "sowt" || (t.codec == "lpcm" && flags & 2 == 0)
+            var out = [Int16](repeating: 0, count: bytes.count / 2)
+            for i in 0..<out.count {
+                let a = UInt16(bytes[2 * i])
+                let b = UInt16(bytes[2 * i + 1])
+                out[i] = Int16(bitPattern: little ? a | b << 8 : a << 8 | b)
+            }
+            media = out
+        default:
             throw .unsupported(
                 feature: "Reading '\(t.codec)' audio as 16-bit PCM",
-                hint: "Only 16-bit 'sowt', 'twos' and signed-integer 'lpcm' tracks are read as PCM.")
+                hint: "16-bit integer PCM ('sowt', 'twos', 'lpcm') and AAC ('mp4a') tracks are read.")
         }
-        let bytes = try sampleData(track: id, range: 0..<t.sampleCount)
-        let little = t.codec == "sowt" || (integerLPCM && flags & 2 == 0)
-        var out = [Int16](repeating: 0, count: bytes.count / 2)
-        for i in 0..<out.count {
-            let a = UInt16(bytes[2 * i])
-            let b = UInt16(bytes[2 * i + 1])
-            out[i] = Int16(bitPattern: little ? a | b << 8 : a << 8 | b)
+        guard applyingEdits, !t.edits.isEmpty else { return media }
+        guard rate > 0 else {
+            throw .corruptData(format: "QuickTime", detail: "audio track \(t.id) declares no sample rate", path: source.path)
+        }
+        return try applyEdits(of: t, to: media, channels: channels, rate: rate)
+    }
+
+    /// Decodes every access unit of an AAC track, in order: (interleaved samples, channels, rate).
+    private func aacSamples(_ t: MovieTrack) throws(DaguerreError) -> ([Int16], Int, Int) {
+        guard let config = t.audioSpecificConfig else {
+            throw .corruptData(
+                format: "QuickTime", detail: "AAC track \(t.id) has no decoder configuration ('esds' AudioSpecificConfig)",
+                path: source.path)
+        }
+        let decoder = try AACDecoder(audioSpecificConfig: config)
+        let limit = options.maxSamplesPerTrack * decoder.channels
+        var out: [Int16] = []
+        for i in 0..<t.sampleCount {
+            out += try decoder.decode(try sampleData(track: t.id, index: i))
+            guard out.count <= limit else {
+                throw .tooLarge(
+                    what: "Decoded audio frames in track \(t.id)", value: out.count / decoder.channels, limit: options.maxSamplesPerTrack)
+            }
+        }
+        out += try decoder.flush()
+        return (out, decoder.channels, decoder.sampleRate)
+    }
+
+    /// The frames the edit list shows, in order (see ``pcm16Samples(track:applyingEdits:)``);
+    /// `rate` is the media's frames per second, so edits in the movie and media timescales
+    /// become frame counts.
+    private func applyEdits(of t: MovieTrack, to media: [Int16], channels: Int, rate: Int) throws(DaguerreError) -> [Int16] {
+        let mediaFrames = media.count / channels
+        let frameScale = Int32(clamping: rate)
+        var out: [Int16] = []
+        var started = false
+        func room(for frames: Int) throws(DaguerreError) {
+            guard out.count / channels + frames <= options.maxSamplesPerTrack else {
+                throw .tooLarge(
+                    what: "Audio frames in track \(t.id)'s edits", value: out.count / channels + frames, limit: options.maxSamplesPerTrack)
+            }
+        }
+        for e in t.edits {
+            let frames = Int(clamping: MediaTime(value: max(0, e.duration), timescale: t.movieTimescale).converted(to: frameScale).value)
+            guard e.mediaTime >= 0 else {
+                // An empty edit after the sound has begun is silence; before, it is the track's start time.
+                if started {
+                    try room(for: frames)
+                    out.append(contentsOf: repeatElement(0, count: frames * channels))
+                }
+                continue
+            }
+            guard e.rate == 1 else {
+                throw .unsupported(
+                    feature: "Audio edits played at rate \(e.rate) (track \(t.id))",
+                    hint: "Only edits at the normal rate are applied; pass applyingEdits: false for the media as stored.")
+            }
+            started = true
+            let first = Int(clamping: MediaTime(value: e.mediaTime, timescale: t.timescale).converted(to: frameScale).value)
+            guard first < mediaFrames else { continue }
+            let last = first + min(mediaFrames - first, frames)
+            try room(for: last - first)
+            out += media[(first * channels)..<(last * channels)]
         }
         return out
     }

@@ -68,11 +68,12 @@ public final class MovieRecorder {
         scratch = try PlanarYCbCr420Buffer(width: settings.width, height: settings.height, colorProperties: color)
         let writer = try MovieWriter(destination: destination, fileType: .quickTimeMovie)
         if let date = settings.creationDate { writer.creationDate = date }
-        let video = try writer.addVideoTrack(
-            VideoTrackFormat(
-                width: settings.width, height: settings.height,
-                decoderConfiguration: encoder.decoderConfiguration,
-                colorProperties: color, timescale: MovieRecorder.videoTimescale))
+        var videoFormat = VideoTrackFormat(
+            width: settings.width, height: settings.height,
+            decoderConfiguration: encoder.decoderConfiguration,
+            colorProperties: color, timescale: MovieRecorder.videoTimescale)
+        videoFormat.transform = settings.transform
+        let video = try writer.addVideoTrack(videoFormat)
         // Track order as in iPhone Live Photo movies: video, audio, timed metadata.
         if let a = settings.audio {
             audioTrack = try writer.addAudioTrack(AudioTrackFormat(codec: .linearPCM16, sampleRate: a.sampleRate, channels: a.channels))

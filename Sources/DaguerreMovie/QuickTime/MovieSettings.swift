@@ -59,12 +59,17 @@ public struct MovieSettings: Sendable, Hashable {
     /// The creation time written in the movie's headers (nil: now). A fixed date makes the same
     /// frames give the same file, byte for byte (an edit resumed from its adjustment data).
     public var creationDate: Date?
+    /// The video track's display matrix: frames are encoded as given (width × height) and players
+    /// turn them as this says, as iPhones record portrait movies
+    /// (`try TrackTransform(rotation: 90, width: 1440, height: 1080)`).
+    public var transform: TrackTransform
 
     public init(
         width: Int = 1440, height: Int = 1080, frameRate: Int = 15, bitRate: Int = 7_000_000,
         colorSpace: ColorSpace = .sRGB, audio: Audio? = nil, metadata: [MetadataItem] = [],
         contentIdentifier: String? = nil, stillImageTime: MediaTime? = nil,
-        encoder: H264EncoderChoice = .x264, encoderPreset: String = "ultrafast", encoderThreads: Int = 2
+        encoder: H264EncoderChoice = .x264, encoderPreset: String = "ultrafast", encoderThreads: Int = 2,
+        transform: TrackTransform = .identity
     ) {
         self.width = width
         self.height = height
@@ -78,6 +83,7 @@ public struct MovieSettings: Sendable, Hashable {
         self.encoder = encoder
         self.encoderPreset = encoderPreset
         self.encoderThreads = encoderThreads
+        self.transform = transform
     }
 
     /// The `colr` / VUI tags these settings give.

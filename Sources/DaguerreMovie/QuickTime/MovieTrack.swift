@@ -7,7 +7,7 @@ import DaguerreFormats
 ///
 /// ```swift
 /// let video = reader.tracks.first { $0.mediaType == .video }!
-/// print(video.codec, video.width ?? 0, video.sampleCount, video.colorProperties ?? .bt709)
+/// print(video.codec, video.width ?? 0, video.sampleCount, video.transform.rotation ?? 0)
 /// ```
 public struct MovieTrack: Sendable, Hashable {
     /// One entry of the edit list ('elst'): `duration` in the movie timescale; `mediaTime` -1
@@ -30,6 +30,8 @@ public struct MovieTrack: Sendable, Hashable {
     /// The track header's display size (16.16 fixed point, as points).
     public var displayWidth: Double
     public var displayHeight: Double
+    /// The track header's display matrix: how players turn the frames (``TrackTransform/rotation``).
+    public var transform: TrackTransform
     public var enabled: Bool
     /// Media ticks per second.
     public var timescale: Int32
@@ -48,8 +50,13 @@ public struct MovieTrack: Sendable, Hashable {
     public var sampleRate: Double?
     public var channels: Int?
     public var bitsPerSample: Int?
-    /// A version 2 sound entry's format flags ('lpcm': 1 float, 2 big-endian, 4 signed integer).
-    public var pcmFormatFlags: UInt32?
+    /// The AAC decoder configuration (ISO 14496-3 AudioSpecificConfig): the DecoderSpecificInfo
+    /// of the `esds` descriptor of an 'mp4a' track, found in the sample description or in its
+    /// QuickTime `wave` atom.
+    public var audioSpecificConfig: [UInt8]?
+    /// The format flags of a QuickTime version-2 'lpcm' sound description (Core Audio's
+    /// kAudioFormatFlagIsFloat 1, IsBigEndian 2, IsSignedInteger 4, …); nil for other descriptions.
+    public var audioFormatFlags: UInt32?
     /// Keys of a timed metadata ('mebx') track.
     public var timedMetadataKeys: [TimedMetadataKey]
     public var sampleTable: SampleTable

@@ -16,7 +16,7 @@ import Foundation
 /// ``AtomicFile``: nothing appears at the destination until ``finish()`` succeeds, and
 /// ``cancel()`` leaves nothing behind.
 ///
-/// Tracks: H.264 video (``VideoTrackFormat``), 16-bit PCM or AAC audio (``AudioTrackFormat``),
+/// Tracks: H.264 video (``VideoTrackFormat``, with its display matrix), 16-bit PCM or AAC audio (``AudioTrackFormat``),
 /// timed metadata (``TimedMetadataTrackFormat``, the Live Photo still-image-time track of L4,
 /// with a 'cdsc' reference to the video it describes). Movie-level ``metadata`` goes into
 /// `moov/meta` ('mdta' keys, L3 and L6). Each track can start later than the movie through an
@@ -54,6 +54,7 @@ public final class MovieWriter {
         var table: SampleTableBuilder
         var references: [(type: FourCC, ids: [Int])] = []
         var width = 0.0, height = 0.0
+        var transform = TrackTransform.identity
         var volume: UInt16 = 0
         var emptyEdit: Int64 = 0
         var mediaStart: Int64 = 0
@@ -122,6 +123,7 @@ public final class MovieWriter {
         var t = try newTrack(.video, codec: "avc1", timescale: format.timescale, sampleEntry: format.sampleEntry(), fixedSize: nil)
         t.width = format.displayWidth
         t.height = Double(format.height)
+        t.transform = format.transform
         return add(t)
     }
 
@@ -361,7 +363,7 @@ public final class MovieWriter {
                 w.u32(0x0001_0000)  // rate 1.0
                 w.u16(0x0100)  // volume 1.0
                 w.zeros(10)
-                w.identityMatrix()
+                w.matrix()
                 w.zeros(24)  // preview, poster, selection, current time (QT) / pre_defined (ISO)
                 w.u32(UInt32(tracks.count + 1))
             }
@@ -397,7 +399,7 @@ public final class MovieWriter {
                 w.u16(0)  // layer, alternate group
                 w.u16(t.volume)
                 w.u16(0)
-                w.identityMatrix()
+                w.matrix(t.transform)
                 w.u32(UInt32(clamping: Int64((t.width * 65536).rounded())))
                 w.u32(UInt32(clamping: Int64((t.height * 65536).rounded())))
             }

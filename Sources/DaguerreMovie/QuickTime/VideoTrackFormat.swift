@@ -2,8 +2,8 @@
 import DaguerreCore
 import DaguerreFormats
 
-/// An H.264 video track for ``MovieWriter``: frame size, the `avcC` parameter sets, colour tags
-/// and pixel aspect ratio, written as an `avc1` sample entry with `avcC`, `colr` ('nclx') and
+/// An H.264 video track for ``MovieWriter``: frame size, the `avcC` parameter sets, colour tags,
+/// pixel aspect ratio and display matrix (``transform``, in the track header), written as an `avc1` sample entry with `avcC`, `colr` ('nclx') and
 /// `pasp` atoms (QuickTime File Format "Video sample description"; ISO 14496-15).
 ///
 /// SPEC L2: Live Photo movies are 1440×1080 (or 1290×960) H.264 at 15 fps; W5: their `colr`
@@ -24,6 +24,9 @@ public struct VideoTrackFormat: Sendable, Hashable {
     public var pixelAspectVertical: UInt32 = 1
     /// Ticks per second of the track's media.
     public var timescale: Int32
+    /// The display matrix written in the track header: how players turn the frames
+    /// (``TrackTransform/init(exifOrientation:width:height:)`` makes one for a frame size).
+    public var transform: TrackTransform = .identity
 
     public init(
         width: Int, height: Int, decoderConfiguration: AVCDecoderConfiguration,
