@@ -65,9 +65,12 @@ public struct AdjustmentData: Sendable, Hashable {
         self.init(formatIdentifier: identifier, formatVersion: version, data: [UInt8](bytes))
     }
 
-    /// The adjustment data saved in a still's XMP (a JPEG's APP1 packet), or nil when it has none.
+    /// The adjustment data saved in a still's XMP (a JPEG's APP1 packet or a HEIC's XMP item),
+    /// or nil when it has none.
     public static func read(fromStill path: String) throws(DaguerreError) -> AdjustmentData? {
-        try JPEGFileMetadata(path: path).xmp.flatMap { AdjustmentData(xmp: $0) }
+        let bytes = try ImageSource.readFile(path)
+        let xmp = HEIFFile.isHEIF(head: Array(bytes.prefix(64))) ? try HEIFFile(bytes: bytes).xmp : try JPEGFileMetadata(bytes: bytes).xmp
+        return xmp.flatMap { AdjustmentData(xmp: $0) }
     }
 
     // MARK: Sidecar

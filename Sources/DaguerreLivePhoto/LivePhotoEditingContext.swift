@@ -62,7 +62,7 @@ public final class LivePhotoEditingContext: Sendable {
     /// When the still was taken, on the movie's timeline.
     public var photoTime: MediaTime { media.photoTime }
     /// The stored still's EXIF orientation (1…8); ``fullSizeImage`` is already upright.
-    public var orientation: Int { media.stillOrientation }
+    public var orientation: Int { media.stillFile.orientation }
     /// The movie's size, upright.
     public var movieSize: Size {
         let (w, h) = media.videoSize
@@ -186,7 +186,7 @@ public final class LivePhotoEditingContext: Sendable {
         for salt in ["live-photo-edit-identifier-0", "live-photo-edit-identifier-1"] {
             var d = DigestBuilder(salt)
             d.add(media.contentIdentifier ?? "")
-            d.add(media.stillBytes.count)
+            d.add(media.stillFile.bytes.count)
             d.add(adjustment.formatIdentifier)
             d.add(adjustment.formatVersion)
             d.add(String(decoding: adjustment.data, as: UTF8.self))

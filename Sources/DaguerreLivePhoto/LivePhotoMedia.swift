@@ -10,17 +10,13 @@ import Foundation
 
 /// The opened files of a ``ContentEditingInput``.
 struct LivePhotoMedia: Sendable {
-    let stillBytes: [UInt8]
-    let stillInfo: JPEGFileMetadata
-    /// The EXIF orientation of the stored still (1 when it has none).
-    let stillOrientation: Int
-    /// The still, upright, its extent at the origin.
-    let still: Image
-    let stillColorSpace: ColorSpace
+    /// The still as stored: format, bytes, metadata and the upright image.
+    let stillFile: LivePhotoStill
     let movie: MovieReader
     let video: MovieTrack
     let audio: MovieTrack?
-    /// How the movie's frames are turned upright, as an EXIF orientation.
+    /// How the movie's frames are turned upright, as an EXIF orientation (the video track's
+    /// display matrix, as iPhones record portrait movies since iOS 11).
     let videoOrientation: Int
     /// Each frame's presentation time from the first frame's, in presentation order.
     let frameTimes: [MediaTime]
@@ -28,6 +24,9 @@ struct LivePhotoMedia: Sendable {
     let photoTime: MediaTime
     /// The pair's content identifier (nil for a Motion Photo, which needs none).
     let contentIdentifier: String?
+
+    /// The still, upright, its extent at the origin.
+    var still: Image { stillFile.image }
 
     /// The upright size of the movie's frames.
     var videoSize: (width: Int, height: Int) {
@@ -46,18 +45,16 @@ struct LivePhotoMedia: Sendable {
     static func open(_ input: ContentEditingInput) throws(DaguerreError) -> LivePhotoMedia {
         switch input.source {
         case .pair(let stillURL, let movieURL):
-            let bytes = try ImageSource.readFile(stillURL.path)
-            try requireJPEG(bytes, path: stillURL.path)
-            let info = try JPEGFileMetadata(bytes: bytes)
+            let still = try LivePhotoStill.open(try ImageSource.readFile(stillURL.path), path: stillURL.path)
             let movie = try MovieReader(path: movieURL.path)
-            let stillID = info.metadata?.livePhotoContentIdentifier
+            let stillID = still.metadata?.livePhotoContentIdentifier
             let movieID = movie.contentIdentifier
             guard let stillID, let movieID else {
                 let which = stillID == nil ? (movieID == nil ? "neither file has" : "the still has no") : "the movie has no"
                 throw .corruptData(
                     format: "Live Photo pair",
                     detail:
-                        "\(which) content identifier (the JPEG's Apple MakerNote MediaGroupUUID, the movie's com.apple.quicktime.content.identifier), so they are not a Live Photo",
+                        "\(which) content identifier (the \(still.format.rawValue)'s Apple MakerNote MediaGroupUUID, the movie's com.apple.quicktime.content.identifier), so they are not a Live Photo",
                     path: stillURL.path)
             }
             guard stillID == movieID else {
@@ -66,53 +63,57 @@ struct LivePhotoMedia: Sendable {
                     detail: "the still's content identifier \(stillID) differs from the movie's \(movieID): they are not one Live Photo",
                     path: stillURL.path)
             }
-            return try make(stillBytes: bytes, info: info, movie: movie, identifier: stillID, photoTime: nil, path: movieURL.path)
+            return try make(still: still, movie: movie, identifier: stillID, photoTime: nil, path: movieURL.path)
         case .motionPhoto(let url):
             let file = try ImageSource.readFile(url.path)
-            try requireJPEG(file, path: url.path)
-            let parts = try MotionPhoto.split(file)
+            let still: LivePhotoStill
+            let video: Range<Int>
+            let stated: Int?
+            if file.starts(with: [0xFF, 0xD8]) {
+                // A JPEG: the XMP's directory (or MicroVideo offset) places the video after it.
+                let parts = try MotionPhoto.split(file)
+                still = try LivePhotoStill.open(Array(file[parts.primary]), path: url.path)
+                (video, stated) = (parts.video, parts.video.count)
+            } else {
+                // A HEIC: the video is an `mpvd` box or bytes after the last box; the boxes,
+                // not the XMP's lengths (Samsung's are off by a few hundred bytes), place it.
+                still = try LivePhotoStill.open(file, path: url.path)
+                guard still.format == .heic, let found = still.heifMotionPhotoVideo else {
+                    throw .corruptData(
+                        format: "Motion Photo", detail: "its HEIC holds no video (no mpvd box, nothing after its boxes): it is not a Live Photo",
+                        path: url.path)
+                }
+                (video, stated) = (found.range, nil)
+            }
             // The video must be an MP4 (an ftyp box first); anything else means it was stripped
             // and the XMP's length now points into the photo.
-            guard parts.video.count >= 8, Array(file[(parts.video.lowerBound + 4)..<(parts.video.lowerBound + 8)]) == Array("ftyp".utf8)
-            else {
+            guard video.count >= 8, Array(file[(video.lowerBound + 4)..<(video.lowerBound + 8)]) == Array("ftyp".utf8) else {
                 throw .corruptData(
                     format: "Motion Photo",
                     detail:
-                        "its XMP says it holds a \(parts.video.count)-byte video, but no movie is there: the video was stripped, so it is not a Live Photo",
+                        "its XMP says it holds a \(stated ?? video.count)-byte video, but no movie is there: the video was stripped, so it is not a Live Photo",
                     path: url.path)
             }
-            let still = Array(file[parts.primary])
-            let info = try JPEGFileMetadata(bytes: still)
-            let movie = try MovieReader(data: Array(file[parts.video]))
-            // The still's time: the Motion Photo's presentation timestamp when it gives one.
-            let micros = info.xmp?.value("MotionPhotoPresentationTimestampUs", in: .googleCamera).flatMap { Int64($0) }
+            let movie = try MovieReader(data: Array(file[video]))
+            // The still's time: the Motion Photo's presentation timestamp when it gives one
+            // (-1 means "not given").
+            let micros = still.xmp?.value("MotionPhotoPresentationTimestampUs", in: .googleCamera).flatMap { Int64($0) }
             let photoTime = micros.flatMap { $0 >= 0 ? MediaTime(value: $0, timescale: 1_000_000) : nil }
-            return try make(stillBytes: still, info: info, movie: movie, identifier: nil, photoTime: photoTime, path: url.path)
-        }
-    }
-
-    private static func requireJPEG(_ bytes: [UInt8], path: String) throws(DaguerreError) {
-        guard bytes.starts(with: [0xFF, 0xD8]) else {
-            if bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) {
-                throw .unsupported(
-                    feature: "Editing a Live Photo with a HEIC still (\(path))",
-                    hint: "Convert the still to JPEG first (heif-convert), keeping its EXIF; HEIC stills are not edited yet.")
-            }
-            throw .corruptData(format: "Live Photo still", detail: "it is not a JPEG", path: path)
+            return try make(still: still, movie: movie, identifier: nil, photoTime: photoTime, path: url.path)
         }
     }
 
     private static func make(
-        stillBytes: [UInt8], info: JPEGFileMetadata, movie: MovieReader, identifier: String?, photoTime: MediaTime?, path: String
+        still: LivePhotoStill, movie: MovieReader, identifier: String?, photoTime: MediaTime?, path: String
     ) throws(DaguerreError) -> LivePhotoMedia {
         let videos = movie.tracks.filter { $0.mediaType == .video }
         guard let video = videos.first(where: \.enabled) ?? videos.first else {
             throw .corruptData(format: "Live Photo movie", detail: "it has no video track, so it is not a Live Photo", path: path)
         }
-        guard video.codec == "avc1" || video.codec == "avc3" else {
+        guard ["avc1", "avc3", "hvc1", "hev1"].contains(video.codec) else {
             throw .unsupported(
                 feature: "Editing a Live Photo whose movie is '\(video.codec)' video",
-                hint: "Only H.264 movies are edited yet; convert the movie to H.264 first (ffmpeg -c:v libx264), keeping its metadata.")
+                hint: "H.264 and HEVC movies are edited; convert the movie to H.264 first (ffmpeg -c:v libx264), keeping its metadata.")
         }
         guard video.sampleCount > 0, (video.width ?? 0) > 0, (video.height ?? 0) > 0 else {
             throw .corruptData(format: "Live Photo movie", detail: "its video track has no frames", path: path)
@@ -128,8 +129,6 @@ struct LivePhotoMedia: Sendable {
         times.sort()
         let first = times[0]
         let frameTimes = times.map { MediaTime(value: $0 - first, timescale: video.timescale) }
-        let orientation = info.metadata?.orientation ?? 1
-        let still = try Image(data: stillBytes).oriented((1...8).contains(orientation) ? orientation : 1)
         let audio = movie.tracks.first { $0.mediaType == .audio && $0.enabled }
         let duration = movie.duration
         // The still's time: the movie's still-image-time item, else the middle.
@@ -139,8 +138,7 @@ struct LivePhotoMedia: Sendable {
         // A photo time outside the movie (a shortened file) is clamped into it.
         let photo = min(max(time ?? middle, MediaTime(value: 0, timescale: duration.timescale)), duration)
         return LivePhotoMedia(
-            stillBytes: stillBytes, stillInfo: info, stillOrientation: orientation, still: still,
-            stillColorSpace: still.colorSpace ?? .sRGB, movie: movie, video: video, audio: audio, videoOrientation: 1,
+            stillFile: still, movie: movie, video: video, audio: audio, videoOrientation: video.transform.exifOrientation,
             frameTimes: frameTimes, duration: duration, photoTime: photo, contentIdentifier: identifier)
     }
 }

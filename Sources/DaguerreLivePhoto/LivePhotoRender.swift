@@ -75,14 +75,14 @@ struct LivePhotoRender: Sendable {
     func stillJPEG(_ image: Image, identifier: String, adjustment: AdjustmentData?, quality: Double) throws(DaguerreError) -> [UInt8] {
         let rect = Self.pixelRect(image)
         let upright = image.cropped(to: rect).transformed(by: AffineTransform2D(translationX: -rect.minX, y: -rect.minY))
-        var meta = media.stillInfo.metadata ?? PhotoMetadata()
+        var meta = media.stillFile.metadata ?? PhotoMetadata()
         meta.orientation = 1
         meta.livePhotoContentIdentifier = identifier
         meta.writesAppleMakerNote = true
         meta.pixelWidth = Int(rect.width)
         meta.pixelHeight = Int(rect.height)
         let jpeg = try context.jpegRepresentation(
-            of: upright, colorSpace: media.stillColorSpace, options: [.quality(quality), .metadata(meta)])
+            of: upright, colorSpace: media.stillFile.colorSpace, options: [.quality(quality), .metadata(meta)])
         guard let adjustment else { return jpeg }
         var xmp = XMPPacket()
         adjustment.write(into: &xmp)

@@ -10,17 +10,22 @@ enum LivePhotoFixtures {
     static var iPhoneStill: URL { Fixture.thirdParty.appendingPathComponent("lychee_iphone6s_live_train.jpg") }
     static var iPhoneMovie: URL { Fixture.thirdParty.appendingPathComponent("lychee_iphone6s_live_train.mov") }
 
-    /// An RGBA picture: a horizontal ramp with a red disc at (`cx`, `cy`) of radius `r`.
-    static func picture(width: Int, height: Int, disc: (Double, Double, Double)) throws -> PixelBuffer {
-        var buffer = try PixelBuffer(width: width, height: height, format: .rgba8, colorSpace: .sRGB)
+    /// An RGBA picture: a horizontal ramp with a red disc at (`cx`, `cy`) of radius `r`, as a
+    /// viewer shows it; stored turned so that EXIF `orientation` (1–8) shows it upright (a
+    /// quarter turn stores it `height`×`width`).
+    static func picture(width: Int, height: Int, disc: (Double, Double, Double), orientation: Int = 1) throws -> PixelBuffer {
+        let quarter = orientation >= 5
+        let (sw, sh) = quarter ? (height, width) : (width, height)
+        var buffer = try PixelBuffer(width: sw, height: sh, format: .rgba8, colorSpace: .sRGB)
         buffer.withUnsafeMutableBytes { raw in
-            for y in 0..<height {
-                for x in 0..<width {
+            for sy in 0..<sh {
+                for sx in 0..<sw {
+                    let (x, y) = displayed(sx, sy, width: sw, height: sh, orientation: orientation)
                     let dx = Double(x) + 0.5 - disc.0
                     let dy = Double(y) + 0.5 - disc.1
                     let inside = dx * dx + dy * dy < disc.2 * disc.2
                     let ramp = UInt8(40 + 160 * x / max(1, width - 1))
-                    let i = (y * width + x) * 4
+                    let i = (sy * sw + sx) * 4
                     raw[i] = inside ? 220 : ramp
                     raw[i + 1] = inside ? 20 : ramp
                     raw[i + 2] = inside ? 20 : ramp
@@ -31,23 +36,44 @@ enum LivePhotoFixtures {
         return buffer
     }
 
+    /// Where stored pixel (`sx`, `sy`) of a `width`×`height` image appears when EXIF
+    /// `orientation` turns it upright.
+    static func displayed(_ sx: Int, _ sy: Int, width w: Int, height h: Int, orientation: Int) -> (Int, Int) {
+        switch orientation {
+        case 2: (w - 1 - sx, sy)
+        case 3: (w - 1 - sx, h - 1 - sy)
+        case 4: (sx, h - 1 - sy)
+        case 5: (sy, sx)
+        case 6: (h - 1 - sy, sx)
+        case 7: (h - 1 - sy, w - 1 - sx)
+        case 8: (sy, w - 1 - sx)
+        default: (sx, sy)
+        }
+    }
+
     /// A pair: a `stillWidth`×`stillHeight` JPEG and a movie of `frames` frames at 15 fps, half
-    /// the still's size, with a tone; the still at frame `frames / 2`.
-    static func makePair(in dir: TemporaryDirectory, name: String = "IMG", stillWidth: Int = 640, stillHeight: Int = 480, frames: Int = 12)
-        throws -> LivePhotoPair
-    {
+    /// the still's size, with a tone; the still at frame `frames / 2`. With an `orientation`
+    /// other than 1, both are stored turned: the JPEG with that EXIF orientation, the movie
+    /// with the display matrix that turns it the same way (as iPhones since iOS 11 record).
+    static func makePair(
+        in dir: TemporaryDirectory, name: String = "IMG", stillWidth: Int = 640, stillHeight: Int = 480, frames: Int = 12,
+        orientation: Int = 1
+    ) throws -> LivePhotoPair {
         let still = SampleBuffer(
             pixels: try picture(
                 width: stillWidth, height: stillHeight,
-                disc: (0.3 * Double(stillWidth), 0.5 * Double(stillHeight), 0.1 * Double(stillWidth))),
+                disc: (0.3 * Double(stillWidth), 0.4 * Double(stillHeight), 0.1 * Double(stillWidth)), orientation: orientation),
             photoMetadata: {
                 var m = PhotoMetadata()
                 m.make = "Daguerre"
                 m.model = "fixture"
+                m.orientation = orientation
                 return m
             }())
         let (w, h) = (stillWidth / 2, stillHeight / 2)
-        var settings = MovieSettings(width: w, height: h, frameRate: 15, bitRate: 2_000_000, audio: .init(sampleRate: 44_100, channels: 1))
+        let (sw, sh) = orientation >= 5 ? (h, w) : (w, h)
+        var settings = MovieSettings(width: sw, height: sh, frameRate: 15, bitRate: 2_000_000, audio: .init(sampleRate: 44_100, channels: 1))
+        settings.transform = try TrackTransform(exifOrientation: orientation, width: sw, height: sh)
         settings.stillImageTime = MediaTime(value: Int64(frames / 2) * 40, timescale: 600)
         settings.creationDate = Date(timeIntervalSince1970: 1_700_000_000)
         let tone = (0..<(frames * 2940)).map { Int16(8000 * sin(2 * Double.pi * 440 * Double($0) / 44_100)) }
@@ -57,7 +83,9 @@ enum LivePhotoFixtures {
             for i in 0..<frames {
                 let x = (0.2 + 0.02 * Double(i)) * Double(w)
                 let frame: PixelBuffer
-                do { frame = try picture(width: w, height: h, disc: (x, 0.5 * Double(h), 0.1 * Double(w))) } catch let e as DaguerreError {
+                do {
+                    frame = try picture(width: w, height: h, disc: (x, 0.4 * Double(h), 0.1 * Double(w)), orientation: orientation)
+                } catch let e as DaguerreError {
                     throw e
                 } catch { throw .processorFailed(name: "test frames", reason: "\(error)") }
                 try recorder.append(frame: frame, at: MediaTime(value: Int64(i) * 40, timescale: 600))

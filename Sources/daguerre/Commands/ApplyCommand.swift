@@ -36,7 +36,7 @@ struct ApplyCommand: ParsableCommand {
         do {
             try execute()
         } catch let e as DaguerreError {
-            throw ValidationError(e.description)
+            throw e.commandError
         }
     }
 

@@ -26,7 +26,7 @@ struct DemoCommand: ParsableCommand {
     }
 
     func run() throws {
-        do { try execute() } catch let e as DaguerreError { throw ValidationError(e.description) }
+        do { try execute() } catch let e as DaguerreError { throw e.commandError }
     }
 
     /// Runs `body` and prints how long it took, one aligned line per step.

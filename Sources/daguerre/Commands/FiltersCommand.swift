@@ -13,7 +13,7 @@ struct FiltersCommand: ParsableCommand {
     func run() throws {
         var list = FilterRegistry.all
         if let name {
-            do { list = [try FilterRegistry.descriptor(named: name)] } catch { throw ValidationError(error.description) }
+            do { list = [try FilterRegistry.descriptor(named: name)] } catch { throw error.commandError }
         }
         if json {
             let objects: [[String: Any]] = list.map { d in

@@ -22,7 +22,7 @@ struct FramesCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output folder (created if missing).") var output: String
 
     func run() throws {
-        do { try execute() } catch let e as DaguerreError { throw ValidationError(e.description) }
+        do { try execute() } catch let e as DaguerreError { throw e.commandError }
     }
 
     func execute() throws {

@@ -20,7 +20,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "JPEG quality, 0...1.") var quality: Double = 0.9
 
     func run() throws {
-        do { try execute() } catch let e as DaguerreError { throw ValidationError(e.description) }
+        do { try execute() } catch let e as DaguerreError { throw e.commandError }
     }
 
     func execute() throws {

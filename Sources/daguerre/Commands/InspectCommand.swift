@@ -15,7 +15,7 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let report: [String: Any]
-        do { report = try FileInspection.report(path: file) } catch let error as DaguerreError { throw ValidationError(error.description) }
+        do { report = try FileInspection.report(path: file) } catch let error as DaguerreError { throw error.commandError }
         if json {
             let data = try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))

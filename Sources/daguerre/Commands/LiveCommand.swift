@@ -36,7 +36,7 @@ struct LiveInfoCommand: ParsableCommand {
     func run() throws {
         let input = try LiveCommand.input(paths)
         let context: LivePhotoEditingContext
-        do { context = try LivePhotoEditingContext(livePhotoEditingInput: input) } catch { throw ValidationError(error.description) }
+        do { context = try LivePhotoEditingContext(livePhotoEditingInput: input) } catch { throw error.commandError }
         let still = context.fullSizeImage.extent
         print("still: \(Int(still.width))×\(Int(still.height)) upright (EXIF orientation \(context.orientation))")
         print("movie: \(context.movieSize), \(String(format: "%.3f", context.duration.seconds)) s")
@@ -92,7 +92,7 @@ struct LiveEditCommand: AsyncParsableCommand {
         do {
             try await execute()
         } catch let e as DaguerreError {
-            throw ValidationError(e.description)
+            throw e.commandError
         }
     }
 

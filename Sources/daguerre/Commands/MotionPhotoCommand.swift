@@ -26,7 +26,7 @@ struct MotionPhotoCommand: ParsableCommand {
             try AtomicFile.write(bytes, to: output)
             print("\(output): Motion Photo, \(bytes.count) bytes, content identifier \(pair.contentIdentifier)")
         } catch {
-            throw ValidationError(error.description)
+            throw error.commandError
         }
     }
 }

@@ -44,7 +44,7 @@ struct RecordCommand: ParsableCommand {
                     format: "%@: %d frames over %.2f s (%@, %@, %.0f lux)", path, movie.recordedFrameCount, movie.recordedDuration,
                     camera.localizedName, camera.activeFormat.description, scene.lux))
         } catch {
-            throw ValidationError(error.description)
+            throw error.commandError
         }
     }
 }

@@ -1,0 +1,54 @@
+// The still of a Live Photo opened for editing (SPEC E1, E2): a JPEG (iOS 10's layout, Google
+// Motion Photos) or a HEIC (iPhones since iOS 11, Samsung's and Google's HEIC motion photos),
+// with its metadata, its XMP and its pixels upright. HEIC goes through libheif (`HEIFFile`).
+import DaguerreCore
+import DaguerreFormats
+import DaguerreImage
+
+/// A Live Photo's still: the stored bytes, what its metadata says and the upright image.
+struct LivePhotoStill: Sendable {
+    /// The file format the still is stored in.
+    enum Format: String, Sendable {
+        case jpeg = "JPEG"
+        case heic = "HEIC"
+    }
+
+    let format: Format
+    /// The still's bytes as stored (for a HEIC motion photo, the whole file).
+    let bytes: [UInt8]
+    /// EXIF and the Apple MakerNote (the pair's content identifier), when the still has them.
+    let metadata: PhotoMetadata?
+    let xmp: XMPPacket?
+    /// The EXIF orientation the file records (1 when none). A JPEG's pixels are turned by it;
+    /// a HEIC's by its `irot`/`imir` boxes, which libheif applies (EXIF is informative there).
+    let orientation: Int
+    /// The still upright, its extent at the origin.
+    let image: Image
+    let colorSpace: ColorSpace
+    /// A HEIC motion photo's video, as found by walking the file's boxes (nil for a JPEG).
+    let heifMotionPhotoVideo: HEIFMotionPhotoVideo?
+
+    /// Opens `bytes` as a JPEG or a HEIC; anything else is refused, naming what it is not.
+    static func open(_ bytes: [UInt8], path: String) throws(DaguerreError) -> LivePhotoStill {
+        if bytes.starts(with: [0xFF, 0xD8]) {
+            let info = try JPEGFileMetadata(bytes: bytes)
+            let recorded = info.metadata?.orientation ?? 1
+            let orientation = (1...8).contains(recorded) ? recorded : 1
+            let image = try Image(data: bytes).oriented(orientation)
+            return LivePhotoStill(
+                format: .jpeg, bytes: bytes, metadata: info.metadata, xmp: info.xmp, orientation: orientation, image: image,
+                colorSpace: image.colorSpace ?? .sRGB, heifMotionPhotoVideo: nil)
+        }
+        if HEIFFile.isHEIF(head: Array(bytes.prefix(64))) {
+            let file = try HEIFFile(bytes: bytes)
+            let buffer = try file.decodePrimaryImage()
+            let space = file.colorSpace ?? .sRGB
+            let recorded = file.metadata?.orientation ?? 1
+            return LivePhotoStill(
+                format: .heic, bytes: bytes, metadata: file.metadata, xmp: file.xmp,
+                orientation: (1...8).contains(recorded) ? recorded : 1, image: Image(buffer: buffer, colorSpace: space),
+                colorSpace: space, heifMotionPhotoVideo: file.motionPhotoVideo)
+        }
+        throw .corruptData(format: "Live Photo still", detail: "it is neither a JPEG nor a HEIC", path: path)
+    }
+}
