@@ -95,9 +95,11 @@ struct LivePhotoMedia: Sendable {
                     path: url.path)
             }
             let movie = try MovieReader(data: Array(file[video]))
-            // The still's time: the Motion Photo's presentation timestamp when it gives one
-            // (-1 means "not given").
-            let micros = still.xmp?.value("MotionPhotoPresentationTimestampUs", in: .googleCamera).flatMap { Int64($0) }
+            // The still's time: the Motion Photo's (or MicroVideo's) presentation timestamp
+            // when it gives one (-1 means "not given").
+            let stamp = ["MotionPhotoPresentationTimestampUs", "MicroVideoPresentationTimestampUs"].lazy
+                .compactMap { still.xmp?.value($0, in: .googleCamera) }.first
+            let micros = stamp.flatMap { Int64($0) }
             let photoTime = micros.flatMap { $0 >= 0 ? MediaTime(value: $0, timescale: 1_000_000) : nil }
             return try make(still: still, movie: movie, identifier: nil, photoTime: photoTime, path: url.path)
         }

@@ -3,6 +3,7 @@ import DaguerreFormats
 import DaguerreMovie
 import DaguerreTestSupport
 import Foundation
+import Testing
 
 /// Live Photos for the editing tests: the real iPhone 6s pair, and small pairs made here with a
 /// known picture (a grey ramp with a red disc) and a 440 Hz tone.
@@ -92,5 +93,67 @@ enum LivePhotoFixtures {
             }
             try recorder.append(audio: tone)
         }
+    }
+
+    /// The layouts phones write a Motion Photo in.
+    enum MotionPhotoLayout: String, CaseIterable, Sendable {
+        /// Google's Motion Photo 1.0 with `Container:` names (Pixel 6 and later).
+        case container
+        /// The same directory under the older `GContainer:` / `GContainerItem:` names (Pixel 3–5).
+        case gContainer
+        /// Samsung's MicroVideo: GCamera:MicroVideoOffset from the end of the file, and no directory.
+        case microVideo
+        /// Samsung's JPEG: a `MotionPhoto_Data` marker before the MP4, a `SEFH`…`SEFT` trailer
+        /// after it, and a directory length that counts neither (so it is wrong).
+        case samsungTrailer
+    }
+
+    /// A Motion Photo in `layout`, made from a pair written here; the still at frame 6 of 12.
+    static func makeMotionPhoto(in dir: TemporaryDirectory, layout: MotionPhotoLayout) throws -> URL {
+        let pair = try makePair(in: dir, name: "SRC-\(layout.rawValue)")
+        let video = try MotionPhotoVideo.mp4(fromLivePhotoMovie: pair.moviePath)
+        let still = try ImageSource.readFile(pair.stillPath)
+        let time = Int64(((pair.stillImageTime?.seconds ?? 0) * 1_000_000).rounded())
+        let container = try MotionPhoto.make(primary: still, video: video, presentationTimestampUs: time)
+        let file: [UInt8]
+        switch layout {
+        case .container:
+            file = container
+        case .gContainer:
+            let primary = Array(container[0..<(container.count - video.count)])
+            var xmp = try #require(try JPEGFileMetadata(bytes: primary).xmp).serialized()
+            xmp = xmp.replacingOccurrences(of: "xmlns:Container=", with: "xmlns:GContainer=")
+                .replacingOccurrences(of: "xmlns:Item=", with: "xmlns:GContainerItem=")
+                .replacingOccurrences(of: "Container:", with: "GContainer:")
+                .replacingOccurrences(of: "Item:", with: "GContainerItem:")
+                .replacingOccurrences(of: "GGContainer", with: "GContainer")
+            #expect(xmp.contains("GContainer:Directory") && xmp.contains("GContainerItem:Length"))
+            file = try replacingXMP(in: still, with: xmp) + video
+        case .microVideo:
+            var packet = XMPPacket()
+            packet.set("MicroVideo", "1", in: .googleCamera)
+            packet.set("MicroVideoVersion", "1", in: .googleCamera)
+            packet.set("MicroVideoOffset", String(video.count), in: .googleCamera)
+            packet.set("MicroVideoPresentationTimestampUs", String(time), in: .googleCamera)
+            file = try replacingXMP(in: still, with: packet.serialized()) + video
+        case .samsungTrailer:
+            let marker = Array("MotionPhoto_Data".utf8)
+            let trailer = Array("SEFH".utf8) + [UInt8](repeating: 0, count: 40) + Array("SEFT".utf8)
+            file = container[0..<(container.count - video.count)] + marker + video + trailer
+        }
+        let url = dir.url.appendingPathComponent("\(layout.rawValue).MP.jpg")
+        try AtomicFile.write(file, to: url.path)
+        return url
+    }
+
+    /// `jpeg` with its XMP replaced by `packet` (the EXIF kept).
+    static func replacingXMP(in jpeg: [UInt8], with packet: String) throws -> [UInt8] {
+        let scan = try JPEGMarkerScanner(jpeg)
+        var segments: [JPEGSegment] = []
+        for s in scan.segments where s.marker == 0xE1 && jpeg[s.payload].starts(with: JPEGSegment.exifIdentifier) {
+            segments.append(JPEGSegment(marker: 0xE1, payload: Array(jpeg[s.payload])))
+        }
+        segments.append(.xmp(packet))
+        return try JPEGFileMetadata.replacingMetadata(in: jpeg, with: segments, scan: scan)
     }
 }
