@@ -72,6 +72,22 @@ struct LivePhotoRealFilesTests {
         try await Self.editAndJudge(ContentEditingInput(motionPhoto: url), in: dir, name: "edited")
     }
 
+    @Test("A pair in today's iPhone layout: a turned movie, an auxiliary video track, two mebx tracks, the still placed by an empty edit, a tref to a missing track, no ftyp (E1, E2)")
+    func todaysLayout() async throws {
+        let dir = try TemporaryDirectory()
+        let pair = try LivePhotoFixtures.makePair(in: dir, frames: 12, orientation: 6)
+        let photo = try ModernLivePhotoFixture.rebuild(pair)
+        let movie = try MovieReader(path: pair.moviePath)
+        #expect(movie.tracks.filter { $0.codec == "mebx" }.count == 2)
+        #expect(movie.tracks.filter { $0.mediaType == .video }.count == 2)
+        #expect(movie.tracks.contains { $0.references["vmap"] == [9] })
+        let input = ContentEditingInput(still: URL(fileURLWithPath: pair.stillPath), movie: URL(fileURLWithPath: pair.moviePath))
+        let context = try LivePhotoEditingContext(livePhotoEditingInput: input)
+        #expect(abs(context.photoTime.seconds - photo.seconds) < 0.001, "the empty edit places the still at \(photo.seconds) s")
+        #expect(context.movieSize == Size(width: 320, height: 240), "turned upright by the matrix")
+        try await Self.editAndJudge(input, in: dir, name: "edited")
+    }
+
     @Test("ExoPlayer's cut-down samples are refused, each naming what is missing; ffmpeg or Pillow fail on them too (E1)")
     func cutDownSamples() async throws {
         let cases: [(String, String)] = [
