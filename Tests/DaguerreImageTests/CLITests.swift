@@ -72,5 +72,11 @@ import Testing
         let missing = try Self.run(["apply", dir.path("nope.jpg"), "-o", out])
         #expect(missing.status != 0 && missing.err.contains("nope.jpg"))
         #expect(!FileManager.default.fileExists(atPath: out))
+        // A mistake in the arguments is a usage error (64, with the usage line); a failure while
+        // working is status 1 with the message alone.
+        #expect(unknown.status == 64 && unknown.err.contains("Usage"), "\(unknown.status): \(unknown.err)")
+        #expect(missing.status == 1 && !missing.err.contains("Usage"), "\(missing.status): \(missing.err)")
+        let live = try Self.run(["live", "info", dir.path("nope.JPG")])
+        #expect(live.status == 1 && live.err.contains("nope.JPG") && !live.err.contains("Usage"), "\(live.status): \(live.err)")
     }
 }

@@ -4,7 +4,7 @@ import DaguerreCore
 
 extension DaguerreError {
     /// The error a command throws for this one. A mistake in the arguments (an unknown filter, a
-    /// value out of range, an output naming an original) is a usage error: the message, the usage
+    /// parameter out of range, an output naming an original) is a usage error: the message, the usage
     /// line and exit status 64. Anything met while working (a missing or damaged file, a full
     /// disk, an unsupported feature) is a failure: the message alone and exit status 1.
     ///
@@ -12,8 +12,10 @@ extension DaguerreError {
     /// do { try execute() } catch { throw error.commandError }
     /// ```
     var commandError: any Error {
-        if case .invalidArgument = self { return ValidationError(description) }
-        return CommandFailure(message: description)
+        switch self {
+        case .invalidArgument, .unknownFilter, .invalidParameter: return ValidationError(description)
+        default: return CommandFailure(message: description)
+        }
     }
 }
 
