@@ -146,7 +146,24 @@ extension ColorSpace {
             cmsMLUfree(mlu)
         }
         cmsSetDeviceClass(h, cmsSigDisplayClass)
-        _ = cmsMD5computeID(h)
+        // Little CMS stamps a new profile with the time it was made; a fixed date instead makes
+        // one colour space give the same bytes in every run (an edit resumed in another process
+        // is then identical), and the profile ID (its MD5) is computed over that.
+        var dated = try Self.serialize(h, name: name)
+        let fixedDate: [UInt16] = [2016, 1, 1, 0, 0, 0]
+        for (i, v) in fixedDate.enumerated() {
+            dated[24 + 2 * i] = UInt8(v >> 8)
+            dated[25 + 2 * i] = UInt8(v & 0xFF)
+        }
+        guard let reopened = dated.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }) else {
+            throw .colorManagement(detail: "Little CMS could not reread the profile of \(name)")
+        }
+        defer { cmsCloseProfile(reopened) }
+        _ = cmsMD5computeID(reopened)
+        return try Self.serialize(reopened, name: name)
+    }
+
+    private static func serialize(_ h: cmsHPROFILE, name: String) throws(DaguerreError) -> [UInt8] {
         var size: cmsUInt32Number = 0
         guard cmsSaveProfileToMem(h, nil, &size) != 0, size > 0 else {
             throw .colorManagement(detail: "Little CMS could not serialise \(name)")
