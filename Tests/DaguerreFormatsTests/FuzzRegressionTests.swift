@@ -71,4 +71,14 @@ import Testing
             #expect(pixels > 0 && pixels <= 1 << 18)
         }
     }
+
+    @Test(
+        "An nclx box naming primaries libheif does not know: the file opens without a colour profile (the profile libheif allocated is freed)"
+    )
+    func heifUnknownPrimaries() throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("heif-nclx-unknown-primaries-leak.heic")))
+        let file = try HEIFFile(bytes: bytes)
+        #expect(file.colorProfile == .none)
+        #expect(file.width == 16 && file.height == 16)
+    }
 }

@@ -129,8 +129,10 @@ public enum FuzzTargets {
     }
 
     /// The QuickTime/MP4 reader: box parsing, sample tables, movie and timed metadata, sample
-    /// reads (not H.264 decoding, which is libavcodec's, fuzzed upstream).
-    public static func quickTime(_ bytes: [UInt8]) {
+    /// reads (not H.264 decoding, which is libavcodec's, fuzzed upstream). Returns whether the
+    /// bytes opened as a movie.
+    @discardableResult
+    public static func quickTime(_ bytes: [UInt8]) -> Bool {
         var options = MovieReader.Options()
         options.maxMovieAtomBytes = 1 << 20  // keep each run small and fast
         options.maxSamplesPerTrack = 1 << 20
@@ -156,8 +158,9 @@ public enum FuzzTargets {
                 if track.codec == "mebx" { _ = try? movie.timedMetadata(track: track.id) }
                 if track.mediaType == .audio { _ = try? movie.pcm16Samples(track: track.id) }
             }
+            return true
         } catch {
-            // Typed errors are the expected outcome for damaged input.
+            return false  // typed errors are the expected outcome for damaged input
         }
     }
 
@@ -205,14 +208,9 @@ public enum FuzzTargets {
         }
         guard let parts = try? MotionPhoto.split(bytes) else { return 0 }
         _ = try? JPEGFileMetadata(bytes: Array(bytes[parts.primary]))
-        var options = MovieReader.Options()
-        options.maxMovieAtomBytes = 1 << 20
-        options.maxSamplesPerTrack = 1 << 20
-        options.maxSampleBytes = 1 << 20
-        guard (try? MovieReader(data: Array(bytes[parts.video]), options: options)) != nil else { return 1 }
-        quickTime(Array(bytes[parts.video]))
+        guard quickTime(Array(bytes[parts.video])) else { return 1 }
         let url = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("daguerre-fuzz-\(ProcessInfo.processInfo.processIdentifier)\(MotionPhoto.fileSuffix)")
+            .appendingPathComponent("daguerre-fuzz-\(UUID().uuidString)\(MotionPhoto.fileSuffix)")  // tests replay in parallel
         defer { try? FileManager.default.removeItem(at: url) }
         guard (try? Data(bytes).write(to: url)) != nil,
             let context = try? LivePhotoEditingContext(livePhotoEditingInput: ContentEditingInput(motionPhoto: url))
