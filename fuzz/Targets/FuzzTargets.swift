@@ -129,8 +129,10 @@ public enum FuzzTargets {
     }
 
     /// The QuickTime/MP4 reader: box parsing, sample tables, movie and timed metadata, sample
-    /// reads (not H.264 decoding, which is libavcodec's, fuzzed upstream).
-    public static func quickTime(_ bytes: [UInt8]) {
+    /// reads (not H.264 decoding, which is libavcodec's, fuzzed upstream). Returns whether the
+    /// bytes opened as a movie.
+    @discardableResult
+    public static func quickTime(_ bytes: [UInt8]) -> Bool {
         var options = MovieReader.Options()
         options.maxMovieAtomBytes = 1 << 20  // keep each run small and fast
         options.maxSamplesPerTrack = 1 << 20
@@ -156,8 +158,64 @@ public enum FuzzTargets {
                 if track.codec == "mebx" { _ = try? movie.timedMetadata(track: track.id) }
                 if track.mediaType == .audio { _ = try? movie.pcm16Samples(track: track.id) }
             }
+            return true
         } catch {
-            // Typed errors are the expected outcome for damaged input.
+            return false  // typed errors are the expected outcome for damaged input
         }
+    }
+
+    /// The HEIF boundary (libheif through ``HEIFFile``), from memory: the brands, the primary
+    /// image's facts, EXIF (with the Apple MakerNote) and XMP, the colour profile, thumbnails,
+    /// auxiliary and depth images, a motion photo's video (read by `MovieReader`), and the
+    /// primary image decoded under small limits: libheif refuses sides over 2048 while it
+    /// parses, ``HEIFFile/decodePrimaryImage()`` sizes over 2¹⁸ pixels before decoding.
+    /// Returns the decoded pixel count (nil when the bytes do not open or do not decode).
+    @discardableResult
+    public static func heif(_ bytes: [UInt8]) -> Int? {
+        var limits = Self.limits
+        limits.maxDimension = 2048
+        limits.maxPixels = 1 << 18
+        _ = HEIFFile.isHEIF(head: Array(bytes.prefix(64)))
+        guard let file = try? HEIFFile(bytes: bytes, limits: limits) else { return nil }
+        _ = (file.formatName, file.isQuarterTurned, file.colorSpace, file.colorProfile.summary)
+        if let metadata = file.metadata {
+            _ = EXIFCodec.directories(for: metadata)
+            _ = metadata.livePhotoContentIdentifier
+        }
+        _ = file.exifThumbnail.map { try? JPEGFileMetadata(bytes: $0) }
+        _ = file.xmp?.serialized()
+        _ = file.xmp?.containerDirectory
+        _ = file.auxiliaryImages.map(\.kind)
+        _ = file.depthImages.map { ($0.representation, $0.zNear, $0.zFar) }
+        _ = file.thumbnails.map { $0.width * $0.height }
+        if let video = file.motionPhotoVideo {
+            quickTime(Array(bytes[video.range]))
+        }
+        guard let pixels = try? file.decodePrimaryImage() else { return nil }
+        return pixels.width * pixels.height
+    }
+
+    /// The Motion Photo readers: a JPEG Motion Photo's split (the XMP's Container directory
+    /// or MicroVideoOffset), its still's metadata and the MP4 after it through `MovieReader`;
+    /// a HEIC motion photo's video found by the top-level box walk; and, when the split gives
+    /// a movie, the Live Photo editor opening the bytes as a Motion Photo file (a temporary
+    /// file, as ``ContentEditingInput`` takes URLs). Returns how far it got: 0 nothing, 1 a
+    /// split, 2 a readable movie in it, 3 an editing context opened.
+    @discardableResult
+    public static func motionPhoto(_ bytes: [UInt8]) -> Int {
+        if let video = HEIFMotionPhotoVideo(locatingIn: bytes) {
+            quickTime(Array(bytes[video.range]))
+        }
+        guard let parts = try? MotionPhoto.split(bytes) else { return 0 }
+        _ = try? JPEGFileMetadata(bytes: Array(bytes[parts.primary]))
+        guard quickTime(Array(bytes[parts.video])) else { return 1 }
+        let url = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("daguerre-fuzz-\(UUID().uuidString)\(MotionPhoto.fileSuffix)")  // tests replay in parallel
+        defer { try? FileManager.default.removeItem(at: url) }
+        guard (try? Data(bytes).write(to: url)) != nil,
+            let context = try? LivePhotoEditingContext(livePhotoEditingInput: ContentEditingInput(motionPhoto: url))
+        else { return 2 }
+        _ = (context.fullSizeImage.extent, context.duration, context.photoTime, context.orientation, context.movieSize)
+        return 3
     }
 }

@@ -152,6 +152,7 @@ public struct HEIFFile: Sendable {
         try limits.check(width: storedWidth, height: storedHeight, bytesPerPixel: format.bytesPerPixel, what: "HEIF image")
         try limits.check(width: width, height: height, bytesPerPixel: format.bytesPerPixel, what: "HEIF image")
         let (bytes, path, limits, colorSpace, premultiplied) = (self.bytes, self.path, self.limits, self.colorSpace, isPremultipliedAlpha)
+        let (expectedWidth, expectedHeight) = (width, height)
         return try HEIFContext.with(bytes: bytes, limits: limits, path: path) { (ctx) throws(DaguerreError) in
             try ctx.withPrimaryImage { (handle) throws(DaguerreError) in
                 var image: OpaquePointer?
@@ -161,6 +162,15 @@ public struct HEIFFile: Sendable {
                 defer { heif_image_release(image) }
                 let w = Int(heif_image_get_width(image, heif_channel_interleaved))
                 let h = Int(heif_image_get_height(image, heif_channel_interleaved))
+                // libheif decodes at the size the HEVC stream codes, whatever the ispe says: a
+                // file whose stream disagrees with its stated size is damaged (or hostile).
+                guard w == expectedWidth, h == expectedHeight else {
+                    throw .corruptData(
+                        format: "HEIF",
+                        detail:
+                            "the coded image decodes to \(w)×\(h), but the file states \(expectedWidth)×\(expectedHeight) (its ispe and transformations)",
+                        path: path)
+                }
                 var stride: Int32 = 0
                 guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
                     throw .corruptData(format: "HEIF", detail: "the decoded image has no RGBA plane", path: path)

@@ -90,8 +90,11 @@ struct HEIFImageFacts {
             return .icc(icc)
         case heif_color_profile_type_nclx:
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            guard heif_image_handle_get_nclx_color_profile(h, &nclx).code == heif_error_Ok, let nclx else { return .none }
-            defer { heif_nclx_color_profile_free(nclx) }
+            let read = heif_image_handle_get_nclx_color_profile(h, &nclx)
+            // libheif hands over the profile it allocated even when it then fails on a code
+            // point it does not know (unknown primaries): freed on both paths.
+            defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+            guard read.code == heif_error_Ok, let nclx else { return .none }
             let c = nclx.pointee
             return .nclx(
                 VideoColorProperties(

@@ -200,6 +200,21 @@ struct HEIFFileTests {
         }
     }
 
+    /// A flat 4096×4096 HEIC from pillow-heif whose `ispe` was rewritten to 16×16: every check
+    /// made before the decode passes, and libheif decodes at the size the HEVC stream codes.
+    @Test("A stream that codes more pixels than the file states is refused, not handed out at the wrong size")
+    func streamLargerThanStated() throws {
+        let bytes = [UInt8](
+            try Data(contentsOf: Judge.repoRoot.appendingPathComponent("Tests/fuzz-regressions/heif-ispe-16-stream-4096.heic")))
+        let file = try HEIFFile(bytes: bytes)
+        #expect(file.width == 16 && file.height == 16)
+        #expect(
+            throws: DaguerreError.corruptData(
+                format: "HEIF", detail: "the coded image decodes to 4096×4096, but the file states 16×16 (its ispe and transformations)",
+                path: nil)
+        ) { try file.decodePrimaryImage() }
+    }
+
     @Test("Truncated and damaged HEICs throw typed errors and never crash")
     func damaged() throws {
         for name in ["exoplayer_sample_MP.heic", "photoprism_iphone_15_pro.heic"] {
