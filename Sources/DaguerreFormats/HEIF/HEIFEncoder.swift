@@ -20,7 +20,8 @@ import DaguerreCore
 /// writes has a profile, while nclx code points name only a few, and readers that know ICC
 /// (exiftool, libheif, Apple's) show the profile's name. Alpha is written as an auxiliary image
 /// when a row format with alpha has a sample below opaque; otherwise none. The EXIF, XMP,
-/// thumbnail and orientation come from `options.heif` (``HEIFWriteOptions``).
+/// thumbnail come from `options.heif` (``HEIFWriteOptions``). The picture is written upright:
+/// no `irot`/`imir`, and the EXIF Orientation set to 1.
 ///
 /// libheif codes the image whole, so rows are kept in libheif's image until ``finish()``; the
 /// size is checked against `options.limits` before that image is allocated. The file goes
@@ -66,7 +67,7 @@ public final class HEIFEncoder: ImageEncoder {
         do {
             try Self.check(options)
             if let block = options.heif.exif {
-                exif = try Self.storedEXIF(block, orientation: options.heif.orientation)
+                exif = try Self.uprightEXIF(block)
             } else {
                 exif = nil
             }
@@ -99,7 +100,7 @@ public final class HEIFEncoder: ImageEncoder {
 
     // MARK: Checks before anything is allocated
 
-    /// Throws unless `options` can be written: the row format, quality, orientation, thumbnail
+    /// Throws unless `options` can be written: the row format, quality, thumbnail
     /// and metadata sizes, and the image size against the limits.
     static func check(_ options: EncoderOptions) throws(DaguerreError) {
         guard rowFormats.contains(options.rowFormat) else {
@@ -108,9 +109,6 @@ public final class HEIFEncoder: ImageEncoder {
         }
         guard options.quality.isFinite, (0...1).contains(options.quality) else {
             throw .invalidArgument(what: "HEIC quality \(options.quality)", problem: "must be between 0 and 1")
-        }
-        guard (1...8).contains(options.heif.orientation) else {
-            throw .invalidArgument(what: "HEIC orientation \(options.heif.orientation)", problem: "must be an EXIF orientation, 1 to 8")
         }
         if let t = options.heif.thumbnailSize, t < 1 {
             throw .invalidArgument(what: "HEIC thumbnail size \(t)", problem: "must be at least 1 pixel, or nil for no thumbnail")
@@ -160,16 +158,14 @@ public final class HEIFEncoder: ImageEncoder {
             "Install a libheif built with x265: Debian 12's libheif1 links it (package libx265-199); from Debian 13 on, install libheif-plugin-x265."
     )
 
-    /// The EXIF block from its TIFF header, with IFD0's Orientation set to `orientation` (in
-    /// place: a SHORT's value sits in its entry) and JPEG's `Exif\0\0` header before it.
-    static func storedEXIF(_ given: [UInt8], orientation: Int) throws(DaguerreError) -> [UInt8] {
+    /// The EXIF block from its TIFF header, with IFD0's Orientation set to 1 (in place: a
+    /// SHORT's value sits in its entry) and JPEG's `Exif\0\0` header before it.
+    static func uprightEXIF(_ given: [UInt8]) throws(DaguerreError) -> [UInt8] {
         var block = given.starts(with: JPEGSegment.exifIdentifier) ? Array(given.dropFirst(JPEGSegment.exifIdentifier.count)) : given
         let reader = try TIFFStructureReader(bytes: block, format: "EXIF")
         let (ifd0, _) = try reader.directory(at: reader.firstIFD)
         if let entry = ifd0.entries[.orientation], entry.type == .short, entry.count == 1 {
-            let value = UInt16(orientation)
-            let (hi, lo) = (UInt8(value >> 8), UInt8(value & 0xFF))
-            (block[entry.position], block[entry.position + 1]) = reader.byteOrder == .bigEndian ? (hi, lo) : (lo, hi)
+            (block[entry.position], block[entry.position + 1]) = reader.byteOrder == .bigEndian ? (0, 1) : (1, 0)
         }
         return JPEGSegment.exifIdentifier + block
     }
@@ -293,7 +289,6 @@ public final class HEIFEncoder: ImageEncoder {
         }
         defer { heif_encoding_options_free(settings) }
         settings.pointee.save_alpha_channel = rowFormat.hasAlpha && !opaque ? 1 : 0
-        settings.pointee.image_orientation = heif_orientation(rawValue: UInt32(options.heif.orientation))
 
         var handle: OpaquePointer?
         var result = try withImage { heif_context_encode_image(ctx, $0, encoder, settings, &handle) }

@@ -1,13 +1,14 @@
-// What a HEIC file holds beside its image: the EXIF and XMP items, a thumbnail item, and the
-// orientation written as `irot`/`imir` properties (ISO/IEC 23008-12 6.5.10, 6.5.12).
+// What a HEIC file holds beside its image: the EXIF and XMP items and a thumbnail item.
 import DaguerreCore
 
 /// The items ``HEIFEncoder`` writes beside the primary image, part of ``EncoderOptions``.
 ///
 /// The EXIF block is a TIFF structure as ``TIFFSerializer`` makes it (or as ``HEIFFile/exif``
 /// reads it from another HEIC, its MakerNote intact); it is stored like an iPhone's, after
-/// JPEG's `Exif\0\0` header. Its Orientation tag is rewritten to ``orientation``, so that EXIF
-/// and the `irot`/`imir` boxes never disagree.
+/// JPEG's `Exif\0\0` header. The picture is written upright, without `irot`/`imir` boxes, so
+/// the block's Orientation tag is rewritten to 1 (turn the image first with the engine's
+/// `oriented`): libheif 1.15's own orientation option writes two `ispe` boxes for one image,
+/// a file its later versions refuse to decode.
 ///
 /// ```swift
 /// var options = EncoderOptions(format: .heic, width: w, height: h, rowFormat: .rgba8,
@@ -26,17 +27,11 @@ public struct HEIFWriteOptions: Sendable, Equatable {
     /// The long side of a thumbnail item (HEVC, coded like the image; iPhones write 320 or
     /// 512), or nil for none. An image that already fits gets none.
     public var thumbnailSize: Int?
-    /// How the picture is stored, as EXIF's Orientation (1 ... 8), as a camera stores it in its
-    /// sensor's orientation: the rows given are the picture as shown; libheif stores them turned
-    /// by the inverse and adds the `irot`/`imir` boxes that HEIF readers apply, so the file still
-    /// shows the rows given. 1 (the default) stores them as given, with neither box.
-    public var orientation: Int
 
-    public init(exif: [UInt8]? = nil, xmp: XMPPacket? = nil, thumbnailSize: Int? = nil, orientation: Int = 1) {
+    public init(exif: [UInt8]? = nil, xmp: XMPPacket? = nil, thumbnailSize: Int? = nil) {
         self.exif = exif
         self.xmp = xmp
         self.thumbnailSize = thumbnailSize
-        self.orientation = orientation
     }
 
     /// The largest EXIF block or XMP packet written (a HEIF item may be larger; a camera's are

@@ -194,28 +194,24 @@ struct HEIFEncoderTests {
         }
     }
 
-    @Test("An orientation stores the picture turned with irot/imir and says so in EXIF; readers show the rows given")
-    func orientation() throws {
+    @Test("The picture is written upright: a given EXIF Orientation becomes 1 and there is no irot or imir")
+    func upright() throws {
         let dir = try TemporaryDirectory()
-        let path = dir.path("turned.heic")
+        let path = dir.path("upright.heic")
         let source = try Self.photo(width: 64, height: 48, format: .rgb8)
         var options = EncoderOptions(format: .heic, width: 64, height: 48, rowFormat: .rgb8)
         var m = Self.metadata()
-        m.orientation = 3  // what the EXIF said before: replaced by the orientation written
+        m.orientation = 6  // the camera's, before the rows were turned upright
         options.heif.exif = TIFFSerializer.file(EXIFCodec.directories(for: m), byteOrder: .littleEndian)
-        options.heif.orientation = 6
         try ImageWriter.write(source, to: path, options: options)
         let file = try HEIFFile(path: path)
-        #expect(file.storedWidth == 48 && file.storedHeight == 64, "stored \(file.storedWidth)×\(file.storedHeight)")
-        #expect(file.width == 64 && file.height == 48 && file.isQuarterTurned, "shown \(file.width)×\(file.height)")
-        #expect(file.metadata?.orientation == 6)
-        let e = try Self.exiftool(path, ["-n", "-Orientation", "-Rotation", "-ImageWidth"])
-        #expect(e["Orientation"] as? Int == 6 && e["Rotation"] as? Int == 270 && e["ImageWidth"] as? Int == 48, "\(e)")
-        // pillow-heif shows the rows given.
+        #expect(file.width == 64 && file.height == 48 && !file.isQuarterTurned)
+        #expect(file.metadata?.orientation == 1 && file.metadata?.livePhotoContentIdentifier == Self.identifier)
+        let e = try Self.exiftool(path, ["-n", "-Orientation", "-Rotation", "-ExifByteOrder"])
+        #expect(e["Orientation"] as? Int == 1 && e["Rotation"] == nil, "\(e)")
         let judge = try decodeJudge("pillow-heif", path, mode: "RGB", in: dir)
         #expect(judge.meta["width"] as? Int == 64 && judge.meta["height"] as? Int == 48)
-        let p = Self.psnrRGB(source, judge.bytes)
-        #expect(p >= 35, "PSNR \(p) against the rows given")
+        #expect(Self.psnrRGB(source, judge.bytes) >= 35)
     }
 
     @Test("Bad sizes, options and destinations are typed errors, and nothing is left behind")
@@ -237,11 +233,6 @@ struct HEIFEncoderTests {
         var o = options(8, 8)
         o.quality = 1.5
         expectDaguerreError("quality 1.5", { if case .invalidArgument = $0 { true } else { false } }) {
-            _ = try HEIFEncoder(path: path, options: o)
-        }
-        o = options(8, 8)
-        o.heif.orientation = 9
-        expectDaguerreError("orientation 9", { if case .invalidArgument = $0 { true } else { false } }) {
             _ = try HEIFEncoder(path: path, options: o)
         }
         o = options(8, 8)
