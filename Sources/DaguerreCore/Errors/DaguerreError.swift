@@ -55,7 +55,7 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .io(let operation, let path, let reason):
             return "Could not \(operation) \(path): \(reason)."
         case .unknownFormat(let path):
-            return "\(path) is in no format Daguerre reads (JPEG, PNG, TIFF)."
+            return "\(path) is in no format Daguerre reads (JPEG, PNG, TIFF, HEIC)."
         case .unknownFilter(let name, _):
             return "There is no filter named '\(name)'."
         case .invalidParameter(let filter, let key, let problem):
@@ -86,7 +86,7 @@ public enum DaguerreError: Error, Sendable, Equatable, CustomStringConvertible {
             return operation.hasPrefix("write") || operation.hasPrefix("create") || operation.hasPrefix("rename")
                 ? "Choose a destination in a directory you can write to, with free space."
                 : "Check that the path exists and is readable."
-        case .unknownFormat: return "Convert the file to JPEG, PNG or TIFF first."
+        case .unknownFormat: return "Convert the file to JPEG, PNG, TIFF or HEIC first."
         case .unknownFilter(_, let suggestions):
             return suggestions.isEmpty
                 ? "Run `daguerre filters` to list the filters."

@@ -13,19 +13,22 @@ public struct EncoderOptions: Sendable {
     public var format: ImageFileFormat
     public var width: Int
     public var height: Int
-    /// RGB8 or L8 for JPEG; RGB(A)8/16 or L(A)8/16 for PNG; RGB(A) 8/16/h/f or L 8/16 for TIFF.
+    /// RGB8 or L8 for JPEG; RGB(A)8/16 or L(A)8/16 for PNG; RGB(A) 8/16/h/f or L 8/16 for TIFF;
+    /// RGB(A)8 or RGB(A)16 for HEIC (16-bit rows are coded with 10 bits).
     public var rowFormat: PixelFormat
-    /// The profile to embed (JPEG APP2, PNG iCCP, TIFF tag 34675). nil writes none.
+    /// The profile to embed (JPEG APP2, PNG iCCP, TIFF tag 34675, HEIC `colr` `prof`). nil writes none.
     public var iccProfile: [UInt8]?
     /// For PNG: write an sRGB chunk instead of iCCP when the space is sRGB.
     public var isSRGB: Bool
-    /// JPEG quality in 0...1 (Core Image's kCGImageDestinationLossyCompressionQuality).
+    /// JPEG and HEIC quality in 0...1 (Core Image's kCGImageDestinationLossyCompressionQuality).
     public var quality: Double
-    /// JPEG chroma subsampling 4:2:0 (default) or 4:4:4 when false.
+    /// JPEG and HEIC chroma subsampling 4:2:0 (default) or 4:4:4 when false.
     public var chromaSubsampling: Bool
     public var tiffCompression: TIFFCompression
     /// JPEG only: APPn segments written after SOI, before the ICC profile (EXIF, XMP).
     public var jpegSegments: [JPEGSegment] = []
+    /// HEIC only: the EXIF, XMP and thumbnail items and the orientation.
+    public var heif = HEIFWriteOptions()
     /// Rows given to TIFF/PNG carry straight (unassociated) alpha.
     public var limits: Limits
 

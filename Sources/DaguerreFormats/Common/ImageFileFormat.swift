@@ -1,13 +1,14 @@
 import Foundation
 
-/// The still-image file formats DaguerreFormats reads and writes (for now JPEG, PNG and TIFF;
-/// DNG, QuickTime and Motion Photo come with the formats issue).
+/// The still-image file formats ``ImageReader`` and ``ImageWriter`` read and write: JPEG, PNG,
+/// TIFF and HEIC (through libheif). DNG, QuickTime and Motion Photo have readers and writers of
+/// their own.
 ///
 /// ```swift
 /// let format = try ImageFileFormat.detect(path: "photo.jpg")   // .jpeg, from the magic bytes
 /// ```
 public enum ImageFileFormat: String, Sendable, Hashable, CaseIterable {
-    case jpeg, png, tiff
+    case jpeg, png, tiff, heic
 
     /// Identifies a file by its first bytes, never by its name.
     public static func detect(header: [UInt8]) -> ImageFileFormat? {
@@ -19,15 +20,17 @@ public enum ImageFileFormat: String, Sendable, Hashable, CaseIterable {
         {
             return .tiff
         }
+        if HEIFFile.isHEIF(head: header) { return .heic }
         return nil
     }
 
-    /// The format by extension, for writers (`.jpg`, `.jpeg`, `.png`, `.tif`, `.tiff`).
+    /// The format by extension, for writers (`.jpg`, `.jpeg`, `.png`, `.tif`, `.tiff`, `.heic`, `.heif`).
     public static func fromExtension(_ path: String) -> ImageFileFormat? {
         switch (path as NSString).pathExtension.lowercased() {
         case "jpg", "jpeg": return .jpeg
         case "png": return .png
         case "tif", "tiff": return .tiff
+        case "heic", "heif": return .heic
         default: return nil
         }
     }

@@ -1,4 +1,4 @@
-// Opens image files by their magic bytes and hands back the right decoder (libjpeg, libpng, libtiff).
+// Opens image files by their magic bytes and hands back the right decoder (libjpeg, libpng, libtiff, libheif).
 import DaguerreCore
 import Foundation
 
@@ -36,6 +36,7 @@ public enum ImageReader {
         case .jpeg: return try JPEGDecoder(source: source, limits: limits)
         case .png: return try PNGDecoder(source: source, limits: limits)
         case .tiff: return try TIFFDecoder(source: source, limits: limits)
+        case .heic: return try HEIFDecoder(source: source, limits: limits)
         case nil: throw .unknownFormat(path: source.displayPath)
         }
     }

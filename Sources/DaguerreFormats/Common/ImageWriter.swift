@@ -1,4 +1,4 @@
-// Creates the encoder for a format (libjpeg, libpng or libtiff), writing through AtomicFile.
+// Creates the encoder for a format (libjpeg, libpng, libtiff or libheif), writing through AtomicFile.
 import DaguerreCore
 
 /// The entry point for writing: the encoder for `options.format`.
@@ -18,6 +18,7 @@ public enum ImageWriter {
         case .jpeg: return try JPEGEncoder(path: path, options: options)
         case .png: return try PNGEncoder(path: path, options: options)
         case .tiff: return try TIFFEncoder(path: path, options: options)
+        case .heic: return try HEIFEncoder(path: path, options: options)
         }
     }
 

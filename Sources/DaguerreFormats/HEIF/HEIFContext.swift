@@ -20,7 +20,7 @@ struct HEIFContext {
     /// libheif's one-time set-up (its header asks for `heif_init` before use; it registers the
     /// built-in decoders), run once by Swift's lazy static before the first context, whatever
     /// thread asks first. Never undone (`heif_deinit`), so contexts may be made at any time.
-    private static let initialized: Bool = heif_init(nil).code == heif_error_Ok
+    static let initialized: Bool = heif_init(nil).code == heif_error_Ok
 
     /// Parses `bytes` with libheif, runs `body` on the context and frees it. Images larger than
     /// `limits.maxDimension` on a side are refused by libheif while it parses.

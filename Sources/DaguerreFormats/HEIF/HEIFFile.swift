@@ -38,6 +38,9 @@ public struct HEIFFile: Sendable {
     public var colorProfile: HEIFColorProfile
     /// The EXIF fields, with the Apple MakerNote's content identifier.
     public var metadata: PhotoMetadata?
+    /// The EXIF block as it is stored, from its TIFF header on: what ``HEIFWriteOptions/exif``
+    /// takes to write it again, the camera's whole MakerNote included.
+    public var exif: [UInt8]?
     /// The EXIF IFD1 thumbnail JPEG, when the EXIF block has one (HEIF thumbnails are items: ``thumbnails``).
     public var exifThumbnail: [UInt8]?
     public var xmp: XMPPacket?
@@ -115,6 +118,7 @@ public struct HEIFFile: Sendable {
         colorProfile = f.colorProfile
         metadata = f.metadata
         exifThumbnail = f.exifThumbnail
+        exif = f.exif
         xmp = f.xmp
         thumbnails = f.thumbnails
         auxiliaryImages = f.auxiliaryImages

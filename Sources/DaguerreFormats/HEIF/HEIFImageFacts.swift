@@ -16,6 +16,7 @@ struct HEIFImageFacts {
     var colorProfile = HEIFColorProfile.none
     var metadata: PhotoMetadata?
     var exifThumbnail: [UInt8]?
+    var exif: [UInt8]?
     var xmp: XMPPacket?
     var thumbnails: [HEIFThumbnail] = []
     var auxiliaryImages: [HEIFAuxiliaryImage] = []
@@ -137,6 +138,7 @@ struct HEIFImageFacts {
                 do { (metadata, exifThumbnail) = try EXIFCodec.read(block: block, origin: origin) } catch {
                     throw error.at(path: path ?? "(memory)")
                 }
+                exif = Array(block[origin...])
             } else if type == "mime", xmp == nil {
                 // Some writers end the packet with NUL padding.
                 let text = String(decoding: block.prefix { $0 != 0 }, as: UTF8.self)

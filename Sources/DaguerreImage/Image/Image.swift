@@ -29,7 +29,7 @@ public struct Image: Sendable, CustomStringConvertible {
 
     // MARK: Sources
 
-    /// An image file (JPEG, PNG or TIFF, 8 or 16 bits, with its embedded ICC profile). Only the
+    /// An image file (JPEG, PNG, TIFF or HEIC, 8 or 16 bits, with its embedded ICC profile). Only the
     /// header is read now; rows are decoded when rendered.
     public init(contentsOf url: URL, limits: Limits = .default) throws(DaguerreError) {
         self.init(try FileSourceNode(path: url.path, limits: limits))

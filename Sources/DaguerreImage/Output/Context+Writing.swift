@@ -8,16 +8,20 @@ import Foundation
 /// try context.writeJPEGRepresentation(of: image, to: url, colorSpace: .displayP3, options: [.quality(0.8)])
 /// ```
 public enum ImageWriteOption: Sendable, Equatable {
-    /// JPEG quality, 0...1 (kCGImageDestinationLossyCompressionQuality). Default 0.9.
+    /// JPEG and HEIC quality, 0...1 (kCGImageDestinationLossyCompressionQuality). Default 0.9.
     case quality(Double)
-    /// JPEG 4:2:0 chroma subsampling (true, the default) or 4:4:4.
+    /// JPEG and HEIC 4:2:0 chroma subsampling (true, the default) or 4:4:4.
     case chromaSubsampling(Bool)
     /// TIFF compression: LZW with a predictor by default (TIFF 6.0, accepted by every reader and
     /// by `exiftool -validate`); Adobe Deflate is smaller but outside baseline TIFF 6.0.
     case tiffCompression(EncoderOptions.TIFFCompression)
-    /// Capture metadata written as EXIF (JPEG APP1; other formats ignore it): a developed RAW
-    /// keeps its camera, exposure and date (SPEC X1 "metadata carried over").
+    /// Capture metadata written as EXIF (JPEG APP1, the HEIC Exif item; other formats ignore
+    /// it): a developed RAW keeps its camera, exposure and date (SPEC X1 "metadata carried over").
     case metadata(PhotoMetadata)
+    /// An XMP packet (JPEG APP1, the HEIC XMP item; other formats ignore it).
+    case xmp(XMPPacket)
+    /// HEIC only: a thumbnail item whose long side is at most this many pixels.
+    case thumbnailSize(Int)
 }
 
 extension Context {
@@ -57,6 +61,26 @@ extension Context {
                 what: "TIFF format \(format)", problem: "TIFF output supports \(ok.map(\.description).joined(separator: ", "))")
         }
         try write(image, to: url, fileFormat: .tiff, rowFormat: format, colorSpace: colorSpace, options: options)
+    }
+
+    /// Renders `image` to a HEIC (HEVC through libheif, ``HEIFEncoder``): `format` RGB8 (default),
+    /// RGBA8, RGB16 or RGBA16 (coded with 10 bits); tagged with `colorSpace`'s ICC profile; EXIF,
+    /// XMP and a thumbnail from `options`. The image is written upright.
+    ///
+    /// ```swift
+    /// try context.writeHEIFRepresentation(of: image, to: url, colorSpace: .displayP3,
+    ///                                     options: [.quality(0.8), .metadata(meta), .xmp(packet)])
+    /// ```
+    public func writeHEIFRepresentation(
+        of image: Image, to url: URL, format: PixelFormat = .rgb8, colorSpace: ColorSpace,
+        options: [ImageWriteOption] = []
+    ) throws(DaguerreError) {
+        guard HEIFEncoder.rowFormats.contains(format) else {
+            throw .invalidArgument(
+                what: "HEIC format \(format)",
+                problem: "HEIC is written from \(HEIFEncoder.rowFormats.map(\.description).joined(separator: ", "))")
+        }
+        try write(image, to: url, fileFormat: .heic, rowFormat: format, colorSpace: colorSpace, options: options)
     }
 
     /// The JPEG bytes of `image`, tagged with `colorSpace`'s ICC profile (Core Image's
@@ -99,17 +123,23 @@ extension Context {
             switch o {
             case .quality(let q):
                 guard q.isFinite, (0...1).contains(q) else {
-                    throw .invalidArgument(what: "JPEG quality \(q)", problem: "it must be between 0 and 1")
+                    throw .invalidArgument(
+                        what: "\(fileFormat == .heic ? "HEIC" : "JPEG") quality \(q)", problem: "it must be between 0 and 1")
                 }
                 opts.quality = q
             case .chromaSubsampling(let s): opts.chromaSubsampling = s
             case .tiffCompression(let c): opts.tiffCompression = c
             case .metadata(var m):
-                guard fileFormat == .jpeg else { continue }
+                guard fileFormat == .jpeg || fileFormat == .heic else { continue }
                 m.pixelWidth = rect.width
                 m.pixelHeight = rect.height
                 m.colorSpace = colorSpace == .sRGB ? .sRGB : .uncalibrated
-                opts.jpegSegments.append(.exif(TIFFSerializer.file(EXIFCodec.directories(for: m), byteOrder: .bigEndian)))
+                let exif = TIFFSerializer.file(EXIFCodec.directories(for: m), byteOrder: .bigEndian)
+                if fileFormat == .jpeg { opts.jpegSegments.append(.exif(exif)) } else { opts.heif.exif = exif }
+            case .xmp(let packet):
+                if fileFormat == .jpeg { opts.jpegSegments.append(.xmp(packet.serialized())) }
+                if fileFormat == .heic { opts.heif.xmp = packet }
+            case .thumbnailSize(let size): opts.heif.thumbnailSize = size
             }
         }
         let isSRGB = colorSpace == .sRGB && colorSpace.sourceProfile == nil

@@ -15,14 +15,14 @@ struct ApplyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The input image (JPEG, PNG or TIFF).") var input: String
-    @Option(name: .shortAndLong, help: "The output file; its extension picks the format (.jpg, .png, .tif).") var output: String
+    @Argument(help: "The input image (JPEG, PNG, TIFF or HEIC).") var input: String
+    @Option(name: .shortAndLong, help: "The output file; its extension picks the format (.jpg, .png, .tif, .heic).") var output: String
     @Option(
         name: .customLong("filter"), parsing: .upToNextOption,
         help: "A filter name followed by its key=value parameters; repeat for a chain.") var filterWords: [String] = []
     @Option(help: "Output colour space: sRGB, displayP3, adobeRGB, bt2020, linearSRGB... Default: the input's.") var colorspace: String?
-    @Option(help: "JPEG quality, 0...1.") var quality: Double = 0.9
-    @Option(help: "Output depth for PNG/TIFF: 8, 16, half or float.") var depth: String = "8"
+    @Option(help: "JPEG and HEIC quality, 0...1.") var quality: Double = 0.9
+    @Option(help: "Output depth for PNG/TIFF: 8, 16, half or float; HEIC: 8, or 16 (coded with 10 bits).") var depth: String = "8"
     @Option(help: "Working format: RGBAh, RGBAf or RGBA8.") var workingFormat: String = "RGBAh"
     @Flag(help: "Turn colour management off (filters see the file's encoded values).") var noColorManagement = false
     @Flag(help: "Render at low priority (background export).") var lowPriority = false

@@ -20,12 +20,14 @@ struct DevelopCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "DNG files, and the develop options listed below.") var arguments: [String] = []
     @Option(name: .shortAndLong, help: "Output folder (or a file name when developing one input).") var output: String
     @Option(help: "Output colour space: displayP3, sRGB, adobeRGB, bt2020, linearSRGB...") var colorspace = "displayP3"
-    @Option(help: "jpeg, tiff16 or png (default: from the output file's extension, else jpeg).") var format: String?
+    @Option(help: "jpeg, tiff16, png or heic (10-bit HEVC) (default: from the output file's extension, else jpeg).") var format: String?
     @Option(help: "TIFF compression: none (default, as LibRaw and RawTherapee write), lzw or deflate.") var tiffCompression = "none"
-    @Option(help: "JPEG quality, 0...1.") var quality = 0.9
+    @Option(help: "JPEG and HEIC quality, 0...1.") var quality = 0.9
 
     /// The extensions of the formats the command writes, by `--format` name.
-    static let extensions = ["jpeg": "jpg", "jpg": "jpg", "tiff16": "tif", "tiff": "tif", "tif": "tif", "png": "png"]
+    static let extensions = [
+        "jpeg": "jpg", "jpg": "jpg", "tiff16": "tif", "tiff": "tif", "tif": "tif", "png": "png", "heic": "heic", "heif": "heic",
+    ]
 
     func run() throws {
         let (inputs, overrides) = try RAWAdjustmentArguments.parse(arguments)
@@ -33,7 +35,7 @@ struct DevelopCommand: ParsableCommand {
         guard let space = ColorSpace(named: colorspace) else {
             throw ValidationError("--colorspace \(colorspace): use displayP3, sRGB, adobeRGB, bt2020, linearSRGB or linearP3.")
         }
-        if let format, Self.extensions[format.lowercased()] == nil { throw ValidationError("--format: use jpeg, tiff16 or png.") }
+        if let format, Self.extensions[format.lowercased()] == nil { throw ValidationError("--format: use jpeg, tiff16, png or heic.") }
         guard let compression = EncoderOptions.TIFFCompression(rawValue: tiffCompression.lowercased()) else {
             throw ValidationError("--tiff-compression: use none, lzw or deflate.")
         }
@@ -52,7 +54,7 @@ struct DevelopCommand: ParsableCommand {
             let own = (output as NSString).pathExtension.lowercased()
             let named = format.flatMap { Self.extensions[$0.lowercased()] }
             switch (ImageFileFormat.fromExtension(output), named) {
-            case (nil, nil): throw ValidationError("\(output): give it a .jpg, .png or .tif extension, or pass --format.")
+            case (nil, nil): throw ValidationError("\(output): give it a .jpg, .png, .tif or .heic extension, or pass --format.")
             case (nil, let named?): throw ValidationError("\(output): name it with a .\(named) extension for --format \(format ?? "").")
             case (_?, let named?) where named != Self.extensions[own]:
                 throw ValidationError("\(output) has a .\(own) extension but --format asks for \(format ?? ""); make them agree.")

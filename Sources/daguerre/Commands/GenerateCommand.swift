@@ -15,7 +15,7 @@ struct GenerateCommand: ParsableCommand {
     @Argument(help: "The generator's name.") var name: String
     @Argument(help: "Its key=value parameters.") var parameters: [String] = []
     @Option(help: "Width×height of the rendered area, from (0, 0), e.g. 4000x3000.") var size: String
-    @Option(name: .shortAndLong, help: "The output file (.jpg, .png, .tif).") var output: String
+    @Option(name: .shortAndLong, help: "The output file (.jpg, .png, .tif, .heic).") var output: String
     @Option(help: "Output colour space.") var colorspace: String = "sRGB"
     @Option(help: "JPEG quality, 0...1.") var quality: Double = 0.9
 

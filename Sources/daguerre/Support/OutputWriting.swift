@@ -5,7 +5,8 @@ import Foundation
 
 /// Writes a rendered image in the format its file name asks for (the CLI's one output path).
 enum OutputWriting {
-    /// `alpha` false writes RGB without an alpha channel (photos); `metadata` goes into JPEGs.
+    /// `alpha` false writes RGB without an alpha channel (photos); `metadata` goes into JPEGs and
+    /// HEICs; a HEIC of `depth` 16 is coded with 10 bits.
     static func write(
         _ image: Image, to output: String, colorSpace space: ColorSpace, quality: Double, depth: String, context: Context,
         alpha: Bool = true, metadata: PhotoMetadata? = nil, tiffCompression: EncoderOptions.TIFFCompression = .lzw
@@ -25,8 +26,14 @@ enum OutputWriting {
                 ?? (alpha ? .rgba8 : .rgb8)
             try context.writeTIFFRepresentation(
                 of: image, to: url, format: f, colorSpace: space, options: [.tiffCompression(tiffCompression)])
+        case .heic?:
+            let f: PixelFormat = depth == "16" ? (alpha ? .rgba16 : .rgb16) : (alpha ? .rgba8 : .rgb8)
+            var options: [ImageWriteOption] = [.quality(quality)]
+            if let metadata { options.append(.metadata(metadata)) }
+            try context.writeHEIFRepresentation(of: image, to: url, format: f, colorSpace: space, options: options)
         case nil:
-            throw DaguerreError.invalidArgument(what: "Output \(output)", problem: "its extension must be .jpg, .jpeg, .png, .tif or .tiff")
+            throw DaguerreError.invalidArgument(
+                what: "Output \(output)", problem: "its extension must be .jpg, .jpeg, .png, .tif, .tiff, .heic or .heif")
         }
     }
 }
