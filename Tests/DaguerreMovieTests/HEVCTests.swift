@@ -23,6 +23,7 @@ struct HEVCTests {
     /// `reference`, a packed RGB array of the same depth (rgb24 or rgb48le, as ffmpeg writes them),
     /// or a second buffer.
     static func psnr(_ a: PixelBuffer, _ reference: [UInt16], peak: Double) -> Double {
+        guard reference.count == a.width * a.height * 3 else { return 0 }
         var sum = 0.0
         let deep = a.format == .rgba16
         a.withUnsafeBytes { pa in
@@ -54,14 +55,16 @@ struct HEVCTests {
         return out
     }
 
-    /// ffmpeg's decode of the first `frames` frames as packed RGB (rgb24 or rgb48le), unrotated,
+    /// ffmpeg's decode of the first `frames` frames of the media (edit list ignored, as
+    /// `decodeFrames` counts them) as packed RGB (rgb24 or rgb48le), unrotated,
     /// converted with `matrix` at video range, chroma upsampled by nearest neighbour like ours.
     static func ffmpegRGB(_ path: String, frames: Int, matrix: String, deep: Bool, in dir: TemporaryDirectory) throws -> [[UInt16]] {
         let raw = dir.path("ffmpeg-\(deep ? 48 : 24).rgb")
         try Judge.run(
             "ffmpeg",
             [
-                "-v", "error", "-noautorotate", "-i", path, "-frames:v", "\(frames)", "-vf",
+                "-v", "error", "-ignore_editlist", "1", "-noautorotate", "-i", path, "-frames:v", "\(frames)", "-fps_mode", "passthrough",
+                "-vf",
                 "scale=in_color_matrix=\(matrix):in_range=tv:out_range=pc:flags=neighbor+accurate_rnd+full_chroma_int",
                 "-pix_fmt", deep ? "rgb48le" : "rgb24", "-f", "rawvideo", "-y", raw,
             ])
@@ -86,9 +89,11 @@ struct HEVCTests {
         #expect(info.tracks.map(\.codec) == ["hvc1"])
 
         let video = try #require(try MovieProbe(path).video)
-        print("HEVC ffprobe:", ["codec_name", "codec_tag_string", "profile", "width", "height", "nb_frames", "bit_rate", "pix_fmt"].map {
-            "\($0)=\(video[$0] ?? "-")"
-        }.joined(separator: " "))
+        print(
+            "HEVC ffprobe:",
+            ["codec_name", "codec_tag_string", "profile", "width", "height", "nb_frames", "bit_rate", "pix_fmt"].map {
+                "\($0)=\(video[$0] ?? "-")"
+            }.joined(separator: " "))
         #expect(video["codec_name"] as? String == "hevc" && video["codec_tag_string"] as? String == "hvc1")
         #expect(video["profile"] as? String == "Main" && video["pix_fmt"] as? String == "yuv420p")
         #expect(video["width"] as? Int == w && video["height"] as? Int == h)
@@ -127,10 +132,49 @@ struct HEVCTests {
             }
             psnr.append(Self.psnr(frame, Self.packedRGB(source), peak: 255))
         }
-        print("HEVC recorded: RGB PSNR of our decode against the source, min \(String(format: "%.2f", psnr.min() ?? 0)) dB over \(psnr.count) frames")
+        print(
+            "HEVC recorded: RGB PSNR of our decode against the source, min \(String(format: "%.2f", psnr.min() ?? 0)) dB over \(psnr.count) frames"
+        )
         #expect(psnr.count == n)
         #expect(psnr.allSatisfy { $0 >= 40 }, "\(psnr)")
         SampleFiles.keep(path, as: "hevc-rotated.mov")
+    }
+
+    @Test(
+        "At the Live Photo settings (1440×1080, 15 fps, 7 Mbit/s, ultrafast) over photographs: rate control near the target, luma PSNR as ffmpeg decodes it"
+    )
+    func livePhotoSettings() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("live-hevc.mov")
+        let source = try MovieFixture.Source(width: 1440, height: 1080, frames: 45, kodak: H264EncoderTests.photographs)
+        var settings = QuickTimeWriterTests.liveSettings()
+        settings.videoCodec = .hevc
+        let started = Date()
+        try MovieFixture.record(path, source: source, frames: 45, settings: settings)
+        let seconds = Date().timeIntervalSince(started)
+        let video = try #require(try MovieProbe(path).video)
+        let bitRate = Double(video["bit_rate"] as? String ?? "") ?? 0
+        let raw = dir.path("decoded.yuv")
+        try Judge.run("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
+        let decoded = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let frameBytes = 1440 * 1080 * 3 / 2
+        #expect(decoded.count == 45 * frameBytes)
+        var luma: [Double] = []
+        for i in stride(from: 0, to: 45, by: 4) where decoded.count >= (i + 1) * frameBytes {
+            let fed = try YCbCrConversion.makeYCbCr420(from: try source.frame(i))
+            luma.append(
+                decoded.withUnsafeBytes { d in
+                    fed.luma.withUnsafeBytes {
+                        H264EncoderTests.psnr(UnsafeRawBufferPointer(rebasing: d[(i * frameBytes)...]), $0, count: 1440 * 1080)
+                    }
+                })
+        }
+        let mean = luma.reduce(0, +) / Double(max(1, luma.count))
+        print(
+            "HEVC Live Photo settings: \(String(format: "%.2f", bitRate / 1e6)) Mbit/s, luma PSNR min \(String(format: "%.2f", luma.min() ?? 0)) dB mean \(String(format: "%.2f", mean)) dB, recorded in \(String(format: "%.2f", seconds)) s (debug build)"
+        )
+        #expect(bitRate > 3.5e6 && bitRate < 9e6, "rate control near the 7 Mbit/s target: \(bitRate)")
+        #expect(luma.count == 12 && luma.allSatisfy { $0 > 40 }, "\(luma)")
     }
 
     @Test("The iPhone 14 Pro's HDR HEVC (Main 10, Dolby Vision 8.4, HLG) decodes to RGBA16 matching ffmpeg's rgb48 decode")
@@ -154,24 +198,35 @@ struct HEVCTests {
         #expect(psnr.count == 5 && psnr.allSatisfy { $0 >= 45 }, "\(psnr)")
     }
 
-    @Test("A movie from ffmpeg's libx265 (B-frames, rotate=90) decodes in presentation order matching ffmpeg, its rotation read by TrackTransform")
+    @Test(
+        "A movie from ffmpeg's libx265 (B-frames, rotate=90 metadata) decodes in presentation order matching ffmpeg, its rotation read by TrackTransform as ffprobe and exiftool read it"
+    )
     func ffmpegLibx265() throws {
         let dir = try TemporaryDirectory()
+        let encoded = dir.path("x265-upright.mov")
         let path = dir.path("x265.mov")
         try Judge.run(
             "ffmpeg",
             [
                 "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15:d=1", "-c:v", "libx265", "-x265-params",
-                "log-level=none", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", "-colorspace", "bt709", "-metadata:s:v", "rotate=90", path,
+                "log-level=none", "-pix_fmt", "yuv420p", "-tag:v", "hvc1", "-colorspace", "bt709", encoded,
             ])
+        // ffmpeg 5.1 writes the rotate tag as a display matrix only when it copies the stream
+        // (and has no -display_rotation): "rotate=90" is 90° counter-clockwise, 270° clockwise.
+        try Judge.run("ffmpeg", ["-v", "error", "-i", encoded, "-c", "copy", "-metadata:s:v", "rotate=90", path])
         let movie = try MovieReader(path: path)
         let track = try #require(movie.tracks.first { $0.mediaType == .video })
-        #expect(track.codec == "hvc1" && track.transform.rotation == 90 && track.sampleCount == 15)
+        #expect(track.codec == "hvc1" && track.sampleCount == 15)
+        #expect(track.transform.rotation == 270 && track.transform.exifOrientation == 8)
+        #expect(try TrackTransformTests.ffprobeRotation(path) == TrackTransformTests.counterClockwise(270))
+        #expect(try TrackTransformTests.exiftoolMatrix(path).rotation == 270)
         #expect(track.sampleTable.cttsOffset.contains { $0 != 0 }, "libx265's default B-frames reorder the samples")
         let frames = try movie.decodeFrames(track: track.id, range: 0..<15)
         let reference = try Self.ffmpegRGB(path, frames: 15, matrix: "bt709", deep: false, in: dir)
         let psnr = zip(frames, reference).map { Self.psnr($0, $1, peak: 255) }
-        print("ffmpeg libx265 movie: RGB PSNR against ffmpeg's decode min \(String(format: "%.2f", psnr.min() ?? 0)) dB over \(psnr.count) frames")
+        print(
+            "ffmpeg libx265 movie: RGB PSNR against ffmpeg's decode min \(String(format: "%.2f", psnr.min() ?? 0)) dB over \(psnr.count) frames"
+        )
         #expect(frames.count == 15 && psnr.allSatisfy { $0 >= 40 }, "\(psnr)")
         // A range in the middle starts at the sync sample before it and gives the same frames.
         let middle = try movie.decodeFrames(track: track.id, range: 5..<8)
@@ -187,7 +242,9 @@ struct HEVCTests {
         #expect(try HEVCDecoderConfiguration(parsing: good) == encoder.decoderConfiguration)
         let corrupt: (DaguerreError) -> Bool = { if case .corruptData = $0 { true } else { false } }
         for length in 0..<good.count {
-            expectDaguerreError("hvcC cut to \(length) bytes", corrupt) { _ = try HEVCDecoderConfiguration(parsing: Array(good[..<length])) }
+            expectDaguerreError("hvcC cut to \(length) bytes", corrupt) {
+                _ = try HEVCDecoderConfiguration(parsing: Array(good[..<length]))
+            }
         }
         var version0 = good
         version0[0] = 0

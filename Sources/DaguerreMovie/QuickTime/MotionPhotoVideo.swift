@@ -50,7 +50,8 @@ public enum MotionPhotoVideo {
             let width = video.width, let height = video.height
         else {
             throw .unsupported(
-                feature: "Motion Photo video from '\(video.codec)' tracks", hint: "The Live Photo movie must be H.264 ('avc1') or HEVC ('hvc1').")
+                feature: "Motion Photo video from '\(video.codec)' tracks",
+                hint: "The Live Photo movie must be H.264 ('avc1') or HEVC ('hvc1').")
         }
         do throws(DaguerreError) {
             var format = VideoTrackFormat(

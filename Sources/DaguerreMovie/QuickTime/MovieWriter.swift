@@ -121,7 +121,8 @@ public final class MovieWriter {
     public func addVideoTrack(_ format: VideoTrackFormat) throws(DaguerreError) -> TrackID {
         try format.validate()
         var t = try newTrack(
-            .video, codec: format.decoderConfiguration.codec.sampleEntryType, timescale: format.timescale, sampleEntry: format.sampleEntry(), fixedSize: nil)
+            .video, codec: format.decoderConfiguration.codec.sampleEntryType, timescale: format.timescale,
+            sampleEntry: format.sampleEntry(), fixedSize: nil)
         t.width = format.displayWidth
         t.height = Double(format.height)
         t.transform = format.transform

@@ -203,7 +203,8 @@ private struct SequenceParameterSet {
         let luma = try r.exponentialGolomb()
         let chromaDepth = try r.exponentialGolomb()
         guard luma <= 7, chromaDepth <= 7 else {
-            throw .corruptData(format: "HEVC SPS", detail: "bit depths \(luma + 8)/\(chromaDepth + 8) exceed 15 (what hvcC can record)", path: nil)
+            throw .corruptData(
+                format: "HEVC SPS", detail: "bit depths \(luma + 8)/\(chromaDepth + 8) exceed 15 (what hvcC can record)", path: nil)
         }
         bitDepthLuma = UInt8(luma) + 8
         bitDepthChroma = UInt8(chromaDepth) + 8

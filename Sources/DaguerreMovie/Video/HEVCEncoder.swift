@@ -123,7 +123,8 @@ public final class HEVCEncoder {
         guard let context, let frame else { throw .invalidArgument(what: "HEVC encoder", problem: "it is finished") }
         guard source.width == settings.width, source.height == settings.height else {
             throw .invalidArgument(
-                what: "Frame of \(source.width)×\(source.height)", problem: "the encoder was set up for \(settings.width)×\(settings.height)")
+                what: "Frame of \(source.width)×\(source.height)",
+                problem: "the encoder was set up for \(settings.width)×\(settings.height)")
         }
         guard av_frame_make_writable(frame) >= 0, let y = frame.pointee.data.0, let cb = frame.pointee.data.1,
             let cr = frame.pointee.data.2

@@ -52,7 +52,9 @@ public final class VideoDecoder {
         guard let codec = avcodec_find_decoder(id) else {
             throw .unsupported(
                 feature: "\(name) decoding",
-                hint: "Install libavcodec with its \(configuration.codec == .hevc ? "hevc" : "h264") decoder (apt-get install libavcodec-dev).")
+                hint:
+                    "Install libavcodec with its \(configuration.codec == .hevc ? "hevc" : "h264") decoder (apt-get install libavcodec-dev)."
+            )
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
             throw .tooLarge(what: "\(name) decoder context", value: 0, limit: 0)
@@ -72,7 +74,10 @@ public final class VideoDecoder {
         guard status >= 0 else {
             avcodec_free_context(&context)
             throw .corruptData(
-                format: name, detail: "the decoder refused the \(configuration.codec.configurationBoxType) parameter sets (\(FFmpegError.describe(status)))", path: nil)
+                format: name,
+                detail:
+                    "the decoder refused the \(configuration.codec.configurationBoxType) parameter sets (\(FFmpegError.describe(status)))",
+                path: nil)
         }
         packet = av_packet_alloc()
         frame = av_frame_alloc()
