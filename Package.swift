@@ -43,8 +43,9 @@ let package = Package(
         .systemLibrary(
             name: "CTIFF", pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
-        // Video: libx264 encodes H.264 (L2); FFmpeg's libavcodec decodes it and encodes AAC for
-        // Motion Photo MP4s. The QuickTime container itself is Daguerre's own code.
+        // Video: libx264 encodes H.264 (L2); FFmpeg's libavcodec decodes H.264 and HEVC, encodes
+        // HEVC through its libx265 wrapper and AAC for Motion Photo MP4s. The QuickTime container
+        // itself is Daguerre's own code.
         // No pkgConfig for x264: its .pc file adds -DX264_API_IMPORTS (a Windows DLL flag), which
         // SwiftPM refuses with a warning on every build. x264.h and libx264 are on the default
         // paths of Debian's libx264-dev (scripts/setup installs it).
@@ -77,7 +78,7 @@ let package = Package(
             dependencies: ["CLCMS2", .product(name: "Crypto", package: "swift-crypto")]),
         // Still formats: JPEG, PNG, TIFF, DNG, HEIF/HEIC (read), EXIF/XMP/ICC.
         .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs", "CHeif"]),
-        // Movies: QuickTime/MP4, H.264, AAC, the Live Photo pair and Motion Photo; the only
+        // Movies: QuickTime/MP4, H.264, HEVC, AAC, the Live Photo pair and Motion Photo; the only
         // module that needs the video libraries.
         .target(
             name: "DaguerreMovie", dependencies: ["DaguerreCore", "DaguerreFormats", "CDaguerreVideo", "CX264", "COpenH264", "CFFmpeg"]),

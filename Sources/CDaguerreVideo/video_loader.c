@@ -16,6 +16,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/dict.h>
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
 #include <libavutil/log.h>
@@ -76,6 +77,8 @@ static struct {
     __typeof__(&av_mallocz) mallocz;
     __typeof__(&av_channel_layout_copy) channel_layout_copy;
     __typeof__(&av_channel_layout_default) channel_layout_default;
+    __typeof__(&av_dict_set) dict_set;
+    __typeof__(&av_dict_free) dict_free;
     __typeof__(&av_log_set_level) log_set_level;
     __typeof__(&av_strerror) strerror;
 } ff;
@@ -101,6 +104,7 @@ static void ff_load(void) {
     U(frame_alloc, av_frame_alloc); U(frame_free, av_frame_free); U(frame_get_buffer, av_frame_get_buffer);
     U(frame_make_writable, av_frame_make_writable); U(frame_unref, av_frame_unref); U(mallocz, av_mallocz);
     U(channel_layout_copy, av_channel_layout_copy); U(channel_layout_default, av_channel_layout_default);
+    U(dict_set, av_dict_set); U(dict_free, av_dict_free);
     U(log_set_level, av_log_set_level); U(strerror, av_strerror);
 #undef C
 #undef U
@@ -137,6 +141,10 @@ int av_channel_layout_copy(AVChannelLayout *destination, const AVChannelLayout *
     return FF_READY ? ff.channel_layout_copy(destination, source) : FF_UNAVAILABLE;
 }
 void av_channel_layout_default(AVChannelLayout *layout, int channels) { if (FF_READY) ff.channel_layout_default(layout, channels); }
+int av_dict_set(AVDictionary **dictionary, const char *key, const char *value, int flags) {
+    return FF_READY ? ff.dict_set(dictionary, key, value, flags) : FF_UNAVAILABLE;
+}
+void av_dict_free(AVDictionary **dictionary) { if (FF_READY) ff.dict_free(dictionary); }
 void av_log_set_level(int level) { if (FF_READY) ff.log_set_level(level); }
 int av_strerror(int code, char *buffer, size_t size) {
     if (FF_READY) return ff.strerror(code, buffer, size);

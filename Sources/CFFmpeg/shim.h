@@ -1,5 +1,5 @@
-// FFmpeg's libavcodec (H.264 decoding, AAC encoding) and libavutil. (The containers are
-// Daguerre's own, so libavformat is not used.)
+// FFmpeg's libavcodec (H.264 and HEVC decoding, HEVC encoding through libx265, AAC encoding)
+// and libavutil. (The containers are Daguerre's own, so libavformat is not used.)
 // Swift does not import AVERROR(e), AVERROR_EOF or AV_NOPTS_VALUE (TOOLCHAIN.md), and cannot
 // call the variadic av_log: the wrappers below stand in for them.
 #include <errno.h>
@@ -7,6 +7,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/dict.h>
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
 #include <libavutil/log.h>

@@ -212,7 +212,7 @@ struct H264EncoderTests {
             #expect(types.isDisjoint(with: [7, 8]), "no parameter sets in samples: \(types)")
             #expect(throws: DaguerreError.self) { _ = try encoder.encode(frames[0], presentationTime: 9999) }
             // Our decoder takes the stream from avcC and the samples alone.
-            let decoder = try H264Decoder(configuration: encoder.decoderConfiguration)
+            let decoder = try VideoDecoder(configuration: encoder.trackConfiguration)
             var decoded = 0
             for s in samples { decoded += try decoder.decode(s.data, presentationTime: s.presentationTime).count }
             decoded += try decoder.flush().count

@@ -27,7 +27,11 @@ struct QuickTimeReaderTests {
         #expect(video.sampleCount == 45)
         #expect(video.timescale == 600)
         #expect(video.colorProperties == .bt709)
-        #expect(video.decoderConfiguration?.profile == 66)  // ultrafast: Constrained Baseline
+        if case .avc(let avcC) = video.decoderConfiguration {
+            #expect(avcC.profile == 66)  // ultrafast: Constrained Baseline
+        } else {
+            Issue.record("no avcC record: \(String(describing: video.decoderConfiguration))")
+        }
         #expect(video.sample(at: 0)?.isSync == true)
         #expect(video.sample(at: 44)?.presentationTime == Int64(44 * 40))
         #expect(audio.sampleCount == 132_300)

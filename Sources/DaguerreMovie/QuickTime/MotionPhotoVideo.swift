@@ -44,11 +44,14 @@ public enum MotionPhotoVideo {
         guard let video = movie.tracks.first(where: { $0.mediaType == .video }) else {
             throw .invalidArgument(what: "Live Photo movie \(movie.path ?? "(memory)")", problem: "it has no video track")
         }
-        guard video.codec == "avc1" || video.codec == "avc3", let config = video.decoderConfiguration,
+        // avc3 samples carry their parameter sets in-band, so they stay valid under 'avc1'; an
+        // 'hev1' record may lack sets the samples carry, so only 'hvc1' HEVC is copied.
+        guard video.codec == "avc1" || video.codec == "avc3" || video.codec == "hvc1", let config = video.decoderConfiguration,
             let width = video.width, let height = video.height
         else {
             throw .unsupported(
-                feature: "Motion Photo video from '\(video.codec)' tracks", hint: "The Live Photo movie must be H.264 ('avc1').")
+                feature: "Motion Photo video from '\(video.codec)' tracks",
+                hint: "The Live Photo movie must be H.264 ('avc1') or HEVC ('hvc1').")
         }
         do throws(DaguerreError) {
             var format = VideoTrackFormat(

@@ -216,8 +216,12 @@ struct MovieAtomParser {
             guard entry.end - body >= 78 else { return }
             for child in try BoxScanner.boxes(in: bytes, range: (body + 78)..<entry.end, parent: entry.type.description) {
                 switch child.type {
-                case "avcC":
-                    track.decoderConfiguration = try AVCDecoderConfiguration(parsing: Array(bytes[child.bodyStart..<child.end]))
+                case "avcC", "hvcC":
+                    if let config = try VideoDecoderConfiguration.parse(
+                        box: child.type, in: entry.type, body: Array(bytes[child.bodyStart..<child.end]))
+                    {
+                        track.decoderConfiguration = config
+                    }
                 case "colr":
                     var c = reader(child)
                     let kind = try c.fourCC()

@@ -1,5 +1,5 @@
 // Reads QuickTime and MPEG-4 files: Daguerre's own box parser (MovieAtomParser, SampleTable)
-// for structure and metadata; libavcodec only to decode H.264 frames (H264Decoder).
+// for structure and metadata; libavcodec only to decode H.264 and HEVC frames (VideoDecoder).
 import DaguerreCore
 import DaguerreFormats
 import Foundation
@@ -410,8 +410,10 @@ public final class MovieReader: Sendable {
         throws(DaguerreError)
     {
         let t = try requireTrack(id)
-        guard t.mediaType == .video, t.codec == "avc1" || t.codec == "avc3", let config = t.decoderConfiguration else {
-            throw .unsupported(feature: "Decoding '\(t.codec)' video", hint: "Only H.264 tracks with an avcC record ('avc1') are decoded.")
+        guard t.mediaType == .video, let config = t.decoderConfiguration else {
+            throw .unsupported(
+                feature: "Decoding '\(t.codec)' video",
+                hint: "Only H.264 ('avc1' with avcC) and HEVC ('hvc1'/'hev1' with hvcC) tracks are decoded.")
         }
         guard range.lowerBound >= 0, range.upperBound <= t.sampleCount else {
             throw .invalidArgument(what: "Frames \(range) of track \(id)", problem: "the track has \(t.sampleCount) frames")
@@ -436,7 +438,7 @@ public final class MovieReader: Sendable {
         for (k, s) in zip(range, wanted) { rankOfTime[s.presentationTime] = k }
         let firstDecode = wanted.map(\.index).min() ?? 0
         let lastDecode = wanted.map(\.index).max() ?? 0
-        let decoder = try H264Decoder(configuration: config, colorProperties: t.colorProperties, limits: options.limits)
+        let decoder = try VideoDecoder(configuration: config, colorProperties: t.colorProperties, limits: options.limits)
         var pendingOut: [(Int, PixelBuffer)] = []
         func deliver(_ frames: [(time: Int64, frame: PixelBuffer)]) {
             for f in frames { if let k = rankOfTime[f.time] { pendingOut.append((k, f.frame)) } }
@@ -454,7 +456,8 @@ public final class MovieReader: Sendable {
         for (k, f) in pendingOut { try body(k, f) }
     }
 
-    /// The decoded frames whose presentation order falls in `range` (RGBA8, tagged with the
+    /// The decoded frames whose presentation order falls in `range` (RGBA8, or RGBA16 for 10-
+    /// and 12-bit HEVC; see ``VideoDecoder``), tagged with the
     /// track's colour space). Each 1440×1080 frame takes 6 MB; use the callback form for long ranges.
     public func decodeFrames(track id: Int, range: Range<Int>) throws(DaguerreError) -> [PixelBuffer] {
         var frames: [(Int, PixelBuffer)] = []

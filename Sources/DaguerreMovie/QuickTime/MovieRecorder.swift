@@ -1,13 +1,14 @@
-// Records a QuickTime movie from raw frames and audio: H.264 encoding (x264 or OpenH264) +
-// Daguerre's MovieWriter.
+// Records a QuickTime movie from raw frames and audio: H.264 (x264 or OpenH264) or HEVC (x265)
+// encoding + Daguerre's MovieWriter.
 import DaguerreCore
 import DaguerreFormats
 
 /// Records a movie file from pixel buffers and PCM audio: the MovieFileOutput / Live Photo movie
 /// writer (SPEC L2–L4, L6, W5). It will be fed by the virtual camera.
 ///
-/// Each frame is converted to Y'CbCr 4:2:0 (``YCbCrConversion``), encoded by the H.264 encoder
-/// the settings choose (``MovieSettings/encoder``: ``X264Encoder`` or ``OpenH264Encoder``) and
+/// Each frame is converted to Y'CbCr 4:2:0 (``YCbCrConversion``), encoded by the encoder the
+/// settings choose (``MovieSettings/videoCodec``; for H.264, ``MovieSettings/encoder``:
+/// ``X264Encoder`` or ``OpenH264Encoder``; for HEVC, ``HEVCEncoder``) and
 /// streamed into the file by ``MovieWriter``; audio goes in as 16-bit PCM. ``finish()``
 /// adds the still-image-time sample (L4) and the movie metadata (content identifier L3, the
 /// caller's items L6) and renames the finished file into place; ``cancel()`` leaves nothing.
@@ -35,7 +36,7 @@ public final class MovieRecorder {
     public private(set) var frameCount = 0
 
     private let writer: MovieWriter
-    private let encoder: any H264Encoder
+    private let encoder: any VideoEncoder
     private let videoTrack: MovieWriter.TrackID
     private let audioTrack: MovieWriter.TrackID?
     private let metadataTrack: MovieWriter.TrackID?
@@ -60,7 +61,7 @@ public final class MovieRecorder {
         self.settings = settings
         self.destination = destination
         let color = settings.colorProperties
-        encoder = try settings.encoder.makeEncoder(
+        encoder = try settings.makeVideoEncoder(
             H264EncoderSettings(
                 width: settings.width, height: settings.height, frameRate: settings.frameRate,
                 bitRate: settings.bitRate, colorProperties: color, preset: settings.encoderPreset,
@@ -70,7 +71,7 @@ public final class MovieRecorder {
         if let date = settings.creationDate { writer.creationDate = date }
         var videoFormat = VideoTrackFormat(
             width: settings.width, height: settings.height,
-            decoderConfiguration: encoder.decoderConfiguration,
+            decoderConfiguration: encoder.trackConfiguration,
             colorProperties: color, timescale: MovieRecorder.videoTimescale)
         videoFormat.transform = settings.transform
         let video = try writer.addVideoTrack(videoFormat)
@@ -109,7 +110,7 @@ public final class MovieRecorder {
     }
 
     /// Encodes a planar 4:2:0 frame shown at `time`, under the movie's colour tags. The movie is
-    /// video range (what H.264 players expect), so a full-range (420f) frame is converted first,
+    /// video range (what H.264 and HEVC players expect), so a full-range (420f) frame is converted first,
     /// in one pass into the recorder's scratch frame; a video-range frame goes to the encoder as is.
     public func append(frame: PlanarYCbCr420Buffer, at time: MediaTime) throws(DaguerreError) {
         try checkOpen()
@@ -211,7 +212,7 @@ public final class MovieRecorder {
                     let duration = sample.decodeTime - p.decodeTime
                     guard duration > 0 else {
                         throw .processorFailed(
-                            name: "\(settings.encoder.libraryName) encoder",
+                            name: "\(encoder.libraryName) encoder",
                             reason: "decode times did not increase (\(p.decodeTime), \(sample.decodeTime))")
                     }
                     try writer.append(sample: p.data, to: videoTrack, duration: duration, isSync: p.isKeyFrame)

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// The defaults are a Live Photo movie's (SPEC L2): H.264 1440×1080 at 15 fps and about
 /// 7 Mbit/s, sRGB (BT.709 tags), encoded by x264; ``encoder`` chooses OpenH264 instead when the
-/// program must not carry GPL code. Set ``colorSpace`` to Display P3 for wide colour (W5).
+/// program must not carry GPL code, and ``videoCodec`` `.hevc` records HEVC (`hvc1`, x265) as
+/// iPhones do since iOS 11. Set ``colorSpace`` to Display P3 for wide colour (W5).
 /// ``audio`` adds 16-bit PCM at 44.1 kHz, mono or stereo (L2). ``contentIdentifier`` is the
 /// UUID string the still's MakerNote also carries (L3); ``stillImageTime`` adds the timed
 /// metadata track with one sample at that movie time (L4); ``metadata`` holds the caller's
@@ -47,12 +48,15 @@ public struct MovieSettings: Sendable, Hashable {
     public var contentIdentifier: String?
     /// The still's time in the movie: adds the still-image-time timed metadata track.
     public var stillImageTime: MediaTime?
+    /// The video codec: H.264 (the default) or HEVC (encoded by x265, GPL-2 or later).
+    public var videoCodec: VideoCodec
     /// The H.264 encoder: x264 (GPL-2, the default) or OpenH264 (BSD-2); the choice decides the
-    /// licence of a program that records (``H264EncoderChoice``).
+    /// licence of a program that records (``H264EncoderChoice``). Not used for HEVC.
     public var encoder: H264EncoderChoice
-    /// The x264 preset (speed against compression): `ultrafast` by default, which records the
-    /// L2 movie in well under 1.5 s on two shared cores; `superfast` compresses better when the
-    /// CPU is free (see ``X264Encoder``). OpenH264 has no presets and ignores it.
+    /// The x264 or x265 preset (speed against compression; both use the same names):
+    /// `ultrafast` by default, which records the L2 movie in well under 1.5 s on two shared cores
+    /// with x264; `superfast` compresses better when the CPU is free (see ``X264Encoder``).
+    /// OpenH264 has no presets and ignores it.
     public var encoderPreset: String
     /// Encoder threads (0: the library chooses); OpenH264 cuts each frame into this many slices.
     public var encoderThreads: Int
@@ -68,7 +72,7 @@ public struct MovieSettings: Sendable, Hashable {
         width: Int = 1440, height: Int = 1080, frameRate: Int = 15, bitRate: Int = 7_000_000,
         colorSpace: ColorSpace = .sRGB, audio: Audio? = nil, metadata: [MetadataItem] = [],
         contentIdentifier: String? = nil, stillImageTime: MediaTime? = nil,
-        encoder: H264EncoderChoice = .x264, encoderPreset: String = "ultrafast", encoderThreads: Int = 2,
+        videoCodec: VideoCodec = .h264, encoder: H264EncoderChoice = .x264, encoderPreset: String = "ultrafast", encoderThreads: Int = 2,
         transform: TrackTransform = .identity
     ) {
         self.width = width
@@ -80,6 +84,7 @@ public struct MovieSettings: Sendable, Hashable {
         self.metadata = metadata
         self.contentIdentifier = contentIdentifier
         self.stillImageTime = stillImageTime
+        self.videoCodec = videoCodec
         self.encoder = encoder
         self.encoderPreset = encoderPreset
         self.encoderThreads = encoderThreads

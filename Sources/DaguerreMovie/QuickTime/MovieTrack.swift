@@ -45,8 +45,9 @@ public struct MovieTrack: Sendable, Hashable {
     public var references: [FourCC: [Int]]
     /// Video colour tags ('colr' 'nclx' or 'nclc').
     public var colorProperties: VideoColorProperties?
-    /// H.264 parameter sets ('avcC').
-    public var decoderConfiguration: AVCDecoderConfiguration?
+    /// The parameter sets of an H.264 ('avcC' of 'avc1'/'avc3') or HEVC ('hvcC' of
+    /// 'hvc1'/'hev1') track; nil for other codecs, which ``MovieReader`` does not decode.
+    public var decoderConfiguration: VideoDecoderConfiguration?
     public var sampleRate: Double?
     public var channels: Int?
     public var bitsPerSample: Int?

@@ -26,7 +26,7 @@ import Foundation
 ///
 /// ```swift
 /// let writer = try MovieWriter(destination: "/tmp/live.mov")
-/// let video = try writer.addVideoTrack(VideoTrackFormat(width: 1440, height: 1080, decoderConfiguration: avcC))
+/// let video = try writer.addVideoTrack(VideoTrackFormat(width: 1440, height: 1080, decoderConfiguration: .avc(avcC)))
 /// for s in samples { try writer.append(sample: s.data, to: video, duration: 40, isSync: s.isKeyFrame) }
 /// writer.metadata = [MetadataItem(key: .contentIdentifier, value: uuid)]
 /// let info = try writer.finish()
@@ -117,10 +117,12 @@ public final class MovieWriter {
 
     // MARK: - Tracks
 
-    /// Adds an H.264 video track.
+    /// Adds an H.264 ('avc1') or HEVC ('hvc1') video track, as its configuration says.
     public func addVideoTrack(_ format: VideoTrackFormat) throws(DaguerreError) -> TrackID {
         try format.validate()
-        var t = try newTrack(.video, codec: "avc1", timescale: format.timescale, sampleEntry: format.sampleEntry(), fixedSize: nil)
+        var t = try newTrack(
+            .video, codec: format.decoderConfiguration.codec.sampleEntryType, timescale: format.timescale,
+            sampleEntry: format.sampleEntry(), fixedSize: nil)
         t.width = format.displayWidth
         t.height = Double(format.height)
         t.transform = format.transform

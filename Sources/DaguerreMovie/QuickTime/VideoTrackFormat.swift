@@ -1,23 +1,25 @@
-// The sample description of an H.264 video track ('avc1' with avcC, colr, pasp).
+// The sample description of a video track: 'avc1' with avcC or 'hvc1' with hvcC, then colr, pasp.
 import DaguerreCore
 import DaguerreFormats
 
-/// An H.264 video track for ``MovieWriter``: frame size, the `avcC` parameter sets, colour tags,
-/// pixel aspect ratio and display matrix (``transform``, in the track header), written as an `avc1` sample entry with `avcC`, `colr` ('nclx') and
-/// `pasp` atoms (QuickTime File Format "Video sample description"; ISO 14496-15).
+/// An H.264 or HEVC video track for ``MovieWriter``: frame size, the parameter sets
+/// (``VideoDecoderConfiguration``), colour tags, pixel aspect ratio and display matrix
+/// (``transform``, in the track header), written as an `avc1` sample entry with `avcC`, or an
+/// `hvc1` one with `hvcC`, then `colr` ('nclx') and `pasp` atoms (QuickTime File Format "Video
+/// sample description"; ISO 14496-15).
 ///
 /// SPEC L2: Live Photo movies are 1440×1080 (or 1290×960) H.264 at 15 fps; W5: their `colr`
 /// says P3 when the capture was wide colour. Timescale 600, as Apple's video tracks.
 ///
 /// ```swift
-/// let format = VideoTrackFormat(width: 1440, height: 1080, decoderConfiguration: encoder.decoderConfiguration,
+/// let format = VideoTrackFormat(width: 1440, height: 1080, decoderConfiguration: .avc(encoder.decoderConfiguration),
 ///                               colorProperties: .displayP3)
 /// let video = try writer.addVideoTrack(format)
 /// ```
 public struct VideoTrackFormat: Sendable, Hashable {
     public var width: Int
     public var height: Int
-    public var decoderConfiguration: AVCDecoderConfiguration
+    public var decoderConfiguration: VideoDecoderConfiguration
     public var colorProperties: VideoColorProperties
     /// Pixel aspect ratio as horizontal and vertical spacing (`pasp`); 1:1 for square pixels.
     public var pixelAspectHorizontal: UInt32 = 1
@@ -29,7 +31,7 @@ public struct VideoTrackFormat: Sendable, Hashable {
     public var transform: TrackTransform = .identity
 
     public init(
-        width: Int, height: Int, decoderConfiguration: AVCDecoderConfiguration,
+        width: Int, height: Int, decoderConfiguration: VideoDecoderConfiguration,
         colorProperties: VideoColorProperties = .bt709, timescale: Int32 = 600
     ) {
         self.width = width
@@ -52,10 +54,11 @@ public struct VideoTrackFormat: Sendable, Hashable {
     /// The display width: width × horizontal / vertical spacing.
     var displayWidth: Double { Double(width) * Double(pixelAspectHorizontal) / Double(pixelAspectVertical) }
 
-    /// The `avc1` sample entry.
+    /// The `avc1` or `hvc1` sample entry.
     func sampleEntry() -> [UInt8] {
+        let codec = decoderConfiguration.codec
         var w = ByteWriter()
-        w.box("avc1") { w in
+        w.box(codec.sampleEntryType) { w in
             w.zeros(6)
             w.u16(1)  // reserved, data reference index
             w.u16(0)
@@ -69,10 +72,10 @@ public struct VideoTrackFormat: Sendable, Hashable {
             w.u32(0x0048_0000)  // 72 dpi
             w.u32(0)  // data size
             w.u16(1)  // frames per sample
-            w.pascalString("H.264", fieldSize: 32)  // compressor name
+            w.pascalString(codec.displayName, fieldSize: 32)  // compressor name
             w.u16(24)  // depth
             w.i16(-1)  // no colour table
-            w.box("avcC") { w in w.append(decoderConfiguration.serialized()) }
+            w.box(codec.configurationBoxType) { w in w.append(decoderConfiguration.serialized()) }
             w.box("colr") { w in
                 w.fourCC("nclx")
                 w.u16(colorProperties.primaries)

@@ -29,7 +29,7 @@ import Synchronization
 /// var samples = try encoder.encode(frame, presentationTime: 0)
 /// samples += try encoder.finish()
 /// ```
-public final class OpenH264Encoder: H264Encoder {
+public final class OpenH264Encoder {
     public let settings: H264EncoderSettings
     /// SPS and PPS for the `avcC` box.
     public let decoderConfiguration: AVCDecoderConfiguration

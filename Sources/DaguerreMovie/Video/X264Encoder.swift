@@ -29,7 +29,7 @@ import DaguerreFormats
 /// var samples = try encoder.encode(frame, presentationTime: 0)
 /// samples += try encoder.finish()
 /// ```
-public final class X264Encoder: H264Encoder {
+public final class X264Encoder {
     public let settings: H264EncoderSettings
     /// SPS and PPS for the `avcC` box.
     public let decoderConfiguration: AVCDecoderConfiguration

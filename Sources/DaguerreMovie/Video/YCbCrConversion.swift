@@ -230,22 +230,64 @@ public enum YCbCrConversion {
         }
     }
 
-    /// The pointer-level backward conversion (4:2:0, chroma at half width and height, rounded up).
-    static func makeRGBA(
-        y: UnsafePointer<UInt8>, yStride: Int, cb: UnsafePointer<UInt8>, cbStride: Int,
-        cr: UnsafePointer<UInt8>, crStride: Int, width: Int, height: Int,
-        matrix: UInt16, fullRange: Bool, colorSpace: ColorSpace?
-    ) throws(DaguerreError) -> PixelBuffer {
-        var out = try PixelBuffer(width: width, height: height, format: .rgba8, colorSpace: colorSpace, alpha: .straight)
+    /// The planes of a decoded 4:2:0 frame (chroma at half width and height, rounded up):
+    /// one byte per sample at 8 bits, a little-endian 16-bit word above. Strides are in bytes.
+    struct Planes420 {
+        var y: UnsafeRawPointer, yStride: Int
+        var cb: UnsafeRawPointer, cbStride: Int
+        var cr: UnsafeRawPointer, crStride: Int
+        var width: Int, height: Int
+        /// 8 to 16.
+        var bitDepth: Int
+    }
+
+    /// The pointer-level backward conversion: RGBA8 from 8-bit planes, RGBA16 from deeper ones.
+    static func makeRGBA(_ p: Planes420, matrix: UInt16, fullRange: Bool, colorSpace: ColorSpace?) throws(DaguerreError)
+        -> PixelBuffer
+    {
+        let deep = p.bitDepth > 8
+        var out = try PixelBuffer(
+            width: p.width, height: p.height, format: deep ? .rgba16 : .rgba8, colorSpace: colorSpace, alpha: .straight)
         let rowBytes = out.bytesPerRow
         out.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
-            convertYCbCr(
-                y: y, yStride: yStride, cb: cb, cbStride: cbStride, cr: cr, crStride: crStride, width: width, height: height,
-                matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes,
-                layout: .rgba)
+            if deep {
+                convertDeepYCbCr(p, matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes)
+            } else {
+                convertYCbCr(
+                    y: p.y.assumingMemoryBound(to: UInt8.self), yStride: p.yStride, cb: p.cb.assumingMemoryBound(to: UInt8.self),
+                    cbStride: p.cbStride, cr: p.cr.assumingMemoryBound(to: UInt8.self), crStride: p.crStride,
+                    width: p.width, height: p.height, matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes,
+                    layout: .rgba)
+            }
         }
         return out
+    }
+
+    /// The backward matrix for samples of `bitDepth` bits to R'G'B' in 0…`maximum`: luma and
+    /// chroma offsets and scales (video range: 219 and 224 steps of 2^(depth − 8); full range:
+    /// the whole code range), then the chroma weights of the matrix code.
+    struct BackwardCoefficients {
+        var crToR: Float, cbToG: Float, crToG: Float, cbToB: Float
+        var yOffset: Float, yScale: Float, cOffset: Float, cScale: Float
+
+        init(matrix: UInt16, fullRange: Bool, bitDepth: Int, maximum: Float) {
+            // Kr, Kb of the matrix: BT.601 (5, 6), BT.2020 (9, 10), otherwise BT.709.
+            let weights = YCbCrMatrix(code: matrix)
+            let kr = Float(weights.kr)
+            let kb = Float(weights.kb)
+            let kg = 1 - kr - kb
+            crToR = 2 * (1 - kr)
+            cbToB = 2 * (1 - kb)
+            cbToG = -cbToB * kb / kg
+            crToG = -crToR * kr / kg
+            let step = Float(1 << (bitDepth - 8))
+            let codes = Float((1 << bitDepth) - 1)
+            yOffset = fullRange ? 0 : 16 * step
+            yScale = fullRange ? maximum / codes : maximum / (219 * step)
+            cOffset = 128 * step
+            cScale = fullRange ? maximum / codes : maximum / (224 * step)
+        }
     }
 
     /// Writes `height` rows of `width` opaque four-byte pixels with R, G, B at `layout`'s
@@ -255,18 +297,7 @@ public enum YCbCrConversion {
         cr: UnsafePointer<UInt8>, crStride: Int, width: Int, height: Int, matrix: UInt16, fullRange: Bool,
         into base: UnsafeMutableRawPointer, bytesPerRow rowBytes: Int, layout: ChannelLayout
     ) {
-        // Kr, Kb of the matrix: BT.601 (5, 6), BT.2020 (9, 10), otherwise BT.709.
-        let weights = YCbCrMatrix(code: matrix)
-        let kr = Float(weights.kr)
-        let kb = Float(weights.kb)
-        let kg = 1 - kr - kb
-        let crToR = 2 * (1 - kr)
-        let cbToB = 2 * (1 - kb)
-        let cbToG = -cbToB * kb / kg
-        let crToG = -crToR * kr / kg
-        let yScale: Float = fullRange ? 1 : 255 / 219
-        let yOffset: Float = fullRange ? 0 : 16
-        let cScale: Float = fullRange ? 1 : 255 / 224
+        let k = BackwardCoefficients(matrix: matrix, fullRange: fullRange, bitDepth: 8, maximum: 255)
         let ro = layout.r
         let go = layout.g
         let bo = layout.b
@@ -276,15 +307,42 @@ public enum YCbCrConversion {
             let cbr = cb + (row / 2) * cbStride
             let crr = cr + (row / 2) * crStride
             for x in 0..<width {
-                let l = (Float(yr[x]) - yOffset) * yScale
-                let u = (Float(cbr[x / 2]) - 128) * cScale
-                let v = (Float(crr[x / 2]) - 128) * cScale
-                d[4 * x + ro] = clamp8(l + crToR * v)
-                d[4 * x + go] = clamp8(l + cbToG * u + crToG * v)
-                d[4 * x + bo] = clamp8(l + cbToB * u)
+                let l = (Float(yr[x]) - k.yOffset) * k.yScale
+                let u = (Float(cbr[x / 2]) - k.cOffset) * k.cScale
+                let v = (Float(crr[x / 2]) - k.cOffset) * k.cScale
+                d[4 * x + ro] = clamp8(l + k.crToR * v)
+                d[4 * x + go] = clamp8(l + k.cbToG * u + k.crToG * v)
+                d[4 * x + bo] = clamp8(l + k.cbToB * u)
                 d[4 * x + 3] = 255
             }
         }
+    }
+
+    /// Writes RGBA16 rows (opaque) from planes of 9 to 16 bits, R'G'B' scaled to 0…65535.
+    static func convertDeepYCbCr(
+        _ p: Planes420, matrix: UInt16, fullRange: Bool, into base: UnsafeMutableRawPointer, bytesPerRow rowBytes: Int
+    ) {
+        let k = BackwardCoefficients(matrix: matrix, fullRange: fullRange, bitDepth: p.bitDepth, maximum: 65535)
+        for row in 0..<p.height {
+            let d = (base + row * rowBytes).assumingMemoryBound(to: UInt16.self)
+            let yr = (p.y + row * p.yStride).assumingMemoryBound(to: UInt16.self)
+            let cbr = (p.cb + (row / 2) * p.cbStride).assumingMemoryBound(to: UInt16.self)
+            let crr = (p.cr + (row / 2) * p.crStride).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<p.width {
+                let l = (Float(UInt16(littleEndian: yr[x])) - k.yOffset) * k.yScale
+                let u = (Float(UInt16(littleEndian: cbr[x / 2])) - k.cOffset) * k.cScale
+                let v = (Float(UInt16(littleEndian: crr[x / 2])) - k.cOffset) * k.cScale
+                d[4 * x] = clamp16(l + k.crToR * v)
+                d[4 * x + 1] = clamp16(l + k.cbToG * u + k.crToG * v)
+                d[4 * x + 2] = clamp16(l + k.cbToB * u)
+                d[4 * x + 3] = 65535
+            }
+        }
+    }
+
+    @inline(__always) static func clamp16(_ v: Float) -> UInt16 {
+        let r = (v + 0.5).rounded(.down)
+        return r <= 0 ? 0 : r >= 65535 ? 65535 : UInt16(r)
     }
 
     @inline(__always) static func clamp8(_ v: Float) -> UInt8 {
