@@ -16,7 +16,7 @@ import Foundation
 public struct ContentEditingOutput: Sendable, Hashable {
     /// The files the edited Live Photo is written as.
     public enum Destination: Sendable, Hashable {
-        /// A JPEG and an H.264 movie paired by a new content identifier.
+        /// A still and a movie paired by a new content identifier, in ``pairFormat``.
         case pair(still: URL, movie: URL)
         /// A Google Motion Photo 1.0: the JPEG with the movie as an MP4 after it.
         case motionPhoto(URL)
@@ -29,15 +29,20 @@ public struct ContentEditingOutput: Sendable, Hashable {
     public var adjustmentData: AdjustmentData?
     /// Whether the `.AAE` sidecar is written beside the still (the XMP always is).
     public var writesSidecar = true
+    /// A pair's formats: JPEG + H.264 or HEIC + HEVC; by default what the still's name says.
+    /// (A Motion Photo is always a JPEG with an H.264 MP4.)
+    public var pairFormat: LivePhotoPairFormat
 
     public init(contentEditingInput: ContentEditingInput, still: URL, movie: URL) {
         self.contentEditingInput = contentEditingInput
         destination = .pair(still: still, movie: movie)
+        pairFormat = LivePhotoPairFormat(stillURL: still)
     }
 
     public init(contentEditingInput: ContentEditingInput, motionPhoto: URL) {
         self.contentEditingInput = contentEditingInput
         destination = .motionPhoto(motionPhoto)
+        pairFormat = .jpeg
     }
 
     /// The still's file (the Motion Photo itself for one).

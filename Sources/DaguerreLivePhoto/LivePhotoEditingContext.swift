@@ -130,7 +130,8 @@ public final class LivePhotoEditingContext: Sendable {
                 let still = try render.still(scale: scale)
                 let stillURL = folder.appendingPathComponent("preview.JPG")
                 let movieURL = folder.appendingPathComponent("preview.MOV")
-                try AtomicFile.write(try render.stillJPEG(still, identifier: id, adjustment: nil, quality: 0.8), to: stillURL.path)
+                try AtomicFile.write(
+                    try render.stillData(still, format: .jpeg, identifier: id, adjustment: nil, quality: 0.8), to: stillURL.path)
                 let size = try render.movie(to: movieURL.path, stillScale: scale, identifier: id, bitRateShare: 0.5)
                 return LivePhotoPreview(
                     stillURL: stillURL, movieURL: movieURL, size: Size(width: Double(size.0), height: Double(size.1)),
@@ -150,15 +151,18 @@ public final class LivePhotoEditingContext: Sendable {
         try output.check()
         let identifier = Self.contentIdentifier(for: media, adjustment: output.adjustmentData)
         try await run("Saving the edited Live Photo") { (render) throws(DaguerreError) in
-            let still = try render.stillJPEG(
-                try render.still(scale: 1), identifier: identifier, adjustment: output.adjustmentData, quality: 0.92)
+            let format: LivePhotoPairFormat
+            if case .pair = output.destination { format = output.pairFormat } else { format = .jpeg }
+            let still = try render.stillData(
+                try render.still(scale: 1), format: format, identifier: identifier, adjustment: output.adjustmentData, quality: 0.92)
             let sidecar =
                 output.writesSidecar ? output.adjustmentData.map { (AdjustmentData.sidecarURL(forStill: output.stillURL), $0) } : nil
             switch output.destination {
             case .pair(let stillURL, let movieURL):
                 let group = try AtomicFileGroup(destinations: [stillURL.path, movieURL.path] + (sidecar.map { [$0.0.path] } ?? []))
                 try AtomicFile.write(still, to: stillURL.path)
-                try render.movie(to: movieURL.path, stillScale: self.media.videoRenderScale, identifier: identifier)
+                try render.movie(
+                    to: movieURL.path, stillScale: self.media.videoRenderScale, identifier: identifier, codec: format.videoCodec)
                 if let (url, data) = sidecar { try AtomicFile.write(try data.sidecar(), to: url.path) }
                 try group.commit()
             case .motionPhoto(let url):

@@ -70,9 +70,11 @@ struct LivePhotoRender: Sendable {
         return try process(LivePhotoFrame(image: image, type: .photo, time: media.photoTime, renderScale: min(scale, 1)))
     }
 
-    /// The edited still as a JPEG: the original's EXIF made upright, the new content identifier
-    /// in the Apple MakerNote, and the adjustment data in the XMP.
-    func stillJPEG(_ image: Image, identifier: String, adjustment: AdjustmentData?, quality: Double) throws(DaguerreError) -> [UInt8] {
+    /// The edited still as a JPEG or a HEIC: the original's EXIF made upright, the new content
+    /// identifier in the Apple MakerNote, and the adjustment data in the XMP.
+    func stillData(
+        _ image: Image, format: LivePhotoPairFormat, identifier: String, adjustment: AdjustmentData?, quality: Double
+    ) throws(DaguerreError) -> [UInt8] {
         let rect = Self.pixelRect(image)
         let upright = image.cropped(to: rect).transformed(by: AffineTransform2D(translationX: -rect.minX, y: -rect.minY))
         var meta = media.stillFile.metadata ?? PhotoMetadata()
@@ -81,18 +83,29 @@ struct LivePhotoRender: Sendable {
         meta.writesAppleMakerNote = true
         meta.pixelWidth = Int(rect.width)
         meta.pixelHeight = Int(rect.height)
-        let jpeg = try context.jpegRepresentation(
-            of: upright, colorSpace: media.stillFile.colorSpace, options: [.quality(quality), .metadata(meta)])
-        guard let adjustment else { return jpeg }
-        var xmp = XMPPacket()
-        adjustment.write(into: &xmp)
-        let scan = try JPEGMarkerScanner(jpeg)
-        var segments: [JPEGSegment] = []
-        for s in scan.segments where s.marker == 0xE1 && jpeg[s.payload].starts(with: JPEGSegment.exifIdentifier) {
-            segments.append(JPEGSegment(marker: 0xE1, payload: Array(jpeg[s.payload])))
+        var xmp: XMPPacket?
+        if let adjustment {
+            var packet = XMPPacket()
+            adjustment.write(into: &packet)
+            xmp = packet
         }
-        segments.append(.xmp(xmp.serialized()))
-        return try JPEGFileMetadata.replacingMetadata(in: jpeg, with: segments, scan: scan)
+        switch format {
+        case .heic:
+            return try context.heifRepresentation(
+                of: upright, colorSpace: media.stillFile.colorSpace,
+                options: [.quality(quality), .metadata(meta)] + (xmp.map { [.xmp($0)] } ?? []))
+        case .jpeg:
+            let jpeg = try context.jpegRepresentation(
+                of: upright, colorSpace: media.stillFile.colorSpace, options: [.quality(quality), .metadata(meta)])
+            guard let xmp else { return jpeg }
+            let scan = try JPEGMarkerScanner(jpeg)
+            var segments: [JPEGSegment] = []
+            for s in scan.segments where s.marker == 0xE1 && jpeg[s.payload].starts(with: JPEGSegment.exifIdentifier) {
+                segments.append(JPEGSegment(marker: 0xE1, payload: Array(jpeg[s.payload])))
+            }
+            segments.append(.xmp(xmp.serialized()))
+            return try JPEGFileMetadata.replacingMetadata(in: jpeg, with: segments, scan: scan)
+        }
     }
 
     // MARK: The movie
@@ -101,7 +114,9 @@ struct LivePhotoRender: Sendable {
     /// most `stillScale` of the full-size still (1: the movie's own size), and records it to
     /// `path` with `identifier`. Returns the movie's size.
     @discardableResult
-    func movie(to path: String, stillScale: Double, identifier: String, bitRateShare: Double = 1) throws(DaguerreError) -> (Int, Int) {
+    func movie(
+        to path: String, stillScale: Double, identifier: String, bitRateShare: Double = 1, codec: VideoCodec = .h264
+    ) throws(DaguerreError) -> (Int, Int) {
         let video = media.video
         let frameScale = min(1, stillScale / media.videoRenderScale)
         let renderScale = media.videoRenderScale * frameScale
@@ -124,7 +139,8 @@ struct LivePhotoRender: Sendable {
                     space = buffer.colorSpace ?? .sRGB
                     recorder = try MovieRecorder(
                         destination: path,
-                        settings: settings(size: size, frameRate: frameRate, space: space, identifier: identifier, share: bitRateShare))
+                        settings: settings(
+                            size: size, frameRate: frameRate, space: space, identifier: identifier, share: bitRateShare, codec: codec))
                 }
                 guard let recorder else { return }
                 let rect = Self.pixelRect(edited, size: size)
@@ -150,7 +166,9 @@ struct LivePhotoRender: Sendable {
         return size
     }
 
-    private func settings(size: (Int, Int), frameRate: Int, space: ColorSpace, identifier: String, share: Double) -> MovieSettings {
+    private func settings(
+        size: (Int, Int), frameRate: Int, space: ColorSpace, identifier: String, share: Double, codec: VideoCodec
+    ) -> MovieSettings {
         var audio: MovieSettings.Audio?
         if let a = media.audio, let rate = a.sampleRate, let channels = a.channels, (1...2).contains(channels) {
             audio = MovieSettings.Audio(sampleRate: Int(rate.rounded()), channels: channels)
@@ -162,6 +180,7 @@ struct LivePhotoRender: Sendable {
             metadata: media.movie.metadata.filter { $0.keySpace == .quickTimeMetadata && $0.key != MetadataKey.contentIdentifier.rawValue },
             contentIdentifier: identifier, stillImageTime: media.photoTime)
         settings.creationDate = media.movie.creationDate
+        settings.videoCodec = codec
         return settings
     }
 

@@ -58,7 +58,7 @@ enum LivePhotoFixtures {
     /// with the display matrix that turns it the same way (as iPhones since iOS 11 record).
     static func makePair(
         in dir: TemporaryDirectory, name: String = "IMG", stillWidth: Int = 640, stillHeight: Int = 480, frames: Int = 12,
-        orientation: Int = 1
+        orientation: Int = 1, codec: VideoCodec = .h264
     ) throws -> LivePhotoPair {
         let still = SampleBuffer(
             pixels: try picture(
@@ -75,6 +75,7 @@ enum LivePhotoFixtures {
         let (sw, sh) = orientation >= 5 ? (h, w) : (w, h)
         var settings = MovieSettings(width: sw, height: sh, frameRate: 15, bitRate: 2_000_000, audio: .init(sampleRate: 44_100, channels: 1))
         settings.transform = try TrackTransform(exifOrientation: orientation, width: sw, height: sh)
+        settings.videoCodec = codec
         settings.stillImageTime = MediaTime(value: Int64(frames / 2) * 40, timescale: 600)
         settings.creationDate = Date(timeIntervalSince1970: 1_700_000_000)
         let tone = (0..<(frames * 2940)).map { Int16(8000 * sin(2 * Double.pi * 440 * Double($0) / 44_100)) }

@@ -34,11 +34,11 @@ struct LivePhotoOrientationTests {
     }
 
     @Test(
-        "A square crop covers the same scene region in the still and the movie for the four turns (EXIF 1, 6, 3, 8 and their matrices)",
-        arguments: [1, 6, 3, 8])
-    func squareCropEveryTurn(orientation: Int) async throws {
+        "A square crop covers the same scene region in the still and the movie for the four turns (EXIF 1, 6, 3, 8 and their matrices), H.264 saved as JPEG + H.264 and HEVC as HEIC + HEVC",
+        arguments: [1, 6, 3, 8], [VideoCodec.h264, .hevc])
+    func squareCropEveryTurn(orientation: Int, codec: VideoCodec) async throws {
         let dir = try TemporaryDirectory()
-        let pair = try LivePhotoFixtures.makePair(in: dir, frames: 12, orientation: orientation)
+        let pair = try LivePhotoFixtures.makePair(in: dir, frames: 12, orientation: orientation, codec: codec)
         let movieIn = try MovieReader(path: pair.moviePath)
         let stored = try #require(movieIn.tracks.first { $0.mediaType == .video })
         #expect(stored.transform.exifOrientation == orientation, "the fixture's matrix")
@@ -48,11 +48,37 @@ struct LivePhotoOrientationTests {
         #expect(context.fullSizeImage.extent.width == 640 && context.fullSizeImage.extent.height == 480, "the still is upright")
         #expect(context.movieSize == Size(width: 320, height: 240), "the movie is upright")
         context.frameProcessor = LivePhotoEditingTests.squareCrop
-        let output = ContentEditingOutput(
-            contentEditingInput: input, still: dir.url.appendingPathComponent("OUT.JPG"), movie: dir.url.appendingPathComponent("OUT.MOV"))
+        let stillName = codec == .hevc ? "OUT.HEIC" : "OUT.JPG"
+        var output = ContentEditingOutput(
+            contentEditingInput: input, still: dir.url.appendingPathComponent(stillName), movie: dir.url.appendingPathComponent("OUT.MOV"))
+        #expect(output.pairFormat == (codec == .hevc ? .heic : .jpeg))
+        output.adjustmentData = LivePhotoEditingTests.adjustment("square")
         try await context.saveLivePhoto(to: output)
+        for path in [dir.path(stillName), dir.path("OUT.MOV")] {
+            let v = try Judge.run("exiftool", ["-validate", "-warning", "-a", "-s3", path])
+            #expect(v.hasPrefix("OK"), "exiftool -validate \(path): \(v)")
+        }
+        #expect(try Judge.run("ffmpeg", ["-v", "error", "-i", dir.path("OUT.MOV"), "-f", "null", "-"]).isEmpty)
+        let probe = try MovieProbe(dir.path("OUT.MOV"))
+        #expect(probe.video?["codec_name"] as? String == (codec == .hevc ? "hevc" : "h264"))
+        // Reopened (a HEIC + HEVC pair is an input too) and saved again from the adjustment data:
+        // the same bytes.
+        let again = ContentEditingInput(still: URL(fileURLWithPath: pair.stillPath), movie: URL(fileURLWithPath: pair.moviePath))
+        let second = try LivePhotoEditingContext(livePhotoEditingInput: again)
+        second.frameProcessor = LivePhotoEditingTests.squareCrop
+        var redo = ContentEditingOutput(
+            contentEditingInput: again, still: dir.url.appendingPathComponent("AGAIN-" + stillName),
+            movie: dir.url.appendingPathComponent("AGAIN.MOV"))
+        redo.adjustmentData = output.adjustmentData
+        try await second.saveLivePhoto(to: redo)
+        for (a, b) in [(stillName, "AGAIN-" + stillName), ("OUT.MOV", "AGAIN.MOV")] {
+            #expect(try ImageSource.readFile(dir.path(a)) == (try ImageSource.readFile(dir.path(b))), "\(a): resumed byte for byte")
+        }
+        let reopened = try LivePhotoEditingContext(
+            livePhotoEditingInput: ContentEditingInput(still: dir.url.appendingPathComponent(stillName), movie: dir.url.appendingPathComponent("OUT.MOV")))
+        #expect(reopened.fullSizeImage.extent.width == 480 && reopened.movieSize == Size(width: 240, height: 240))
 
-        let still = try ImageReader.readAll(path: dir.path("OUT.JPG"))
+        let still = try ImageReader.readAll(path: dir.path(stillName))
         #expect(still.width == 480 && still.height == 480)
         let movie = try MovieReader(path: dir.path("OUT.MOV"))
         let video = try #require(movie.tracks.first { $0.mediaType == .video })
@@ -64,7 +90,7 @@ struct LivePhotoOrientationTests {
         let b = try #require(Self.redCentre(frame))
         // The crop keeps x 80…560 of 640: the disc at 192 is at (192 - 80) / 480.
         let expected = ((0.3 * 640 - 80) / 480, 0.4)
-        print("orientation \(orientation): still disc at \(a), movie frame 5 at \(b), scene truth \(expected)")
+        print("orientation \(orientation), \(codec): still disc at \(a), movie frame 5 at \(b), scene truth \(expected)")
         for c in [a, b] {
             #expect(abs(c.0 - expected.0) < 0.01 && abs(c.1 - expected.1) < 0.01, "\(c) against \(expected)")
         }

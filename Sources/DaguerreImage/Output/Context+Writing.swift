@@ -83,6 +83,28 @@ extension Context {
         try write(image, to: url, fileFormat: .heic, rowFormat: format, colorSpace: colorSpace, options: options)
     }
 
+    /// The HEIC bytes of `image` (as ``writeHEIFRepresentation(of:to:format:colorSpace:options:)``
+    /// writes them), for a file that holds more than the picture (a Live Photo's still beside
+    /// its movie).
+    ///
+    /// ```swift
+    /// let heic = try context.heifRepresentation(of: image, colorSpace: .displayP3, options: [.quality(0.8)])
+    /// ```
+    public func heifRepresentation(
+        of image: Image, format: PixelFormat = .rgb8, colorSpace: ColorSpace, options: [ImageWriteOption] = []
+    ) throws(DaguerreError) -> [UInt8] {
+        guard HEIFEncoder.rowFormats.contains(format) else {
+            throw .invalidArgument(
+                what: "HEIC format \(format)",
+                problem: "HEIC is written from \(HEIFEncoder.rowFormats.map(\.description).joined(separator: ", "))")
+        }
+        let memory = try MemoryDestination(describing: "HEIC data")
+        try write(image, fileFormat: .heic, rowFormat: format, colorSpace: colorSpace, options: options) {
+            (opts) throws(DaguerreError) in try HEIFEncoder(destination: memory, options: opts)
+        }
+        return memory.bytes
+    }
+
     /// The JPEG bytes of `image`, tagged with `colorSpace`'s ICC profile (Core Image's
     /// `jpegRepresentation(of:colorSpace:options:)`): rows stream to the encoder band by band, as
     /// ``writeJPEGRepresentation(of:to:colorSpace:options:)`` does, so encoding overlaps

@@ -60,6 +60,7 @@ struct LiveEditCommand: AsyncParsableCommand {
               daguerre live edit IMG_0001.JPG IMG_0001.MOV -o edited/ --crop square --filter SepiaTone intensity=0.8
               daguerre live edit IMG_0001.JPG IMG_0001.MOV -o edited/ --filter GaussianBlur radius=20 --volume 0.5
               daguerre live edit PXL_0001.MP.jpg -o edited/ --format jpeg
+              daguerre live edit IMG_0001.HEIC IMG_0001.MOV -o edited/ --crop square   # saved as HEIC + HEVC
               daguerre live edit IMG_0001.JPG IMG_0001.MOV -o again/ --resume edited/IMG_0001.JPG
             Radii, widths and positions are in pixels of the full-size still; the movie's frames get them scaled
             to their size. The edit is saved as adjustment data (in the still's XMP and an .AAE sidecar): --resume
@@ -73,12 +74,22 @@ struct LiveEditCommand: AsyncParsableCommand {
         help: "A filter name followed by its key=value parameters; repeat for a chain.") var filterWords: [String] = []
     @Option(help: "Crop: square (the largest centred square).") var crop: String?
     @Option(help: "The sound's volume, 0...1.") var volume: Float = 1
-    @Option(help: "jpeg (a JPEG and a QuickTime movie that pair) or motion-photo (one .MP.jpg).") var format = "jpeg"
+    @Option(
+        help: """
+            jpeg (a JPEG and an H.264 QuickTime movie that pair), heic (a HEIC and an HEVC movie) or \
+            motion-photo (one .MP.jpg); by default the input's own: heic for a HEIC still, else jpeg.
+            """)
+    var format: String?
     @Option(help: "Redo the edit saved in this edited still (its XMP) or .AAE sidecar, instead of the options above.")
     var resume: String?
 
+    static let motionPhoto = "motion-photo"
+
     func validate() throws {
-        guard ["jpeg", "motion-photo"].contains(format) else { throw ValidationError("--format \(format): use jpeg or motion-photo.") }
+        if let format, format != Self.motionPhoto, LivePhotoPairFormat(rawValue: format) == nil {
+            let names = LivePhotoPairFormat.allCases.map(\.rawValue) + [Self.motionPhoto]
+            throw ValidationError("--format \(format): use \(names.joined(separator: ", ")).")
+        }
         if let crop, LiveEditRecipe.Crop(rawValue: crop) == nil {
             throw ValidationError("--crop \(crop): use \(LiveEditRecipe.Crop.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -109,11 +120,12 @@ struct LiveEditCommand: AsyncParsableCommand {
         if stem.uppercased().hasSuffix(".MP") { stem = String(stem.dropLast(3)) }
         let folder = URL(fileURLWithPath: output)
         var out: ContentEditingOutput
-        if format == "motion-photo" {
+        if format == Self.motionPhoto {
             out = ContentEditingOutput(contentEditingInput: input, motionPhoto: folder.appendingPathComponent("\(stem).MP.jpg"))
         } else {
+            let pair = format.flatMap(LivePhotoPairFormat.init(rawValue:)) ?? LivePhotoPairFormat(stillURL: input.fullSizeImageURL)
             out = ContentEditingOutput(
-                contentEditingInput: input, still: folder.appendingPathComponent("\(stem).JPG"),
+                contentEditingInput: input, still: folder.appendingPathComponent("\(stem).\(pair.stillExtension)"),
                 movie: folder.appendingPathComponent("\(stem).MOV"))
         }
         out.adjustmentData = try recipe.adjustmentData()
