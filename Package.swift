@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "DaguerreVirtualCamera", targets: ["DaguerreVirtualCamera"]),
         .library(name: "DaguerreCapture", targets: ["DaguerreCapture"]),
         .library(name: "DaguerreRAW", targets: ["DaguerreRAW"]),
+        .library(name: "DaguerreLivePhoto", targets: ["DaguerreLivePhoto"]),
         .executable(name: "daguerre", targets: ["daguerre"]),
         .executable(name: "variable-box-blur", targets: ["variable-box-blur"]),
     ],
@@ -107,10 +108,10 @@ let package = Package(
                 "DaguerreCapture", "DaguerreLivePhoto",
             ]),
         // The seeds' worked examples, shared by the sample programs, the demo job and the tests:
-        // the engine's variable box blur and the photo output's samples.
+        // the engine's variable box blur, the photo output's samples and the Live Photo edits.
         .target(
             name: "DaguerreSamples",
-            dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreCapture"]),
+            dependencies: ["DaguerreCore", "DaguerreFormats", "DaguerreMovie", "DaguerreImage", "DaguerreCapture", "DaguerreLivePhoto"]),
         .executableTarget(
             name: "daguerre",
             dependencies: [
@@ -122,6 +123,8 @@ let package = Package(
         .executableTarget(
             name: "variable-box-blur", dependencies: ["Daguerre", "DaguerreSamples"],
             path: "Examples/variable-box-blur"),
+        .executableTarget(
+            name: "live-photo-samples", dependencies: ["Daguerre", "DaguerreSamples"], path: "Examples/live-photo-samples"),
 
         // What each fuzz harness runs, for the crash replays in the tests (FuzzRegressionTests).
         // Not a product: the fuzz/ package compiles the same folder as a target of its own.
@@ -136,7 +139,7 @@ let package = Package(
             dependencies: ["DaguerreFormats", "CDaguerreCodecs", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
         .testTarget(
             name: "DaguerreMovieTests", dependencies: ["DaguerreMovie", "DaguerreFormats", "DaguerreFuzzTargets", "DaguerreTestSupport"]),
-        .testTarget(name: "DaguerreLivePhotoTests", dependencies: ["DaguerreLivePhoto", "DaguerreTestSupport"]),
+        .testTarget(name: "DaguerreLivePhotoTests", dependencies: ["DaguerreLivePhoto", "DaguerreSamples", "DaguerreTestSupport"]),
         .testTarget(name: "DaguerreVirtualCameraTests", dependencies: ["DaguerreVirtualCamera", "DaguerreTestSupport"]),
         .testTarget(
             name: "DaguerreCaptureTests",

@@ -53,6 +53,13 @@ let package = Package(
         // Times the burst merge of still-image stabilization on 8 virtual 12 MP frames.
         .executableTarget(
             name: "burst-merge-bench", dependencies: [daguerre("DaguerreRAW"), daguerre("DaguerreVirtualCamera")], path: "burst-merge"),
+        // Times Live Photo editing: the full-size save and the 640 px playback preview of a 12 MP + 1440×1080 pair.
+        .executableTarget(
+            name: "live-edit-bench",
+            dependencies: [
+                daguerre("DaguerreCore"), daguerre("DaguerreImage"), daguerre("DaguerreMovie"), daguerre("DaguerreLivePhoto"),
+                "BenchmarkMeasures",
+            ], path: "live-edit"),
         .executableTarget(
             name: "virtual-camera-bench", dependencies: [daguerre("DaguerreVirtualCamera"), daguerre("DaguerreCapture")],
             path: "virtual-camera"),
