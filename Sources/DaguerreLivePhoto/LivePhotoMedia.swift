@@ -80,7 +80,8 @@ struct LivePhotoMedia: Sendable {
                 still = try LivePhotoStill.open(file, path: url.path)
                 guard still.format == .heic, let found = still.heifMotionPhotoVideo else {
                     throw .corruptData(
-                        format: "Motion Photo", detail: "its HEIC holds no video (no mpvd box, nothing after its boxes): it is not a Live Photo",
+                        format: "Motion Photo",
+                        detail: "its HEIC holds no video (no mpvd box, nothing after its boxes): it is not a Live Photo",
                         path: url.path)
                 }
                 (video, stated) = (found.range, nil)

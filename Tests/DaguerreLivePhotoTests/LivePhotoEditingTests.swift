@@ -187,7 +187,10 @@ struct LivePhotoEditingTests {
         let pair = try LivePhotoFixtures.makePair(in: dir)
         let cases: [(ContentEditingInput, String)] = [
             (ContentEditingInput(still: LivePhotoFixtures.iPhoneStill, movie: URL(fileURLWithPath: pair.moviePath)), "differs"),
-            (ContentEditingInput(still: URL(fileURLWithPath: Fixture.kodim(1)), movie: URL(fileURLWithPath: pair.moviePath)), "neither a JPEG nor a HEIC"),
+            (
+                ContentEditingInput(still: URL(fileURLWithPath: Fixture.kodim(1)), movie: URL(fileURLWithPath: pair.moviePath)),
+                "neither a JPEG nor a HEIC"
+            ),
             (
                 ContentEditingInput(
                     motionPhoto: Fixture.thirdParty.appendingPathComponent("exoplayer_pixel4xl_motion_photo_video_removed.jpg")), "stripped"

@@ -73,7 +73,8 @@ enum LivePhotoFixtures {
             }())
         let (w, h) = (stillWidth / 2, stillHeight / 2)
         let (sw, sh) = orientation >= 5 ? (h, w) : (w, h)
-        var settings = MovieSettings(width: sw, height: sh, frameRate: 15, bitRate: 2_000_000, audio: .init(sampleRate: 44_100, channels: 1))
+        var settings = MovieSettings(
+            width: sw, height: sh, frameRate: 15, bitRate: 2_000_000, audio: .init(sampleRate: 44_100, channels: 1))
         settings.transform = try TrackTransform(exifOrientation: orientation, width: sw, height: sh)
         settings.videoCodec = codec
         settings.stillImageTime = MediaTime(value: Int64(frames / 2) * 40, timescale: 600)

@@ -75,7 +75,8 @@ struct LivePhotoOrientationTests {
             #expect(try ImageSource.readFile(dir.path(a)) == (try ImageSource.readFile(dir.path(b))), "\(a): resumed byte for byte")
         }
         let reopened = try LivePhotoEditingContext(
-            livePhotoEditingInput: ContentEditingInput(still: dir.url.appendingPathComponent(stillName), movie: dir.url.appendingPathComponent("OUT.MOV")))
+            livePhotoEditingInput: ContentEditingInput(
+                still: dir.url.appendingPathComponent(stillName), movie: dir.url.appendingPathComponent("OUT.MOV")))
         #expect(reopened.fullSizeImage.extent.width == 480 && reopened.movieSize == Size(width: 240, height: 240))
 
         let still = try ImageReader.readAll(path: dir.path(stillName))

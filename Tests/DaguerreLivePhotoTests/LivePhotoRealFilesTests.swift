@@ -26,8 +26,10 @@ struct LivePhotoRealFilesTests {
         let movie = dir.url.appendingPathComponent("\(name).MOV")
         try await context.saveLivePhoto(to: ContentEditingOutput(contentEditingInput: input, still: still, movie: movie))
         let pair = try LivePhotoPair.read(still: still.path, movie: movie.path)
-        let uuid = try Judge.run("exiftool", ["-s3", "-MakerNotes:MediaGroupUUID", still.path]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let content = try Judge.run("exiftool", ["-s3", "-Keys:ContentIdentifier", movie.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let uuid = try Judge.run("exiftool", ["-s3", "-MakerNotes:MediaGroupUUID", still.path]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        let content = try Judge.run("exiftool", ["-s3", "-Keys:ContentIdentifier", movie.path]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(!uuid.isEmpty && uuid == content && uuid == pair.contentIdentifier, "\(name): the halves pair")
         let stillImageTime = try Judge.run("exiftool", ["-ee", "-s3", "-StillImageTime", movie.path])
         #expect(!stillImageTime.isEmpty, "\(name): exiftool finds the still-image-time item")
@@ -58,11 +60,13 @@ struct LivePhotoRealFilesTests {
         arguments: ["exoplayer_sample_MP.heic", "immich_samsung_one_ui_6_motion_photo.heic"])
     func heicMotionPhotos(file: String) async throws {
         let dir = try TemporaryDirectory()
-        try await Self.editAndJudge(ContentEditingInput(motionPhoto: Fixture.thirdParty.appendingPathComponent(file)), in: dir, name: "edited")
+        try await Self.editAndJudge(
+            ContentEditingInput(motionPhoto: Fixture.thirdParty.appendingPathComponent(file)), in: dir, name: "edited")
     }
 
-    @Test("Motion Photos in every layout phones write open and save: Container, GContainer, MicroVideo, Samsung's trailer (E1)",
-          arguments: LivePhotoFixtures.MotionPhotoLayout.allCases)
+    @Test(
+        "Motion Photos in every layout phones write open and save: Container, GContainer, MicroVideo, Samsung's trailer (E1)",
+        arguments: LivePhotoFixtures.MotionPhotoLayout.allCases)
     func layouts(layout: LivePhotoFixtures.MotionPhotoLayout) async throws {
         let dir = try TemporaryDirectory()
         let url = try LivePhotoFixtures.makeMotionPhoto(in: dir, layout: layout)
@@ -72,7 +76,9 @@ struct LivePhotoRealFilesTests {
         try await Self.editAndJudge(ContentEditingInput(motionPhoto: url), in: dir, name: "edited")
     }
 
-    @Test("A pair in today's iPhone layout: a turned movie, an auxiliary video track, two mebx tracks, the still placed by an empty edit, a tref to a missing track, no ftyp (E1, E2)")
+    @Test(
+        "A pair in today's iPhone layout: a turned movie, an auxiliary video track, two mebx tracks, the still placed by an empty edit, a tref to a missing track, no ftyp (E1, E2)"
+    )
     func todaysLayout() async throws {
         let dir = try TemporaryDirectory()
         let pair = try LivePhotoFixtures.makePair(in: dir, frames: 12, orientation: 6)
@@ -107,7 +113,8 @@ struct LivePhotoRealFilesTests {
         let url = Fixture.thirdParty.appendingPathComponent("exoplayer_pixel3a_motion_photo_gcontainer_shortened.jpg")
         let context = try LivePhotoEditingContext(livePhotoEditingInput: ContentEditingInput(motionPhoto: url))
         #expect(context.movieSize == Size(width: 180, height: 120) && abs(context.photoTime.seconds - 0.867) < 0.001)
-        let output = ContentEditingOutput(contentEditingInput: ContentEditingInput(motionPhoto: url), motionPhoto: dir.url.appendingPathComponent("out.MP.jpg"))
+        let output = ContentEditingOutput(
+            contentEditingInput: ContentEditingInput(motionPhoto: url), motionPhoto: dir.url.appendingPathComponent("out.MP.jpg"))
         let error = try await #require(throws: DaguerreError.self) { try await context.saveLivePhoto(to: output) }
         print("\(url.lastPathComponent): \(error.message)")
         #expect(error.message.contains("truncated"))

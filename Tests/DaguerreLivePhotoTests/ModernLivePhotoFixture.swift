@@ -24,7 +24,8 @@ enum ModernLivePhotoFixture {
         let writer = try MovieWriter(fileType: .quickTimeMovie)
         writer.creationDate = source.creationDate ?? Date(timeIntervalSince1970: 1_700_000_000)
         var format = VideoTrackFormat(
-            width: try #require(video.width), height: try #require(video.height), decoderConfiguration: try #require(video.decoderConfiguration),
+            width: try #require(video.width), height: try #require(video.height),
+            decoderConfiguration: try #require(video.decoderConfiguration),
             colorProperties: video.colorProperties ?? .bt709, timescale: video.timescale)
         format.transform = video.transform
         let v = try writer.addVideoTrack(format)
