@@ -39,6 +39,19 @@ extension PhotoOutput {
     /// Both flags, now and at every change (the seeds observe them with key-value observing).
     public func sceneMonitoringUpdates() -> AsyncStream<SceneMonitoringState> { observers.sceneStream() }
 
+    /// Both flags, now and at every change, given to `handler` on the thread that changed them,
+    /// as the seeds' key-value observers get them; the handler runs on no task pool, so a busy
+    /// program cannot delay it. Keep the observation for as long as you want to hear.
+    ///
+    /// ```swift
+    /// let observation = photoOutput.observeSceneMonitoring { scene in
+    ///     DispatchQueue.main.async { flashBadge.isHidden = !scene.isFlashScene }
+    /// }
+    /// ```
+    public func observeSceneMonitoring(
+        _ handler: @escaping @Sendable (SceneMonitoringState) -> Void
+    ) -> ValueObservation { observers.observeScene(handler) }
+
     /// Whether a photo requested now would begin at once (responsive capture, as iOS 17 has it).
     public var captureReadiness: PhotoCaptureReadiness { observers.readiness }
 

@@ -73,9 +73,9 @@ public struct PhotoSampleRunner: Sendable {
             back.camera.lux = lux
             if !waitForScene(wanted, of: output) { samples.noteError(timedOut("the scene monitor at \(lux) lux")) }
         }
-        // The observer runs as a task on the shared cooperative pool: wait until it has noted the
-        // last change (when other work holds the pool's threads, it may run seconds late).
-        for _ in 0..<3600 {
+        // The observer is called just after the output's flags change: wait until it has noted
+        // the last change.
+        for _ in 0..<200 {
             let noted = samples.notedScenes
             if noted.contains(SceneMonitoringState(isFlashScene: true)), noted.last == SceneMonitoringState() { break }
             Thread.sleep(forTimeInterval: 0.05)

@@ -1,7 +1,7 @@
 // Session 511's scene monitoring (SPEC S1–S4): settings that say what the app means to
 // capture (auto flash and auto still-image stabilization), set as photoSettingsForSceneMonitoring,
 // and the two flags observed as they change. The session shows this with key-value observers;
-// PhotoOutput publishes the flags as an AsyncStream (spelling 12 in PhotoSamples.swift).
+// PhotoOutput's observeSceneMonitoring is their spelling (12 in PhotoSamples.swift).
 import DaguerreCapture
 import DaguerreCore
 
@@ -15,13 +15,10 @@ extension PhotoSamples {
 
         photoOutput.photoSettingsForSceneMonitoring = initialSceneDetectionSettings
 
-        // Swift 6 spelling: an AsyncStream for the key-value observers on isFlashScene and isStillImageStabilizationScene
-        let updates = photoOutput.sceneMonitoringUpdates()
-        let observer = Task { [weak self] in
-            for await scene in updates { self?.sceneMonitoringDidChange(scene) }
-        }
+        // Swift 6 spelling: one observation for the key-value observers on isFlashScene and isStillImageStabilizationScene
+        let observer = photoOutput.observeSceneMonitoring { [weak self] scene in self?.sceneMonitoringDidChange(scene) }
         sceneObserver.withLock {
-            $0?.cancel()
+            $0?.invalidate()
             $0 = observer
         }
     }
@@ -38,7 +35,7 @@ extension PhotoSamples {
     public func stopSceneMonitoring() {
         photoOutput.photoSettingsForSceneMonitoring = nil
         sceneObserver.withLock {
-            $0?.cancel()
+            $0?.invalidate()
             $0 = nil
         }
     }

@@ -33,8 +33,9 @@
 //     NSString, no force unwrap).
 // 11. `PhotoBracketSettings(rawPixelFormatType: nil, ...)` for `rawPixelFormatType: 0`, and
 //     `.manualExposure(duration: seconds, iso:)` for a CMTime duration.
-// 12. Scene monitoring (511): `for await scene in photoOutput.sceneMonitoringUpdates()` for
-//     key-value observers on isFlashScene and isStillImageStabilizationScene.
+// 12. Scene monitoring (511): `photoOutput.observeSceneMonitoring { scene in ... }` for
+//     key-value observers on isFlashScene and isStillImageStabilizationScene (an AsyncStream,
+//     `sceneMonitoringUpdates()`, is there too for async code).
 // 13. `setPreparedPhotoSettingsArray(_:completionHandler:)`'s completion gets
 //     `(Bool, DaguerreError?)` for `(Bool, Error?)`.
 import DaguerreCapture
@@ -72,14 +73,14 @@ public final class PhotoSamples: PhotoProcessingDelegate, RawPhotoProcessingDele
     let current = Mutex<Current?>(nil)
     let finished = DispatchSemaphore(value: 0)
     let prepared = DispatchSemaphore(value: 0)
-    let sceneObserver = Mutex<Task<Void, Never>?>(nil)
+    let sceneObserver = Mutex<ValueObservation?>(nil)
 
     public init(photoOutput: PhotoOutput, folder: String) {
         self.photoOutput = photoOutput
         self.folder = folder
     }
 
-    deinit { sceneObserver.withLock { $0?.cancel() } }
+    deinit { sceneObserver.withLock { $0?.invalidate() } }
 
     // MARK: Session 501: initiating a photo capture
 

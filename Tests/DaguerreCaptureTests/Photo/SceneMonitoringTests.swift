@@ -1,6 +1,7 @@
 import DaguerreCapture
 import DaguerreCore
 import Foundation
+import Synchronization
 import Testing
 
 /// Scene monitoring (SPEC S1–S4): over a light sweep from 0.5 to 2000 lux and back, the flags
@@ -57,6 +58,9 @@ struct SceneMonitoringTests {
             for await _ in updates { n += 1 }
             return n
         }
+        // And as key-value observers get them: on the changing thread, on no task pool.
+        let observed = Mutex<[SceneMonitoringState]>([])
+        let observation = rig.output.observeSceneMonitoring { scene in observed.withLock { $0.append(scene) } }
         let steps = 300
         let levels = (0..<steps).map { 0.5 * pow(4000, Double($0) / Double(steps - 1)) }
         let sweep = levels + levels.reversed()
@@ -99,6 +103,17 @@ struct SceneMonitoringTests {
                 resolved.isFlashEnabled == said.isFlashScene
                     && resolved.isStillImageStabilizationEnabled == said.isStillImageStabilizationScene)
         }
+        // The observer heard the value at once and then every change, nothing twice in a row,
+        // and nothing once invalidated.
+        let heard = observed.withLock { $0 }
+        #expect(heard.count >= 5 && zip(heard, heard.dropFirst()).allSatisfy { $0 != $1 }, "\(heard)")
+        #expect(
+            heard.last
+                == SceneMonitoringState(
+                    isFlashScene: rig.output.isFlashScene, isStillImageStabilizationScene: rig.output.isStillImageStabilizationScene))
+        observation.invalidate()
+        rig.output.photoSettingsForSceneMonitoring = nil
+        #expect(!rig.output.isFlashScene && observed.withLock { $0.count } == heard.count, "not called after invalidate()")
         rig.session.stopRunning()
         changes.cancel()
         #expect(await changes.value >= 4, "the stream reported the flags' changes")
