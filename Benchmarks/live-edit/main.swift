@@ -86,45 +86,12 @@ struct Failure: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// The peak resident set so far, MiB (VmHWM).
-func peakMiB() -> Double {
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-    return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-}
-
 /// A detailed synthetic picture: a moving radial and linear gradient, stripes, and per-pixel
 /// noise (σ about 2 levels), so that JPEG and x264 meet camera-like detail.
 func makePicture(width: Int, height: Int, phase: Double, seed: inout UInt32) throws -> PixelBuffer {
-    var b = try PixelBuffer(width: width, height: height, format: .rgba8, colorSpace: .sRGB)
-    let rb = b.bytesPerRow
-    var state = seed
-    b.withUnsafeMutableBytes { raw in
-        let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let cx = Float(width) * Float(0.3 + 0.4 * phase)
-        let cy = Float(height) * 0.5
-        let stripe = max(1, width / 60)
-        let shift = Int(phase * Double(width) / 20)
-        for y in 0..<height {
-            let row = p + y * rb
-            for x in 0..<width {
-                state ^= state << 13
-                state ^= state >> 17
-                state ^= state << 5
-                let noise = Float(Int(state & 7) - 4) * 0.6
-                let dx = Float(x) - cx
-                let dy = Float(y) - cy
-                let d = (dx * dx + dy * dy).squareRoot() / Float(width)
-                let stripes = Float((x + shift) / stripe % 2) * 18
-                row[4 * x] = UInt8(clamping: Int(200 - 160 * d + stripes + noise))
-                row[4 * x + 1] = UInt8(clamping: Int(60 + 120 * Float(y) / Float(height) + noise))
-                row[4 * x + 2] = UInt8(clamping: Int(40 + 150 * Float(x) / Float(width) - stripes + noise))
-                row[4 * x + 3] = 255
-            }
-        }
-    }
-    seed = state
-    return b
+    try syntheticFrame(
+        width: width, height: height, centre: Float(0.3 + 0.4 * phase), stripeWidth: width / 60,
+        stripeShift: Int(phase * Double(width) / 20), alpha: .premultiplied, seed: &seed)
 }
 
 /// Writes the benchmark's pair with LivePhotoPair (our JPEG and movie writers): the still at

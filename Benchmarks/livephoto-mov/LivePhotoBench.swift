@@ -157,35 +157,9 @@ struct LivePhotoBench {
     /// A moving radial-and-linear gradient scene with per-pixel noise (σ about 2 levels, like a
     /// camera at daylight ISO), so the encoder meets realistic detail.
     func makeSyntheticFrame(_ f: Int, seed: inout UInt32) throws -> PixelBuffer {
-        var b = try PixelBuffer(width: o.width, height: o.height, format: .rgba8, colorSpace: .sRGB, alpha: .straight)
-        let rb = b.bytesPerRow
-        let w = o.width
-        let h = o.height
-        var state = seed
-        b.withUnsafeMutableBytes { raw in
-            let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let cx = Float(w) * (0.3 + 0.4 * Float(f) / Float(max(1, o.frames)))
-            let cy = Float(h) * 0.5
-            for y in 0..<h {
-                let row = p + y * rb
-                for x in 0..<w {
-                    state ^= state << 13
-                    state ^= state >> 17
-                    state ^= state << 5
-                    let noise = Float(Int(state & 7) - 4) * 0.6
-                    let dx = Float(x) - cx
-                    let dy = Float(y) - cy
-                    let d = (dx * dx + dy * dy).squareRoot() / Float(w)
-                    let stripes = Float((x + 3 * f) / 24 % 2) * 18
-                    row[4 * x] = UInt8(clamping: Int(200 - 160 * d + stripes + noise))
-                    row[4 * x + 1] = UInt8(clamping: Int(60 + 120 * Float(y) / Float(h) + noise))
-                    row[4 * x + 2] = UInt8(clamping: Int(40 + 150 * Float(x) / Float(w) - stripes + noise))
-                    row[4 * x + 3] = 255
-                }
-            }
-        }
-        seed = state
-        return b
+        try syntheticFrame(
+            width: o.width, height: o.height, centre: 0.3 + 0.4 * Float(f) / Float(max(1, o.frames)), stripeWidth: 24,
+            stripeShift: 3 * f, alpha: .straight, seed: &seed)
     }
 
     func makeFrames() throws -> [PixelBuffer] {

@@ -16,9 +16,15 @@ public func median(_ v: [Double]) -> Double {
 }
 
 /// The process's resident set, MiB (VmRSS).
-public func residentMiB() -> Double {
+public func residentMiB() -> Double { statusMiB("VmRSS") }
+
+/// The process's peak resident set so far, MiB (VmHWM).
+public func peakMiB() -> Double { statusMiB("VmHWM") }
+
+/// A line of /proc/self/status in MiB.
+private func statusMiB(_ key: String) -> Double {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("\(key):") } ?? ""
     return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
 }
 

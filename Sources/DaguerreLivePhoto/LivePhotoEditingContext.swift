@@ -44,7 +44,7 @@ public final class LivePhotoEditingContext: Sendable {
     }
 
     public let livePhotoEditingInput: ContentEditingInput
-    private let media: LivePhotoMedia
+    let media: LivePhotoMedia
     private let state = Mutex(State())
     private let context: Context
 

@@ -88,7 +88,7 @@ struct LivePhotoMedia: Sendable {
             }
             // The video must be an MP4 (an ftyp box first); anything else means it was stripped
             // and the XMP's length now points into the photo.
-            guard video.count >= 8, Array(file[(video.lowerBound + 4)..<(video.lowerBound + 8)]) == Array("ftyp".utf8) else {
+            guard TopLevelBoxes.isFileType(file, at: video.lowerBound) else {
                 throw .corruptData(
                     format: "Motion Photo",
                     detail:

@@ -81,30 +81,15 @@ struct LivePhotoRender: Sendable {
         meta.orientation = 1
         meta.livePhotoContentIdentifier = identifier
         meta.writesAppleMakerNote = true
-        meta.pixelWidth = Int(rect.width)
-        meta.pixelHeight = Int(rect.height)
-        var xmp: XMPPacket?
+        var options: [ImageWriteOption] = [.quality(quality), .metadata(meta)]
         if let adjustment {
-            var packet = XMPPacket()
-            adjustment.write(into: &packet)
-            xmp = packet
+            var xmp = XMPPacket()
+            adjustment.write(into: &xmp)
+            options.append(.xmp(xmp))
         }
         switch format {
-        case .heic:
-            return try context.heifRepresentation(
-                of: upright, colorSpace: media.stillFile.colorSpace,
-                options: [.quality(quality), .metadata(meta)] + (xmp.map { [.xmp($0)] } ?? []))
-        case .jpeg:
-            let jpeg = try context.jpegRepresentation(
-                of: upright, colorSpace: media.stillFile.colorSpace, options: [.quality(quality), .metadata(meta)])
-            guard let xmp else { return jpeg }
-            let scan = try JPEGMarkerScanner(jpeg)
-            var segments: [JPEGSegment] = []
-            for s in scan.segments where s.marker == 0xE1 && jpeg[s.payload].starts(with: JPEGSegment.exifIdentifier) {
-                segments.append(JPEGSegment(marker: 0xE1, payload: Array(jpeg[s.payload])))
-            }
-            segments.append(.xmp(xmp.serialized()))
-            return try JPEGFileMetadata.replacingMetadata(in: jpeg, with: segments, scan: scan)
+        case .heic: return try context.heifRepresentation(of: upright, colorSpace: media.stillFile.colorSpace, options: options)
+        case .jpeg: return try context.jpegRepresentation(of: upright, colorSpace: media.stillFile.colorSpace, options: options)
         }
     }
 

@@ -32,8 +32,7 @@ struct LivePhotoStill: Sendable {
     static func open(_ bytes: [UInt8], path: String) throws(DaguerreError) -> LivePhotoStill {
         if bytes.starts(with: [0xFF, 0xD8]) {
             let info = try JPEGFileMetadata(bytes: bytes)
-            let recorded = info.metadata?.orientation ?? 1
-            let orientation = (1...8).contains(recorded) ? recorded : 1
+            let orientation = exifOrientation(info.metadata)
             let image = try Image(data: bytes).oriented(orientation)
             return LivePhotoStill(
                 format: .jpeg, bytes: bytes, metadata: info.metadata, xmp: info.xmp, orientation: orientation, image: image,
@@ -43,12 +42,17 @@ struct LivePhotoStill: Sendable {
             let file = try HEIFFile(bytes: bytes)
             let buffer = try file.decodePrimaryImage()
             let space = file.colorSpace ?? .sRGB
-            let recorded = file.metadata?.orientation ?? 1
             return LivePhotoStill(
                 format: .heic, bytes: bytes, metadata: file.metadata, xmp: file.xmp,
-                orientation: (1...8).contains(recorded) ? recorded : 1, image: Image(buffer: buffer, colorSpace: space),
+                orientation: exifOrientation(file.metadata), image: Image(buffer: buffer, colorSpace: space),
                 colorSpace: space, heifMotionPhotoVideo: file.motionPhotoVideo)
         }
         throw .corruptData(format: "Live Photo still", detail: "it is neither a JPEG nor a HEIC", path: path)
+    }
+
+    /// The metadata's EXIF orientation when it is a valid one (1–8), else 1.
+    private static func exifOrientation(_ metadata: PhotoMetadata?) -> Int {
+        let recorded = metadata?.orientation ?? 1
+        return (1...8).contains(recorded) ? recorded : 1
     }
 }

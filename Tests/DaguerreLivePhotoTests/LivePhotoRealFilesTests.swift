@@ -18,7 +18,7 @@ struct LivePhotoRealFilesTests {
     static func editAndJudge(_ input: ContentEditingInput, in dir: TemporaryDirectory, name: String) async throws {
         let context = try LivePhotoEditingContext(livePhotoEditingInput: input)
         context.frameProcessor = LivePhotoEditingTests.squareCrop
-        let media = try LivePhotoMedia.open(input)
+        let media = context.media
         let frame = media.frameTimes.count > 1 ? media.duration.seconds / Double(media.frameTimes.count - 1) : 1
         let side = Int(min(context.fullSizeImage.extent.width, context.fullSizeImage.extent.height))
 

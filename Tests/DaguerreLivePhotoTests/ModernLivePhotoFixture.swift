@@ -29,14 +29,14 @@ enum ModernLivePhotoFixture {
             colorProperties: video.colorProperties ?? .bt709, timescale: video.timescale)
         format.transform = video.transform
         let v = try writer.addVideoTrack(format)
-        try copy(video, of: source, to: v, in: writer)
+        try writer.appendSamples(of: video, from: source, to: v)
         if let audio, let rate = audio.sampleRate, let channels = audio.channels {
             let a = try writer.addAudioTrack(AudioTrackFormat(codec: .linearPCM16, sampleRate: Int(rate), channels: channels))
             try writer.append(pcm: try source.pcm16Samples(track: audio.id), to: a)
         }
         // The auxiliary video: the same frames again, a track the player does not show.
         let aux = try writer.addVideoTrack(format)
-        try copy(video, of: source, to: aux, in: writer)
+        try writer.appendSamples(of: video, from: source, to: aux)
         // live-photo-info: one sample over the whole movie (its values are Apple's; any bytes do).
         let info = try writer.addTimedMetadataTrack(
             TimedMetadataTrackFormat(keys: [TimedMetadataKey(localID: 1, key: livePhotoInfo, dataType: 0)]), describing: v)
@@ -52,15 +52,6 @@ enum ModernLivePhotoFixture {
         try patch(&bytes, auxiliary: aux, info: info)
         try AtomicFile.write(bytes, to: pair.moviePath)
         return photo
-    }
-
-    private static func copy(_ track: MovieTrack, of source: MovieReader, to id: MovieWriter.TrackID, in writer: MovieWriter) throws {
-        for i in 0..<track.sampleCount {
-            let s = try #require(track.sample(at: i))
-            try writer.append(
-                sample: try source.sampleData(track: track.id, index: i), to: id, duration: s.duration,
-                compositionOffset: Int32(clamping: s.presentationTime - s.decodeTime), isSync: s.isSync)
-        }
     }
 
     /// The byte surgery the writer would refuse: `ftyp` becomes `free`; the auxiliary track is

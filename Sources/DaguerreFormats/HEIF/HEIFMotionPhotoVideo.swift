@@ -22,32 +22,13 @@ public struct HEIFMotionPhotoVideo: Sendable, Equatable {
 
     /// The video in `bytes` (a whole HEIF file), or nil when there is none.
     public init?(locatingIn bytes: [UInt8]) {
-        var at = 0
-        var found: HEIFMotionPhotoVideo?
-        while at + 8 <= bytes.count {
-            let size32 = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            let type = bytes[(at + 4)..<(at + 8)]
-            guard type.allSatisfy({ (0x20...0x7E).contains($0) }) else { break }
-            var header = 8
-            var size = size32
-            if size32 == 1 {
-                guard at + 16 <= bytes.count else { break }
-                size = bytes[(at + 8)..<(at + 16)].reduce(0) { $0 << 8 | Int($1) }
-                header = 16
-                guard size >= 0 else { break }
-            } else if size32 == 0 {
-                size = bytes.count - at
-            }
-            guard size >= header, size <= bytes.count - at else { break }
-            if type.elementsEqual("mpvd".utf8), size > header {
-                found = HEIFMotionPhotoVideo(range: (at + header)..<(at + size), inBox: true)
-            }
-            at += size
+        let (boxes, end) = TopLevelBoxes.walk(bytes)
+        if let box = boxes.last(where: { $0.type == "mpvd" && $0.range.upperBound > $0.bodyStart }) {
+            self.init(range: box.bodyStart..<box.range.upperBound, inBox: true)
+        } else if end > 0, end < bytes.count, bytes.count - end >= 8 {
+            self.init(range: end..<bytes.count, inBox: false)
+        } else {
+            return nil
         }
-        if found == nil, at > 0, at < bytes.count, bytes.count - at >= 8 {
-            found = HEIFMotionPhotoVideo(range: at..<bytes.count, inBox: false)
-        }
-        guard let found else { return nil }
-        self = found
     }
 }

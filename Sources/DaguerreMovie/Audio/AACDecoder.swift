@@ -41,43 +41,21 @@ public final class AACDecoder {
     /// Most channels accepted (Live Photo and Motion Photo audio is mono or stereo; 7.1 is 8).
     public static let maxChannels = 8
 
-    private var context: UnsafeMutablePointer<AVCodecContext>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
+    private let session: FFmpegCodecSession
 
     public init(audioSpecificConfig config: [UInt8]) throws(DaguerreError) {
         guard (2...64).contains(config.count) else {
             throw .corruptData(
                 format: "AAC", detail: "the AudioSpecificConfig has \(config.count) bytes (2–64 expected)", path: nil)
         }
-        try FFmpegError.requireLibraries(for: "AAC decoding")
-        dag_av_log_quiet()
-        guard let codec = avcodec_find_decoder(AV_CODEC_ID_AAC) else {
-            throw .unsupported(
-                feature: "AAC decoding", hint: "Install libavcodec with its native aac decoder (apt-get install libavcodec-dev).")
+        session = try FFmpegCodecSession.decoder(AV_CODEC_ID_AAC, extradata: config, what: "AAC", decoderName: "native aac") {
+            .corruptData(format: "AAC", detail: "the decoder refused the AudioSpecificConfig (\($0))", path: nil)
         }
-        guard let ctx = avcodec_alloc_context3(codec) else { throw .tooLarge(what: "AAC decoder context", value: 0, limit: 0) }
-        context = ctx
-        let padding = Int(dag_av_input_padding())
-        guard let buffer = av_mallocz(config.count + padding)?.assumingMemoryBound(to: UInt8.self) else {
-            avcodec_free_context(&context)
-            throw .tooLarge(what: "AAC extradata", value: config.count, limit: 0)
-        }
-        config.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: config.count) }
-        ctx.pointee.extradata = buffer
-        ctx.pointee.extradata_size = Int32(config.count)
-        ctx.pointee.thread_count = 1
-        let status = avcodec_open2(ctx, codec, nil)
+        guard let ctx = session.context else { throw .corruptData(format: "AAC", detail: "the decoder did not open", path: nil) }
         let channels = Int(ctx.pointee.ch_layout.nb_channels)
         // libavcodec 59 leaves the context's rate 0 until the first frame: the configuration says it.
         let rate = ctx.pointee.sample_rate > 0 ? Int(ctx.pointee.sample_rate) : AACDecoder.samplingFrequency(config) ?? 0
-        guard status >= 0 else {
-            avcodec_free_context(&context)
-            throw .corruptData(
-                format: "AAC", detail: "the decoder refused the AudioSpecificConfig (\(FFmpegError.describe(status)))", path: nil)
-        }
         guard (1...AACDecoder.maxChannels).contains(channels), (1000...384_000).contains(rate) else {
-            avcodec_free_context(&context)
             if channels > AACDecoder.maxChannels {
                 throw .tooLarge(what: "AAC channels", value: channels, limit: AACDecoder.maxChannels)
             }
@@ -86,64 +64,35 @@ public final class AACDecoder {
         }
         self.channels = channels
         self.sampleRate = rate
-        packet = av_packet_alloc()
-        frame = av_frame_alloc()
-        guard packet != nil, frame != nil else {
-            av_packet_free(&packet)
-            av_frame_free(&frame)
-            avcodec_free_context(&context)
-            throw .tooLarge(what: "AAC decoder buffers", value: 0, limit: 0)
-        }
-    }
-
-    deinit {
-        av_packet_free(&packet)
-        av_frame_free(&frame)
-        avcodec_free_context(&context)
     }
 
     /// Decodes one access unit; returns the interleaved samples that became ready
     /// (frames × ``channels`` values).
     public func decode(_ unit: [UInt8]) throws(DaguerreError) -> [Int16] {
-        guard let context, let packet else { throw .invalidArgument(what: "AAC decoder", problem: "it was already flushed") }
+        guard session.isOpen else { throw .invalidArgument(what: "AAC decoder", problem: "it was already flushed") }
         guard !unit.isEmpty else { return [] }
         // An AAC access unit holds at most 6144 bits per channel (ISO 14496-3 §4.5.3.2).
         let limit = 768 * AACDecoder.maxChannels * 2
-        guard unit.count <= limit, av_new_packet(packet, Int32(unit.count)) >= 0, let data = packet.pointee.data else {
-            throw .tooLarge(what: "AAC access unit in bytes", value: unit.count, limit: limit)
+        let tooLarge = DaguerreError.tooLarge(what: "AAC access unit in bytes", value: unit.count, limit: limit)
+        guard unit.count <= limit else { throw tooLarge }
+        try session.send(unit, tooLarge: tooLarge) {
+            .corruptData(format: "AAC", detail: "the decoder rejected an access unit (\($0))", path: nil)
         }
-        unit.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: unit.count) }
-        let status = avcodec_send_packet(context, packet)
-        av_packet_unref(packet)
-        guard status >= 0 || status == FFmpegError.again else {
-            throw .corruptData(format: "AAC", detail: "the decoder rejected an access unit (\(FFmpegError.describe(status)))", path: nil)
-        }
-        return try receive()
+        var out: [Int16] = []
+        try session.receiveFrames(failure: Self.decodingFailed) { (f) throws(DaguerreError) in try append(f, to: &out) }
+        return out
     }
 
     /// Signals the end of the stream and returns the samples still held (none for AAC, whose
     /// decoder holds no frames back; drained all the same).
     public func flush() throws(DaguerreError) -> [Int16] {
-        guard let context else { return [] }
-        _ = avcodec_send_packet(context, nil)
-        let samples = try receive()
-        avcodec_free_context(&self.context)
-        return samples
+        var out: [Int16] = []
+        try session.drain(failure: Self.decodingFailed) { (f) throws(DaguerreError) in try append(f, to: &out) }
+        return out
     }
 
-    private func receive() throws(DaguerreError) -> [Int16] {
-        guard let context, let frame else { return [] }
-        var out: [Int16] = []
-        while true {
-            let status = avcodec_receive_frame(context, frame)
-            if status == FFmpegError.again || status == FFmpegError.endOfFile { break }
-            guard status >= 0 else {
-                throw .corruptData(format: "AAC", detail: "decoding failed (\(FFmpegError.describe(status)))", path: nil)
-            }
-            defer { av_frame_unref(frame) }
-            try append(frame, to: &out)
-        }
-        return out
+    private static func decodingFailed(_ reason: String) -> DaguerreError {
+        .corruptData(format: "AAC", detail: "decoding failed (\(reason))", path: nil)
     }
 
     /// Interleaves one decoded frame onto `out`, converting it to Int16.

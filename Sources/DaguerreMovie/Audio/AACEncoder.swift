@@ -29,9 +29,7 @@ public final class AACEncoder {
     /// Encoder delay at the start of the output, in frames.
     public let primingFrames: Int
 
-    private var context: UnsafeMutablePointer<AVCodecContext>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let session: FFmpegCodecSession
     private var pending: [Int16] = []
     private var nextPTS: Int64 = 0
 
@@ -46,7 +44,8 @@ public final class AACEncoder {
                 feature: "AAC encoding", hint: "Install libavcodec with its native aac encoder (apt-get install libavcodec-dev).")
         }
         guard let ctx = avcodec_alloc_context3(codec) else { throw .tooLarge(what: "AAC encoder context", value: 0, limit: 0) }
-        context = ctx
+        // Owns the context from here: every failure below frees it with the session.
+        let session = try FFmpegCodecSession(context: ctx, what: "AAC encoder")
         self.sampleRate = sampleRate
         self.channels = channels
         self.bitRate = bitRate ?? 64_000 * channels
@@ -58,35 +57,19 @@ public final class AACEncoder {
         av_channel_layout_default(&ctx.pointee.ch_layout, Int32(channels))
         let status = avcodec_open2(ctx, codec, nil)
         guard status >= 0, ctx.pointee.extradata_size > 0, let extra = ctx.pointee.extradata else {
-            avcodec_free_context(&context)
             throw .processorFailed(name: "AAC encoder", reason: "avcodec_open2 failed (\(FFmpegError.describe(status)))")
         }
         audioSpecificConfig = Array(UnsafeBufferPointer(start: extra, count: Int(ctx.pointee.extradata_size)))
         frameSize = Int(ctx.pointee.frame_size > 0 ? ctx.pointee.frame_size : 1024)
         primingFrames = Int(ctx.pointee.initial_padding)
-        frame = av_frame_alloc()
-        packet = av_packet_alloc()
-        guard let frame, packet != nil else {
-            av_frame_free(&self.frame)
-            av_packet_free(&packet)
-            avcodec_free_context(&context)
-            throw .tooLarge(what: "AAC encoder buffers", value: 0, limit: 0)
-        }
+        let frame = session.frame
         frame.pointee.nb_samples = Int32(frameSize)
         frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         frame.pointee.sample_rate = Int32(sampleRate)
         guard av_channel_layout_copy(&frame.pointee.ch_layout, &ctx.pointee.ch_layout) >= 0, av_frame_get_buffer(frame, 0) >= 0 else {
-            av_frame_free(&self.frame)
-            av_packet_free(&packet)
-            avcodec_free_context(&context)
             throw .tooLarge(what: "AAC encoder frame", value: frameSize, limit: 0)
         }
-    }
-
-    deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&context)
+        self.session = session
     }
 
     /// Encodes interleaved samples (a multiple of the channel count); returns the access units
@@ -109,7 +92,7 @@ public final class AACEncoder {
 
     /// Encodes what is left (padded with silence) and drains the encoder.
     public func finish() throws(DaguerreError) -> [[UInt8]] {
-        guard let context else { return [] }
+        guard let context = session.context else { return [] }
         var units: [[UInt8]] = []
         if !pending.isEmpty {
             units += try send(pending + [Int16](repeating: 0, count: frameSize * channels - pending.count))
@@ -117,12 +100,13 @@ public final class AACEncoder {
         }
         _ = avcodec_send_frame(context, nil)
         units += try receive()
-        avcodec_free_context(&self.context)
+        session.close()
         return units
     }
 
     private func send(_ block: [Int16]) throws(DaguerreError) -> [[UInt8]] {
-        guard let context, let frame else { throw .invalidArgument(what: "AAC encoder", problem: "it is finished") }
+        guard let context = session.context else { throw .invalidArgument(what: "AAC encoder", problem: "it is finished") }
+        let frame = session.frame
         guard av_frame_make_writable(frame) >= 0 else { throw .tooLarge(what: "AAC encoder frame", value: frameSize, limit: 0) }
         let planes = [frame.pointee.data.0, frame.pointee.data.1]
         for c in 0..<channels {
@@ -138,16 +122,11 @@ public final class AACEncoder {
     }
 
     private func receive() throws(DaguerreError) -> [[UInt8]] {
-        guard let context, let packet else { return [] }
         var units: [[UInt8]] = []
-        while true {
-            let status = avcodec_receive_packet(context, packet)
-            if status == FFmpegError.again || status == FFmpegError.endOfFile { break }
-            guard status >= 0 else { throw .processorFailed(name: "AAC encoder", reason: FFmpegError.describe(status)) }
+        try session.receivePackets(failure: { .processorFailed(name: "AAC encoder", reason: $0) }) { packet in
             if let data = packet.pointee.data, packet.pointee.size > 0 {
                 units.append(Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size))))
             }
-            av_packet_unref(packet)
         }
         return units
     }

@@ -68,47 +68,20 @@ public enum MotionPhoto {
             throw .corruptData(format: "Motion Photo", detail: "the XMP names no video length within the file", path: nil)
         }
         let stated = file.count - n
-        if isFileType(file, at: stated) { return (0..<stated, stated..<file.count) }
+        if TopLevelBoxes.isFileType(file, at: stated) { return (0..<stated, stated..<file.count) }
         if let start = firstFileType(in: file, from: info.trailerOffset ?? file.count) {
-            return (0..<start, start..<mp4End(file, from: start))
+            return (0..<start, start..<TopLevelBoxes.walk(file, from: start).end)
         }
         return (0..<stated, stated..<file.count)
-    }
-
-    /// Whether an MP4's `ftyp` box starts at `offset`.
-    private static func isFileType(_ file: [UInt8], at offset: Int) -> Bool {
-        guard offset >= 0, offset + 8 <= file.count, file[(offset + 4)..<(offset + 8)].elementsEqual("ftyp".utf8) else { return false }
-        let size = Int(file[offset]) << 24 | Int(file[offset + 1]) << 16 | Int(file[offset + 2]) << 8 | Int(file[offset + 3])
-        return size >= 8 && size <= file.count - offset
     }
 
     /// The first `ftyp` box at or after `start`.
     private static func firstFileType(in file: [UInt8], from start: Int) -> Int? {
         var i = max(0, start)
         while i + 8 <= file.count {
-            if file[i + 4] == UInt8(ascii: "f"), isFileType(file, at: i) { return i }
+            if file[i + 4] == UInt8(ascii: "f"), TopLevelBoxes.isFileType(file, at: i) { return i }
             i += 1
         }
         return nil
-    }
-
-    /// Where the top-level boxes from `start` end: at the end of the file, or before the first
-    /// bytes that are not a whole box (a vendor's trailer).
-    private static func mp4End(_ file: [UInt8], from start: Int) -> Int {
-        var at = start
-        while at + 8 <= file.count {
-            let size32 = Int(file[at]) << 24 | Int(file[at + 1]) << 16 | Int(file[at + 2]) << 8 | Int(file[at + 3])
-            guard file[(at + 4)..<(at + 8)].allSatisfy({ (0x20...0x7E).contains($0) }) else { break }
-            var size = size32
-            if size32 == 1 {
-                guard at + 16 <= file.count else { break }
-                size = file[(at + 8)..<(at + 16)].reduce(0) { ($0 << 8) | Int($1) }
-            } else if size32 == 0 {
-                size = file.count - at
-            }
-            guard size >= 8, size <= file.count - at else { break }
-            at += size
-        }
-        return at
     }
 }

@@ -71,13 +71,7 @@ public enum MotionPhotoVideo {
                         && (1...2).contains($0.channels ?? 0) && ($0.sampleRate ?? 0) >= 8000
                 }) : nil
             // Video samples, copied.
-            for i in 0..<video.sampleCount {
-                guard let s = video.sample(at: i) else { break }
-                let offset = s.presentationTime - s.decodeTime
-                try writer.append(
-                    sample: try movie.sampleData(track: video.id, index: i), to: v, duration: s.duration,
-                    compositionOffset: Int32(clamping: offset), isSync: s.isSync)
-            }
+            try writer.appendSamples(of: video, from: movie, to: v)
             let videoStart = video.startTime
             let mediaStart = video.edits.first(where: { $0.mediaTime >= 0 })?.mediaTime ?? 0
             try writer.setEdit(of: v, startTime: videoStart, mediaStart: mediaStart)

@@ -211,6 +211,21 @@ public final class MovieWriter {
         }
     }
 
+    /// Appends every sample of `source`'s `track` to `id` as stored: bytes, durations,
+    /// composition offsets and sync flags (a stream copy, as a remux does).
+    ///
+    /// ```swift
+    /// try writer.appendSamples(of: video, from: reader, to: writerTrack)
+    /// ```
+    public func appendSamples(of track: MovieTrack, from source: MovieReader, to id: TrackID) throws(DaguerreError) {
+        for i in 0..<track.sampleCount {
+            guard let s = track.sample(at: i) else { break }
+            try append(
+                sample: try source.sampleData(track: track.id, index: i), to: id, duration: s.duration,
+                compositionOffset: Int32(clamping: s.presentationTime - s.decodeTime), isSync: s.isSync)
+        }
+    }
+
     /// Appends interleaved 16-bit PCM frames to a PCM track (host order is converted to little-endian).
     public func append(pcm samples: [Int16], to track: TrackID) throws(DaguerreError) {
         let i = try index(of: track)

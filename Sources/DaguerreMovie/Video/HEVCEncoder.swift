@@ -27,9 +27,7 @@ public final class HEVCEncoder {
     public let settings: H264EncoderSettings
     /// VPS, SPS and PPS for the `hvcC` box.
     public let decoderConfiguration: HEVCDecoderConfiguration
-    private var context: UnsafeMutablePointer<AVCodecContext>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let session: FFmpegCodecSession
 
     public init(settings: H264EncoderSettings) throws(DaguerreError) {
         try settings.validate(maxFrameRate: 240)
@@ -42,7 +40,8 @@ public final class HEVCEncoder {
                 hint: "Install a libavcodec built with libx265 (Debian's: apt-get install libavcodec59 libx265-199).")
         }
         guard let ctx = avcodec_alloc_context3(codec) else { throw .tooLarge(what: "HEVC encoder context", value: 0, limit: 0) }
-        context = ctx
+        // Owns the context from here: every failure below frees it with the session.
+        let session = try FFmpegCodecSession(context: ctx, what: "HEVC encoder")
         ctx.pointee.width = Int32(settings.width)
         ctx.pointee.height = Int32(settings.height)
         ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
@@ -73,7 +72,6 @@ public final class HEVCEncoder {
         let status = avcodec_open2(ctx, codec, &options)
         av_dict_free(&options)
         guard status >= 0 else {
-            avcodec_free_context(&context)
             throw .invalidArgument(
                 what:
                     "x265 settings (\(settings.preset), \(settings.width)×\(settings.height), \(settings.frameRate) fps, \(settings.bitRate) bit/s)",
@@ -88,39 +86,24 @@ public final class HEVCEncoder {
         do {
             decoderConfiguration = try HEVCDecoderConfiguration(headerUnits: units)
         } catch {
-            avcodec_free_context(&context)
             throw .processorFailed(name: "x265 encoder", reason: "it produced no usable VPS/SPS/PPS headers (\(error))")
         }
-        frame = av_frame_alloc()
-        packet = av_packet_alloc()
-        guard let frame, packet != nil else {
-            av_frame_free(&self.frame)
-            av_packet_free(&packet)
-            avcodec_free_context(&context)
-            throw .tooLarge(what: "HEVC encoder buffers", value: 0, limit: 0)
-        }
+        let frame = session.frame
         frame.pointee.width = Int32(settings.width)
         frame.pointee.height = Int32(settings.height)
         frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         guard av_frame_get_buffer(frame, 0) >= 0 else {
-            av_frame_free(&self.frame)
-            av_packet_free(&packet)
-            avcodec_free_context(&context)
             throw .tooLarge(what: "HEVC encoder frame", value: settings.width * settings.height, limit: 0)
         }
-    }
-
-    deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&context)
+        self.session = session
     }
 
     /// Encodes one frame shown at `presentationTime` (ticks of the settings' timescale,
     /// increasing). Returns the samples x265 finished, in decode order: with frame threads and
     /// lookahead the first calls return none, and ``finish()`` returns the rest.
     public func encode(_ source: PlanarYCbCr420Buffer, presentationTime: Int64) throws(DaguerreError) -> [EncodedVideoSample] {
-        guard let context, let frame else { throw .invalidArgument(what: "HEVC encoder", problem: "it is finished") }
+        guard let context = session.context else { throw .invalidArgument(what: "HEVC encoder", problem: "it is finished") }
+        let frame = session.frame
         guard source.width == settings.width, source.height == settings.height else {
             throw .invalidArgument(
                 what: "Frame of \(source.width)×\(source.height)",
@@ -144,16 +127,16 @@ public final class HEVCEncoder {
 
     /// Drains the frames x265 still holds; the encoder cannot be used afterwards.
     public func finish() throws(DaguerreError) -> [EncodedVideoSample] {
-        guard let context else { return [] }
+        guard let context = session.context else { return [] }
         _ = avcodec_send_frame(context, nil)
         let samples = try receive()
-        avcodec_free_context(&self.context)
+        session.close()
         return samples
     }
 
     /// Closes the encoder without draining the frames it still holds (for a cancelled recording).
     public func close() {
-        avcodec_free_context(&context)
+        session.close()
     }
 
     private static func copy(_ plane: [UInt8], width: Int, height: Int, into destination: UnsafeMutablePointer<UInt8>, stride: Int) {
@@ -164,14 +147,9 @@ public final class HEVCEncoder {
     }
 
     private func receive() throws(DaguerreError) -> [EncodedVideoSample] {
-        guard let context, let packet else { return [] }
         var samples: [EncodedVideoSample] = []
-        while true {
-            let status = avcodec_receive_packet(context, packet)
-            if status == FFmpegError.again || status == FFmpegError.endOfFile { break }
-            guard status >= 0 else { throw .processorFailed(name: "x265 encoder", reason: FFmpegError.describe(status)) }
-            defer { av_packet_unref(packet) }
-            guard let data = packet.pointee.data, packet.pointee.size > 0 else { continue }
+        try session.receivePackets(failure: { .processorFailed(name: "x265 encoder", reason: $0) }) { packet in
+            guard let data = packet.pointee.data, packet.pointee.size > 0 else { return }
             let units = AnnexB.nalUnits(in: Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size))))
                 .filter { !(32...35).contains(HEVCDecoderConfiguration.nalType(of: $0)) }
             let pts = packet.pointee.pts

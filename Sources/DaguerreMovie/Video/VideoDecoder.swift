@@ -24,9 +24,7 @@ import DaguerreFormats
 /// let frames = try decoder.decode(sample, presentationTime: 0) + decoder.flush()
 /// ```
 public final class VideoDecoder {
-    private var context: UnsafeMutablePointer<AVCodecContext>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
+    private let session: FFmpegCodecSession
     private let colorProperties: VideoColorProperties?
     private let limits: Limits
     /// The codec's name in messages.
@@ -46,96 +44,47 @@ public final class VideoDecoder {
         self.limits = limits
         let name = configuration.codec.displayName
         self.name = name
-        try FFmpegError.requireLibraries(for: "\(name) decoding")
-        dag_av_log_quiet()
-        let id = configuration.codec == .hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264
-        guard let codec = avcodec_find_decoder(id) else {
-            throw .unsupported(
-                feature: "\(name) decoding",
-                hint:
-                    "Install libavcodec with its \(configuration.codec == .hevc ? "hevc" : "h264") decoder (apt-get install libavcodec-dev)."
-            )
+        let codec = configuration.codec
+        session = try FFmpegCodecSession.decoder(
+            codec == .hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264, extradata: configuration.serialized(), what: name,
+            decoderName: codec == .hevc ? "hevc" : "h264"
+        ) {
+            .corruptData(format: name, detail: "the decoder refused the \(codec.configurationBoxType) parameter sets (\($0))", path: nil)
         }
-        guard let ctx = avcodec_alloc_context3(codec) else {
-            throw .tooLarge(what: "\(name) decoder context", value: 0, limit: 0)
-        }
-        context = ctx
-        let extra = configuration.serialized()
-        let padding = Int(dag_av_input_padding())
-        guard let buffer = av_mallocz(extra.count + padding)?.assumingMemoryBound(to: UInt8.self) else {
-            avcodec_free_context(&context)
-            throw .tooLarge(what: "\(name) extradata", value: extra.count, limit: 0)
-        }
-        extra.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: extra.count) }
-        ctx.pointee.extradata = buffer
-        ctx.pointee.extradata_size = Int32(extra.count)
-        ctx.pointee.thread_count = 1
-        let status = avcodec_open2(ctx, codec, nil)
-        guard status >= 0 else {
-            avcodec_free_context(&context)
-            throw .corruptData(
-                format: name,
-                detail:
-                    "the decoder refused the \(configuration.codec.configurationBoxType) parameter sets (\(FFmpegError.describe(status)))",
-                path: nil)
-        }
-        packet = av_packet_alloc()
-        frame = av_frame_alloc()
-        guard packet != nil, frame != nil else {
-            av_packet_free(&packet)
-            av_frame_free(&frame)
-            avcodec_free_context(&context)
-            throw .tooLarge(what: "\(name) decoder buffers", value: 0, limit: 0)
-        }
-    }
-
-    deinit {
-        av_packet_free(&packet)
-        av_frame_free(&frame)
-        avcodec_free_context(&context)
     }
 
     /// Decodes one sample; returns the frames that became ready (zero or more), with their
     /// presentation times.
     public func decode(_ sample: [UInt8], presentationTime: Int64) throws(DaguerreError) -> [(time: Int64, frame: PixelBuffer)] {
-        guard let context, let packet else { throw .invalidArgument(what: "\(name) decoder", problem: "it was already flushed") }
+        guard session.isOpen else { throw .invalidArgument(what: "\(name) decoder", problem: "it was already flushed") }
         guard !sample.isEmpty else { return [] }
-        guard sample.count < Int(Int32.max) - 64, av_new_packet(packet, Int32(sample.count)) >= 0, let data = packet.pointee.data else {
-            throw .tooLarge(what: "\(name) sample", value: sample.count, limit: Int(Int32.max) - 64)
-        }
-        sample.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: sample.count) }
-        packet.pointee.pts = presentationTime
-        packet.pointee.dts = dag_av_nopts_value()
-        let status = avcodec_send_packet(context, packet)
-        av_packet_unref(packet)
-        guard status >= 0 || status == FFmpegError.again else {
-            throw .corruptData(format: name, detail: "the decoder rejected a sample (\(FFmpegError.describe(status)))", path: nil)
-        }
+        try session.send(
+            sample, presentationTime: presentationTime,
+            tooLarge: .tooLarge(what: "\(name) sample", value: sample.count, limit: Int(Int32.max) - 64)
+        ) { [name] in .corruptData(format: name, detail: "the decoder rejected a sample (\($0))", path: nil) }
         return try receive()
     }
 
     /// Signals the end of the stream and returns the frames still held.
     public func flush() throws(DaguerreError) -> [(time: Int64, frame: PixelBuffer)] {
-        guard let context else { return [] }
-        _ = avcodec_send_packet(context, nil)
-        let frames = try receive()
-        avcodec_free_context(&self.context)
-        return frames
+        var out: [(time: Int64, frame: PixelBuffer)] = []
+        try session.drain(failure: decodingFailed) { (f) throws(DaguerreError) in out.append(try timed(f)) }
+        return out
     }
 
     private func receive() throws(DaguerreError) -> [(time: Int64, frame: PixelBuffer)] {
-        guard let context, let frame else { return [] }
         var out: [(time: Int64, frame: PixelBuffer)] = []
-        while true {
-            let status = avcodec_receive_frame(context, frame)
-            if status == FFmpegError.again || status == FFmpegError.endOfFile { break }
-            guard status >= 0 else {
-                throw .corruptData(format: name, detail: "decoding failed (\(FFmpegError.describe(status)))", path: nil)
-            }
-            defer { av_frame_unref(frame) }
-            out.append((frame.pointee.best_effort_timestamp, try convert(frame)))
-        }
+        try session.receiveFrames(failure: decodingFailed) { (f) throws(DaguerreError) in out.append(try timed(f)) }
         return out
+    }
+
+    /// A decoded frame with the presentation time its packet carried.
+    private func timed(_ f: UnsafeMutablePointer<AVFrame>) throws(DaguerreError) -> (time: Int64, frame: PixelBuffer) {
+        (f.pointee.best_effort_timestamp, try convert(f))
+    }
+
+    private func decodingFailed(_ reason: String) -> DaguerreError {
+        .corruptData(format: name, detail: "decoding failed (\(reason))", path: nil)
     }
 
     private func convert(_ f: UnsafeMutablePointer<AVFrame>) throws(DaguerreError) -> PixelBuffer {
