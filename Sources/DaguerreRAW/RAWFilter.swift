@@ -219,7 +219,9 @@ public struct RAWFilter: Sendable {
             do throws(DaguerreError) {
                 return (try libRaw(), report ? refusal.message : nil, true)
             } catch {
-                throw .unsupported(feature: "\(feature) (\(name))", hint: "LibRaw cannot read it either (\(error.message)) \(hint)")
+                var why = "LibRaw could not read it either: \(error.message)"
+                if case .unsupported = error { why = "LibRaw does not read it either." }
+                throw .unsupported(feature: "\(feature) (\(name))", hint: "\(why) \(hint)")
             }
         }
         switch DNGReader.isDNG(head: head) {

@@ -138,4 +138,17 @@ import Testing
         let e = try #require(throws: DaguerreError.self) { _ = try RAWFilter(url: URL(fileURLWithPath: lossy)) }
         #expect(e.message.contains("lossy JPEG") && e.message.contains("lossycfa.dng") && e.description.contains("LibRaw"), "\(e)")
     }
+
+    @Test("A DNG without a colour matrix or an as-shot white develops in raw colour with a D65 white, a grey staying grey, and says so")
+    func noMatrix() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("nomatrix.dng")
+        _ = try Judge.python("dng_judge.py", ["handover", path, "nomatrix"])
+        let raw = try RAWFilter(url: URL(fileURLWithPath: path))
+        #expect(raw.provenance == RAWProvenance(reader: .daguerre, matrix: .none, white: .d65), "\(raw.provenance)")
+        #expect(raw.provenance.description.contains("raw colour"))
+        let b = try Context().createBuffer(try raw.outputImage(), format: .rgba8, colorSpace: .sRGB)
+        let centre = b.withUnsafeBytes { p in (0..<3).map { Int(p[(b.height / 2) * b.bytesPerRow + (b.width / 2) * 4 + $0]) } }
+        #expect(abs(centre[0] - centre[1]) <= 1 && abs(centre[2] - centre[1]) <= 1 && centre[1] > 100, "\(centre)")
+    }
 }

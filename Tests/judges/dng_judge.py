@@ -20,7 +20,9 @@
                                      whose CFAPlaneColor lists the planes as green, red, blue
                                      (CFAPattern 1 0 0 2 then means RGGB, which LibRaw reads),
                                      KIND "lossycfa" has 8-bit lossy JPEG tiles (Compression
-                                     34892, which DNG allows only for LinearRaw); prints the
+                                     34892, which DNG allows only for LinearRaw); KIND
+                                     "nomatrix", which Daguerre reads, is a flat mid-grey
+                                     without ColorMatrix1 or AsShotNeutral; prints the
                                      size and the CFA colours of the first 2×2 photosites as
                                      LibRaw reads them ("error" when it cannot)
   dng_judge.py compare FILE OURS.tif
@@ -111,7 +113,11 @@ def handover(out, kind):
             (50708, 2, 0, "Daguerre hand-over test", True),
             (50721, 10, 9, (1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1), True), (50778, 3, 1, 21, True),
             (50728, 5, 3, (1, 1, 1, 1, 1, 1), True)]
-    if kind == "planecolor":
+    if kind == "nomatrix":   # Daguerre reads it: a flat mid-grey, no ColorMatrix1, no AsShotNeutral
+        tags = [t for t in tags if t[0] not in (50721, 50728)] + [(50717, 4, 1, 65535, True)]
+        tifffile.imwrite(out, np.full((h, w), 26214, np.uint16), photometric=32803, compression=None, subfiletype=0,
+                         extratags=tags, metadata=None)
+    elif kind == "planecolor":
         tags = [t for t in tags if t[0] != 33422]
         tags += [(33422, 1, 4, (1, 0, 0, 2), True), (50710, 1, 3, (1, 0, 2), True), (50717, 4, 1, 65535, True)]
         tifffile.imwrite(out, (level * 65535).astype(np.uint16), photometric=32803, compression=None, subfiletype=0,

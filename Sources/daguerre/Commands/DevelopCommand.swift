@@ -12,10 +12,7 @@ struct DevelopCommand: ParsableCommand {
         discussion: """
             Options given here override each file's sidecar (FILE.daguerre.json), which overrides the file's defaults.
             Example: daguerre develop IMG_0001.dng IMG_0002.CR2 -o developed/ --exposure 0.5 --colorspace displayP3
-            DNGs are read by Daguerre; other camera RAWs (CR2, CR3, CRW, NEF, ARW, RAF, ORF, RW2, PEF, KDC...), and DNGs
-            whose compression Daguerre does not decode, by LibRaw. A file developed with something it does not carry
-            (LibRaw's matrix for its camera, raw colour for a camera without one, daylight white when it has no
-            as-shot white) says so under its line.
+            DNGs are read by Daguerre; other camera RAWs (CR2, CR3, CRW, NEF, ARW, RAF, ORF, RW2, PEF, KDC...), and DNGs whose compression Daguerre does not decode, by LibRaw. A file developed with something it does not carry (LibRaw's matrix for its camera, raw colour for a camera without one, daylight white when it has no as-shot white) says so under its line.
 
             Develop options (RAWFilter's, each also a sidecar field and a Core Image key):
             \(RAWAdjustmentArguments.help)
