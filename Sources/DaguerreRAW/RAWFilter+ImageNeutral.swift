@@ -19,6 +19,7 @@ extension RAWFilter {
         let neutral = try imageNeutral()
         let white = colorModel.whiteXY(forNeutral: [neutral.x, neutral.y, neutral.z])
         (neutralTemperature, neutralTint) = ColorTemperature.temperatureAndTint(of: white)
+        provenance.white = .image
     }
 
     /// The mean linearized response per colour over unclipped 8×8 blocks of the crop.

@@ -44,7 +44,7 @@ public struct RAWFilter: Sendable {
     let limits: Limits
     /// Which reader decoded the file (and why LibRaw, for a DNG), and where the colour matrix
     /// and the default white came from: what a develop reports when it fell back.
-    public let provenance: RAWProvenance
+    public internal(set) var provenance: RAWProvenance
 
     /// Exposure adjustment in EV, on top of ``baselineExposure``. Default 0.
     public var exposure = 0.0

@@ -64,6 +64,7 @@ import Testing
         var guessed = raw
         try guessed.setNeutralFromImage()
         #expect(guessed.neutralTemperature != raw.neutralTemperature)
+        #expect(guessed.provenance.white == .image && guessed.provenance.description.contains("guessed from the image"))
     }
 
     @Test("A DNG with its own matrix and as-shot white reports neither as a fallback")

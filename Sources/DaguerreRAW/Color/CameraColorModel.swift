@@ -86,6 +86,8 @@ public struct CameraColorModel: Sendable {
         /// Neither: D65 through the camera's matrix (what LibRaw derives as daylight for a camera
         /// it has a matrix for, and a neutral for one in raw colour).
         case d65
+        /// Guessed from the image, when asked (``RAWFilter/setNeutralFromImage()``); never a default.
+        case image
     }
 
     /// Where ``asShotWhite`` comes from.

@@ -26,7 +26,9 @@ public struct RAWProvenance: Sendable, Equatable, CustomStringConvertible {
     /// Where the colour matrix came from; ``RawColorCalibration/MatrixSource/none`` means raw
     /// colour: the camera has no matrix in the file or in LibRaw's tables.
     public var matrix: RawColorCalibration.MatrixSource
-    /// Where the default white balance (``RAWFilter/neutralTemperature`` and tint) came from.
+    /// Where the white balance (``RAWFilter/neutralTemperature`` and tint) came from: the
+    /// default's source, or ``CameraColorModel/WhiteSource/image`` after
+    /// ``RAWFilter/setNeutralFromImage()``.
     public var white: CameraColorModel.WhiteSource
 
     public init(
@@ -57,6 +59,7 @@ public struct RAWProvenance: Sendable, Equatable, CustomStringConvertible {
         case .asShot: parts.append("white: as shot")
         case .daylight: parts.append("white: the camera's daylight multipliers (the file has no as-shot white)")
         case .d65: parts.append("white: D65 (the file has no as-shot white and the camera no daylight multipliers)")
+        case .image: parts.append("white: guessed from the image, as asked")
         }
         return parts.joined(separator: "; ")
     }
