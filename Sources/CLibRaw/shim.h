@@ -19,5 +19,13 @@ static inline float dag_libraw_black_at(const libraw_data_t *d, int row, int col
     return b;
 }
 
+/// The daylight multipliers pre_mul[4] (dcraw's table, or derived from the matrix for D65) and
+/// rgb_cam (camera → linear sRGB, first three columns, row-major)[9]: LibRaw's colour for a
+/// camera whose cam_xyz is empty (identity when it has no matrix at all: "raw colour").
+static inline void dag_libraw_daylight(const libraw_data_t *d, float preMul[4], float rgbCam[9]) {
+    for (int i = 0; i < 4; i++) preMul[i] = d->color.pre_mul[i];
+    for (int r = 0; r < 3; r++) for (int c = 0; c < 3; c++) rgbCam[r * 3 + c] = d->color.rgb_cam[r][c];
+}
+
 static inline const char *dag_libraw_make(const libraw_data_t *d) { return d->idata.make; }
 static inline const char *dag_libraw_model(const libraw_data_t *d) { return d->idata.model; }

@@ -42,6 +42,9 @@ public struct RAWFilter: Sendable {
     let identity: String
     /// Size limits for everything the develop allocates (the caller's, from `init(url:limits:)`).
     let limits: Limits
+    /// Which reader decoded the file (and why LibRaw, for a DNG), and where the colour matrix
+    /// and the default white came from: what a develop reports when it fell back.
+    public internal(set) var provenance: RAWProvenance
 
     /// Exposure adjustment in EV, on top of ``baselineExposure``. Default 0.
     public var exposure = 0.0
@@ -154,11 +157,13 @@ public struct RAWFilter: Sendable {
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let stamp = "\(path)|\((attrs?[.size] as? Int) ?? 0)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         let head = (FileHandle(forReadingAtPath: path)?.readData(ofLength: 4096)).map { [UInt8]($0) } ?? []
-        let (dng, byLibRaw) = try Self.decode(
-            head: head, namedDNG: url.pathExtension.lowercased() == "dng",
+        let (dng, refusal, byLibRaw) = try Self.decode(
+            head: head, namedDNG: ["dng", "gpr"].contains(url.pathExtension.lowercased()), name: path,
             ours: { () throws(DaguerreError) in try DNGReader.open(path: path, limits: limits) },
             libRaw: { () throws(DaguerreError) in try LibRawReader.read(path: path, limits: limits) })
-        self.init(header: dng, deferred: try Self.deferredMosaic(dng), identity: (byLibRaw ? "libraw|" : "") + stamp, limits: limits)
+        self.init(
+            header: dng, deferred: try Self.deferredMosaic(dng), identity: (byLibRaw ? "libraw|" : "") + stamp, limits: limits,
+            reader: byLibRaw ? .libRaw : .daguerre, refusal: refusal)
     }
 
     /// Opens a RAW file's bytes (Core Image's `init(imageData:identifierHint:)`): a DNG through
@@ -172,11 +177,14 @@ public struct RAWFilter: Sendable {
     public init(data: Data, identifierHint: String? = nil, limits: Limits = .default) throws(DaguerreError) {
         let bytes = [UInt8](data)
         let name = identifierHint ?? "RAW data"
-        let (dng, _) = try Self.decode(
+        let (dng, refusal, byLibRaw) = try Self.decode(
             head: Array(bytes.prefix(4096)), namedDNG: name.lowercased().contains("dng") || name.lowercased().contains("adobe.raw"),
+            name: name,
             ours: { () throws(DaguerreError) in try DNGReader.open(bytes: bytes, limits: limits) },
             libRaw: { () throws(DaguerreError) in try LibRawReader.read(bytes: bytes, name: name, limits: limits) })
-        self.init(header: dng, deferred: try Self.deferredMosaic(dng), limits: limits)
+        self.init(
+            header: dng, deferred: try Self.deferredMosaic(dng), limits: limits, reader: byLibRaw ? .libRaw : .daguerre,
+            refusal: refusal)
     }
 
     /// Develops a Bayer mosaic with its calibration and capture facts (Core Image's
@@ -196,20 +204,40 @@ public struct RAWFilter: Sendable {
 
     /// Which reader gets a RAW, from IFD0 in its first bytes: DNGs ours, the rest (TIFF-based
     /// camera RAWs such as CR2, NEF and ARW included) LibRaw's, read once. A TIFF whose IFD0 lies
-    /// further in is tried as a DNG first. Input named as a DNG keeps our reader's error.
+    /// further in is tried as a DNG first. A DNG our reader refuses as unsupported (a
+    /// compression it does not decode, such as a CinemaDNG's lossy JPEG) goes to LibRaw, and the
+    /// refusal is returned to be reported; one neither reads gets our refusal, saying LibRaw
+    /// cannot read it either. Damaged DNGs keep our reader's error.
     private static func decode(
-        head: [UInt8], namedDNG: Bool, ours: () throws(DaguerreError) -> DNGImage,
+        head: [UInt8], namedDNG: Bool, name: String, ours: () throws(DaguerreError) -> DNGImage,
         libRaw: () throws(DaguerreError) -> DNGImage
-    ) throws(DaguerreError) -> (DNGImage, byLibRaw: Bool) {
+    ) throws(DaguerreError) -> (DNGImage, refusal: String?, byLibRaw: Bool) {
+        // LibRaw after our refusal: its result, with the refusal to report when our reader
+        // knew the file as a DNG, or, when LibRaw fails too, our refusal saying so.
+        func handOver(_ refusal: DaguerreError, report: Bool) throws(DaguerreError) -> (DNGImage, refusal: String?, byLibRaw: Bool) {
+            guard case .unsupported(let feature, let hint) = refusal else { throw refusal }
+            do throws(DaguerreError) {
+                return (try libRaw(), report ? refusal.message : nil, true)
+            } catch {
+                var why = "LibRaw could not read it either: \(error.message)"
+                if case .unsupported = error { why = "LibRaw does not read it either." }
+                throw .unsupported(feature: "\(feature) (\(name))", hint: "\(why) \(hint)")
+            }
+        }
         switch DNGReader.isDNG(head: head) {
         case true?:
-            return (try ours(), false)
+            do throws(DaguerreError) { return (try ours(), nil, false) } catch { return try handOver(error, report: true) }
         case nil:
-            do throws(DaguerreError) { return (try ours(), false) } catch { if namedDNG { throw error } }
+            // IFD0 reaches past the first bytes: ours first; LibRaw next, unless the input is
+            // named as a DNG and ours found it damaged.
+            do throws(DaguerreError) { return (try ours(), nil, false) } catch {
+                if namedDNG { return try handOver(error, report: true) }
+                if case .unsupported = error { return try handOver(error, report: false) }
+            }
         case false?:
-            if namedDNG { return (try ours(), false) }
+            if namedDNG { return (try ours(), nil, false) }
         }
-        return (try libRaw(), true)
+        return (try libRaw(), nil, true)
     }
 
     /// Develops a DNG already in memory (from ``DNGReader`` or a camera).
@@ -230,7 +258,10 @@ public struct RAWFilter: Sendable {
     }
 
     /// Develops `header`, whose mosaic, when deferred, is `deferred`'s.
-    private init(header dng: DNGImage, deferred: DeferredMosaic?, identity: String = UUID().uuidString, limits: Limits) {
+    private init(
+        header dng: DNGImage, deferred: DeferredMosaic?, identity: String = UUID().uuidString, limits: Limits,
+        reader: RAWProvenance.Reader = .daguerre, refusal: String? = nil
+    ) {
         header = dng
         self.deferred = deferred
         self.identity = identity
@@ -238,6 +269,7 @@ public struct RAWFilter: Sendable {
         colorModel = CameraColorModel(dng.color)
         baselineExposure = dng.color.baselineExposure
         let white = colorModel.asShotWhite
+        provenance = RAWProvenance(reader: reader, refusal: refusal, matrix: dng.color.matrixSource, white: colorModel.asShotWhiteSource)
         (neutralTemperature, neutralTint) = ColorTemperature.temperatureAndTint(of: white)
         orientation = (1...8).contains(dng.metadata.orientation) ? dng.metadata.orientation : 1
         isLensCorrectionEnabled = dng.lensWarp != nil || !dng.gainMaps.isEmpty

@@ -14,6 +14,17 @@
                                      writes an uncompressed 16-bit RGGB DNG of 60×45 in strips
                                      of 7 rows (the last one short), with tifffile, as other
                                      tools write them; with TOP,LEFT an ActiveArea from there
+  dng_judge.py handover OUT.dng KIND
+                                     writes a 96×64 RGGB DNG that Daguerre's reader refuses,
+                                     with tifffile: KIND "planecolor" is uncompressed 16-bit
+                                     whose CFAPlaneColor lists the planes as green, red, blue
+                                     (CFAPattern 1 0 0 2 then means RGGB, which LibRaw reads),
+                                     KIND "lossycfa" has 8-bit lossy JPEG tiles (Compression
+                                     34892, which DNG allows only for LinearRaw); KIND
+                                     "nomatrix", which Daguerre reads, is a flat mid-grey
+                                     without ColorMatrix1 or AsShotNeutral; prints the
+                                     size and the CFA colours of the first 2×2 photosites as
+                                     LibRaw reads them ("error" when it cannot)
   dng_judge.py compare FILE OURS.tif
                                      develops FILE as above and compares it with OURS.tif
                                      (16-bit, linear sRGB, same size) after matching exposure
@@ -91,6 +102,47 @@ def strips(out, active_area=None):
                           "strips": len(page.dataoffsets), "last_strip_bytes": int(page.databytecounts[-1])}))
 
 
+def handover(out, kind):
+    import io
+    import tifffile
+    from PIL import Image
+    h, w = 64, 96
+    y, x = np.mgrid[0:h, 0:w]
+    level = 0.2 + 0.6 * (x + y) / (w + h)
+    tags = [(33421, 3, 2, (2, 2), True), (33422, 1, 4, (0, 1, 1, 2), True), (50706, 1, 4, (1, 4, 0, 0), True),
+            (50708, 2, 0, "Daguerre hand-over test", True),
+            (50721, 10, 9, (1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1), True), (50778, 3, 1, 21, True),
+            (50728, 5, 3, (1, 1, 1, 1, 1, 1), True)]
+    if kind == "nomatrix":   # Daguerre reads it: a flat mid-grey, no ColorMatrix1, no AsShotNeutral
+        tags = [t for t in tags if t[0] not in (50721, 50728)] + [(50717, 4, 1, 65535, True)]
+        tifffile.imwrite(out, np.full((h, w), 26214, np.uint16), photometric=32803, compression=None, subfiletype=0,
+                         extratags=tags, metadata=None)
+    elif kind == "planecolor":
+        tags = [t for t in tags if t[0] != 33422]
+        tags += [(33422, 1, 4, (1, 0, 0, 2), True), (50710, 1, 3, (1, 0, 2), True), (50717, 4, 1, 65535, True)]
+        tifffile.imwrite(out, (level * 65535).astype(np.uint16), photometric=32803, compression=None, subfiletype=0,
+                         extratags=tags, metadata=None)
+    else:
+        tags += [(50717, 4, 1, 255, True)]
+        v8 = (level * 255).astype(np.uint8)
+        tiles = []
+        for ty in range(0, h, 32):
+            for tx in range(0, w, 32):
+                buf = io.BytesIO()
+                Image.fromarray(v8[ty:ty + 32, tx:tx + 32]).save(buf, "JPEG", quality=95)
+                tiles.append(buf.getvalue())
+        # tifffile encodes lossy JPEG only through imagecodecs: the tiles are already encoded.
+        tifffile.TIFF.COMPRESSORS._codecs[34892] = lambda data, *args, **kwargs: data
+        tifffile.imwrite(out, iter(tiles), shape=(h, w), dtype=np.uint8, tile=(32, 32), compression=34892,
+                         photometric=32803, subfiletype=0, extratags=tags, metadata=None)
+    try:
+        with rawpy.imread(out) as r:
+            colors = r.raw_colors_visible[:2, :2].tolist()
+    except Exception as e:
+        colors = f"error: {e}"
+    print(json.dumps({"width": w, "height": h, "libraw_colors": colors}))
+
+
 def compare(path, ours_path):
     import colour
     import cv2
@@ -117,4 +169,4 @@ def compare(path, ours_path):
 
 
 if __name__ == "__main__":
-    {"raw": raw, "develop": develop, "compare": compare, "strips": strips}[sys.argv[1]](*sys.argv[2:])
+    {"raw": raw, "develop": develop, "compare": compare, "strips": strips, "handover": handover}[sys.argv[1]](*sys.argv[2:])

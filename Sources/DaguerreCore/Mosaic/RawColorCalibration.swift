@@ -44,6 +44,21 @@ public struct RawColorCalibration: Sendable, Equatable {
         }
     }
 
+    /// Where ``colorMatrix1`` (and the rest of the matrices) came from.
+    public enum MatrixSource: String, Sendable, Equatable {
+        /// The file's own matrices (a DNG's ColorMatrix tags, or what a camera or writer gave).
+        case file
+        /// A table of camera matrices (LibRaw's, from Adobe's DNG converter), the file having none.
+        case cameraTable
+        /// No matrix anywhere: "raw colour", camera RGB taken as linear sRGB (as LibRaw and dcraw
+        /// do), so ``colorMatrix1`` is ``rawColorMatrix`` and a neutral stays neutral.
+        case none
+    }
+
+    /// XYZ → linear sRGB (D65 white): the ``colorMatrix1`` of a camera with no matrix, which
+    /// develops camera RGB as if it were linear sRGB, LibRaw's and dcraw's raw colour.
+    public static var rawColorMatrix: [Double] { (Primaries.srgb.rgbToXYZ.inverse ?? .identity).m }
+
     /// Row-major 3×3, XYZ → camera, for illuminant 1.
     public var colorMatrix1: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
     public var colorMatrix2: [Double]?
@@ -60,6 +75,12 @@ public struct RawColorCalibration: Sendable, Equatable {
     public var asShotNeutral: [Double]?
     /// The shot's white as CIE xy, when the file gives that instead of ``asShotNeutral``.
     public var asShotWhiteXY: [Double]?
+    /// The camera-space value of a daylight neutral (the camera's daylight multipliers, inverted):
+    /// the white a develop uses when the shot's is missing. Nil means the D65 neutral of the
+    /// matrix, which is what LibRaw derives for cameras without a table of multipliers.
+    public var daylightNeutral: [Double]?
+    /// Where the matrices came from (``MatrixSource``).
+    public var matrixSource: MatrixSource = .file
     /// EV to add so that the camera's default rendering is right (DNG BaselineExposure).
     public var baselineExposure: Double = 0
     /// DNG NoiseProfile: (scale, offset) pairs of the noise variance σ² = S·x + O, per plane or one for all.
@@ -73,6 +94,7 @@ public struct RawColorCalibration: Sendable, Equatable {
             && a.forwardMatrix2 == b.forwardMatrix2 && a.cameraCalibration1 == b.cameraCalibration1
             && a.cameraCalibration2 == b.cameraCalibration2 && a.analogBalance == b.analogBalance
             && a.asShotNeutral == b.asShotNeutral && a.asShotWhiteXY == b.asShotWhiteXY && a.baselineExposure == b.baselineExposure
+            && a.daylightNeutral == b.daylightNeutral && a.matrixSource == b.matrixSource
             && a.noiseProfile.map(\.scale) == b.noiseProfile.map(\.scale) && a.noiseProfile.map(\.offset) == b.noiseProfile.map(\.offset)
     }
 }

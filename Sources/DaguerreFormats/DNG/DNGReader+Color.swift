@@ -12,9 +12,17 @@ extension DNGReader {
         }
         var c = RawColorCalibration()
         // Three-colour cameras only: 4-colour (CMYG) matrices are 12 values and are left out.
-        if let m = m3(.colorMatrix1) { c.colorMatrix1 = m }
+        // A DNG without ColorMatrix1 (the spec requires it for colour) develops in raw colour,
+        // as LibRaw does, rather than with an identity matrix that would make XYZ of camera RGB.
+        if let m = m3(.colorMatrix1) {
+            c.colorMatrix1 = m
+        } else {
+            c.colorMatrix1 = RawColorCalibration.rawColorMatrix
+            c.calibrationIlluminant1 = .d65
+            c.matrixSource = .none
+        }
         c.colorMatrix2 = m3(.colorMatrix2)
-        c.calibrationIlluminant1 = illuminant(.calibrationIlluminant1) ?? .unknown
+        if c.matrixSource == .file { c.calibrationIlluminant1 = illuminant(.calibrationIlluminant1) ?? .unknown }
         c.calibrationIlluminant2 = c.colorMatrix2 == nil ? nil : illuminant(.calibrationIlluminant2)
         c.forwardMatrix1 = m3(.forwardMatrix1)
         c.forwardMatrix2 = m3(.forwardMatrix2)

@@ -58,6 +58,10 @@ extension DNGReader {
                 throw .corruptData(
                     format: "DNG", detail: "lossy JPEG raw data must be 8-bit with 1 or 3 samples (it has \(bits)-bit, \(spp))", path: nil)
             }
+        case 9:
+            throw .unsupported(
+                feature: "DNG raw data stored with VC-5 compression (Compression 9: a GoPro GPR file)",
+                hint: "Convert it to a plain DNG with GoPro's gpr_tools (`gpr_tools -i in.gpr -o out.dng`), then develop that.")
         default:
             let name =
                 compression == 8

@@ -75,11 +75,45 @@ public struct CameraColorModel: Sendable {
         return xy
     }
 
-    /// The shot's white: AsShotNeutral, else AsShotWhiteXY, else D50.
+    /// Where a develop's default white comes from, in the order it is looked for.
+    public enum WhiteSource: String, Sendable, Equatable {
+        /// The shot's white, as the file records it (AsShotNeutral, AsShotWhiteXY, or the
+        /// camera's as-shot multipliers through LibRaw).
+        case asShot
+        /// The camera's daylight multipliers (LibRaw's, from dcraw's table or its matrix): the
+        /// file has no usable as-shot white.
+        case daylight
+        /// Neither: D65 through the camera's matrix (what LibRaw derives as daylight for a camera
+        /// it has a matrix for, and a neutral for one in raw colour).
+        case d65
+        /// Guessed from the image, when asked (``RAWFilter/setNeutralFromImage()``); never a default.
+        case image
+    }
+
+    /// Where ``asShotWhite`` comes from.
+    public var asShotWhiteSource: WhiteSource {
+        if Self.usable(calibration.asShotNeutral) != nil { return .asShot }
+        if let w = calibration.asShotWhiteXY, w.count == 2, w.allSatisfy({ $0.isFinite && $0 > 0 }) { return .asShot }
+        return Self.usable(calibration.daylightNeutral) != nil ? .daylight : .d65
+    }
+
+    /// The shot's white: AsShotNeutral, else AsShotWhiteXY, else the camera's daylight
+    /// multipliers, else D65 (LibRaw's and dcraw's order; never a white that makes a cast of
+    /// its own).
     public var asShotWhite: SIMD2<Double> {
-        if let n = calibration.asShotNeutral { return whiteXY(forNeutral: n) }
-        if let w = calibration.asShotWhiteXY, w.count == 2 { return SIMD2(w[0], w[1]) }
-        return Self.d50
+        if let n = Self.usable(calibration.asShotNeutral) { return whiteXY(forNeutral: n) }
+        if let w = calibration.asShotWhiteXY, w.count == 2, w.allSatisfy({ $0.isFinite && $0 > 0 }) { return SIMD2(w[0], w[1]) }
+        if let n = Self.usable(calibration.daylightNeutral) { return whiteXY(forNeutral: n) }
+        return Self.d65
+    }
+
+    static let d65 = SIMD2<Double>(0.3127, 0.3290)
+
+    /// A neutral with three finite, positive values, else nil (LibRaw's "missing" multipliers,
+    /// −1 or 0, never reach here as a neutral, but a file's own can be just as empty).
+    static func usable(_ neutral: [Double]?) -> [Double]? {
+        guard let neutral, neutral.count == 3, neutral.allSatisfy({ $0.isFinite && $0 > 0 }) else { return nil }
+        return neutral
     }
 
     /// Camera RGB (linearized, not white-balanced) → XYZ D50, white-balanced for a white of

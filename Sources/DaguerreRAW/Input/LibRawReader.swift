@@ -92,6 +92,9 @@ public enum LibRawReader {
         var camXYZ = [Float](repeating: 0, count: 9)
         var maximum: Float = 0
         dag_libraw_color(handle, &camMul, &camXYZ, &maximum)
+        var preMul = [Float](repeating: 0, count: 4)
+        var rgbCam = [Float](repeating: 0, count: 9)
+        dag_libraw_daylight(handle, &preMul, &rgbCam)
         // Black per 2×2 position: common, per-colour (G2 is LibRaw's colour 3) and repeat-pattern levels.
         let positionBlack = (0..<4).map { p in Double(dag_libraw_black_at(handle, Int32(p / 2), Int32(p % 2))) }
         let bits = max(8, min(16, Int(log2(Double(max(maximum, 255))).rounded(.up))))
@@ -100,14 +103,9 @@ public enum LibRawReader {
             blackLevel: positionBlack, whiteLevel: Int(max(maximum, 1)))
         var dng = DNGImage(
             raw: mosaic, uniqueCameraModel: "\(String(cString: dag_libraw_make(handle))) \(String(cString: dag_libraw_model(handle)))")
-        // LibRaw's cam_xyz is Adobe's XYZ → camera matrix for D65.
-        if camXYZ.contains(where: { $0 != 0 }) {
-            dng.color.colorMatrix1 = camXYZ.map(Double.init)
-            dng.color.calibrationIlluminant1 = .d65
-        }
-        if camMul[0] > 0, camMul[1] > 0, camMul[2] > 0 {
-            dng.color.asShotNeutral = [Double(camMul[1] / camMul[0]), 1, Double(camMul[1] / camMul[2])]
-        }
+        dng.color = Self.color(
+            camMul: camMul.map(Double.init), camXYZ: camXYZ.map(Double.init), preMul: preMul.map(Double.init),
+            rgbCam: rgbCam.map(Double.init))
         dng.defaultCrop = DNGCrop(x: 0, y: 0, width: Double(w), height: Double(h))
         var m = PhotoMetadata(make: String(cString: dag_libraw_make(handle)), model: String(cString: dag_libraw_model(handle)))
         let other = handle.pointee.other
@@ -118,5 +116,37 @@ public enum LibRawReader {
         if other.timestamp > 0 { m.dateTimeOriginal = Date(timeIntervalSince1970: TimeInterval(other.timestamp)) }
         dng.metadata = m
         return dng
+    }
+
+    /// The calibration LibRaw's colour facts make, in LibRaw's and dcraw's order of fallbacks.
+    ///
+    /// The matrix: `cam_xyz` (XYZ → camera for D65: the file's, or Adobe's table for the
+    /// camera); else the one `rgb_cam` and `pre_mul` imply (LibRaw keeps a DNG's own matrix
+    /// only there: `cam_rgb = diag(1/pre_mul) · rgb_cam⁻¹`, then through sRGB to XYZ); else,
+    /// `rgb_cam` being the identity, raw colour (``RawColorCalibration/MatrixSource/none``).
+    /// The white: `cam_mul` when its red, green and blue are positive (LibRaw marks a missing
+    /// as-shot white with −1 or zeros); the daylight multipliers `pre_mul` otherwise.
+    static func color(camMul: [Double], camXYZ: [Double], preMul: [Double], rgbCam: [Double]) -> RawColorCalibration {
+        var c = RawColorCalibration()
+        c.calibrationIlluminant1 = .d65
+        let positive = { (v: [Double]) in v.prefix(3).allSatisfy { $0.isFinite && $0 > 0 } }
+        let identity = rgbCam == Matrix3.identity.m
+        if camXYZ.contains(where: { $0 != 0 }), camXYZ.allSatisfy(\.isFinite) {
+            c.colorMatrix1 = camXYZ
+            c.matrixSource = .cameraTable
+        } else if !identity, positive(preMul), let camRGB = Matrix3(rgbCam).inverse, let xyzToSRGB = Primaries.srgb.rgbToXYZ.inverse {
+            c.colorMatrix1 = (Matrix3.diagonal(1 / preMul[0], 1 / preMul[1], 1 / preMul[2]) * camRGB * xyzToSRGB).m
+            c.matrixSource = .file
+        } else {
+            c.colorMatrix1 = RawColorCalibration.rawColorMatrix
+            c.matrixSource = .none
+        }
+        if positive(camMul) {
+            c.asShotNeutral = [camMul[1] / camMul[0], 1, camMul[1] / camMul[2]]
+        }
+        if positive(preMul) {
+            c.daylightNeutral = [preMul[1] / preMul[0], 1, preMul[1] / preMul[2]]
+        }
+        return c
     }
 }

@@ -2,27 +2,35 @@ import ArgumentParser
 import Daguerre
 import Foundation
 
-/// `daguerre develop`: RAWExpose's job on the command line (SPEC X1): develops DNGs
-/// with RAWFilter, each with its sidecar adjustments (`FILE.daguerre.json`) under the options
+/// `daguerre develop`: RAWExpose's job on the command line (SPEC X1): develops DNGs and every
+/// camera RAW LibRaw reads (SPEC X6) with RAWFilter, each with its sidecar adjustments (`FILE.daguerre.json`) under the options
 /// given here, and writes JPEG, 16-bit TIFF or PNG with the camera's metadata.
 struct DevelopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "develop",
-        abstract: "Develop RAW (DNG) files to JPEG, 16-bit TIFF or PNG.",
+        abstract: "Develop RAW files (DNG, and every camera format LibRaw reads) to JPEG, 16-bit TIFF or PNG.",
         discussion: """
             Options given here override each file's sidecar (FILE.daguerre.json), which overrides the file's defaults.
-            Example: daguerre develop IMG_0001.dng IMG_0002.dng -o developed/ --exposure 0.5 --colorspace displayP3
+            Example: daguerre develop IMG_0001.dng IMG_0002.CR2 -o developed/ --exposure 0.5 --colorspace displayP3
+            DNGs are read by Daguerre; other camera RAWs (CR2, CR3, CRW, NEF, ARW, RAF, ORF, RW2, PEF, KDC...), and DNGs whose compression Daguerre does not decode, by LibRaw. A file developed with something it does not carry (LibRaw's matrix for its camera, raw colour for a camera without one, daylight white when it has no as-shot white) says so under its line.
 
             Develop options (RAWFilter's, each also a sidecar field and a Core Image key):
             \(RAWAdjustmentArguments.help)
             """)
 
-    @Argument(parsing: .allUnrecognized, help: "DNG files, and the develop options listed below.") var arguments: [String] = []
+    @Argument(
+        parsing: .allUnrecognized,
+        help: "RAW files (DNG, CR2, NEF, ARW, RAF... anything LibRaw reads), and the develop options listed below.") var arguments:
+        [String] = []
     @Option(name: .shortAndLong, help: "Output folder (or a file name when developing one input).") var output: String
     @Option(help: "Output colour space: displayP3, sRGB, adobeRGB, bt2020, linearSRGB...") var colorspace = "displayP3"
     @Option(help: "jpeg, tiff16, png or heic (10-bit HEVC) (default: from the output file's extension, else jpeg).") var format: String?
     @Option(help: "TIFF compression: none (default, as LibRaw and RawTherapee write), lzw or deflate.") var tiffCompression = "none"
     @Option(help: "JPEG and HEIC quality, 0...1.") var quality = 0.9
+    @Flag(
+        help:
+            "White balance guessed from the image (grey world, as LibRaw's -a) instead of the file's as-shot or daylight white; --temperature and --tint still win."
+    ) var whiteFromImage = false
 
     /// The extensions of the formats the command writes, by `--format` name.
     static let extensions = [
@@ -70,6 +78,7 @@ struct DevelopCommand: ParsableCommand {
             do {
                 var raw = try RAWFilter(url: URL(fileURLWithPath: input))
                 try RAWAdjustments.sidecar(for: input)?.apply(to: &raw)
+                if whiteFromImage { try raw.setNeutralFromImage() }
                 overrides.apply(to: &raw)
                 let image = try raw.outputImage()
                 // The orientation is applied to the pixels, so the file says upright.
@@ -87,6 +96,7 @@ struct DevelopCommand: ParsableCommand {
                     String(
                         format: "[%@] %d/%d %@ → %@ (%.0f ms, %d K, tint %+.0f)", bar, done, inputs.count, input, destination,
                         Date().timeIntervalSince(started) * 1000, Int(raw.neutralTemperature), raw.neutralTint))
+                if raw.provenance.hasFallback { print("    \(raw.provenance)") }
             } catch {
                 failures.append(input)
                 FileHandle.standardError.write(Data("\(input): \((error as? DaguerreError)?.description ?? "\(error)")\n".utf8))
