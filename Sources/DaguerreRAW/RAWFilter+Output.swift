@@ -169,8 +169,11 @@ extension RAWFilter {
             controls.isNeutral
         else {
             throw .unsupported(
-                feature: "raw noise reduction (luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount), its sharpness, contrast and detail) on an X-Trans mosaic",
-                hint: "Noise reduction works on 2×2 Bayer mosaics; for X-Trans leave it at its default (off) and use colorNoiseReductionAmount.")
+                feature:
+                    "raw noise reduction (luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount), its sharpness, contrast and detail) on an X-Trans mosaic",
+                hint:
+                    "Noise reduction works on 2×2 Bayer mosaics; for X-Trans leave it at its default (off) and use colorNoiseReductionAmount."
+            )
         }
     }
 

@@ -97,7 +97,8 @@ import Testing
         }
     }
 
-    @Test("An X-Trans mosaic round-trips through our DNG writer and reader (CFARepeatPatternDim 6×6), also with an ActiveArea off the repeat")
+    @Test(
+        "An X-Trans mosaic round-trips through our DNG writer and reader (CFARepeatPatternDim 6×6), also with an ActiveArea off the repeat")
     func dngRoundTrip() throws {
         let dir = try TemporaryDirectory()
         var mosaic = try BayerImage(width: 60, height: 48, pattern: .rggb, bitsPerSample: 14)
@@ -143,7 +144,9 @@ import Testing
 
     // MARK: Quality (the L protocol with the X-Trans pattern)
 
-    @Test("Kodak24, L protocol with the X-Trans pattern: RAWFilter's mean CPSNR above LibRaw's best X-Trans method (Markesteijn 1- and 3-pass) measured side by side; LibRaw reads our 6×6 DNGs")
+    @Test(
+        "Kodak24, L protocol with the X-Trans pattern: RAWFilter's mean CPSNR above LibRaw's best X-Trans method (Markesteijn 1- and 3-pass) measured side by side; LibRaw reads our 6×6 DNGs"
+    )
     func kodak24() async throws {
         let result = try await onOwnThread { try Self.measureKodak24() }
         let mean = result.ours.reduce(0, +) / Double(result.ours.count)
@@ -194,7 +197,8 @@ import Testing
         var libraw: [String: Double] = [:]
         var perImage: [String: [Double]] = [:]
         for m in methods {
-            guard let entry = judged[m] as? [String: Any], let mean = entry["mean"] as? Double, let per = entry["per_image"] as? [Double] else {
+            guard let entry = judged[m] as? [String: Any], let mean = entry["mean"] as? Double, let per = entry["per_image"] as? [Double]
+            else {
                 throw Judge.Failure(description: "demosaic_judge.py gave no \(m) result: \(judged)")
             }
             libraw[m] = mean

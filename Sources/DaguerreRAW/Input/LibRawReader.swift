@@ -71,7 +71,9 @@ public enum LibRawReader {
                         : "a CFA LibRaw describes as filters \(idata.filters)"
             throw .unsupported(
                 feature: "developing \(layout) (\(path))",
-                hint: "RAWFilter develops red, green and blue 2×2 Bayer mosaics and Fujifilm X-Trans; convert other sensors' files with their maker's software.")
+                hint:
+                    "RAWFilter develops red, green and blue 2×2 Bayer mosaics and Fujifilm X-Trans; convert other sensors' files with their maker's software."
+            )
         }
         try check(libraw_unpack(handle), "unpack the raw data")
         let unpackedSizes = handle.pointee.sizes  // after unpack: the margins are final

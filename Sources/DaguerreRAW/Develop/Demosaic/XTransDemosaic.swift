@@ -296,7 +296,9 @@ struct XTransDemosaic: Sendable {
                         guard plus | minus != 0 else { return }
                         let qp = i + plus * s
                         let qm = i - minus * s
-                        let diff = t.greenWeights[pos * 8 + 2 * d] * (g[qp] - ownPlane[qp]) + t.greenWeights[pos * 8 + 2 * d + 1] * (g[qm] - ownPlane[qm])
+                        let diff =
+                            t.greenWeights[pos * 8 + 2 * d] * (g[qp] - ownPlane[qp]) + t.greenWeights[pos * 8 + 2 * d + 1]
+                            * (g[qm] - ownPlane[qm])
                         let e = Self.epsilon + variation
                         let wd = 1 / (e * e)
                         sum += wd * (m[i] + diff)

@@ -155,7 +155,8 @@ final class XTransDevelop: ChunkDevelop {
                 for y in sensorRows {
                     let wy = y - oy
                     let at = wy * ww + halo
-                    let o = (out.value + (y - sensorRows.lowerBound) * bytesPerRow).assumingMemoryBound(to: Float.self)
+                    let o =
+                        (out.value + (y - sensorRows.lowerBound) * bytesPerRow).assumingMemoryBound(to: Float.self)
                         + 3 * (start - sensorColumns.lowerBound)
                     let r = ws.plane(0) + at
                     let g = ws.plane(1) + at
