@@ -67,7 +67,10 @@ func makeXTransDNG(width w: Int, height h: Int, kodak: String, output: String) t
     mosaic.xTrans = .standard
     mosaic.blackLevel = [1024, 1024, 1024, 1024]
     mosaic.whiteLevel = 16383
-    let decode = (0..<256).map { SRGBCurve.decode(Double($0) / 255) * 15359 * 0.9 }
+    let decode = (0..<256).map { (code: Int) -> Double in
+        let v = Double(code) / 255
+        return (v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)) * 15359 * 0.9
+    }
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     func gaussian() -> Double {
         func uniform() -> Double {
