@@ -1,6 +1,7 @@
 // The RAW scenarios (speed and memory, SPEC X7): one 24 MP Bayer DNG from the virtual camera,
 // developed by each tool as a whole process to a 16-bit TIFF and to a JPEG at quality 90; a
-// 120 MP DNG for the memory bound; and raw-bench's in-process draft re-render timing (X7).
+// 120 MP DNG for the memory bound; a 26 MP X-Trans DNG of the Kodak photographs; and raw-bench's
+// in-process draft re-render timing (X7).
 import Foundation
 
 extension Bench {
@@ -86,6 +87,31 @@ extension Bench {
         results.raw120 = s
         print("## RAW: a 120 MP (13400×8960) Bayer DNG developed to JPEG q90, whole process\n")
         printRawTable(s, reference: "LibRaw", goal: "daguerre peak RSS ≤ 600 MiB")
+    }
+
+    /// The 26 MP X-Trans DNG, made by raw-bench from the Kodak crops when missing.
+    func rawXTransInput() throws -> String {
+        let path = "\(work)/raw-xtrans-6240x4160.dng"
+        if !fm.fileExists(atPath: path) {
+            let tool = try locateBenchTool("raw-bench", override: opts.rawBench, option: "--raw-bench")
+            log("Making the 6240×4160 X-Trans DNG at \(path) from the Kodak crops …")
+            let r = try Shell.run([tool, "make-xtrans-dng", "--width", "6240", "--height", "4160", "--out", path])
+            guard r.status == 0 else { throw BenchError("raw-bench make-xtrans-dng failed:\n\(r.output)") }
+        }
+        _ = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped).reduce(0) { $0 &+ $1 }
+        return path
+    }
+
+    func rawXTrans(into results: inout Results) throws {
+        let dir = work + "/rawxtrans"
+        try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let input = try rawXTransInput()
+        // dcraw_emu -q 3 is LibRaw's Markesteijn 3-pass on an X-Trans mosaic.
+        let jobs = rawJobs(input: input, dir: dir, tools: ["daguerre", "libraw", "rawtherapee", "darktable"])
+        let s = measure(jobs, label: "rawxtrans")
+        results.rawXTrans = s
+        print("## RAW: a 26 MP (6240×4160) X-Trans DNG developed, whole process\n")
+        printRawTable(s, reference: "LibRaw", goal: "daguerre < LibRaw's wall time, ≤ 300 MiB")
     }
 
     /// Wall time and RSS per job, with each tool's ratio to the reference tool on the same output.

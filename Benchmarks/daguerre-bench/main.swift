@@ -56,6 +56,8 @@ struct Results: Codable {
     /// raw: the 24 MP develop per tool and output, the 120 MP memory run, the draft timing line.
     var raw: [Summary] = []
     var raw120: [Summary] = []
+    /// rawxtrans: the 26 MP X-Trans develop per tool and output.
+    var rawXTrans: [Summary] = []
     var rawDraft: String?
 }
 
@@ -105,7 +107,7 @@ final class Bench {
             || opts.only.contains("fusion")
     }
     var wantsDaguerre: Bool {
-        !opts.only.isDisjoint(with: ["daguerre", "daguerre-nocm", "memory", "fusion", "raw", "raw120"])
+        !opts.only.isDisjoint(with: ["daguerre", "daguerre-nocm", "memory", "fusion", "raw", "raw120", "rawxtrans"])
     }
 
     func run() throws {
@@ -183,6 +185,7 @@ final class Bench {
         if opts.only.contains("livephoto-mov") { try livePhoto(into: &results) }
         if opts.only.contains("raw") { try raw(into: &results) }
         if opts.only.contains("raw120") { try raw120(into: &results) }
+        if opts.only.contains("rawxtrans") { try rawXTrans(into: &results) }
 
         results.machine["loadAverageAtEnd"] = Bench.loadAverage()
         print(

@@ -1,6 +1,7 @@
 // raw-bench: the in-process half of the RAW benchmark (SPEC X7). `make-dng` writes the
 // benchmark's Bayer DNG from the virtual camera at any sensor size (the whole-process runs are
-// daguerre-bench's `raw` scenario); `draft` times interactive draft re-renders after a
+// daguerre-bench's `raw` scenario); `make-xtrans-dng` an X-Trans DNG of the Kodak photographs
+// (the `rawxtrans` scenario); `draft` times interactive draft re-renders after a
 // parameter change, the way an editor's slider drives them; `develop` times full-size develops
 // in one process, for A/B comparisons of the pipeline's kernels on a noisy host (the minimum
 // over many repetitions moves far less than one whole-process run). See Benchmarks/README.md.
@@ -53,6 +54,47 @@ func makeDNG(width w: Int, height h: Int, lux: Double, push: Double, output: Str
     try DNGWriter.write(dng, to: output)
     let m = frame.metadata
     print(String(format: "%@: %d×%d, 1/%.0f s, ISO %.0f", output, w, h, 1 / m.exposureDuration, m.iso))
+}
+
+/// An X-Trans DNG of real photographs: the Kodak crops tiled across the sensor (linear light),
+/// sampled through the X-Trans filter, with a sensor's Poisson-Gaussian noise (a fixed seed),
+/// 14-bit codes over a black level of 1024, camera space linear sRGB, lossless JPEG tiles.
+func makeXTransDNG(width w: Int, height h: Int, kodak: String, output: String) throws {
+    let crops = try (1...24).map { try ImageReader.readAll(path: String(format: "%@/kodim%02d.png", kodak, $0)) }
+    let tile = crops[0].width
+    let across = (w + tile - 1) / tile
+    var mosaic = try BayerImage(width: w, height: h, pattern: .rggb, bitsPerSample: 14)
+    mosaic.xTrans = .standard
+    mosaic.blackLevel = [1024, 1024, 1024, 1024]
+    mosaic.whiteLevel = 16383
+    let decode = (0..<256).map { (code: Int) -> Double in
+        let v = Double(code) / 255
+        return (v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)) * 15359 * 0.9
+    }
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func gaussian() -> Double {
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(state >> 11) + 0.5) / 9_007_199_254_740_992
+        }
+        return (-2 * log(uniform())).squareRoot() * cos(2 * Double.pi * uniform())
+    }
+    for y in 0..<h {
+        for x in 0..<w {
+            let crop = crops[((y / tile) * across + x / tile) % crops.count]
+            let c = XTransPattern.standard.color(x: x, y: y)
+            let code = crop.withUnsafeBytes { $0[(y % tile) * crop.bytesPerRow + (x % tile) * crop.format.channels + c] }
+            let signal = decode[Int(code)]
+            let noisy = signal + gaussian() * (0.8 * signal + 16).squareRoot()
+            mosaic.samples[y * w + x] = UInt16(min(16383, max(0, 1024 + noisy.rounded())))
+        }
+    }
+    var dng = DNGImage(raw: mosaic, uniqueCameraModel: "Daguerre X-Trans benchmark (linear sRGB)")
+    dng.color.colorMatrix1 = (Primaries.srgb.rgbToXYZ.inverse ?? .identity).m
+    dng.color.calibrationIlluminant1 = .d65
+    dng.color.asShotNeutral = [1, 1, 1]
+    try DNGWriter.write(dng, to: output)
+    print("\(output): \(w)×\(h) X-Trans, Kodak crops tiled")
 }
 
 /// Median time of a draft render at `longEdge` pixels after changing exposure, then after
@@ -130,6 +172,17 @@ do {
         try makeDNG(
             width: w, height: h, lux: value("--lux", in: args).flatMap(Double.init) ?? 300,
             push: value("--push", in: args).flatMap(Double.init) ?? 0, output: out)
+    case "make-xtrans-dng":
+        guard let w = value("--width", in: args).flatMap(Int.init), let h = value("--height", in: args).flatMap(Int.init),
+            let out = value("--out", in: args), w >= 64, h >= 64
+        else {
+            fail("usage: raw-bench make-xtrans-dng --width W --height H --out FILE.dng [--kodak DIR]   (W, H ≥ 64)")
+        }
+        let kodak =
+            value("--kodak", in: args)
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Tests/Resources/kodak24")
+            .standardized.path
+        try makeXTransDNG(width: w, height: h, kodak: kodak, output: out)
     case "draft":
         guard let dng = value("--dng", in: args) else { fail("usage: raw-bench draft --dng FILE.dng [--long-edge 2048] [--reps 9]") }
         try draft(
@@ -139,7 +192,7 @@ do {
         guard let dng = value("--dng", in: args) else { fail("usage: raw-bench develop --dng FILE.dng [--reps 9]") }
         try develop(dng: dng, reps: max(1, value("--reps", in: args).flatMap(Int.init) ?? 9))
     default:
-        fail("usage: raw-bench make-dng … | draft … | develop …")
+        fail("usage: raw-bench make-dng … | make-xtrans-dng … | draft … | develop …")
     }
 } catch {
     fail("\(error)")

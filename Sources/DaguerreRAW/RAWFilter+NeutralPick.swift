@@ -28,7 +28,7 @@ extension RAWFilter {
             for yy in max(0, py - 4)..<min(m.height, py + 4) {
                 for xx in max(0, px - 4)..<min(m.width, px + 4) {
                     let p = (yy & 1) * 2 + (xx & 1)
-                    let colour = m.pattern.color(x: xx, y: yy)
+                    let colour = m.layout.color(x: xx, y: yy)
                     let v = lin.value(Double(m.samples[yy * m.width + xx]), at: p)
                     clipped = clipped || v >= 0.99
                     sum[colour] += v

@@ -36,7 +36,9 @@ extension RAWFilter {
         let white = ColorTemperature.xy(temperature: neutralTemperature, tint: neutralTint)
         let neutral = colorModel.xyzToCamera(white: white) * Primaries.xyz(white)
         let mosaic = header.mosaicLayout
-        let halfSize = version.halfSizeDevelop && mosaic != nil && scaleFactor <= 0.5 && crop.width >= 4 && crop.height >= 4
+        let xTrans = mosaic?.xTrans != nil
+        if xTrans { try checkXTransOptions() }
+        let halfSize = version.halfSizeDevelop && mosaic != nil && !xTrans && scaleFactor <= 0.5 && crop.width >= 4 && crop.height >= 4
         let demosaic: DemosaicMethod = halfSize ? .halfSize : (isDraftModeEnabled ? .bilinear : version.demosaic)
         let highlight = version.highlightRecovery ? HighlightRecovery(neutral: neutral, amount: highlightRecoveryAmount) : nil
         var settings = DevelopSettings(
@@ -52,7 +54,7 @@ extension RAWFilter {
             if !settings.gainMaps.isEmpty { key += " gain maps \(settings.gainMaps.count)" }
         }
         var sharpening: NoiseReductionSharpening?
-        if let blockStep = version.noiseReductionBlockStep, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, let mosaic {
+        if let blockStep = version.noiseReductionBlockStep, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, !xTrans, let mosaic {
             let profile = try noiseProfile()
             if profile.hasNoise {
                 let controls = try noiseReductionControls
@@ -70,7 +72,7 @@ extension RAWFilter {
         }
         // Draft mode (X7): the develop up to the white balance is cached at display size, in
         // camera RGB with the clip mask beside it, and the white balance runs after the resample.
-        if isDraftModeEnabled, demosaic != .lmmseGW, let whole = try wholeMosaic() {
+        if isDraftModeEnabled, demosaic != .lmmseGW, !xTrans, let whole = try wholeMosaic() {
             var cameraSettings = settings
             cameraSettings.matrix = .identity
             cameraSettings.highlight = nil
@@ -113,7 +115,7 @@ extension RAWFilter {
                     throw .invalidArgument(
                         what: "a DNG whose mosaic is still in its file", problem: "was opened without its chunks (internal error)")
                 }
-                if develop.demosaic == .lmmseGW, deferred.wholeIfDecoded == nil {
+                if develop.demosaic == .lmmseGW || deferred.layout.xTrans != nil, deferred.wholeIfDecoded == nil {
                     return try RAWDevelopDecoder(stored: deferred.stored, settings: develop)
                 }
                 return try RAWDevelopDecoder(mosaic: try deferred.whole(), settings: develop)
@@ -156,6 +158,23 @@ extension RAWFilter {
                 : image.transformed(by: AffineTransform2D(scaleX: remaining, y: remaining), interpolation: interpolation)
         }
         return try image.oriented(orientation)
+    }
+
+    /// What an X-Trans develop lacks: raw noise reduction (DCT4-2S works on the four planes of a
+    /// 2×2 Bayer block). The default amount leaves it out; asking for it by any other amount or
+    /// control says so.
+    func checkXTransOptions() throws(DaguerreError) {
+        let controls = try noiseReductionControls
+        guard luminanceNoiseReductionAmount == 0 || luminanceNoiseReductionAmount == Self.defaultLuminanceNoiseReductionAmount,
+            controls.isNeutral
+        else {
+            throw .unsupported(
+                feature:
+                    "raw noise reduction (luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount), its sharpness, contrast and detail) on an X-Trans mosaic",
+                hint:
+                    "Noise reduction works on 2×2 Bayer mosaics; for X-Trans leave it at its default (off) and use colorNoiseReductionAmount."
+            )
+        }
     }
 
     /// Core Image's fine noise-reduction controls, validated (each finite, 0…1).

@@ -3,11 +3,14 @@
 
   demosaic_judge.py SPEC.json
 
-SPEC.json: {"pairs": [[DNG, PNG], ...], "methods": ["AHD", "DHT", ...]}. Each DNG holds the PNG's
-linear-light RGGB mosaic (16-bit, black 0, white 65535, camera space = linear sRGB). LibRaw
-demosaics it with linear, raw-colour, unit-white-balance output; the result is encoded with the
-sRGB curve, rounded to 8 bits, and compared with the PNG by colour PSNR with a 10-pixel border
-left out. Prints {"METHOD": {"mean": dB, "per_image": [...]}, ...}.
+SPEC.json: {"pairs": [[DNG, PNG], ...], "methods": ["AHD", "DHT", ...], "offset": N (optional)}.
+Each DNG holds the PNG's linear-light mosaic (16-bit, black 0, white 65535, camera space = linear
+sRGB; RGGB, or X-Trans 6x6), the PNG placed N photosites in from its top-left corner (0 unless
+given: an X-Trans mosaic is padded, since LibRaw's X-Trans demosaic refuses images under 512
+pixels). LibRaw demosaics it with linear, raw-colour, unit-white-balance output; the result is
+encoded with the sRGB curve, rounded to 8 bits, and compared with the PNG by colour PSNR with a
+10-pixel border left out. Prints {"METHOD": {"mean": dB, "per_image": [...]}, ...,
+"raw_pattern": the first DNG's pattern as LibRaw reads it, "color_desc": its colours}.
 """
 import json
 import sys
@@ -32,6 +35,10 @@ def cpsnr(a, b, border=10):
 def main():
     spec = json.load(open(sys.argv[1]))
     out = {}
+    offset = int(spec.get("offset", 0))
+    with rawpy.imread(spec["pairs"][0][0]) as r:
+        out["raw_pattern"] = r.raw_pattern.tolist()
+        out["color_desc"] = r.color_desc.decode()
     for method in spec["methods"]:
         algo = getattr(rawpy.DemosaicAlgorithm, method)
         scores = []
@@ -44,7 +51,7 @@ def main():
                                     user_flip=0)
             ours = np.round(encode(rgb.astype(np.float64) / 65535.0) * 255).astype(np.uint8)
             h, w = truth.shape[:2]
-            scores.append(cpsnr(ours[:h, :w], truth))
+            scores.append(cpsnr(ours[offset:offset + h, offset:offset + w], truth))
         out[method] = {"mean": float(np.mean(scores)), "per_image": scores}
     print(json.dumps(out))
 

@@ -22,6 +22,14 @@ public struct BayerImage: Sendable, Equatable {
     public var blackLevel: [Double]
     /// The sample value of a saturated photosite.
     public var whiteLevel: Int
+    /// The 6×6 colour filter when the mosaic is X-Trans (then `pattern` does not describe it);
+    /// nil for a Bayer mosaic. The type keeps its name for the Bayer mosaics it began with.
+    ///
+    /// ```swift
+    /// var raw = try BayerImage(width: 6240, height: 4160, pattern: .rggb, bitsPerSample: 14)
+    /// raw.xTrans = .standard            // a Fujifilm X-Trans sensor's mosaic
+    /// ```
+    public var xTrans: XTransPattern?
 
     /// A zero-filled mosaic. Throws before allocating if the size is over `limits`.
     public init(width: Int, height: Int, pattern: BayerPattern, bitsPerSample: Int = 14, limits: Limits = .default) throws(DaguerreError) {
@@ -41,7 +49,8 @@ public struct BayerImage: Sendable, Equatable {
     /// The mosaic's size, order and levels, without its samples.
     public var layout: MosaicLayout {
         MosaicLayout(
-            width: width, height: height, pattern: pattern, bitsPerSample: bitsPerSample, blackLevel: blackLevel, whiteLevel: whiteLevel)
+            width: width, height: height, pattern: pattern, bitsPerSample: bitsPerSample, blackLevel: blackLevel, whiteLevel: whiteLevel,
+            xTrans: xTrans)
     }
 
     /// A mosaic of `layout` with `samples` (their count must be `width * height`).
@@ -49,6 +58,7 @@ public struct BayerImage: Sendable, Equatable {
         try self.init(
             width: layout.width, height: layout.height, pattern: layout.pattern, bitsPerSample: layout.bitsPerSample,
             samples: samples, blackLevel: layout.blackLevel, whiteLevel: layout.whiteLevel)
+        xTrans = layout.xTrans
     }
 
     /// Wraps existing samples (their count must be `width * height`).

@@ -1,7 +1,7 @@
 // What a Bayer mosaic is apart from its samples (SPEC R1, X6): enough to plan a develop, check
 // sizes and linearize codes before a single sample is decoded.
 
-/// A mosaic's size, CFA order, bit depth and black and white levels.
+/// A mosaic's size, CFA order (2×2 Bayer, or 6×6 X-Trans in ``xTrans``), bit depth and black and white levels.
 ///
 /// ``BayerImage`` is a layout with its samples; a mosaic still in its file (a DNG opened for a
 /// develop) is a layout with the chunks that hold it.
@@ -21,13 +21,31 @@ public struct MosaicLayout: Sendable, Equatable {
     public var blackLevel: [Double]
     /// The sample value of a saturated photosite.
     public var whiteLevel: Int
+    /// The 6×6 colour filter when the mosaic is X-Trans (then `pattern` does not describe it);
+    /// nil for a Bayer mosaic.
+    public var xTrans: XTransPattern?
 
-    public init(width: Int, height: Int, pattern: BayerPattern, bitsPerSample: Int, blackLevel: [Double], whiteLevel: Int) {
+    public init(
+        width: Int, height: Int, pattern: BayerPattern, bitsPerSample: Int, blackLevel: [Double], whiteLevel: Int,
+        xTrans: XTransPattern? = nil
+    ) {
         self.width = width
         self.height = height
         self.pattern = pattern
+        self.xTrans = xTrans
         self.bitsPerSample = bitsPerSample
         self.blackLevel = blackLevel
         self.whiteLevel = whiteLevel
     }
+}
+
+extension MosaicLayout {
+    /// The colour (0 red, 1 green, 2 blue) at photosite (x, y), for either kind of mosaic.
+    @inline(__always) public func color(x: Int, y: Int) -> Int {
+        if let xTrans { return xTrans.color(x: x, y: y) }
+        return pattern.color(x: x, y: y)
+    }
+
+    /// The colour filter's name and CFAPattern, for messages (`"RGGB"`, `"X-Trans 6×6"`).
+    public var cfaName: String { xTrans == nil ? pattern.rawValue.uppercased() : "X-Trans 6×6" }
 }

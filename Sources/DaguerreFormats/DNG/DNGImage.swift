@@ -72,15 +72,17 @@ public enum DNGRawData: Sendable, Equatable {
     case linear(LinearRawImage)
 
     /// The same data with the CFA pattern and black levels counted from (x, y) photosites
-    /// further in (an odd ActiveArea origin).
+    /// further in (an ActiveArea origin off the pattern's repeat).
     func shiftingCFA(x dx: Int, y dy: Int) -> DNGRawData {
         switch self {
         case .mosaic(var m):
             m.pattern = m.pattern.shifted(x: dx, y: dy)
+            m.xTrans = m.xTrans?.shifted(x: dx, y: dy)
             m.blackLevel = BayerPattern.shift(m.blackLevel, x: dx, y: dy)
             return .mosaic(m)
         case .storedMosaic(var s):
             s.layout.pattern = s.layout.pattern.shifted(x: dx, y: dy)
+            s.layout.xTrans = s.layout.xTrans?.shifted(x: dx, y: dy)
             s.layout.blackLevel = BayerPattern.shift(s.layout.blackLevel, x: dx, y: dy)
             return .storedMosaic(s)
         case .linear:

@@ -22,12 +22,13 @@ extension DNGReader {
         let photometric = ifd.uint(.photometricInterpretation, in: r) ?? 0
         let spp = Int(ifd.uint(.samplesPerPixel, in: r) ?? 1)
         var pattern: BayerPattern?
+        var xTrans: XTransPattern?
         switch photometric {
         case 32803:
             guard spp == 1 else {
                 throw .unsupported(feature: "CFA DNGs with \(spp) samples per pixel", hint: "Only single-plane mosaics are supported.")
             }
-            pattern = try cfaPattern(ifd, r)
+            (pattern, xTrans) = try cfaPattern(ifd, r)
         case 34892:
             guard (1...4).contains(spp) else {
                 throw .corruptData(format: "DNG", detail: "a LinearRaw image has \(spp) samples per pixel (DNG allows 1 to 4)", path: nil)
@@ -87,7 +88,7 @@ extension DNGReader {
             let (bits, black, whiteLevel) = (max(8, significant), blackLevels(ifd, r), white?.first ?? defaultWhite)
             let layout = MosaicLayout(
                 width: width, height: height, pattern: pattern, bitsPerSample: bits, blackLevel: black,
-                whiteLevel: whiteLevel)
+                whiteLevel: whiteLevel, xTrans: xTrans)
             guard !deferred else { return .storedMosaic(StoredMosaic(layout: layout, chunks: chunks)) }
             return .mosaic(try BayerImage(layout: layout, samples: samples))
         }
@@ -99,22 +100,26 @@ extension DNGReader {
                 whiteLevel: whiteLevels ?? Array(repeating: defaultWhite, count: spp)))
     }
 
-    /// The 2×2 Bayer order of a CFA IFD; other layouts are refused by name.
-    static func cfaPattern(_ ifd: TIFFNode, _ r: TIFFStructureReader) throws(DaguerreError) -> BayerPattern {
+    /// The colour filter of a CFA IFD: a 2×2 Bayer order, or X-Trans's 6×6 (then the Bayer order
+    /// is a placeholder); other layouts are refused by name.
+    static func cfaPattern(_ ifd: TIFFNode, _ r: TIFFStructureReader) throws(DaguerreError) -> (BayerPattern, XTransPattern?) {
         let dim = ifd.uints(.cfaRepeatPatternDim, in: r) ?? [2, 2]
-        guard dim == [2, 2], let cfa = ifd.bytes(.cfaPattern, in: r), let pattern = BayerPattern(cfaPattern: cfa) else {
-            throw .unsupported(
-                feature: "CFA layouts other than a 2×2 Bayer pattern (X-Trans, 4-colour)",
-                hint: "Only RGGB, GRBG, BGGR and GBRG mosaics are supported.")
-        }
+        let cfa = ifd.bytes(.cfaPattern, in: r) ?? []
         if let layout = ifd.uint(.cfaLayout, in: r), layout != 1 {
             throw .unsupported(
                 feature: "CFALayout \(layout) (non-rectangular sensors)", hint: "Only rectangular CFA layouts are supported.")
         }
         if let planeColor = ifd.bytes(.cfaPlaneColor, in: r), planeColor != [0, 1, 2] {
-            throw .unsupported(feature: "CFAPlaneColor \(planeColor)", hint: "Only red, green and blue planes (0, 1, 2) are supported.")
+            throw .unsupported(
+                feature: "a CFA of the colours \(CFANames.colours(planeColor)) (CFAPlaneColor \(planeColor))",
+                hint: "Only red, green and blue mosaics (CFAPlaneColor 0, 1, 2) are developed.")
         }
-        return pattern
+        if dim == [2, 2], let pattern = BayerPattern(cfaPattern: cfa) { return (pattern, nil) }
+        if dim == [6, 6], let xTrans = XTransPattern(cfaPattern: cfa) { return (.rggb, xTrans) }
+        let size = dim.count == 2 ? "\(dim[0])×\(dim[1])" : "\(dim)"
+        throw .unsupported(
+            feature: "the \(size) CFA layout \(CFANames.describe(cfa)) (CFAPattern \(cfa.map(String.init).joined(separator: " ")))",
+            hint: "Red, green and blue 2×2 Bayer mosaics (RGGB, GRBG, BGGR, GBRG) and Fujifilm's 6×6 X-Trans are developed.")
     }
 
     /// What decoding one chunk needs besides its place: the image's shape and sample coding.

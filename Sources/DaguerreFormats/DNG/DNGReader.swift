@@ -105,7 +105,7 @@ public enum DNGReader {
             dng.activeArea = IntRect(x: Int(a[1]), y: Int(a[0]), width: Int(a[3] - a[1]), height: Int(a[2] - a[0]))
             // CFAPattern and BlackLevel count from the ActiveArea's top-left (DNG 1.4, ActiveArea);
             // a mosaic's layout counts from the stored image's.
-            if (a[0] | a[1]) & 1 != 0 { dng.rawData = dng.rawData.shiftingCFA(x: -Int(a[1]), y: -Int(a[0])) }
+            if a[0] != 0 || a[1] != 0 { dng.rawData = dng.rawData.shiftingCFA(x: -Int(a[1]), y: -Int(a[0])) }
         }
         if let o = rawIFD.doubles(.defaultCropOrigin, in: r), let s = rawIFD.doubles(.defaultCropSize, in: r), o.count == 2, s.count == 2 {
             dng.defaultCrop = DNGCrop(x: o[0], y: o[1], width: s[0], height: s[1])

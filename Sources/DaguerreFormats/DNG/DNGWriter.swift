@@ -71,8 +71,13 @@ public enum DNGWriter {
         let area = image.activeArea ?? IntRect(width: raw.width, height: raw.height)
         // DNG counts CFAPattern and BlackLevel from the ActiveArea's top-left; BayerImage from
         // the stored image's (they differ when the ActiveArea starts on an odd row or column).
-        rawIFD[.cfaRepeatPatternDim] = .shorts([2, 2])
-        rawIFD[.cfaPattern] = .bytes(raw.pattern.shifted(x: area.x, y: area.y).cfaPattern)
+        if let xTrans = raw.xTrans {
+            rawIFD[.cfaRepeatPatternDim] = .shorts([6, 6])
+            rawIFD[.cfaPattern] = .bytes(xTrans.shifted(x: area.x, y: area.y).cfaPattern)
+        } else {
+            rawIFD[.cfaRepeatPatternDim] = .shorts([2, 2])
+            rawIFD[.cfaPattern] = .bytes(raw.pattern.shifted(x: area.x, y: area.y).cfaPattern)
+        }
         rawIFD[.cfaPlaneColor] = .bytes([0, 1, 2])
         rawIFD[.cfaLayout] = .shorts([1])
         rawIFD[.blackLevelRepeatDim] = .shorts([2, 2])

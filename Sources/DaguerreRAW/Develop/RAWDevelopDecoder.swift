@@ -3,7 +3,7 @@
 // camera → working-space matrix (which carries the white balance), row band by row band as the
 // engine asks, so a whole developed image never exists in memory. It picks the develop path
 // (``WholeMosaicDevelop``'s bilinear and half-size rows, ``LMMSEGWDevelop`` on ``DevelopChunks``'
-// schedule) and answers the engine; the paths hold the algorithms. Our own code: the stages are
+// schedule; for an X-Trans mosaic ``XTransDevelop`` on the same schedule) and answers the engine; the paths hold the algorithms. Our own code: the stages are
 // the point of the project.
 import DaguerreCore
 import DaguerreFormats
@@ -24,8 +24,8 @@ final class RAWDevelopDecoder: DevelopSource {
     private enum Path {
         case bilinear(WholeMosaicDevelop)
         case halfSize(WholeMosaicDevelop)
-        /// LMMSE-GW, chunk by chunk.
-        case lmmseGW(DevelopChunks)
+        /// LMMSE-GW (Bayer) or the X-Trans demosaic, chunk by chunk.
+        case chunked(DevelopChunks)
     }
 
     /// Develops a mosaic in memory.
@@ -34,8 +34,13 @@ final class RAWDevelopDecoder: DevelopSource {
     }
 
     /// Develops a mosaic still in its file, decoding it band by band as the chunks develop
-    /// (LMMSE-GW only; the draft paths read a whole mosaic).
+    /// (LMMSE-GW and X-Trans; the Bayer draft paths read a whole mosaic).
     convenience init(stored: StoredMosaic, settings: DevelopSettings) throws(DaguerreError) {
+        if stored.layout.xTrans != nil {
+            let bandRows = DevelopChunks.chunkRows + 2 * XTransDevelop.mosaicReach(passes: Self.xTransPasses(settings))
+            try self.init(.streamed(StreamedMosaic(stored: stored, limits: settings.limits, bandRows: bandRows)), settings: settings)
+            return
+        }
         guard settings.demosaic == .lmmseGW else {
             throw .invalidArgument(
                 what: "a \(settings.demosaic.rawValue) develop of a mosaic still in its file",
@@ -46,16 +51,28 @@ final class RAWDevelopDecoder: DevelopSource {
         try self.init(.streamed(StreamedMosaic(stored: stored, limits: settings.limits, bandRows: bandRows)), settings: settings)
     }
 
+    /// The X-Trans demosaic's passes for a develop: three, or one for the draft methods.
+    static func xTransPasses(_ settings: DevelopSettings) -> Int {
+        settings.demosaic == .lmmseGW ? XTransDevelop.fullPasses : XTransDevelop.draftPasses
+    }
+
     private init(_ mosaic: DevelopMosaic, settings: DevelopSettings) throws(DaguerreError) {
         info = try Self.developedInfo(layout: mosaic.layout, settings: settings)
+        columns = 0..<info.width
+        // An X-Trans mosaic: the X-Trans develop on the chunk schedule, whichever method was
+        // asked (the full develop's three passes, or one for the draft methods).
+        if let xTrans = mosaic.layout.xTrans {
+            let develop = XTransDevelop(mosaic: mosaic, settings: settings, pattern: xTrans, passes: Self.xTransPasses(settings))
+            path = .chunked(DevelopChunks(develop: develop, height: info.height))
+            return
+        }
         switch (settings.demosaic, mosaic) {
         case (.bilinear, .whole(let m)): path = .bilinear(WholeMosaicDevelop(mosaic: m, settings: settings))
         case (.halfSize, .whole(let m)): path = .halfSize(WholeMosaicDevelop(mosaic: m, settings: settings))
-        case (.lmmseGW, _): path = .lmmseGW(DevelopChunks(develop: LMMSEGWDevelop(mosaic: mosaic, settings: settings), height: info.height))
+        case (.lmmseGW, _): path = .chunked(DevelopChunks(develop: LMMSEGWDevelop(mosaic: mosaic, settings: settings), height: info.height))
         case (.bilinear, .streamed), (.halfSize, .streamed):
             throw .invalidArgument(what: "a \(settings.demosaic.rawValue) develop of a streamed mosaic", problem: "needs the whole mosaic")
         }
-        columns = 0..<info.width
     }
 
     /// What a develop of a mosaic of `layout` with `settings` gives (linear RGB floats in the
@@ -72,8 +89,11 @@ final class RAWDevelopDecoder: DevelopSource {
         guard m.blackLevel.count == 4, m.blackLevel.allSatisfy(\.isFinite) else {
             throw .invalidArgument(what: "RAW black levels \(m.blackLevel)", problem: "give 4 finite values, one per 2×2 position")
         }
+        guard m.xTrans == nil || (m.width >= 12 && m.height >= 12) else {
+            throw .invalidArgument(what: "a \(m.width)×\(m.height) X-Trans mosaic", problem: "must be at least 12×12 (two 6×6 repeats)")
+        }
         try settings.limits.check(width: c.width, height: c.height, bytesPerPixel: 12, what: "developed RAW image")
-        let half = settings.demosaic == .halfSize
+        let half = settings.demosaic == .halfSize && m.xTrans == nil
         let (w, h) = half ? (c.width / 2, c.height / 2) : (c.width, c.height)
         guard w > 0, h > 0 else {
             throw .invalidArgument(what: "half-size develop of a \(c.width)×\(c.height) crop", problem: "needs at least 2×2 photosites")
@@ -88,36 +108,36 @@ final class RAWDevelopDecoder: DevelopSource {
         switch path {
         case .bilinear(let d): d.bilinearRows(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
         case .halfSize(let d): d.halfSizeRows(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
-        case .lmmseGW(let chunks): try chunks.read(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
+        case .chunked(let chunks): try chunks.read(y: y, count: count, columns: columns, into: destination, bytesPerRow: bytesPerRow)
         }
     }
 
-    // MARK: The engine reads the LMMSE-GW develop's chunks in place
+    // MARK: The engine reads the chunked develop's chunks in place
 
     func willRead(rows: Range<Int>) {
-        if case .lmmseGW(let chunks) = path { chunks.willRead(rows: rows) }
+        if case .chunked(let chunks) = path { chunks.willRead(rows: rows) }
     }
 
     var lendsRows: Bool {
-        if case .lmmseGW = path { return !columns.isEmpty }
+        if case .chunked = path { return !columns.isEmpty }
         return false
     }
 
     func lendRows(y: Int, count: Int) throws(DaguerreError) -> [LentRows] {
         try checkRows(y: y, count: count)
-        guard case .lmmseGW(let chunks) = path, lendsRows else {
+        guard case .chunked(let chunks) = path, lendsRows else {
             throw .unsupported(feature: "lending rows of a draft develop", hint: "Read them with readRows(y:count:into:bytesPerRow:).")
         }
         return try chunks.lend(y: y, count: count, columns: columns)
     }
 
     func releaseRows(below y: Int) {
-        if case .lmmseGW(let chunks) = path { chunks.releaseRows(below: y) }
+        if case .chunked(let chunks) = path { chunks.releaseRows(below: y) }
     }
 
     /// Whether a chunk is developing ahead on its own thread (for the tests).
     var isDevelopingAhead: Bool {
-        if case .lmmseGW(let chunks) = path { return chunks.isDevelopingAhead }
+        if case .chunked(let chunks) = path { return chunks.isDevelopingAhead }
         return false
     }
 }

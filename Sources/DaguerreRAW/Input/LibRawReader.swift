@@ -60,10 +60,20 @@ public enum LibRawReader {
         let rawWidth = Int(sizes.raw_width)
         let rawHeight = Int(sizes.raw_height)
         try limits.check(width: rawWidth, height: rawHeight, bytesPerPixel: 2, what: "RAW mosaic")
-        guard idata.colors == 3, idata.filters != 0, idata.filters != 9, idata.is_foveon == 0 else {
+        guard idata.colors == 3, idata.filters != 0, idata.filters >= 1000 || idata.filters == 9, idata.is_foveon == 0 else {
+            let layout =
+                idata.is_foveon != 0
+                ? "a Foveon (three layers per photosite) sensor"
+                : idata.filters == 0
+                    ? "a linear RAW of \(idata.colors) colours per pixel (no colour filter mosaic)"
+                    : idata.colors != 3
+                        ? "a \(idata.colors)-colour CFA (\(withUnsafeBytes(of: idata.cdesc) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }))"
+                        : "a CFA LibRaw describes as filters \(idata.filters)"
             throw .unsupported(
-                feature: "RAW files that are not 3-colour Bayer mosaics (X-Trans, Foveon, 4-colour or linear) (\(path))",
-                hint: "Only Bayer sensors are developed so far.")
+                feature: "developing \(layout) (\(path))",
+                hint:
+                    "RAWFilter develops red, green and blue 2×2 Bayer mosaics and Fujifilm X-Trans; convert other sensors' files with their maker's software."
+            )
         }
         try check(libraw_unpack(handle), "unpack the raw data")
         let unpackedSizes = handle.pointee.sizes  // after unpack: the margins are final
@@ -85,7 +95,17 @@ public enum LibRawReader {
             let c = libraw_COLOR(handle, Int32(y), Int32(x))
             cfa.append(UInt8(c == 3 ? 1 : c))
         }
-        guard let pattern = BayerPattern(cfaPattern: cfa) else {
+        // X-Trans (LibRaw's filters 9): its 6×6 pattern, as LibRaw gives it for the visible area.
+        var xTrans: XTransPattern?
+        if idata.filters == 9 {
+            let six = (0..<36).map { UInt8(libraw_COLOR(handle, Int32($0 / 6), Int32($0 % 6))) }
+            guard let found = XTransPattern(cfaPattern: six) else {
+                throw .unsupported(
+                    feature: "the 6×6 CFA layout \(six) (\(path))", hint: "Only Fujifilm's X-Trans layout is developed among 6×6 patterns.")
+            }
+            xTrans = found
+        }
+        guard let pattern = xTrans != nil ? .rggb : BayerPattern(cfaPattern: cfa) else {
             throw .unsupported(feature: "the CFA layout \(cfa) (\(path))", hint: "Only RGGB, GRBG, BGGR and GBRG mosaics are developed.")
         }
         var camMul = [Float](repeating: 0, count: 4)
@@ -98,9 +118,10 @@ public enum LibRawReader {
         // Black per 2×2 position: common, per-colour (G2 is LibRaw's colour 3) and repeat-pattern levels.
         let positionBlack = (0..<4).map { p in Double(dag_libraw_black_at(handle, Int32(p / 2), Int32(p % 2))) }
         let bits = max(8, min(16, Int(log2(Double(max(maximum, 255))).rounded(.up))))
-        let mosaic = try BayerImage(
+        var mosaic = try BayerImage(
             width: w, height: h, pattern: pattern, bitsPerSample: bits, samples: samples,
             blackLevel: positionBlack, whiteLevel: Int(max(maximum, 1)))
+        mosaic.xTrans = xTrans
         var dng = DNGImage(
             raw: mosaic, uniqueCameraModel: "\(String(cString: dag_libraw_make(handle))) \(String(cString: dag_libraw_model(handle)))")
         dng.color = Self.color(

@@ -17,7 +17,7 @@ import DaguerreFormats
 /// let develop = LMMSEGWDevelop(mosaic: .whole(mosaic), settings: settings)
 /// try develop.develop(rows: 0..<256, columns: 0..<width, into: chunk, bytesPerRow: width * 12)
 /// ```
-final class LMMSEGWDevelop {
+final class LMMSEGWDevelop: ChunkDevelop {
     let mosaic: DevelopMosaic
     let settings: DevelopSettings
     let layout: MosaicLayout

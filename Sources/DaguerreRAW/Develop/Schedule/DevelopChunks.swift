@@ -2,7 +2,7 @@
 // its schedule): rows are developed a chunk of 256 at a time into buffers the engine reads in
 // place (they are lent, ``RowSource/lendRows(y:count:)``), and the next chunk develops on a
 // thread of its own while the engine converts and encodes this one. What a chunk's develop is
-// belongs to ``LMMSEGWDevelop``; when, where and into which buffer is decided here. Our own code.
+// belongs to the develop (``LMMSEGWDevelop``, ``XTransDevelop``); when, where and into which buffer is decided here. Our own code.
 import DaguerreCore
 import DaguerreImage
 import Dispatch
@@ -23,7 +23,7 @@ import Dispatch
 /// ```
 final class DevelopChunks {
     /// What develops a chunk's rows.
-    let develop: LMMSEGWDevelop
+    let develop: any ChunkDevelop
     /// The developed image's height.
     let height: Int
 
@@ -35,7 +35,7 @@ final class DevelopChunks {
     /// The height of the image's last chunk, when the rows left allow it (see ``developAhead``).
     static let lastChunkRows = 64
 
-    init(develop: LMMSEGWDevelop, height: Int) {
+    init(develop: any ChunkDevelop, height: Int) {
         self.develop = develop
         self.height = height
     }
