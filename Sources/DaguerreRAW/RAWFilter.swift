@@ -207,7 +207,9 @@ public struct RAWFilter: Sendable {
     /// further in is tried as a DNG first. A DNG our reader refuses as unsupported (a
     /// compression it does not decode, such as a CinemaDNG's lossy JPEG) goes to LibRaw, and the
     /// refusal is returned to be reported; one neither reads gets our refusal, saying LibRaw
-    /// cannot read it either. Damaged DNGs keep our reader's error.
+    /// cannot read it either. Damaged DNGs, and DNGs refused for their sensor's layout (which
+    /// LibRaw would read as a red, green and blue mosaic whatever its colours), keep our
+    /// reader's error.
     private static func decode(
         head: [UInt8], namedDNG: Bool, name: String, ours: () throws(DaguerreError) -> DNGImage,
         libRaw: () throws(DaguerreError) -> DNGImage
@@ -215,7 +217,8 @@ public struct RAWFilter: Sendable {
         // LibRaw after our refusal: its result, with the refusal to report when our reader
         // knew the file as a DNG, or, when LibRaw fails too, our refusal saying so.
         func handOver(_ refusal: DaguerreError, report: Bool) throws(DaguerreError) -> (DNGImage, refusal: String?, byLibRaw: Bool) {
-            guard case .unsupported(let feature, let hint) = refusal else { throw refusal }
+            // A layout LibRaw would misread (a CMY mosaic taken for RGB) stays refused.
+            guard case .unsupported(let feature, let hint) = refusal, !DNGReader.isLayoutRefusal(refusal) else { throw refusal }
             do throws(DaguerreError) {
                 return (try libRaw(), report ? refusal.message : nil, true)
             } catch {

@@ -25,8 +25,16 @@ import Testing
         p.standardOutput = o
         p.standardError = e
         try p.run()
-        let od = o.fileHandleForReading.readDataToEndOfFile()
-        let ed = e.fileHandleForReading.readDataToEndOfFile()
+        // Both pipes read at once, so that a chatty stderr cannot block the command.
+        nonisolated(unsafe) var ed = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            ed = Judge.readToEnd(e.fileHandleForReading)
+            group.leave()
+        }
+        let od = Judge.readToEnd(o.fileHandleForReading)
+        group.wait()
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: od, as: UTF8.self), String(decoding: ed, as: UTF8.self))
     }

@@ -47,7 +47,7 @@ struct H264EncoderTests {
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
         try p.run()
-        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: Judge.readToEnd(err.fileHandleForReading), as: UTF8.self)
         p.waitUntilExit()
         var fields: [String: Int] = [:]
         var spsCount = 0
@@ -259,7 +259,7 @@ struct H264EncoderTests {
         // The library file this process loaded.
         _ = try OpenH264Encoder(settings: H264EncoderSettings(width: 64, height: 48))
         // Read to the end: /proc files say they are empty, and a single read gets one page.
-        let maps = String(decoding: try #require(FileHandle(forReadingAtPath: "/proc/self/maps")).readDataToEndOfFile(), as: UTF8.self)
+        let maps = String(decoding: Judge.readToEnd(try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))), as: UTF8.self)
         let library = try #require(
             maps.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }.first {
                 $0.contains("libopenh264.so")
@@ -277,7 +277,7 @@ struct H264EncoderTests {
         p.standardOutput = out
         p.standardError = out
         try p.run()
-        let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: Judge.readToEnd(out.fileHandleForReading), as: UTF8.self)
         p.waitUntilExit()
         print(
             log.split(separator: "\n").filter { $0.contains("openH264MissingChild") || $0.contains("unsupported") }.joined(separator: "\n"))

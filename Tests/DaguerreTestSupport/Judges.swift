@@ -48,10 +48,10 @@ public enum Judge {
         nonisolated(unsafe) var errData = Data()
         group.enter()
         DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errData = readToEnd(err.fileHandleForReading)
             group.leave()
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = readToEnd(out.fileHandleForReading)
         group.wait()
         p.waitUntilExit()
         let stdout = String(decoding: outData, as: UTF8.self)
@@ -61,6 +61,21 @@ public enum Judge {
                     + String(decoding: errData, as: UTF8.self) + "\nIf a judge is missing, run scripts/setup.")
         }
         return stdout
+    }
+
+    /// Everything `handle` gives until end of file. Foundation's `readDataToEndOfFile()` traps
+    /// when a signal interrupts its read (EINTR, as a child process ending can); this retries.
+    public static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if n > 0 {
+                data.append(contentsOf: buffer[0..<n])
+            } else if n == 0 || errno != EINTR {
+                return data
+            }
+        }
     }
 
     /// Runs `Tests/judges/<script>` with python3 and parses its stdout as JSON.

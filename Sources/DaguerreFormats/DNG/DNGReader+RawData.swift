@@ -102,24 +102,42 @@ extension DNGReader {
 
     /// The colour filter of a CFA IFD: a 2×2 Bayer order, or X-Trans's 6×6 (then the Bayer order
     /// is a placeholder); other layouts are refused by name.
+    /// The hints of the refusals that are about the sensor's layout rather than the file's
+    /// encoding: another reader (LibRaw) would decode such a file, but not make it a red,
+    /// green and blue mosaic (it takes a cyan, magenta and yellow CFA for one), so a caller
+    /// must not hand these over.
+    static let layoutHints = (
+        rectangular: "Only rectangular CFA layouts are supported.",
+        colours: "Only red, green and blue mosaics (CFAPlaneColor 0, 1, 2) are developed.",
+        pattern: "Red, green and blue 2×2 Bayer mosaics (RGGB, GRBG, BGGR, GBRG) and Fujifilm's 6×6 X-Trans are developed."
+    )
+
+    /// Whether `error` is our refusal of the sensor's layout (a CFA of other colours, a
+    /// pattern that is neither Bayer nor X-Trans, a non-rectangular layout): not a matter of
+    /// decoding that another reader could settle.
+    public static func isLayoutRefusal(_ error: DaguerreError) -> Bool {
+        guard case .unsupported(_, let hint) = error else { return false }
+        return [layoutHints.rectangular, layoutHints.colours, layoutHints.pattern].contains(hint)
+    }
+
     static func cfaPattern(_ ifd: TIFFNode, _ r: TIFFStructureReader) throws(DaguerreError) -> (BayerPattern, XTransPattern?) {
         let dim = ifd.uints(.cfaRepeatPatternDim, in: r) ?? [2, 2]
         let cfa = ifd.bytes(.cfaPattern, in: r) ?? []
         if let layout = ifd.uint(.cfaLayout, in: r), layout != 1 {
             throw .unsupported(
-                feature: "CFALayout \(layout) (non-rectangular sensors)", hint: "Only rectangular CFA layouts are supported.")
+                feature: "CFALayout \(layout) (non-rectangular sensors)", hint: layoutHints.rectangular)
         }
         if let planeColor = ifd.bytes(.cfaPlaneColor, in: r), planeColor != [0, 1, 2] {
             throw .unsupported(
                 feature: "a CFA of the colours \(CFANames.colours(planeColor)) (CFAPlaneColor \(planeColor))",
-                hint: "Only red, green and blue mosaics (CFAPlaneColor 0, 1, 2) are developed.")
+                hint: layoutHints.colours)
         }
         if dim == [2, 2], let pattern = BayerPattern(cfaPattern: cfa) { return (pattern, nil) }
         if dim == [6, 6], let xTrans = XTransPattern(cfaPattern: cfa) { return (.rggb, xTrans) }
         let size = dim.count == 2 ? "\(dim[0])×\(dim[1])" : "\(dim)"
         throw .unsupported(
             feature: "the \(size) CFA layout \(CFANames.describe(cfa)) (CFAPattern \(cfa.map(String.init).joined(separator: " ")))",
-            hint: "Red, green and blue 2×2 Bayer mosaics (RGGB, GRBG, BGGR, GBRG) and Fujifilm's 6×6 X-Trans are developed.")
+            hint: layoutHints.pattern)
     }
 
     /// What decoding one chunk needs besides its place: the image's shape and sample coding.

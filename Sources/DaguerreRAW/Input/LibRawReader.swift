@@ -60,14 +60,19 @@ public enum LibRawReader {
         let rawWidth = Int(sizes.raw_width)
         let rawHeight = Int(sizes.raw_height)
         try limits.check(width: rawWidth, height: rawHeight, bytesPerPixel: 2, what: "RAW mosaic")
-        guard idata.colors == 3, idata.filters != 0, idata.filters >= 1000 || idata.filters == 9, idata.is_foveon == 0 else {
+        // LibRaw's colour letters (cdesc): R, G, B, and for other filters C, M, Y, E (emerald), W.
+        let letters = withUnsafeBytes(of: idata.cdesc) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let rgb = letters.hasPrefix("RGB")
+        guard idata.colors == 3, rgb, idata.filters != 0, idata.filters >= 1000 || idata.filters == 9, idata.is_foveon == 0 else {
+            let names = ["R": "red", "G": "green", "B": "blue", "C": "cyan", "M": "magenta", "Y": "yellow", "E": "emerald", "W": "white"]
+            let colours = letters.prefix(Int(max(0, idata.colors))).map { names[String($0)] ?? "'\($0)'" }.joined(separator: ", ")
             let layout =
                 idata.is_foveon != 0
                 ? "a Foveon (three layers per photosite) sensor"
                 : idata.filters == 0
                     ? "a linear RAW of \(idata.colors) colours per pixel (no colour filter mosaic)"
-                    : idata.colors != 3
-                        ? "a \(idata.colors)-colour CFA (\(withUnsafeBytes(of: idata.cdesc) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }))"
+                    : idata.colors != 3 || !rgb
+                        ? "a \(idata.colors)-colour CFA of \(colours)"
                         : "a CFA LibRaw describes as filters \(idata.filters)"
             throw .unsupported(
                 feature: "developing \(layout) (\(path))",
