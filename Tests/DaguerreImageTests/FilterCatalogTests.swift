@@ -10,8 +10,8 @@ import Testing
         "ExposureAdjust", "TemperatureAndTint", "ColorMatrix", "ColorControls", "GammaAdjust", "ToneCurve",
         "HighlightShadowAdjust", "Vibrance", "ColorClamp", "GaussianBlur", "BoxBlur", "UnsharpMask",
         "SharpenLuminance", "LanczosScaleTransform", "AffineTransform", "Crop", "SourceOverCompositing",
-        "ConstantColor", "LinearGradient", "RadialGradient", "HueSaturationValueGradient", "NinePartStretched",
-        "NinePartTiled", "EdgePreserveUpsample", "AreaAverage",
+        "ConstantColorGenerator", "LinearGradient", "RadialGradient", "HueSaturationValueGradient", "NinePartStretched",
+        "NinePartTiled", "EdgePreserveUpsampleFilter", "AreaAverage",
     ]
 
     @Test func catalogHasTheIssuesFilters() {

@@ -3,33 +3,47 @@ import DaguerreCore
 import DaguerreImage
 import Foundation
 
-/// `daguerre filters`: every filter with its parameters (CIFilter attributes).
+/// `daguerre filters`: every filter with its parameters (CIFilter attributes), and the rest of
+/// Core Image's catalogue: what is not built yet, and what some filters would need.
 struct FiltersCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "filters", abstract: "List the filters and their parameters.")
+    static let configuration = CommandConfiguration(
+        commandName: "filters",
+        abstract: "List the filters and their parameters, and Core Image's filters that are not built.")
 
     @Argument(help: "Show only this filter.") var name: String?
-    @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Print JSON: every Core Image filter, built (\"built\": true) or not, with its category and parameters.") var json =
+        false
 
     func run() throws {
         var list = FilterRegistry.all
+        var missing = FilterCatalogue.entries.filter { entry in !FilterRegistry.names.contains(entry.name) }
         if let name {
-            do { list = [try FilterRegistry.descriptor(named: name)] } catch { throw error.commandError }
+            do {
+                list = [try FilterRegistry.descriptor(named: name)]
+                missing = []
+            } catch {
+                guard let entry = FilterCatalogue.entry(named: name) else { throw error.commandError }
+                list = []
+                missing = [entry]
+            }
         }
         if json {
-            let objects: [[String: Any]] = list.map { d in
-                [
-                    "name": d.name, "displayName": d.displayName, "categories": d.categories, "description": d.description,
-                    "parameters": d.parameters.map { p -> [String: Any] in
-                        var o: [String: Any] = ["key": p.key, "type": p.kind.rawValue, "description": p.description]
-                        if let v = p.defaultValue { o["default"] = v.description }
-                        if let v = p.min { o["min"] = v }
-                        if let v = p.max { o["max"] = v }
-                        if let v = p.sliderMin { o["sliderMin"] = v }
-                        if let v = p.sliderMax { o["sliderMax"] = v }
-                        return o
-                    },
-                ]
-            }
+            let objects: [[String: Any]] =
+                list.map { d in
+                    [
+                        "name": d.name, "displayName": d.displayName, "categories": d.categories, "description": d.description,
+                        "built": true,
+                        "parameters": d.parameters.map { p -> [String: Any] in
+                            var o: [String: Any] = ["key": p.key, "type": p.kind.rawValue, "description": p.description]
+                            if let v = p.defaultValue { o["default"] = v.description }
+                            if let v = p.min { o["min"] = v }
+                            if let v = p.max { o["max"] = v }
+                            if let v = p.sliderMin { o["sliderMin"] = v }
+                            if let v = p.sliderMax { o["sliderMax"] = v }
+                            return o
+                        },
+                    ]
+                } + missing.map(Self.json)
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
             return
@@ -44,5 +58,31 @@ struct FiltersCommand: ParsableCommand {
                 print(line + ": \(p.description)")
             }
         }
+        guard !missing.isEmpty else { return }
+        print(
+            name == nil
+                ? "\nCore Image's filters not built yet (\(missing.count) of \(FilterCatalogue.entries.count)):"
+                : "\(missing[0].name): not built")
+        for category in Dictionary(grouping: missing, by: \.category.rawValue).sorted(by: { $0.key < $1.key }) {
+            print("  \(category.key): \(category.value.map(\.name).joined(separator: ", "))")
+        }
+        for entry in missing { if let needs = entry.needs { print("  \(entry.name) needs \(needs).") } }
+    }
+
+    /// A catalogue filter that is not built, as `--json` lists it.
+    static func json(_ entry: FilterCatalogue.Entry) -> [String: Any] {
+        var o: [String: Any] = [
+            "name": entry.name, "categories": [entry.category.rawValue], "built": false, "iOS": entry.iOS, "macOS": entry.macOS,
+            "flags": entry.flags.map(\.rawValue).sorted(),
+            "parameters": entry.inputs.map { input -> [String: Any] in
+                var p: [String: Any] = ["key": input.key, "type": input.type]
+                if let v = input.defaultText { p["default"] = v }
+                if let v = input.min { p["min"] = v }
+                if let v = input.max { p["max"] = v }
+                return p
+            },
+        ]
+        if let needs = entry.needs { o["needs"] = needs }
+        return o
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Render a generator filter (LinearGradient, RadialGradient, HueSaturationValueGradient, ConstantColor) to a file.",
+        abstract: "Render a generator filter (LinearGradient, RadialGradient, HueSaturationValueGradient, ConstantColorGenerator) to a file.",
         discussion: "Example: daguerre generate LinearGradient inputPoint0=0,0 inputPoint1=20000,20000 --size 20000x20000 -o big.jpg"
     )
 

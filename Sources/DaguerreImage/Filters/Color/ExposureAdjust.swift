@@ -9,8 +9,8 @@ import Foundation
 /// ```
 public struct ExposureAdjust: Filter {
     public var inputImage: Image?
-    /// Stops of exposure. Default 0.5 (Core Image's).
-    public var ev: Double = 0.5
+    /// Stops of exposure. Default 0, as Core Image's attributes give it (its archived reference said 0.5).
+    public var ev: Double = 0
 
     public init() {}
     public init(inputImage: Image? = nil, ev: Double = Self.defaults.ev) {

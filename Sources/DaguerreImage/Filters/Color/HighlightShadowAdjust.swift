@@ -26,7 +26,7 @@ public struct HighlightShadowAdjust: Filter {
 
     public static let declaration = FilterDeclaration<Self>(
         name: "HighlightShadowAdjust", displayName: "Highlight and Shadow Adjust",
-        categories: [.colorAdjustment, .video, .stillImage, .builtIn],
+        categories: [.stylize, .video, .stillImage, .builtIn],
         description: "Brightens shadows (shadow amount > 0) and darkens highlights (highlight amount < 1).",
         parameters: [
             .image(\.inputImage),

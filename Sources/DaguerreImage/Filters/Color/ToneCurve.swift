@@ -2,7 +2,8 @@ import DaguerreCore
 
 /// A tone curve through five points (CIToneCurve), on perceptual (sRGB-curve) values of each
 /// channel. The curve is a monotone cubic (Fritsch–Carlson), so it never overshoots between
-/// points; outside [0, 1] it continues along its end slopes.
+/// points. Outside the first and last points it holds their outputs, or with `extrapolate`
+/// (Core Image's inputExtrapolate, for extended-range values) continues along its end slopes.
 ///
 /// ```swift
 /// let sCurve = try image.applying(ToneCurve(points: [[0, 0], [0.25, 0.2], [0.5, 0.5], [0.75, 0.8], [1, 1]]))
@@ -14,6 +15,7 @@ public struct ToneCurve: Filter {
     public var point2: [Double] = [0.5, 0.5]
     public var point3: [Double] = [0.75, 0.75]
     public var point4: [Double] = [1, 1]
+    public var extrapolate = false
 
     /// The five points as a list: setting fewer leaves the others, extra points are ignored.
     public var points: [[Double]] {
@@ -23,9 +25,10 @@ public struct ToneCurve: Filter {
     static let pointProperties: [WritableKeyPath<Self, [Double]> & Sendable] = [\.point0, \.point1, \.point2, \.point3, \.point4]
 
     public init() {}
-    public init(inputImage: Image? = nil, points: [[Double]] = Self.defaults.points) {
+    public init(inputImage: Image? = nil, points: [[Double]] = Self.defaults.points, extrapolate: Bool = Self.defaults.extrapolate) {
         self.inputImage = inputImage
         self.points = points
+        self.extrapolate = extrapolate
     }
 
     public static let declaration = FilterDeclaration<Self>(
@@ -34,7 +37,10 @@ public struct ToneCurve: Filter {
         parameters: [.image(\.inputImage)]
             + pointProperties.enumerated().map { i, property in
                 .offset(property, "inputPoint\(i)", "Curve point \(i) (input, output).", min: -10, max: 10)
-            })
+            } + [
+                .boolean(
+                    \.extrapolate, "inputExtrapolate", "Continue the curve along its end slopes outside its points (else hold the ends).")
+            ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
         let input = try required(\.inputImage)
@@ -48,14 +54,17 @@ public struct ToneCurve: Filter {
         let curve = PerceptualCurve.shared
         let x0 = Float(pts[0].x)
         let x1 = Float(pts[4].x)
-        let slope0 = Float((lut[1] - lut[0]) * 1023 / Double(x1 - x0))
-        let slope1 = Float((lut[1023] - lut[1022]) * 1023 / Double(x1 - x0))
+        let slope0 = extrapolate ? Float((lut[1] - lut[0]) * 1023 / Double(x1 - x0)) : 0
+        let slope1 = extrapolate ? Float((lut[1023] - lut[1022]) * 1023 / Double(x1 - x0)) : 0
         let table = FloatTable(lut.map(Float.init))
         return Image(
             PointwiseNode(
                 name: "toneCurve", inputs: [input.node], extent: input.extent,
-                parameters: pts.map { "(\($0.x), \($0.y))" }.joined(separator: " "),
-                digest: { d in for p in pts { d.add([p.x, p.y]) } }
+                parameters: pts.map { "(\($0.x), \($0.y))" }.joined(separator: " ") + (extrapolate ? " extrapolated" : ""),
+                digest: { d in
+                    for p in pts { d.add([p.x, p.y]) }
+                    d.add([slope0 == 0 && slope1 == 0 ? 0 : 1])
+                }
             ) { span in
                 let tab = table.values
                 let x0 = x0

@@ -46,19 +46,38 @@ public enum FilterRegistry {
         AreaAverage.self,
     ]
 
+    /// Names Daguerre used before it took Core Image's, still accepted.
+    static let formerNames = ["ConstantColor": "ConstantColorGenerator", "EdgePreserveUpsample": "EdgePreserveUpsampleFilter"]
+
     public static let all: [FilterDescriptor] = types.map { $0.descriptor }
 
     public static var names: [String] { all.map(\.name) }
 
-    /// Looks a filter up by name; Core Image's `CI` prefix is accepted.
+    /// Looks a filter up by name; Core Image's `CI` prefix is accepted. A Core Image filter
+    /// that is not built is an `unsupported` error saying so, or saying what it would need.
     public static func descriptor(named raw: String) throws(DaguerreError) -> FilterDescriptor {
-        let name = raw.hasPrefix("CI") && raw.count > 2 ? String(raw.dropFirst(2)) : raw
+        let bare = raw.hasPrefix("CI") && raw.count > 2 ? String(raw.dropFirst(2)) : raw
+        let name = formerNames[bare] ?? bare
         if let d = all.first(where: { $0.name == name }) { return d }
         if let d = all.first(where: { $0.name.lowercased() == name.lowercased() }) { return d }
-        let scored = all.map { ($0.name, editDistance($0.name.lowercased(), name.lowercased())) }
+        if let entry = FilterCatalogue.entry(named: name) { throw notBuilt(entry) }
+        var seen = Set<String>()
+        let known = (names + FilterCatalogue.entries.map(\.name)).filter { seen.insert($0).inserted }
+        let scored = known.map { ($0, editDistance($0.lowercased(), name.lowercased())) }
         let close = scored.filter { $0.1 <= max(2, name.count / 3) || $0.0.lowercased().contains(name.lowercased()) && name.count >= 4 }
             .sorted { $0.1 < $1.1 }.prefix(3).map(\.0)
         throw .unknownFilter(name: raw, suggestions: Array(close))
+    }
+
+    /// Why a catalogue filter cannot be used: what it needs, or that it is not built yet.
+    public static func notBuilt(_ entry: FilterCatalogue.Entry) -> DaguerreError {
+        let what = "Core Image's \(entry.name) (\(entry.category.rawValue))"
+        if let needs = entry.needs {
+            return .unsupported(feature: what, hint: "It needs \(needs).")
+        }
+        return .unsupported(
+            feature: "\(what): not built yet",
+            hint: "`daguerre filters` lists the filters that are built; this one is in Core Image's catalogue and is still to come.")
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {

@@ -7,13 +7,13 @@ import DaguerreCore
 /// let p3Red = try ConstantColor(color: Color(red: 1, green: 0, blue: 0, colorSpace: .displayP3)).outputImage()
 /// ```
 public struct ConstantColor: Filter {
-    public var color: Color = .black
+    public var color = Color(red: 1, green: 0, blue: 0, alpha: 1)
 
     public init() {}
     public init(color: Color = Self.defaults.color) { self.color = color }
 
     public static let declaration = FilterDeclaration<Self>(
-        name: "ConstantColor", displayName: "Constant Color", categories: [.generator, .video, .stillImage, .builtIn],
+        name: "ConstantColorGenerator", displayName: "Constant Color", categories: [.generator, .video, .stillImage, .builtIn],
         description: "An infinite image of one colour.",
         parameters: [.color(\.color, "inputColor", "The colour.")])
 

@@ -29,7 +29,7 @@ public struct EdgePreserveUpsample: Filter {
     }
 
     public static let declaration = FilterDeclaration<Self>(
-        name: "EdgePreserveUpsample", displayName: "Edge Preserve Upsample", categories: [.geometry, .stillImage, .builtIn],
+        name: "EdgePreserveUpsampleFilter", displayName: "Edge Preserve Upsample", categories: [.geometry, .stillImage, .builtIn],
         description: "Upsamples a small image to the guide's size, keeping the guide's edges.",
         parameters: [
             .image(\.inputImage, FilterParameter.inputImageKey, "The full-size guide."),

@@ -24,7 +24,7 @@ public struct NinePartStretched: Filter, NinePartFilter {
     }
 
     public static let declaration = FilterDeclaration<Self>(
-        name: "NinePartStretched", displayName: "Nine Part Stretched", categories: [.geometry, .stillImage, .builtIn],
+        name: "NinePartStretched", displayName: "Nine Part Stretched", categories: [.distortionEffect, .stillImage, .builtIn],
         description: "Grows an image by stretching its middle row and column; corners keep their size.",
         parameters: commonParameters)
 

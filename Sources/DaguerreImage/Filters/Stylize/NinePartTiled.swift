@@ -10,7 +10,7 @@ public struct NinePartTiled: Filter, NinePartFilter {
     public var breakpoint0: [Double] = [50, 50]
     public var breakpoint1: [Double] = [150, 150]
     public var growAmount: [Double] = [100, 100]
-    public var flipYTiles = true
+    public var flipYTiles = false
 
     public init() {}
     public init(
@@ -25,7 +25,7 @@ public struct NinePartTiled: Filter, NinePartFilter {
     }
 
     public static let declaration = FilterDeclaration<Self>(
-        name: "NinePartTiled", displayName: "Nine Part Tiled", categories: [.geometry, .stillImage, .builtIn],
+        name: "NinePartTiled", displayName: "Nine Part Tiled", categories: [.distortionEffect, .stillImage, .builtIn],
         description: "Grows an image by tiling its middle row and column; corners keep their size.",
         parameters: commonParameters + [.boolean(\.flipYTiles, "inputFlipYTiles", "Mirror every other row of tiles.")])
 
