@@ -128,6 +128,13 @@ extension DNGReader {
                 feature: "CFALayout \(layout) (non-rectangular sensors)", hint: layoutHints.rectangular)
         }
         if let planeColor = ifd.bytes(.cfaPlaneColor, in: r), planeColor != [0, 1, 2] {
+            // Red, green and blue in another order: a matter of numbering, which LibRaw reads
+            // right, so not a layout refusal.
+            if planeColor.sorted() == [0, 1, 2] {
+                throw .unsupported(
+                    feature: "CFA planes numbered \(CFANames.colours(planeColor)) (CFAPlaneColor \(planeColor))",
+                    hint: "Our reader takes the planes in the order red, green, blue.")
+            }
             throw .unsupported(
                 feature: "a CFA of the colours \(CFANames.colours(planeColor)) (CFAPlaneColor \(planeColor))",
                 hint: layoutHints.colours)
