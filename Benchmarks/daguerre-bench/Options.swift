@@ -3,7 +3,7 @@ import Foundation
 /// Command-line options of daguerre-bench (hand-parsed: the target stays Foundation-only).
 struct Options {
     static let tools = ["daguerre", "daguerre-nocm", "opencv", "pyvips", "vips"]
-    static let scenarios = ["memory", "fusion", "livephoto-mov", "raw", "raw120", "rawxtrans"]
+    static let scenarios = ["memory", "fusion", "livephoto-mov", "raw", "raw120", "rawxtrans", "rawkodak"]
 
     var daguerre: String?
     var build = false
@@ -41,12 +41,13 @@ struct Options {
                             (darktable and RawTherapee free over 1 GiB) does not land in the next
                             tool's time. Default: 1.
           --only LIST       Comma-separated subset of: daguerre,daguerre-nocm,opencv,pyvips,vips,
-                            memory,fusion,livephoto-mov,raw,raw120,rawxtrans ("chain" = the five chain runs).
+                            memory,fusion,livephoto-mov,raw,raw120,rawxtrans,rawkodak ("chain" = the five chain runs).
                             raw: a 24 MP DNG developed to 16-bit TIFF and to JPEG q90 by daguerre,
                             LibRaw (dcraw_emu -q 3), RawTherapee and darktable, plus the draft
                             re-render timing; raw120: a 120 MP DNG, daguerre and LibRaw; rawxtrans:
                             a 26 MP X-Trans DNG (6240×4160), daguerre, LibRaw (Markesteijn 3-pass),
-                            RawTherapee and darktable. Repeatable.
+                            RawTherapee and darktable; rawkodak: a 24 MP Bayer DNG of the Kodak
+                            photographs (uncompressed strips, no NoiseProfile), the same four. Repeatable.
                             Default: all.
                             daguerre-nocm is daguerre with --no-color-management (it filters the
                             encoded sRGB values, as the peers do, instead of linear light).

@@ -1,7 +1,8 @@
 // The RAW scenarios (speed and memory, SPEC X7): one 24 MP Bayer DNG from the virtual camera,
 // developed by each tool as a whole process to a 16-bit TIFF and to a JPEG at quality 90; a
-// 120 MP DNG for the memory bound; a 26 MP X-Trans DNG of the Kodak photographs; and raw-bench's
-// in-process draft re-render timing (X7).
+// 120 MP DNG for the memory bound; a 26 MP X-Trans DNG and a 24 MP Bayer DNG (uncompressed
+// strips, no NoiseProfile) of the Kodak photographs; and raw-bench's in-process draft re-render
+// timing (X7).
 import Foundation
 
 extension Bench {
@@ -89,14 +90,15 @@ extension Bench {
         printRawTable(s, reference: "LibRaw", goal: "daguerre peak RSS ≤ 600 MiB")
     }
 
-    /// The 26 MP X-Trans DNG, made by raw-bench from the Kodak crops when missing.
-    func rawXTransInput() throws -> String {
-        let path = "\(work)/raw-xtrans-6240x4160.dng"
+    /// A DNG of the Kodak crops made by raw-bench's `command` (make-xtrans-dng, make-kodak-dng)
+    /// when missing.
+    func kodakInput(_ command: String, name: String, width: Int, height: Int) throws -> String {
+        let path = "\(work)/raw-\(name)-\(width)x\(height).dng"
         if !fm.fileExists(atPath: path) {
             let tool = try locateBenchTool("raw-bench", override: opts.rawBench, option: "--raw-bench")
-            log("Making the 6240×4160 X-Trans DNG at \(path) from the Kodak crops …")
-            let r = try Shell.run([tool, "make-xtrans-dng", "--width", "6240", "--height", "4160", "--out", path])
-            guard r.status == 0 else { throw BenchError("raw-bench make-xtrans-dng failed:\n\(r.output)") }
+            log("Making the \(width)×\(height) \(name) DNG at \(path) from the Kodak crops …")
+            let r = try Shell.run([tool, command, "--width", "\(width)", "--height", "\(height)", "--out", path])
+            guard r.status == 0 else { throw BenchError("raw-bench \(command) failed:\n\(r.output)") }
         }
         _ = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped).reduce(0) { $0 &+ $1 }
         return path
@@ -105,13 +107,26 @@ extension Bench {
     func rawXTrans(into results: inout Results) throws {
         let dir = work + "/rawxtrans"
         try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let input = try rawXTransInput()
+        let input = try kodakInput("make-xtrans-dng", name: "xtrans", width: 6240, height: 4160)
         // dcraw_emu -q 3 is LibRaw's Markesteijn 3-pass on an X-Trans mosaic.
         let jobs = rawJobs(input: input, dir: dir, tools: ["daguerre", "libraw", "rawtherapee", "darktable"])
         let s = measure(jobs, label: "rawxtrans")
         results.rawXTrans = s
         print("## RAW: a 26 MP (6240×4160) X-Trans DNG developed, whole process\n")
         printRawTable(s, reference: "LibRaw", goal: "daguerre < LibRaw's wall time, ≤ 300 MiB")
+    }
+
+    /// The 24 MP Bayer DNG of real photographs: the Kodak crops tiled 12×8, a sensor's noise,
+    /// uncompressed strips and no NoiseProfile, so noise reduction estimates the noise.
+    func rawKodak(into results: inout Results) throws {
+        let dir = work + "/rawkodak"
+        try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let input = try kodakInput("make-kodak-dng", name: "kodak", width: 6000, height: 4000)
+        let jobs = rawJobs(input: input, dir: dir, tools: ["daguerre", "libraw", "rawtherapee", "darktable"])
+        let s = measure(jobs, label: "rawkodak")
+        results.rawKodak = s
+        print("## RAW: a 24 MP (6000×4000) Bayer DNG of the Kodak photographs (no NoiseProfile) developed, whole process\n")
+        printRawTable(s, reference: "LibRaw", goal: "daguerre ≤ ¼ of LibRaw's wall time")
     }
 
     /// Wall time and RSS per job, with each tool's ratio to the reference tool on the same output.

@@ -58,6 +58,8 @@ struct Results: Codable {
     var raw120: [Summary] = []
     /// rawxtrans: the 26 MP X-Trans develop per tool and output.
     var rawXTrans: [Summary] = []
+    /// rawkodak: the 24 MP Bayer DNG of the Kodak photographs per tool and output.
+    var rawKodak: [Summary] = []
     var rawDraft: String?
 }
 
@@ -107,7 +109,7 @@ final class Bench {
             || opts.only.contains("fusion")
     }
     var wantsDaguerre: Bool {
-        !opts.only.isDisjoint(with: ["daguerre", "daguerre-nocm", "memory", "fusion", "raw", "raw120", "rawxtrans"])
+        !opts.only.isDisjoint(with: ["daguerre", "daguerre-nocm", "memory", "fusion", "raw", "raw120", "rawxtrans", "rawkodak"])
     }
 
     func run() throws {
@@ -186,6 +188,7 @@ final class Bench {
         if opts.only.contains("raw") { try raw(into: &results) }
         if opts.only.contains("raw120") { try raw120(into: &results) }
         if opts.only.contains("rawxtrans") { try rawXTrans(into: &results) }
+        if opts.only.contains("rawkodak") { try rawKodak(into: &results) }
 
         results.machine["loadAverageAtEnd"] = Bench.loadAverage()
         print(

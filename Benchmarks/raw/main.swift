@@ -1,7 +1,8 @@
 // raw-bench: the in-process half of the RAW benchmark (SPEC X7). `make-dng` writes the
 // benchmark's Bayer DNG from the virtual camera at any sensor size (the whole-process runs are
 // daguerre-bench's `raw` scenario); `make-xtrans-dng` an X-Trans DNG of the Kodak photographs
-// (the `rawxtrans` scenario); `draft` times interactive draft re-renders after a
+// (the `rawxtrans` scenario); `make-kodak-dng` a Bayer DNG of them in uncompressed strips,
+// without a NoiseProfile (the `rawkodak` scenario); `draft` times interactive draft re-renders after a
 // parameter change, the way an editor's slider drives them; `develop` times full-size develops
 // in one process, for A/B comparisons of the pipeline's kernels on a noisy host (the minimum
 // over many repetitions moves far less than one whole-process run). See Benchmarks/README.md.
@@ -56,15 +57,19 @@ func makeDNG(width w: Int, height h: Int, lux: Double, push: Double, output: Str
     print(String(format: "%@: %d×%d, 1/%.0f s, ISO %.0f", output, w, h, 1 / m.exposureDuration, m.iso))
 }
 
-/// An X-Trans DNG of real photographs: the Kodak crops tiled across the sensor (linear light),
-/// sampled through the X-Trans filter, with a sensor's Poisson-Gaussian noise (a fixed seed),
-/// 14-bit codes over a black level of 1024, camera space linear sRGB, lossless JPEG tiles.
-func makeXTransDNG(width w: Int, height h: Int, kodak: String, output: String) throws {
+/// A DNG of real photographs: the Kodak crops (500×500) tiled across the sensor (linear light;
+/// 6000×4000 is 12×8 crops), sampled through the X-Trans filter or an RGGB Bayer one, with a
+/// sensor's Poisson-Gaussian noise (variance 0.8·signal + 16 in codes, a fixed seed), 14-bit
+/// codes over a black level of 1024, camera space linear sRGB, no NoiseProfile (noise
+/// reduction estimates it), lossless JPEG tiles or uncompressed strips.
+func makeKodakDNG(
+    width w: Int, height h: Int, xTrans: Bool, compression: DNGCompression, kodak: String, output: String
+) throws {
     let crops = try (1...24).map { try ImageReader.readAll(path: String(format: "%@/kodim%02d.png", kodak, $0)) }
     let tile = crops[0].width
     let across = (w + tile - 1) / tile
     var mosaic = try BayerImage(width: w, height: h, pattern: .rggb, bitsPerSample: 14)
-    mosaic.xTrans = .standard
+    if xTrans { mosaic.xTrans = .standard }
     mosaic.blackLevel = [1024, 1024, 1024, 1024]
     mosaic.whiteLevel = 16383
     let decode = (0..<256).map { (code: Int) -> Double in
@@ -82,19 +87,19 @@ func makeXTransDNG(width w: Int, height h: Int, kodak: String, output: String) t
     for y in 0..<h {
         for x in 0..<w {
             let crop = crops[((y / tile) * across + x / tile) % crops.count]
-            let c = XTransPattern.standard.color(x: x, y: y)
+            let c = xTrans ? XTransPattern.standard.color(x: x, y: y) : BayerPattern.rggb.color(x: x, y: y)
             let code = crop.withUnsafeBytes { $0[(y % tile) * crop.bytesPerRow + (x % tile) * crop.format.channels + c] }
             let signal = decode[Int(code)]
             let noisy = signal + gaussian() * (0.8 * signal + 16).squareRoot()
             mosaic.samples[y * w + x] = UInt16(min(16383, max(0, 1024 + noisy.rounded())))
         }
     }
-    var dng = DNGImage(raw: mosaic, uniqueCameraModel: "Daguerre X-Trans benchmark (linear sRGB)")
+    var dng = DNGImage(raw: mosaic, uniqueCameraModel: "Daguerre \(xTrans ? "X-Trans" : "Bayer") benchmark (linear sRGB)")
     dng.color.colorMatrix1 = (Primaries.srgb.rgbToXYZ.inverse ?? .identity).m
     dng.color.calibrationIlluminant1 = .d65
     dng.color.asShotNeutral = [1, 1, 1]
-    try DNGWriter.write(dng, to: output)
-    print("\(output): \(w)×\(h) X-Trans, Kodak crops tiled")
+    try DNGWriter.write(dng, to: output, compression: compression)
+    print("\(output): \(w)×\(h) \(xTrans ? "X-Trans" : "Bayer"), Kodak crops tiled")
 }
 
 /// Median time of a draft render at `longEdge` pixels after changing exposure, then after
@@ -140,10 +145,16 @@ func cpuSeconds() -> Double {
 
 /// Full-size develops at default settings into an sRGB RGB8 buffer (what a JPEG encoder is
 /// fed), `reps` times after one warm-up: the minimum and median wall and CPU time (the develop
-/// and the engine's conversion, without file encoding).
+/// and the engine's conversion, without file encoding), and the time the first recipe took
+/// (for a file without a NoiseProfile, the noise estimate).
 func develop(dng path: String, reps: Int) throws {
     let raw = try RAWFilter(url: URL(fileURLWithPath: path))
     let context = try Context()
+    // The first recipe reads what the develop needs before any row: for a file without a
+    // NoiseProfile, the noise estimate (made once per filter).
+    let (t0, c0) = (Date(), cpuSeconds())
+    _ = try raw.outputImage()
+    let (recipeWall, recipeCPU) = (Date().timeIntervalSince(t0), cpuSeconds() - c0)
     var wall: [Double] = []
     var cpu: [Double] = []
     for i in 0...reps {
@@ -157,7 +168,15 @@ func develop(dng path: String, reps: Int) throws {
     func ms(_ t: Double) -> String { String(format: "%.1f ms", t * 1000) }
     print(
         "develop \(path) (\(Int(raw.nativeSize.width))×\(Int(raw.nativeSize.height))), \(reps) reps: wall min \(ms(wall.min() ?? 0)), "
-            + "median \(ms(median(wall))); CPU min \(ms(cpu.min() ?? 0)), median \(ms(median(cpu)))")
+            + "median \(ms(median(wall))); CPU min \(ms(cpu.min() ?? 0)), median \(ms(median(cpu))); "
+            + "first recipe (noise estimate if any) \(ms(recipeWall)), CPU \(ms(recipeCPU))")
+}
+
+/// `--kodak DIR`, or the repository's Kodak crops.
+func kodakDirectory(_ args: [String]) -> String {
+    value("--kodak", in: args)
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Tests/Resources/kodak24")
+        .standardized.path
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -178,11 +197,14 @@ do {
         else {
             fail("usage: raw-bench make-xtrans-dng --width W --height H --out FILE.dng [--kodak DIR]   (W, H ≥ 64)")
         }
-        let kodak =
-            value("--kodak", in: args)
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Tests/Resources/kodak24")
-            .standardized.path
-        try makeXTransDNG(width: w, height: h, kodak: kodak, output: out)
+        try makeKodakDNG(width: w, height: h, xTrans: true, compression: .losslessJPEG, kodak: kodakDirectory(args), output: out)
+    case "make-kodak-dng":
+        guard let w = value("--width", in: args).flatMap(Int.init), let h = value("--height", in: args).flatMap(Int.init),
+            let out = value("--out", in: args), w >= 64, h >= 64, w % 2 == 0, h % 2 == 0
+        else {
+            fail("usage: raw-bench make-kodak-dng --width W --height H --out FILE.dng [--kodak DIR]   (even W, H ≥ 64)")
+        }
+        try makeKodakDNG(width: w, height: h, xTrans: false, compression: .noneInStrips, kodak: kodakDirectory(args), output: out)
     case "draft":
         guard let dng = value("--dng", in: args) else { fail("usage: raw-bench draft --dng FILE.dng [--long-edge 2048] [--reps 9]") }
         try draft(
@@ -192,7 +214,7 @@ do {
         guard let dng = value("--dng", in: args) else { fail("usage: raw-bench develop --dng FILE.dng [--reps 9]") }
         try develop(dng: dng, reps: max(1, value("--reps", in: args).flatMap(Int.init) ?? 9))
     default:
-        fail("usage: raw-bench make-dng … | make-xtrans-dng … | draft … | develop …")
+        fail("usage: raw-bench make-dng … | make-xtrans-dng … | make-kodak-dng … | draft … | develop …")
     }
 } catch {
     fail("\(error)")

@@ -237,6 +237,21 @@ extension DNGReader {
         let rows = count / rowSamples
         let rowBytes = (rowSamples * bits + 7) / 8
         guard data.count >= rowBytes * rows else { throw .truncated(format: "DNG", path: nil) }
+        guard out.count >= count else {
+            throw .invalidArgument(what: "unpack buffer of \(out.count) samples", problem: "holds fewer than \(count) (internal error)")
+        }
+        if bits == 16, rows > 0 {
+            // 16-bit samples (uncompressed camera DNGs): one copy, swapped where the file's
+            // order is not the machine's, without a bounds check per sample.
+            out.withUnsafeMutableBufferPointer { o in
+                let dst = o.baseAddress!
+                UnsafeMutableRawPointer(dst).copyMemory(from: data.baseAddress!, byteCount: rows * rowBytes)
+                if (byteOrder == .littleEndian) != (UInt16(1).littleEndian == 1) {
+                    for i in 0..<(rows * rowSamples) { dst[i] = dst[i].byteSwapped }
+                }
+            }
+            return
+        }
         for y in 0..<rows {
             let base = y * rowBytes
             switch bits {

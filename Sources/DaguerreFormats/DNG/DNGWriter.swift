@@ -10,6 +10,9 @@ public enum DNGCompression: Sendable, Equatable {
     case losslessJPEG
     /// Uncompressed 16-bit tiles.
     case none
+    /// Uncompressed 16-bit strips of ``DNGWriter/stripRows`` rows, the layout of many cameras'
+    /// uncompressed DNGs (no tiles).
+    case noneInStrips
 }
 
 /// Writes ``DNGImage`` values as DNG 1.4.
@@ -24,6 +27,8 @@ public enum DNGCompression: Sendable, Equatable {
 /// ```
 public enum DNGWriter {
     public static let tileSize = 256
+    /// Rows per strip for ``DNGCompression/noneInStrips`` (the last strip holds what is left).
+    public static let stripRows = 16
 
     /// The tile edge for a mosaic `width` photosites wide: 256, except that LibRaw 0.22 misreads
     /// two-component tiles when exactly two of them span the image, so a 512-wide mosaic gets
@@ -66,8 +71,12 @@ public enum DNGWriter {
         rawIFD[.samplesPerPixel] = .shorts([1])
         rawIFD[.planarConfiguration] = .shorts([1])
         let tile = tileShape(width: raw.width, height: raw.height)
-        rawIFD[.tileWidth] = .longs([UInt32(tile.width)])
-        rawIFD[.tileLength] = .longs([UInt32(tile.height)])
+        if compression == .noneInStrips {
+            rawIFD[.rowsPerStrip] = .longs([UInt32(stripRows)])
+        } else {
+            rawIFD[.tileWidth] = .longs([UInt32(tile.width)])
+            rawIFD[.tileLength] = .longs([UInt32(tile.height)])
+        }
         let area = image.activeArea ?? IntRect(width: raw.width, height: raw.height)
         // DNG counts CFAPattern and BlackLevel from the ActiveArea's top-left; BayerImage from
         // the stored image's (they differ when the ActiveArea starts on an odd row or column).
@@ -110,7 +119,7 @@ public enum DNGWriter {
             rawIFD[.noiseProfile] = .doubles(image.color.noiseProfile.flatMap { [$0.scale, $0.offset] })
         }
         for list in image.opcodeLists { rawIFD[list.stage.tag] = .undefined(list.encoded()) }
-        rawIFD.data = .tiles(try tiles(raw, tile: tile, compression: compression))
+        rawIFD.data = compression == .noneInStrips ? .strips(strips(raw)) : .tiles(try tiles(raw, tile: tile, compression: compression))
 
         // DNG-wide tags live in IFD0 (DNG 1.4 Chapter 4, "IFD 0").
         var ifd0: TIFFDirectory
@@ -194,6 +203,20 @@ public enum DNGWriter {
         return d
     }
 
+    /// The mosaic as uncompressed little-endian strips of ``stripRows`` rows.
+    static func strips(_ raw: BayerImage) -> [[UInt8]] {
+        stride(from: 0, to: raw.height, by: stripRows).map { y0 in
+            let start = y0 * raw.width
+            let end = min(y0 + stripRows, raw.height) * raw.width
+            var out = [UInt8](repeating: 0, count: (end - start) * 2)
+            for i in start..<end {
+                out[(i - start) * 2] = UInt8(raw.samples[i] & 0xFF)
+                out[(i - start) * 2 + 1] = UInt8(raw.samples[i] >> 8)
+            }
+            return out
+        }
+    }
+
     /// The mosaic cut into 256×256 tiles (edge tiles padded by repeating the last row and
     /// column), each compressed on its own, all cores in parallel.
     static func tiles(_ raw: BayerImage, tile: (width: Int, height: Int), compression: DNGCompression) throws(DaguerreError) -> [[UInt8]] {
@@ -246,7 +269,7 @@ public enum DNGWriter {
         case .losslessJPEG:
             return try LosslessJPEG.encode(
                 samples: p, rowStride: stride, width: t / 2, height: th, components: 2, precision: precision, predictor: 1)
-        case .none:
+        case .none, .noneInStrips:
             var out = [UInt8](repeating: 0, count: t * th * 2)
             for y in 0..<th {
                 for x in 0..<t {

@@ -11,7 +11,10 @@ import Dispatch
 /// (2×2 cells a b / c d: LL = (a+b+c+d)/2, HL = (a−b+c−d)/2, LH = (a+b−c−d)/2, HH = (a−b−c+d)/2;
 /// for white noise every detail coefficient has the noise variance and all are independent):
 /// 1. The plane is cut into blocks of 8×8 samples; blocks with a sample at 95 % of white or more
-///    are dropped (clipping flattens noise).
+///    are dropped (clipping flattens noise). A plane of more than ``maxBlocksPerPlane`` blocks
+///    is sampled: every k-th row of blocks, k the smallest step that keeps the count within the
+///    bound (a 24 MP mosaic: every 4th, about 23 000 blocks a plane; 12 MP and less: all). The
+///    bins then still hold hundreds of blocks each, and the scan and the sorts cost a quarter.
 /// 2. Per block: the mean level; the noise measure, the mean square of the 16 finest diagonal
 ///    details HH₁ (blind to constant and linear signal); and a texture measure, the mean square
 ///    of the other details of the two finest scales (16 HL₁, 16 LH₁, and HL₂, LH₂, HH₂ of the
@@ -41,11 +44,13 @@ enum NoiseEstimator {
     static let minBlocksPerBin = 40
     /// Blocks with any sample at or above this fraction of white are not used.
     static let clipLevel = 0.95
+    /// The most blocks a plane contributes (step 1): rows of blocks are sampled beyond it.
+    static let maxBlocksPerPlane = 25_000
 
     /// The profile of the photosites in `region` (clipped to the mosaic). Planes without 40
     /// blocks at one level (regions of about 130×130 photosites and less) get the zero model:
-    /// noise reduction stays off.
-    static func estimate(_ mosaic: BayerImage, region: IntRect) -> CFANoiseProfile {
+    /// noise reduction stays off. `maxBlocks` bounds the blocks a plane contributes (step 1).
+    static func estimate(_ mosaic: BayerImage, region: IntRect, maxBlocks: Int = maxBlocksPerPlane) -> CFANoiseProfile {
         let x0 = max(region.x, 0)
         let y0 = max(region.y, 0)
         let x1 = min(region.x + region.width, mosaic.width)
@@ -58,7 +63,8 @@ enum NoiseEstimator {
                 let src = UnsafeTransfer(samples.baseAddress!)
                 // Safety: each iteration writes its own element of `models`; the samples are read-only.
                 WorkerPool.forEach(4) { position in
-                    let stats = blockStatistics(src.value, mosaic: mosaic, position: position, x0: x0, y0: y0, x1: x1, y1: y1)
+                    let stats = blockStatistics(
+                        src.value, mosaic: mosaic, position: position, x0: x0, y0: y0, x1: x1, y1: y1, maxBlocks: maxBlocks)
                     results.value[position] = fit(stats)
                 }
             }
@@ -69,10 +75,11 @@ enum NoiseEstimator {
     /// One block's level, noise measure (HH₁ mean square) and texture measure.
     struct Block { var level: Double, fine: Double, texture: Double }
 
-    /// The usable blocks of one Bayer position's plane inside the region.
+    /// The usable blocks of one Bayer position's plane inside the region, from every k-th row
+    /// of blocks when the plane has more than `maxBlocks` (step 1).
     static func blockStatistics(
         _ samples: UnsafePointer<UInt16>, mosaic: BayerImage, position: Int,
-        x0: Int, y0: Int, x1: Int, y1: Int
+        x0: Int, y0: Int, x1: Int, y1: Int, maxBlocks: Int = maxBlocksPerPlane
     ) -> [Block] {
         let py = position >> 1
         let px = position & 1
@@ -90,10 +97,11 @@ enum NoiseEstimator {
         let clip = black + clipLevel * (Double(mosaic.whiteLevel) - black)
         let w = mosaic.width
         var blocks: [Block] = []
-        blocks.reserveCapacity(blockRows * blockColumns)
+        let rowStep = max(1, (blockRows * blockColumns + max(maxBlocks, 1) - 1) / max(maxBlocks, 1))
+        blocks.reserveCapacity((blockRows + rowStep - 1) / rowStep * blockColumns)
         var plane = [Double](repeating: 0, count: b * b)
         var means = [Double](repeating: 0, count: b * b / 4)
-        for br in 0..<blockRows {
+        for br in stride(from: 0, to: blockRows, by: rowStep) {
             blockLoop: for bc in 0..<blockColumns {
                 for r in 0..<b {
                     let row = samples + (firstRow + 2 * (br * b + r)) * w + firstColumn + 2 * bc * b
