@@ -56,8 +56,9 @@ struct DiskFullTests {
             let big = dir.path("big.dng")
             try VirtualDNG.write(width: 640, height: 480, to: big)
             return try Self.runInModes("develop", ["develop", big, "--draft", "-o", "{dest}/out.tif"], mountOptions: "size=512k", in: dir)
+                // 2 s: on a loaded host the camera may take most of a second to deliver its first frame.
                 + Self.runInModes(
-                    "record", ["record", "--seconds", "0.5", "--device", "front", "-o", "{dest}/clip.mov"], mountOptions: "size=64k",
+                    "record", ["record", "--seconds", "2", "--device", "front", "-o", "{dest}/clip.mov"], mountOptions: "size=64k",
                     in: dir)
         }
         print("mount namespace: \(cases.first?.result.unshare.joined(separator: " ") ?? "none")")
