@@ -112,11 +112,13 @@ struct LivePhotoRender: Sendable {
         var size = (0, 0)
         var space = ColorSpace.sRGB
         do throws(DaguerreError) {
-            try media.movie.decodeFrames(track: video.id, range: 0..<count) { (k, buffer) throws(DaguerreError) in
+            // libswscale shrinks each frame as it converts it to RGB; the frame's image is named
+            // by the movie and its index, not by hashing its bytes.
+            try media.movie.decodeFrames(track: video.id, range: 0..<count, scale: frameScale) { (k, buffer) throws(DaguerreError) in
                 try checkCancelled()
-                let upright = try Image(buffer: buffer).oriented(media.videoOrientation)
-                let frame = LivePhotoFrame(
-                    image: try Self.scaled(upright, by: frameScale), type: .video, time: media.frameTimes[k], renderScale: renderScale)
+                let identity = "\(media.videoIdentity)|frame \(k)|\(buffer.width)×\(buffer.height) \(buffer.format)"
+                let upright = try Image(buffer: buffer, identity: identity).oriented(media.videoOrientation)
+                let frame = LivePhotoFrame(image: upright, type: .video, time: media.frameTimes[k], renderScale: renderScale)
                 let edited = try process(frame)
                 if recorder == nil {
                     let r = Self.pixelRect(edited)

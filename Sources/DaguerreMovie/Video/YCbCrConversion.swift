@@ -11,8 +11,8 @@ import DaguerreFormats
 /// pointer walk, no allocation. The transfer curve is left alone (see ``VideoColorProperties``).
 /// Alpha is ignored: video frames are opaque.
 ///
-/// Backward (decoding, for tests and thumbnails, and a camera's BGRA frames): float per pixel
-/// with the matrix and range the stream declares, into RGBA8 or BGRA8.
+/// Backward (a camera's frames to RGBA8 or BGRA8, tests): float per pixel with the frame's
+/// matrix and range. Decoded movie frames are converted by libswscale instead (``VideoDecoder``).
 ///
 /// ```swift
 /// let yuv = try YCbCrConversion.makeYCbCr420(from: rgbaFrame)
@@ -230,40 +230,6 @@ public enum YCbCrConversion {
         }
     }
 
-    /// The planes of a decoded 4:2:0 frame (chroma at half width and height, rounded up):
-    /// one byte per sample at 8 bits, a little-endian 16-bit word above. Strides are in bytes.
-    struct Planes420 {
-        var y: UnsafeRawPointer, yStride: Int
-        var cb: UnsafeRawPointer, cbStride: Int
-        var cr: UnsafeRawPointer, crStride: Int
-        var width: Int, height: Int
-        /// 8 to 16.
-        var bitDepth: Int
-    }
-
-    /// The pointer-level backward conversion: RGBA8 from 8-bit planes, RGBA16 from deeper ones.
-    static func makeRGBA(_ p: Planes420, matrix: UInt16, fullRange: Bool, colorSpace: ColorSpace?) throws(DaguerreError)
-        -> PixelBuffer
-    {
-        let deep = p.bitDepth > 8
-        var out = try PixelBuffer(
-            width: p.width, height: p.height, format: deep ? .rgba16 : .rgba8, colorSpace: colorSpace, alpha: .straight)
-        let rowBytes = out.bytesPerRow
-        out.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            if deep {
-                convertDeepYCbCr(p, matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes)
-            } else {
-                convertYCbCr(
-                    y: p.y.assumingMemoryBound(to: UInt8.self), yStride: p.yStride, cb: p.cb.assumingMemoryBound(to: UInt8.self),
-                    cbStride: p.cbStride, cr: p.cr.assumingMemoryBound(to: UInt8.self), crStride: p.crStride,
-                    width: p.width, height: p.height, matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes,
-                    layout: .rgba)
-            }
-        }
-        return out
-    }
-
     /// The backward matrix for samples of `bitDepth` bits to R'G'B' in 0…`maximum`: luma and
     /// chroma offsets and scales (video range: 219 and 224 steps of 2^(depth − 8); full range:
     /// the whole code range), then the chroma weights of the matrix code.
@@ -316,33 +282,6 @@ public enum YCbCrConversion {
                 d[4 * x + 3] = 255
             }
         }
-    }
-
-    /// Writes RGBA16 rows (opaque) from planes of 9 to 16 bits, R'G'B' scaled to 0…65535.
-    static func convertDeepYCbCr(
-        _ p: Planes420, matrix: UInt16, fullRange: Bool, into base: UnsafeMutableRawPointer, bytesPerRow rowBytes: Int
-    ) {
-        let k = BackwardCoefficients(matrix: matrix, fullRange: fullRange, bitDepth: p.bitDepth, maximum: 65535)
-        for row in 0..<p.height {
-            let d = (base + row * rowBytes).assumingMemoryBound(to: UInt16.self)
-            let yr = (p.y + row * p.yStride).assumingMemoryBound(to: UInt16.self)
-            let cbr = (p.cb + (row / 2) * p.cbStride).assumingMemoryBound(to: UInt16.self)
-            let crr = (p.cr + (row / 2) * p.crStride).assumingMemoryBound(to: UInt16.self)
-            for x in 0..<p.width {
-                let l = (Float(UInt16(littleEndian: yr[x])) - k.yOffset) * k.yScale
-                let u = (Float(UInt16(littleEndian: cbr[x / 2])) - k.cOffset) * k.cScale
-                let v = (Float(UInt16(littleEndian: crr[x / 2])) - k.cOffset) * k.cScale
-                d[4 * x] = clamp16(l + k.crToR * v)
-                d[4 * x + 1] = clamp16(l + k.cbToG * u + k.crToG * v)
-                d[4 * x + 2] = clamp16(l + k.cbToB * u)
-                d[4 * x + 3] = 65535
-            }
-        }
-    }
-
-    @inline(__always) static func clamp16(_ v: Float) -> UInt16 {
-        let r = (v + 0.5).rounded(.down)
-        return r <= 0 ? 0 : r >= 65535 ? 65535 : UInt16(r)
     }
 
     @inline(__always) static func clamp8(_ v: Float) -> UInt8 {
