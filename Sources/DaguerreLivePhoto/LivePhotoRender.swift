@@ -111,6 +111,9 @@ struct LivePhotoRender: Sendable {
         var recorder: MovieRecorder?
         var size = (0, 0)
         var space = ColorSpace.sRGB
+        // One output frame for the whole movie: the recorder converts each frame before the
+        // next is rendered, and every pixel is rendered anew.
+        var out: PixelBuffer?
         do throws(DaguerreError) {
             // libswscale shrinks each frame as it converts it to RGB; the frame's image is named
             // by the movie and its index, not by hashing its bytes.
@@ -131,12 +134,19 @@ struct LivePhotoRender: Sendable {
                 }
                 guard let recorder else { return }
                 let rect = Self.pixelRect(edited, size: size)
-                var out = try PixelBuffer(width: size.0, height: size.1, format: .rgba8, colorSpace: space)
+                var frameOut: PixelBuffer
+                if let reused = out {
+                    frameOut = reused
+                    out = nil
+                } else {
+                    frameOut = try PixelBuffer(width: size.0, height: size.1, format: .rgba8, colorSpace: space)
+                }
                 let placed = edited.cropped(to: rect).transformed(by: AffineTransform2D(translationX: -rect.minX, y: -rect.minY))
                 try context.render(
-                    placed, to: &out, bounds: Rect(x: 0, y: 0, width: Double(size.0), height: Double(size.1)), colorSpace: space)
-                out.colorSpace = space
-                try recorder.append(frame: out, at: media.frameTimes[k])
+                    placed, to: &frameOut, bounds: Rect(x: 0, y: 0, width: Double(size.0), height: Double(size.1)), colorSpace: space)
+                frameOut.colorSpace = space
+                try recorder.append(frame: frameOut, at: media.frameTimes[k])
+                out = frameOut
             }
             guard let recorder else {
                 throw DaguerreError.corruptData(format: "Live Photo movie", detail: "no frame could be decoded", path: media.movie.path)

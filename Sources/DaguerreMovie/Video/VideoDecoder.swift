@@ -1,6 +1,6 @@
 // H.264 and HEVC decoding through FFmpeg's libavcodec ("h264", "hevc" decoders), fed avcC or
-// hvcC extradata and length-prefixed samples; frames converted to RGBA (and scaled, for
-// previews) by libswscale in one pass.
+// hvcC extradata and length-prefixed samples; frames converted to RGBA in Swift, or converted
+// and shrunk (previews) by libswscale in one pass.
 import CFFmpeg
 import DaguerreCore
 import DaguerreFormats
@@ -10,17 +10,17 @@ import DaguerreFormats
 ///
 /// The track's `avcC` or `hvcC` record is the decoder's extradata, so samples go in exactly as
 /// the file stores them. Frames come out in presentation order, each with the presentation time
-/// its packet carried, converted by libswscale with the matrix and range the stream declares
-/// and tagged with the colour space of the track's `colr` primaries (``VideoColorProperties``):
+/// its packet carried, converted with the matrix and range the stream declares and tagged with the colour space of the track's `colr` primaries (``VideoColorProperties``):
 /// - 8-bit 4:2:0 (H.264 Live Photos, 8-bit HEVC) becomes RGBA8;
 /// - 10- and 12-bit 4:2:0 (the iPhone's HDR HEVC, Main 10) becomes RGBA16, so the extra
 ///   precision survives into the engine (BT.2020 primaries tag the frame `.itur2020`; an HLG or
 ///   PQ transfer is left as coded, not tone-mapped).
 ///
-/// With `scale` below 1 each frame is shrunk in the same pass (libswscale's area filter), so a
-/// preview never holds a full-size RGB frame. libavcodec decodes on `threads` frame threads and
-/// libswscale converts on as many slice threads; both give the same pixels as one thread, so
-/// results are the same on every run.
+/// With `scale` below 1 libswscale converts and shrinks each frame in one pass (its area filter)
+/// on `threads` slice threads, so a preview never holds a full-size RGB frame; at the coded
+/// size ``YCbCrConversion`` converts it, rounding to nearest, in bands on every core.
+/// libavcodec decodes on `threads` frame threads. Every stage gives the same pixels as one
+/// thread, so results are the same on every run.
 ///
 /// Damaged data is a typed error, and libavcodec's own logging is silenced. Not thread-safe (one
 /// decoding session).
@@ -136,6 +136,17 @@ public final class VideoDecoder {
         let primaries = colorProperties?.primaries ?? UInt16(truncatingIfNeeded: f.pointee.color_primaries.rawValue)
         let space = VideoColorProperties(primaries: primaries, transfer: 1, matrix: matrix).rgbColorSpace
         let (outW, outH) = scale < 1 ? (max(1, Int((Double(w) * scale).rounded())), max(1, Int((Double(h) * scale).rounded()))) : (w, h)
+        if (outW, outH) == (w, h) {
+            // At the coded size our conversion, rounded to nearest (libswscale's unscaled
+            // path truncates, about one level darker), in bands on every core.
+            guard let y = f.pointee.data.0, let cb = f.pointee.data.1, let cr = f.pointee.data.2 else {
+                throw .corruptData(format: name, detail: "a decoded frame has no planes", path: nil)
+            }
+            let planes = YCbCrConversion.Planes420(
+                y: UnsafeRawPointer(y), yStride: Int(f.pointee.linesize.0), cb: UnsafeRawPointer(cb), cbStride: Int(f.pointee.linesize.1),
+                cr: UnsafeRawPointer(cr), crStride: Int(f.pointee.linesize.2), width: w, height: h, bitDepth: depth)
+            return try YCbCrConversion.makeRGBA(planes, matrix: matrix, fullRange: full, colorSpace: space)
+        }
         let scaler = try self.scaler(
             for: ScalerKey(width: w, height: h, format: format, matrix: matrix, fullRange: full), output: (outW, outH), deep: depth > 8)
         var out = try PixelBuffer(width: outW, height: outH, format: depth > 8 ? .rgba16 : .rgba8, colorSpace: space, alpha: .straight)
@@ -158,9 +169,8 @@ public final class VideoDecoder {
         if let scaler, scalerKey == key { return scaler }
         sws_freeContext(scaler)
         scaler = nil
-        // Shrinking: the area filter (each output pixel the mean of what it covers). At the
-        // coded size libswscale converts without scaling, and the filter is not used.
-        let flags = output == (key.width, key.height) ? SWS_BICUBIC : SWS_AREA
+        // Shrinking: the area filter (each output pixel the mean of what it covers).
+        let flags = SWS_AREA
         guard
             let made = dag_sws_context(
                 Int32(key.width), Int32(key.height), AVPixelFormat(key.format), Int32(output.0), Int32(output.1),

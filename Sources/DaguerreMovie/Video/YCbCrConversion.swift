@@ -11,8 +11,10 @@ import DaguerreFormats
 /// pointer walk, no allocation. The transfer curve is left alone (see ``VideoColorProperties``).
 /// Alpha is ignored: video frames are opaque.
 ///
-/// Backward (a camera's frames to RGBA8 or BGRA8, tests): float per pixel with the frame's
-/// matrix and range. Decoded movie frames are converted by libswscale instead (``VideoDecoder``).
+/// Backward (decoding, and a camera's BGRA frames): float per pixel with the matrix and range
+/// the stream declares, into RGBA8 or BGRA8 (RGBA16 from deeper planes), decoded frames in bands
+/// on every core. (A decoded frame shrunk for a preview is converted by libswscale instead:
+/// ``VideoDecoder``.)
 ///
 /// ```swift
 /// let yuv = try YCbCrConversion.makeYCbCr420(from: rgbaFrame)
@@ -44,6 +46,7 @@ public enum YCbCrConversion {
         let w = buffer.width
         let h = buffer.height
         frame.fullRange = fullRange
+        let bytesPerRow = buffer.bytesPerRow
         frame.luma.withUnsafeMutableBufferPointer { yp in
             frame.cb.withUnsafeMutableBufferPointer { cbp in
                 frame.cr.withUnsafeMutableBufferPointer { crp in
@@ -51,9 +54,21 @@ public enum YCbCrConversion {
                         guard let base = src.baseAddress, let y = yp.baseAddress, let cb = cbp.baseAddress, let cr = crp.baseAddress else {
                             return
                         }
-                        convertRGB(
-                            base, bytesPerRow: buffer.bytesPerRow, layout: layout, width: w, height: h,
-                            y: y, yStride: w, cb: cb, cbStride: w / 2, cr: cr, crStride: w / 2, fullRange: fullRange)
+                        // Bands of whole row pairs on every core: each pair is converted alone, so
+                        // the planes are the same whichever band runs where.
+                        let pairs = h / 2
+                        let bands = pairs >= 64 ? min(WorkerPool.processorCount * 2, pairs / 32) : 1
+                        let planes = UnsafeTransfer((base, y, cb, cr))
+                        WorkerPool.forEach(bands) { band in
+                            let (base, y, cb, cr) = planes.value
+                            let first = pairs * band / bands
+                            let rows = 2 * (pairs * (band + 1) / bands - first)
+                            let top = 2 * first
+                            convertRGB(
+                                base + top * bytesPerRow, bytesPerRow: bytesPerRow, layout: layout, width: w, height: rows,
+                                y: y + top * w, yStride: w, cb: cb + first * (w / 2), cbStride: w / 2, cr: cr + first * (w / 2),
+                                crStride: w / 2, fullRange: fullRange)
+                        }
                     }
                 }
             }
@@ -230,6 +245,57 @@ public enum YCbCrConversion {
         }
     }
 
+    /// The planes of a decoded 4:2:0 frame (chroma at half width and height, rounded up):
+    /// one byte per sample at 8 bits, a little-endian 16-bit word above. Strides are in bytes.
+    struct Planes420 {
+        var y: UnsafeRawPointer, yStride: Int
+        var cb: UnsafeRawPointer, cbStride: Int
+        var cr: UnsafeRawPointer, crStride: Int
+        var width: Int, height: Int
+        /// 8 to 16.
+        var bitDepth: Int
+    }
+
+    /// The pointer-level backward conversion: RGBA8 from 8-bit planes, RGBA16 from deeper ones.
+    static func makeRGBA(_ p: Planes420, matrix: UInt16, fullRange: Bool, colorSpace: ColorSpace?) throws(DaguerreError)
+        -> PixelBuffer
+    {
+        let deep = p.bitDepth > 8
+        var out = try PixelBuffer(
+            width: p.width, height: p.height, format: deep ? .rgba16 : .rgba8, colorSpace: colorSpace, alpha: .straight)
+        let rowBytes = out.bytesPerRow
+        out.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            // Bands of whole row pairs (one chroma row each) on every core: each row is
+            // converted alone, so the pixels are the same whichever band runs where.
+            let pairs = (p.height + 1) / 2
+            let bands = pairs >= 64 ? min(WorkerPool.processorCount * 2, pairs / 32) : 1
+            let shared = UnsafeTransfer((p, base))
+            WorkerPool.forEach(bands) { band in
+                let (p, base) = shared.value
+                let top = 2 * (pairs * band / bands)
+                let bottom = min(p.height, 2 * (pairs * (band + 1) / bands))
+                var part = p
+                part.y += top * p.yStride
+                part.cb += (top / 2) * p.cbStride
+                part.cr += (top / 2) * p.crStride
+                part.height = bottom - top
+                let into = base + top * rowBytes
+                if deep {
+                    convertDeepYCbCr(part, matrix: matrix, fullRange: fullRange, into: into, bytesPerRow: rowBytes)
+                } else {
+                    convertYCbCr(
+                        y: part.y.assumingMemoryBound(to: UInt8.self), yStride: part.yStride,
+                        cb: part.cb.assumingMemoryBound(to: UInt8.self), cbStride: part.cbStride,
+                        cr: part.cr.assumingMemoryBound(to: UInt8.self), crStride: part.crStride,
+                        width: part.width, height: part.height, matrix: matrix, fullRange: fullRange, into: into, bytesPerRow: rowBytes,
+                        layout: .rgba)
+                }
+            }
+        }
+        return out
+    }
+
     /// The backward matrix for samples of `bitDepth` bits to R'G'B' in 0…`maximum`: luma and
     /// chroma offsets and scales (video range: 219 and 224 steps of 2^(depth − 8); full range:
     /// the whole code range), then the chroma weights of the matrix code.
@@ -282,6 +348,33 @@ public enum YCbCrConversion {
                 d[4 * x + 3] = 255
             }
         }
+    }
+
+    /// Writes RGBA16 rows (opaque) from planes of 9 to 16 bits, R'G'B' scaled to 0…65535.
+    static func convertDeepYCbCr(
+        _ p: Planes420, matrix: UInt16, fullRange: Bool, into base: UnsafeMutableRawPointer, bytesPerRow rowBytes: Int
+    ) {
+        let k = BackwardCoefficients(matrix: matrix, fullRange: fullRange, bitDepth: p.bitDepth, maximum: 65535)
+        for row in 0..<p.height {
+            let d = (base + row * rowBytes).assumingMemoryBound(to: UInt16.self)
+            let yr = (p.y + row * p.yStride).assumingMemoryBound(to: UInt16.self)
+            let cbr = (p.cb + (row / 2) * p.cbStride).assumingMemoryBound(to: UInt16.self)
+            let crr = (p.cr + (row / 2) * p.crStride).assumingMemoryBound(to: UInt16.self)
+            for x in 0..<p.width {
+                let l = (Float(UInt16(littleEndian: yr[x])) - k.yOffset) * k.yScale
+                let u = (Float(UInt16(littleEndian: cbr[x / 2])) - k.cOffset) * k.cScale
+                let v = (Float(UInt16(littleEndian: crr[x / 2])) - k.cOffset) * k.cScale
+                d[4 * x] = clamp16(l + k.crToR * v)
+                d[4 * x + 1] = clamp16(l + k.cbToG * u + k.crToG * v)
+                d[4 * x + 2] = clamp16(l + k.cbToB * u)
+                d[4 * x + 3] = 65535
+            }
+        }
+    }
+
+    @inline(__always) static func clamp16(_ v: Float) -> UInt16 {
+        let r = (v + 0.5).rounded(.down)
+        return r <= 0 ? 0 : r >= 65535 ? 65535 : UInt16(r)
     }
 
     @inline(__always) static func clamp8(_ v: Float) -> UInt8 {
