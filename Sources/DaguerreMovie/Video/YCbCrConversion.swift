@@ -333,19 +333,38 @@ public enum YCbCrConversion {
         let ro = layout.r
         let go = layout.g
         let bo = layout.b
-        for row in 0..<height {
-            let d = (base + row * rowBytes).assumingMemoryBound(to: UInt8.self)
-            let yr = y + row * yStride
-            let cbr = cb + (row / 2) * cbStride
-            let crr = cr + (row / 2) * crStride
-            for x in 0..<width {
-                let l = (Float(yr[x]) - k.yOffset) * k.yScale
-                let u = (Float(cbr[x / 2]) - k.cOffset) * k.cScale
-                let v = (Float(crr[x / 2]) - k.cOffset) * k.cScale
-                d[4 * x + ro] = clamp8(l + k.crToR * v)
-                d[4 * x + go] = clamp8(l + k.cbToG * u + k.crToG * v)
-                d[4 * x + bo] = clamp8(l + k.cbToB * u)
-                d[4 * x + 3] = 255
+        // Each term of the formula for each of the 256 codes, computed as the formula computes
+        // it (the same operations in the same order), so the tables change no pixel.
+        var terms = [Float](repeating: 0, count: 5 * 256)
+        for c in 0..<256 {
+            let l = (Float(c) - k.yOffset) * k.yScale
+            let chroma = (Float(c) - k.cOffset) * k.cScale
+            terms[c] = l
+            terms[256 + c] = k.crToR * chroma
+            terms[512 + c] = k.cbToG * chroma
+            terms[768 + c] = k.crToG * chroma
+            terms[1024 + c] = k.cbToB * chroma
+        }
+        terms.withUnsafeBufferPointer { t in
+            guard let luma = t.baseAddress else { return }
+            let crToR = luma + 256
+            let cbToG = luma + 512
+            let crToG = luma + 768
+            let cbToB = luma + 1024
+            for row in 0..<height {
+                let d = (base + row * rowBytes).assumingMemoryBound(to: UInt8.self)
+                let yr = y + row * yStride
+                let cbr = cb + (row / 2) * cbStride
+                let crr = cr + (row / 2) * crStride
+                for x in 0..<width {
+                    let l = luma[Int(yr[x])]
+                    let u = Int(cbr[x / 2])
+                    let v = Int(crr[x / 2])
+                    d[4 * x + ro] = clamp8(l + crToR[v])
+                    d[4 * x + go] = clamp8(l + cbToG[u] + crToG[v])
+                    d[4 * x + bo] = clamp8(l + cbToB[u])
+                    d[4 * x + 3] = 255
+                }
             }
         }
     }
