@@ -52,13 +52,13 @@ let package = Package(
         // paths of Debian's libx264-dev (scripts/setup installs it).
         // Neither is linked: CDaguerreVideo loads them on first use (a process that never
         // touches video does not bind libavcodec's 95 libraries at start-up), so these modules
-        // give the headers only; libavcodec-dev, libavutil-dev and libx264-dev put them on the
+        // give the headers only; libavcodec-dev, libavutil-dev, libswscale-dev and libx264-dev put them on the
         // default paths (scripts/setup installs them).
         .systemLibrary(name: "CX264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
         // OpenH264 (BSD-2): the permissive H.264 encoder, chosen by MovieSettings.encoder. Loaded
         // on first use like x264; no pkgConfig, whose Libs would link it at start-up.
         .systemLibrary(name: "COpenH264", providers: [.apt(["libopenh264-dev"]), .brew(["openh264"])]),
-        .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
+        .systemLibrary(name: "CFFmpeg", providers: [.apt(["libavcodec-dev", "libavutil-dev", "libswscale-dev"]), .brew(["ffmpeg"])]),
         // LibRaw decodes the RAW formats DNG does not cover (X6); development stays ours. No
         // pkgConfig: libraw_r's .pc adds -fopenmp, which SwiftPM refuses with a warning on every
         // build; Debian installs the header and library on the default paths.

@@ -21,6 +21,8 @@
 #include <libavutil/frame.h>
 #include <libavutil/log.h>
 #include <libavutil/mem.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
 #include <x264.h>
 #include "dag_video.h"
 #include "library_loading.h"
@@ -53,7 +55,7 @@ const char *dag_load_once(pthread_once_t *once, void (*load)(void), const dag_lo
     return state->error;
 }
 
-// ---- FFmpeg: libavcodec and libavutil, at the major versions of the headers we compiled with.
+// ---- FFmpeg: libavcodec, libavutil and libswscale, at the major versions of the headers we compiled with.
 
 static struct {
     __typeof__(&avcodec_find_decoder) find_decoder;
@@ -81,6 +83,14 @@ static struct {
     __typeof__(&av_dict_free) dict_free;
     __typeof__(&av_log_set_level) log_set_level;
     __typeof__(&av_strerror) strerror;
+    __typeof__(&av_buffer_create) buffer_create;
+    __typeof__(&av_opt_set_int) opt_set_int;
+    __typeof__(&sws_alloc_context) sws_alloc;
+    __typeof__(&sws_init_context) sws_init;
+    __typeof__(&sws_freeContext) sws_free;
+    __typeof__(&sws_setColorspaceDetails) sws_colorspace;
+    __typeof__(&sws_getCoefficients) sws_coefficients;
+    __typeof__(&sws_scale_frame) sws_scale_frame;
 } ff;
 static dag_load_state ff_state = { "libavcodec has not been loaded yet", "" };
 static pthread_once_t ff_once = PTHREAD_ONCE_INIT;
@@ -90,11 +100,14 @@ static void ff_load(void) {
     state->error = NULL;
     const char *codec = "libavcodec.so." DAG_STR(LIBAVCODEC_VERSION_MAJOR);
     const char *util = "libavutil.so." DAG_STR(LIBAVUTIL_VERSION_MAJOR);
+    const char *scale = "libswscale.so." DAG_STR(LIBSWSCALE_VERSION_MAJOR);
     void *c = dag_open_library(state, codec, "libavcodec");
     void *u = dag_open_library(state, util, "libavutil");
+    void *s = dag_open_library(state, scale, "libswscale");
     if (state->error) return;
 #define C(field, name) ff.field = (__typeof__(ff.field))dag_resolve(state, c, codec, #name)
 #define U(field, name) ff.field = (__typeof__(ff.field))dag_resolve(state, u, util, #name)
+#define S(field, name) ff.field = (__typeof__(ff.field))dag_resolve(state, s, scale, #name)
     C(find_decoder, avcodec_find_decoder); C(find_encoder_by_name, avcodec_find_encoder_by_name);
     C(alloc_context3, avcodec_alloc_context3); C(free_context, avcodec_free_context); C(open2, avcodec_open2);
     C(send_packet, avcodec_send_packet); C(receive_frame, avcodec_receive_frame);
@@ -106,8 +119,13 @@ static void ff_load(void) {
     U(channel_layout_copy, av_channel_layout_copy); U(channel_layout_default, av_channel_layout_default);
     U(dict_set, av_dict_set); U(dict_free, av_dict_free);
     U(log_set_level, av_log_set_level); U(strerror, av_strerror);
+    U(buffer_create, av_buffer_create); U(opt_set_int, av_opt_set_int);
+    S(sws_alloc, sws_alloc_context); S(sws_init, sws_init_context); S(sws_free, sws_freeContext);
+    S(sws_colorspace, sws_setColorspaceDetails); S(sws_coefficients, sws_getCoefficients);
+    S(sws_scale_frame, sws_scale_frame);
 #undef C
 #undef U
+#undef S
 }
 
 const char *dag_ffmpeg_load_error(void) { return dag_load_once(&ff_once, ff_load, &ff_state); }
@@ -150,6 +168,26 @@ int av_strerror(int code, char *buffer, size_t size) {
     if (FF_READY) return ff.strerror(code, buffer, size);
     snprintf(buffer, size, "FFmpeg is not available: %s", ff_state.error);
     return 0;
+}
+
+AVBufferRef *av_buffer_create(uint8_t *data, size_t size, void (*free_function)(void *opaque, uint8_t *data), void *opaque, int flags) {
+    return FF_READY ? ff.buffer_create(data, size, free_function, opaque, flags) : NULL;
+}
+int av_opt_set_int(void *object, const char *name, int64_t value, int flags) {
+    return FF_READY ? ff.opt_set_int(object, name, value, flags) : FF_UNAVAILABLE;
+}
+struct SwsContext *sws_alloc_context(void) { return FF_READY ? ff.sws_alloc() : NULL; }
+int sws_init_context(struct SwsContext *context, SwsFilter *source, SwsFilter *destination) {
+    return FF_READY ? ff.sws_init(context, source, destination) : FF_UNAVAILABLE;
+}
+void sws_freeContext(struct SwsContext *context) { if (FF_READY) ff.sws_free(context); }
+int sws_setColorspaceDetails(struct SwsContext *context, const int inverse[4], int sourceRange, const int table[4], int range,
+                             int brightness, int contrast, int saturation) {
+    return FF_READY ? ff.sws_colorspace(context, inverse, sourceRange, table, range, brightness, contrast, saturation) : FF_UNAVAILABLE;
+}
+const int *sws_getCoefficients(int colorspace) { return FF_READY ? ff.sws_coefficients(colorspace) : NULL; }
+int sws_scale_frame(struct SwsContext *context, AVFrame *destination, const AVFrame *source) {
+    return FF_READY ? ff.sws_scale_frame(context, destination, source) : FF_UNAVAILABLE;
 }
 
 // ---- x264, at the build number of the header (x264_encoder_open is a macro for the versioned

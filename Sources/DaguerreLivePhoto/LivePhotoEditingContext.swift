@@ -153,26 +153,34 @@ public final class LivePhotoEditingContext: Sendable {
         try await run("Saving the edited Live Photo") { (render) throws(DaguerreError) in
             let format: LivePhotoPairFormat
             if case .pair = output.destination { format = output.pairFormat } else { format = .jpeg }
-            let still = try render.stillData(
-                try render.still(scale: 1), format: format, identifier: identifier, adjustment: output.adjustmentData, quality: 0.92)
+            let adjustment = output.adjustmentData
+            // The still renders and encodes on its own thread while the movie renders here.
+            let stillJob = LivePhotoStillJob { () throws(DaguerreError) -> [UInt8] in
+                try render.stillData(try render.still(scale: 1), format: format, identifier: identifier, adjustment: adjustment, quality: 0.92)
+            }
+            defer { stillJob.wait() }
             let sidecar =
                 output.writesSidecar ? output.adjustmentData.map { (AdjustmentData.sidecarURL(forStill: output.stillURL), $0) } : nil
             switch output.destination {
             case .pair(let stillURL, let movieURL):
                 let group = try AtomicFileGroup(destinations: [stillURL.path, movieURL.path] + (sidecar.map { [$0.0.path] } ?? []))
-                try AtomicFile.write(still, to: stillURL.path)
-                try render.movie(
-                    to: movieURL.path, stillScale: self.media.videoRenderScale, identifier: identifier, codec: format.videoCodec)
+                do throws(DaguerreError) {
+                    try render.movie(
+                        to: movieURL.path, stillScale: self.media.videoRenderScale, identifier: identifier, codec: format.videoCodec)
+                } catch { throw stillJob.failure() ?? error }
+                try AtomicFile.write(try stillJob.value(), to: stillURL.path)
                 if let (url, data) = sidecar { try AtomicFile.write(try data.sidecar(), to: url.path) }
                 try group.commit()
             case .motionPhoto(let url):
                 let folder = try LivePhotoPreview.makeFolder()
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let movie = folder.appendingPathComponent("movie.MOV").path
-                try render.movie(to: movie, stillScale: self.media.videoRenderScale, identifier: identifier)
+                do throws(DaguerreError) {
+                    try render.movie(to: movie, stillScale: self.media.videoRenderScale, identifier: identifier)
+                } catch { throw stillJob.failure() ?? error }
                 let mp4 = try MotionPhotoVideo.mp4(fromLivePhotoMovie: movie)
                 let micros = Int64((self.media.photoTime.seconds * 1_000_000).rounded())
-                let file = try MotionPhoto.make(primary: still, video: mp4, presentationTimestampUs: micros)
+                let file = try MotionPhoto.make(primary: try stillJob.value(), video: mp4, presentationTimestampUs: micros)
                 let group = try AtomicFileGroup(destinations: [url.path] + (sidecar.map { [$0.0.path] } ?? []))
                 try AtomicFile.write(file, to: url.path)
                 if let (sidecarURL, data) = sidecar { try AtomicFile.write(try data.sidecar(), to: sidecarURL.path) }

@@ -24,6 +24,9 @@ struct LivePhotoMedia: Sendable {
     let photoTime: MediaTime
     /// The pair's content identifier (nil for a Motion Photo, which needs none).
     let contentIdentifier: String?
+    /// Names the movie's video among files (its path, sizes, track): with a frame's index and
+    /// size, the identity of a decoded frame's image, whose bytes are then never hashed.
+    let videoIdentity: String
 
     /// The still, upright, its extent at the origin.
     var still: Image { stillFile.image }
@@ -142,6 +145,7 @@ struct LivePhotoMedia: Sendable {
         let photo = min(max(time ?? middle, MediaTime(value: 0, timescale: duration.timescale)), duration)
         return LivePhotoMedia(
             stillFile: still, movie: movie, video: video, audio: audio, videoOrientation: video.transform.exifOrientation,
-            frameTimes: frameTimes, duration: duration, photoTime: photo, contentIdentifier: identifier)
+            frameTimes: frameTimes, duration: duration, photoTime: photo, contentIdentifier: identifier,
+            videoIdentity: "\(path)|\(movie.byteCount) bytes|still \(still.bytes.count) bytes|track \(video.id)")
     }
 }

@@ -111,12 +111,17 @@ struct LivePhotoRender: Sendable {
         var recorder: MovieRecorder?
         var size = (0, 0)
         var space = ColorSpace.sRGB
+        // One output frame for the whole movie: the recorder converts each frame before the
+        // next is rendered, and every pixel is rendered anew.
+        var out: PixelBuffer?
         do throws(DaguerreError) {
-            try media.movie.decodeFrames(track: video.id, range: 0..<count) { (k, buffer) throws(DaguerreError) in
+            // libswscale shrinks each frame as it converts it to RGB; the frame's image is named
+            // by the movie and its index, not by hashing its bytes.
+            try media.movie.decodeFrames(track: video.id, range: 0..<count, scale: frameScale) { (k, buffer) throws(DaguerreError) in
                 try checkCancelled()
-                let upright = try Image(buffer: buffer).oriented(media.videoOrientation)
-                let frame = LivePhotoFrame(
-                    image: try Self.scaled(upright, by: frameScale), type: .video, time: media.frameTimes[k], renderScale: renderScale)
+                let identity = "\(media.videoIdentity)|frame \(k)|\(buffer.width)×\(buffer.height) \(buffer.format)"
+                let upright = try Image(buffer: buffer, identity: identity).oriented(media.videoOrientation)
+                let frame = LivePhotoFrame(image: upright, type: .video, time: media.frameTimes[k], renderScale: renderScale)
                 let edited = try process(frame)
                 if recorder == nil {
                     let r = Self.pixelRect(edited)
@@ -129,12 +134,19 @@ struct LivePhotoRender: Sendable {
                 }
                 guard let recorder else { return }
                 let rect = Self.pixelRect(edited, size: size)
-                var out = try PixelBuffer(width: size.0, height: size.1, format: .rgba8, colorSpace: space)
+                var frameOut: PixelBuffer
+                if let reused = out {
+                    frameOut = reused
+                    out = nil
+                } else {
+                    frameOut = try PixelBuffer(width: size.0, height: size.1, format: .rgba8, colorSpace: space)
+                }
                 let placed = edited.cropped(to: rect).transformed(by: AffineTransform2D(translationX: -rect.minX, y: -rect.minY))
                 try context.render(
-                    placed, to: &out, bounds: Rect(x: 0, y: 0, width: Double(size.0), height: Double(size.1)), colorSpace: space)
-                out.colorSpace = space
-                try recorder.append(frame: out, at: media.frameTimes[k])
+                    placed, to: &frameOut, bounds: Rect(x: 0, y: 0, width: Double(size.0), height: Double(size.1)), colorSpace: space)
+                frameOut.colorSpace = space
+                try recorder.append(frame: frameOut, at: media.frameTimes[k])
+                out = frameOut
             }
             guard let recorder else {
                 throw DaguerreError.corruptData(format: "Live Photo movie", detail: "no frame could be decoded", path: media.movie.path)

@@ -63,6 +63,17 @@ public struct Image: Sendable, CustomStringConvertible {
         let space = colorSpace ?? buffer.colorSpace ?? (buffer.format.component.isFloat ? .extendedLinearSRGB : .sRGB)
         self.init(BufferSourceNode(buffer: buffer, colorSpace: space))
     }
+    /// Pixels in memory named by `identity` instead of by their bytes: the image's digest (what
+    /// cached intermediates are keyed by) hashes the identity, not every byte, so wrapping a
+    /// large buffer costs nothing. `identity` must change whenever the pixels do.
+    ///
+    /// ```swift
+    /// let frame = Image(buffer: decoded, identity: "\(moviePath)|\(size)|frame \(k)|\(w)×\(h)")
+    /// ```
+    public init(buffer: PixelBuffer, colorSpace: ColorSpace? = nil, identity: String) {
+        let space = colorSpace ?? buffer.colorSpace ?? (buffer.format.component.isFloat ? .extendedLinearSRGB : .sRGB)
+        self.init(BufferSourceNode(buffer: buffer, colorSpace: space, identity: identity))
+    }
     /// An infinite image of one colour (ConstantColor).
     public init(color: Color) {
         self.init(GeneratorNode.constant(color))

@@ -405,10 +405,11 @@ public final class MovieReader: Sendable {
     }
 
     /// Decodes the video frames whose presentation order falls in `range` and calls `body` with
-    /// each (index, frame), in order. Decoding starts at the sync sample before the range.
-    public func decodeFrames(track id: Int, range: Range<Int>, _ body: (Int, PixelBuffer) throws(DaguerreError) -> Void)
-        throws(DaguerreError)
-    {
+    /// each (index, frame), in order. Decoding starts at the sync sample before the range. With
+    /// `scale` below 1 the frames are shrunk as they are converted to RGB (``VideoDecoder``).
+    public func decodeFrames(
+        track id: Int, range: Range<Int>, scale: Double = 1, _ body: (Int, PixelBuffer) throws(DaguerreError) -> Void
+    ) throws(DaguerreError) {
         let t = try requireTrack(id)
         guard t.mediaType == .video, let config = t.decoderConfiguration else {
             throw .unsupported(
@@ -438,7 +439,7 @@ public final class MovieReader: Sendable {
         for (k, s) in zip(range, wanted) { rankOfTime[s.presentationTime] = k }
         let firstDecode = wanted.map(\.index).min() ?? 0
         let lastDecode = wanted.map(\.index).max() ?? 0
-        let decoder = try VideoDecoder(configuration: config, colorProperties: t.colorProperties, limits: options.limits)
+        let decoder = try VideoDecoder(configuration: config, colorProperties: t.colorProperties, limits: options.limits, scale: scale)
         var pendingOut: [(Int, PixelBuffer)] = []
         func deliver(_ frames: [(time: Int64, frame: PixelBuffer)]) {
             for f in frames { if let k = rankOfTime[f.time] { pendingOut.append((k, f.frame)) } }

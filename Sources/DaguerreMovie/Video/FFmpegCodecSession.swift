@@ -56,11 +56,14 @@ final class FFmpegCodecSession {
     /// Frees the context now (the packet and frame go with the session).
     func close() { avcodec_free_context(&context) }
 
-    /// A single-threaded decoder for `id` (so results are the same on every run), its extradata
-    /// copied with libavcodec's input padding; `refused` makes the error for a failed open from
-    /// libavcodec's message. A missing decoder is `.unsupported` naming `what`.
+    /// A decoder for `id`, its extradata copied with libavcodec's input padding, on one thread
+    /// or on `frameThreads` frame threads (successive frames decoded at once; libavcodec's
+    /// decoders give the same pixels either way, so results are the same on every run);
+    /// `refused` makes the error for a failed open from libavcodec's message. A missing
+    /// decoder is `.unsupported` naming `what`.
     static func decoder(
-        _ id: AVCodecID, extradata: [UInt8], what: String, decoderName: String, refused: (String) -> DaguerreError
+        _ id: AVCodecID, extradata: [UInt8], what: String, decoderName: String, frameThreads: Int = 1,
+        refused: (String) -> DaguerreError
     ) throws(DaguerreError) -> FFmpegCodecSession {
         try FFmpegError.requireLibraries(for: "\(what) decoding")
         dag_av_log_quiet()
@@ -78,7 +81,8 @@ final class FFmpegCodecSession {
         extradata.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.update(from: base, count: extradata.count) } }
         ctx.pointee.extradata = buffer
         ctx.pointee.extradata_size = Int32(extradata.count)
-        ctx.pointee.thread_count = 1
+        ctx.pointee.thread_count = Int32(max(1, frameThreads))
+        if frameThreads > 1 { ctx.pointee.thread_type = dag_av_thread_frame() }
         let status = avcodec_open2(ctx, codec, nil)
         guard status >= 0 else {
             avcodec_free_context(&owned)

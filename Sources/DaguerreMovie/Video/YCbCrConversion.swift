@@ -11,8 +11,10 @@ import DaguerreFormats
 /// pointer walk, no allocation. The transfer curve is left alone (see ``VideoColorProperties``).
 /// Alpha is ignored: video frames are opaque.
 ///
-/// Backward (decoding, for tests and thumbnails, and a camera's BGRA frames): float per pixel
-/// with the matrix and range the stream declares, into RGBA8 or BGRA8.
+/// Backward (decoding, and a camera's BGRA frames): float per pixel with the matrix and range
+/// the stream declares, into RGBA8 or BGRA8 (RGBA16 from deeper planes), decoded frames in bands
+/// on every core. (A decoded frame shrunk for a preview is converted by libswscale instead:
+/// ``VideoDecoder``.)
 ///
 /// ```swift
 /// let yuv = try YCbCrConversion.makeYCbCr420(from: rgbaFrame)
@@ -44,6 +46,7 @@ public enum YCbCrConversion {
         let w = buffer.width
         let h = buffer.height
         frame.fullRange = fullRange
+        let bytesPerRow = buffer.bytesPerRow
         frame.luma.withUnsafeMutableBufferPointer { yp in
             frame.cb.withUnsafeMutableBufferPointer { cbp in
                 frame.cr.withUnsafeMutableBufferPointer { crp in
@@ -51,9 +54,21 @@ public enum YCbCrConversion {
                         guard let base = src.baseAddress, let y = yp.baseAddress, let cb = cbp.baseAddress, let cr = crp.baseAddress else {
                             return
                         }
-                        convertRGB(
-                            base, bytesPerRow: buffer.bytesPerRow, layout: layout, width: w, height: h,
-                            y: y, yStride: w, cb: cb, cbStride: w / 2, cr: cr, crStride: w / 2, fullRange: fullRange)
+                        // Bands of whole row pairs on every core: each pair is converted alone, so
+                        // the planes are the same whichever band runs where.
+                        let pairs = h / 2
+                        let bands = pairs >= 64 ? min(WorkerPool.processorCount * 2, pairs / 32) : 1
+                        let planes = UnsafeTransfer((base, y, cb, cr))
+                        WorkerPool.forEach(bands) { band in
+                            let (base, y, cb, cr) = planes.value
+                            let first = pairs * band / bands
+                            let rows = 2 * (pairs * (band + 1) / bands - first)
+                            let top = 2 * first
+                            convertRGB(
+                                base + top * bytesPerRow, bytesPerRow: bytesPerRow, layout: layout, width: w, height: rows,
+                                y: y + top * w, yStride: w, cb: cb + first * (w / 2), cbStride: w / 2, cr: cr + first * (w / 2),
+                                crStride: w / 2, fullRange: fullRange)
+                        }
                     }
                 }
             }
@@ -251,14 +266,31 @@ public enum YCbCrConversion {
         let rowBytes = out.bytesPerRow
         out.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
-            if deep {
-                convertDeepYCbCr(p, matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes)
-            } else {
-                convertYCbCr(
-                    y: p.y.assumingMemoryBound(to: UInt8.self), yStride: p.yStride, cb: p.cb.assumingMemoryBound(to: UInt8.self),
-                    cbStride: p.cbStride, cr: p.cr.assumingMemoryBound(to: UInt8.self), crStride: p.crStride,
-                    width: p.width, height: p.height, matrix: matrix, fullRange: fullRange, into: base, bytesPerRow: rowBytes,
-                    layout: .rgba)
+            // Bands of whole row pairs (one chroma row each) on every core: each row is
+            // converted alone, so the pixels are the same whichever band runs where.
+            let pairs = (p.height + 1) / 2
+            let bands = pairs >= 64 ? min(WorkerPool.processorCount * 2, pairs / 32) : 1
+            let shared = UnsafeTransfer((p, base))
+            WorkerPool.forEach(bands) { band in
+                let (p, base) = shared.value
+                let top = 2 * (pairs * band / bands)
+                let bottom = min(p.height, 2 * (pairs * (band + 1) / bands))
+                var part = p
+                part.y += top * p.yStride
+                part.cb += (top / 2) * p.cbStride
+                part.cr += (top / 2) * p.crStride
+                part.height = bottom - top
+                let into = base + top * rowBytes
+                if deep {
+                    convertDeepYCbCr(part, matrix: matrix, fullRange: fullRange, into: into, bytesPerRow: rowBytes)
+                } else {
+                    convertYCbCr(
+                        y: part.y.assumingMemoryBound(to: UInt8.self), yStride: part.yStride,
+                        cb: part.cb.assumingMemoryBound(to: UInt8.self), cbStride: part.cbStride,
+                        cr: part.cr.assumingMemoryBound(to: UInt8.self), crStride: part.crStride,
+                        width: part.width, height: part.height, matrix: matrix, fullRange: fullRange, into: into, bytesPerRow: rowBytes,
+                        layout: .rgba)
+                }
             }
         }
         return out
@@ -301,19 +333,38 @@ public enum YCbCrConversion {
         let ro = layout.r
         let go = layout.g
         let bo = layout.b
-        for row in 0..<height {
-            let d = (base + row * rowBytes).assumingMemoryBound(to: UInt8.self)
-            let yr = y + row * yStride
-            let cbr = cb + (row / 2) * cbStride
-            let crr = cr + (row / 2) * crStride
-            for x in 0..<width {
-                let l = (Float(yr[x]) - k.yOffset) * k.yScale
-                let u = (Float(cbr[x / 2]) - k.cOffset) * k.cScale
-                let v = (Float(crr[x / 2]) - k.cOffset) * k.cScale
-                d[4 * x + ro] = clamp8(l + k.crToR * v)
-                d[4 * x + go] = clamp8(l + k.cbToG * u + k.crToG * v)
-                d[4 * x + bo] = clamp8(l + k.cbToB * u)
-                d[4 * x + 3] = 255
+        // Each term of the formula for each of the 256 codes, computed as the formula computes
+        // it (the same operations in the same order), so the tables change no pixel.
+        var terms = [Float](repeating: 0, count: 5 * 256)
+        for c in 0..<256 {
+            let l = (Float(c) - k.yOffset) * k.yScale
+            let chroma = (Float(c) - k.cOffset) * k.cScale
+            terms[c] = l
+            terms[256 + c] = k.crToR * chroma
+            terms[512 + c] = k.cbToG * chroma
+            terms[768 + c] = k.crToG * chroma
+            terms[1024 + c] = k.cbToB * chroma
+        }
+        terms.withUnsafeBufferPointer { t in
+            guard let luma = t.baseAddress else { return }
+            let crToR = luma + 256
+            let cbToG = luma + 512
+            let crToG = luma + 768
+            let cbToB = luma + 1024
+            for row in 0..<height {
+                let d = (base + row * rowBytes).assumingMemoryBound(to: UInt8.self)
+                let yr = y + row * yStride
+                let cbr = cb + (row / 2) * cbStride
+                let crr = cr + (row / 2) * crStride
+                for x in 0..<width {
+                    let l = luma[Int(yr[x])]
+                    let u = Int(cbr[x / 2])
+                    let v = Int(crr[x / 2])
+                    d[4 * x + ro] = clamp8(l + crToR[v])
+                    d[4 * x + go] = clamp8(l + cbToG[u] + crToG[v])
+                    d[4 * x + bo] = clamp8(l + cbToB[u])
+                    d[4 * x + 3] = 255
+                }
             }
         }
     }
