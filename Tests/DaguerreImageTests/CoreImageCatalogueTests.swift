@@ -72,7 +72,7 @@ struct CoreImageCatalogueTests {
             _ = try FilterRegistry.descriptor(named: "CIBokehBlur")
         } throws: { error in
             guard let e = error as? DaguerreError, case .unsupported = e else { return false }
-            return e.message.contains("BokehBlur") && e.message.contains("not built yet")
+            return e.message.contains("BokehBlur") && e.recovery.contains("not built yet")
         }
         #expect {
             _ = try FilterRegistry.descriptor(named: "PersonSegmentation")

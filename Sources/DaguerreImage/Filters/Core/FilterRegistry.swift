@@ -71,13 +71,13 @@ public enum FilterRegistry {
 
     /// Why a catalogue filter cannot be used: what it needs, or that it is not built yet.
     public static func notBuilt(_ entry: FilterCatalogue.Entry) -> DaguerreError {
-        let what = "Core Image's \(entry.name) (\(entry.category.rawValue))"
+        let what = "Core Image's \(entry.name) filter (\(entry.category.rawValue))"
         if let needs = entry.needs {
             return .unsupported(feature: what, hint: "It needs \(needs).")
         }
         return .unsupported(
-            feature: "\(what): not built yet",
-            hint: "`daguerre filters` lists the filters that are built; this one is in Core Image's catalogue and is still to come.")
+            feature: what,
+            hint: "It is in Core Image's catalogue but not built yet; `daguerre filters` lists the filters that are built.")
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
