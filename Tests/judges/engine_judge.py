@@ -117,6 +117,38 @@ def sepia(a):
                       "clipped_fraction": float((linear > 1).any(axis=2).mean())}))
 
 
+def pointwise(a):
+    """A colour effect's formula computed independently on linear light (colour-science's sRGB
+    curves), rounded to 8 bits: invert, max, min, posterize LEVELS, monochrome R,G,B,K."""
+    import colour
+    from PIL import Image
+    src = np.asarray(Image.open(a.input).convert("RGB")).astype(float) / 255
+    lin = colour.models.eotf_sRGB(src)
+    op, *args = a.op.split(":")
+    if op == "invert":
+        out = 1 - lin
+    elif op == "max":
+        out = np.repeat(lin.max(axis=2, keepdims=True), 3, axis=2)
+    elif op == "min":
+        out = np.repeat(lin.min(axis=2, keepdims=True), 3, axis=2)
+    elif op == "posterize":
+        n = max(2, round(float(args[0])))
+        out = np.minimum(np.floor(np.clip(lin, 0, 1) * n), n - 1) / (n - 1)
+    elif op == "monochrome":
+        r, g, b, k = (float(x) for x in args[0].split(","))
+        c = colour.models.eotf_sRGB(np.array([r, g, b]))
+        w = np.array([0.2126, 0.7152, 0.0722])
+        mono = c[None, None, :] * ((lin @ w) / (c @ w))[:, :, None]
+        out = lin + (mono - lin) * k
+    else:
+        raise SystemExit(f"unknown op {op}")
+    ref = np.round(colour.models.eotf_inverse_sRGB(np.clip(out, 0, 1)) * 255).astype(int)
+    ours = load_raw(a.ours, ref.shape[1], ref.shape[0], 3, np.uint8).astype(int)
+    d = np.abs(ref - ours)
+    print(json.dumps({"max_abs_diff": int(d.max()), "mean_abs_diff": float(d.mean()),
+                      "fraction_differing": float((d > 0).mean())}))
+
+
 def main():
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -137,8 +169,13 @@ def main():
     s.add_argument("--input", required=True)
     s.add_argument("--ours", required=True)
     s.add_argument("--intensity", type=float, default=1)
+    s = sub.add_parser("pointwise")
+    s.add_argument("--input", required=True)
+    s.add_argument("--ours", required=True)
+    s.add_argument("--op", required=True)
     a = p.parse_args()
-    {"gaussian": gaussian, "lanczos": lanczos, "decode": decode, "color": color, "sepia": sepia}[a.cmd](a)
+    {"gaussian": gaussian, "lanczos": lanczos, "decode": decode, "color": color, "sepia": sepia,
+     "pointwise": pointwise}[a.cmd](a)
 
 
 if __name__ == "__main__":

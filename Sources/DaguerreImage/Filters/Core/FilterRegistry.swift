@@ -22,6 +22,11 @@ public enum FilterRegistry {
         ColorClamp.self,
         // Colour effect
         SepiaTone.self,
+        ColorInvert.self,
+        ColorMonochrome.self,
+        ColorPosterize.self,
+        MaximumComponent.self,
+        MinimumComponent.self,
         // Blur and sharpen
         GaussianBlur.self,
         BoxBlur.self,
