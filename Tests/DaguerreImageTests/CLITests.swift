@@ -25,16 +25,7 @@ import Testing
         p.standardOutput = o
         p.standardError = e
         try p.run()
-        // Both pipes read at once, so that a chatty stderr cannot block the command.
-        nonisolated(unsafe) var ed = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            ed = Judge.readToEnd(e.fileHandleForReading)
-            group.leave()
-        }
-        let od = Judge.readToEnd(o.fileHandleForReading)
-        group.wait()
+        let (od, ed) = Judge.readToEnd(o, e)
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: od, as: UTF8.self), String(decoding: ed, as: UTF8.self))
     }

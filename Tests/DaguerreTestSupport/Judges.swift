@@ -43,16 +43,7 @@ public enum Judge {
         try p.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try? input.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a chatty judge cannot block on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = readToEnd(err.fileHandleForReading)
-            group.leave()
-        }
-        let outData = readToEnd(out.fileHandleForReading)
-        group.wait()
+        let (outData, errData) = readToEnd(out, err)
         p.waitUntilExit()
         let stdout = String(decoding: outData, as: UTF8.self)
         guard p.terminationStatus == 0 else {
@@ -76,6 +67,20 @@ public enum Judge {
                 return data
             }
         }
+    }
+
+    /// Both pipes read to the end at once, so that a chatty child cannot block on a full pipe.
+    public static func readToEnd(_ out: Pipe, _ err: Pipe) -> (out: Data, err: Data) {
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = readToEnd(err.fileHandleForReading)
+            group.leave()
+        }
+        let outData = readToEnd(out.fileHandleForReading)
+        group.wait()
+        return (outData, errData)
     }
 
     /// Runs `Tests/judges/<script>` with python3 and parses its stdout as JSON.

@@ -63,7 +63,7 @@ public struct ToneCurve: Filter {
                 parameters: pts.map { "(\($0.x), \($0.y))" }.joined(separator: " ") + (extrapolate ? " extrapolated" : ""),
                 digest: { d in
                     for p in pts { d.add([p.x, p.y]) }
-                    d.add([slope0 == 0 && slope1 == 0 ? 0 : 1])
+                    d.add(extrapolate ? 1 : 0)
                 }
             ) { span in
                 let tab = table.values
