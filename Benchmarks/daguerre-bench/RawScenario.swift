@@ -105,28 +105,31 @@ extension Bench {
     }
 
     func rawXTrans(into results: inout Results) throws {
-        let dir = work + "/rawxtrans"
-        try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let input = try kodakInput("make-xtrans-dng", name: "xtrans", width: 6240, height: 4160)
         // dcraw_emu -q 3 is LibRaw's Markesteijn 3-pass on an X-Trans mosaic.
-        let jobs = rawJobs(input: input, dir: dir, tools: ["daguerre", "libraw", "rawtherapee", "darktable"])
-        let s = measure(jobs, label: "rawxtrans")
-        results.rawXTrans = s
-        print("## RAW: a 26 MP (6240×4160) X-Trans DNG developed, whole process\n")
-        printRawTable(s, reference: "LibRaw", goal: "daguerre < LibRaw's wall time, ≤ 300 MiB")
+        results.rawXTrans = try kodakScenario(
+            "make-xtrans-dng", name: "xtrans", width: 6240, height: 4160,
+            title: "a 26 MP (6240×4160) X-Trans DNG developed, whole process", goal: "daguerre < LibRaw's wall time, ≤ 300 MiB")
     }
 
     /// The 24 MP Bayer DNG of real photographs: the Kodak crops tiled 12×8, a sensor's noise,
     /// uncompressed strips and no NoiseProfile, so noise reduction estimates the noise.
     func rawKodak(into results: inout Results) throws {
-        let dir = work + "/rawkodak"
+        results.rawKodak = try kodakScenario(
+            "make-kodak-dng", name: "kodak", width: 6000, height: 4000,
+            title: "a 24 MP (6000×4000) Bayer DNG of the Kodak photographs (no NoiseProfile) developed, whole process",
+            goal: "daguerre ≤ ¼ of LibRaw's wall time")
+    }
+
+    /// A DNG of the Kodak photographs made by `raw-bench COMMAND`, developed by the four tools.
+    private func kodakScenario(_ command: String, name: String, width: Int, height: Int, title: String, goal: String) throws -> [Summary] {
+        let dir = work + "/raw" + name
         try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let input = try kodakInput("make-kodak-dng", name: "kodak", width: 6000, height: 4000)
+        let input = try kodakInput(command, name: name, width: width, height: height)
         let jobs = rawJobs(input: input, dir: dir, tools: ["daguerre", "libraw", "rawtherapee", "darktable"])
-        let s = measure(jobs, label: "rawkodak")
-        results.rawKodak = s
-        print("## RAW: a 24 MP (6000×4000) Bayer DNG of the Kodak photographs (no NoiseProfile) developed, whole process\n")
-        printRawTable(s, reference: "LibRaw", goal: "daguerre ≤ ¼ of LibRaw's wall time")
+        let s = measure(jobs, label: "raw" + name)
+        print("## RAW: \(title)\n")
+        printRawTable(s, reference: "LibRaw", goal: goal)
+        return s
     }
 
     /// Wall time and RSS per job, with each tool's ratio to the reference tool on the same output.
