@@ -13,8 +13,31 @@ struct FiltersCommand: ParsableCommand {
     @Argument(help: "Show only this filter.") var name: String?
     @Flag(help: "Print JSON: every Core Image filter, built (\"built\": true) or not, with its category and parameters.") var json =
         false
+    @Option(
+        help: ArgumentHelp(
+            "Write a gallery to this directory: every filter at its defaults (index.html, contact-sheet.png, filters/NAME.png).",
+            valueName: "dir")) var gallery: String?
+    @Option(
+        help: ArgumentHelp(
+            "With --gallery: the standard image's size (each filter renders at it; the sheet shows a third).", valueName: "WxH"))
+    var size = "480x360"
+    @Option(help: ArgumentHelp("With --gallery: a photo to use instead of the studio test scene.", valueName: "file")) var input: String?
 
     func run() throws {
+        if let gallery {
+            let images: GalleryImages
+            do {
+                let dims = try ParameterParsing.size(size, option: "--size")
+                images = try GalleryImages(width: dims.width, height: dims.height, photo: input.map { URL(fileURLWithPath: $0) })
+            } catch {
+                throw error.commandError
+            }
+            let result = try FilterGallery(images: images).write(to: URL(fileURLWithPath: gallery))
+            print("gallery: \(result.rendered.count) filters rendered into \(gallery)/index.html and contact-sheet.png")
+            for f in result.failed { print("  \(f.name) failed at its defaults: \(f.message)") }
+            guard result.failed.isEmpty else { throw CommandFailure(message: "\(result.failed.count) filters failed at their defaults") }
+            return
+        }
         var list = FilterRegistry.all
         var missing = FilterCatalogue.entries.filter { entry in !FilterRegistry.names.contains(entry.name) }
         if let name {

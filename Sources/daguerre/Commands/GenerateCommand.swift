@@ -8,7 +8,8 @@ import Foundation
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Render a generator filter (LinearGradient, RadialGradient, HueSaturationValueGradient, ConstantColorGenerator) to a file.",
+        abstract:
+            "Render a generator filter (LinearGradient, RadialGradient, HueSaturationValueGradient, ConstantColorGenerator) to a file.",
         discussion: "Example: daguerre generate LinearGradient inputPoint0=0,0 inputPoint1=20000,20000 --size 20000x20000 -o big.jpg"
     )
 
@@ -33,14 +34,11 @@ struct GenerateCommand: ParsableCommand {
             let (k, v) = try ParameterParsing.parse(w, filter: d)
             params[k] = v
         }
-        let dims = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard dims.count == 2, dims[0] > 0, dims[1] > 0 else {
-            throw DaguerreError.invalidArgument(what: "--size \(size)", problem: "write it as WIDTHxHEIGHT, e.g. 4000x3000")
-        }
+        let dims = try ParameterParsing.size(size, option: "--size")
         guard let space = ColorSpace(named: colorspace) else {
             throw DaguerreError.invalidArgument(what: "--colorspace \(colorspace)", problem: "use sRGB, displayP3, adobeRGB, bt2020")
         }
-        let image = try d.apply(params).cropped(to: Rect(x: 0, y: 0, width: Double(dims[0]), height: Double(dims[1])))
+        let image = try d.apply(params).cropped(to: Rect(x: 0, y: 0, width: Double(dims.width), height: Double(dims.height)))
         try OutputWriting.write(image, to: output, colorSpace: space, quality: quality, depth: "8", context: Context())
     }
 }

@@ -7,6 +7,15 @@ import Foundation
 /// ``FilterParameter/value(parsing:filter:)``), so `inputCenter=150,150` is a position and
 /// `inputColor=1,0,0` a colour; image parameters name a file (`@bg.jpg`).
 enum ParameterParsing {
+    /// A size written WIDTHxHEIGHT ("4000x3000"), both positive.
+    static func size(_ text: String, option: String) throws(DaguerreError) -> (width: Int, height: Int) {
+        let dims = text.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard dims.count == 2, dims[0] > 0, dims[1] > 0 else {
+            throw DaguerreError.invalidArgument(what: "\(option) \(text)", problem: "write it as WIDTHxHEIGHT, e.g. 4000x3000")
+        }
+        return (dims[0], dims[1])
+    }
+
     static func parse(_ word: String, filter: FilterDescriptor) throws -> (String, FilterValue) {
         guard let eq = word.firstIndex(of: "=") else {
             throw DaguerreError.invalidArgument(what: "'\(word)'", problem: "filter parameters are written key=value, e.g. inputRadius=2")

@@ -30,7 +30,10 @@ extension NinePartFilter {
         let b1 = SIMD2(breakpoint1[0], breakpoint1[1])
         let grow = SIMD2(growAmount[0], growAmount[1])
         guard b0.x < b1.x, b0.y < b1.y, b0.x >= 0, b0.y >= 0, b1.x <= size.x, b1.y <= size.y else {
-            throw Self.invalid(\.breakpoint0, "breakpoints must satisfy 0 ≤ b0 < b1 ≤ the image size \(size), got \(b0) and \(b1)")
+            throw Self.invalid(
+                \.breakpoint0,
+                "breakpoints must satisfy 0 ≤ b0 < b1 ≤ the image size (\(size.x), \(size.y)), got (\(b0.x), \(b0.y)) and (\(b1.x), \(b1.y))"
+            )
         }
         guard grow.x > -(b1.x - b0.x), grow.y > -(b1.y - b0.y) else {
             throw Self.invalid(\.growAmount, "the middle cannot shrink below zero")
