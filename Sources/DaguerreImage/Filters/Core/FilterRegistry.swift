@@ -32,6 +32,12 @@ public enum FilterRegistry {
         BoxBlur.self,
         UnsharpMask.self,
         SharpenLuminance.self,
+        // Morphology (Core Image files these under Blur)
+        MorphologyMaximum.self,
+        MorphologyMinimum.self,
+        MorphologyGradient.self,
+        MorphologyRectangleMaximum.self,
+        MorphologyRectangleMinimum.self,
         // Geometry
         LanczosScaleTransform.self,
         AffineTransformFilter.self,
