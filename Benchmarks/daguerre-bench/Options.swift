@@ -3,7 +3,7 @@ import Foundation
 /// Command-line options of daguerre-bench (hand-parsed: the target stays Foundation-only).
 struct Options {
     static let tools = ["daguerre", "daguerre-nocm", "opencv", "pyvips", "vips"]
-    static let scenarios = ["memory", "fusion", "livephoto-mov", "raw", "raw120", "rawxtrans", "rawkodak"]
+    static let scenarios = ["memory", "fusion", "livephoto-mov", "raw", "raw120", "rawxtrans", "rawkodak", "filters"]
 
     var daguerre: String?
     var build = false
@@ -41,7 +41,11 @@ struct Options {
                             (darktable and RawTherapee free over 1 GiB) does not land in the next
                             tool's time. Default: 1.
           --only LIST       Comma-separated subset of: daguerre,daguerre-nocm,opencv,pyvips,vips,
-                            memory,fusion,livephoto-mov,raw,raw120,rawxtrans,rawkodak ("chain" = the five chain runs).
+                            memory,fusion,livephoto-mov,raw,raw120,rawxtrans,rawkodak,filters ("chain" = the five chain runs).
+                            filters: nine filters libvips and OpenCV also have (blurs, median,
+                            dilation, unsharp mask, convolution, multiply blend, colour matrix,
+                            resize), one at a time on the 100 MP JPEG, daguerre (no colour
+                            management) against OpenCV and pyvips.
                             raw: a 24 MP DNG developed to 16-bit TIFF and to JPEG q90 by daguerre,
                             LibRaw (dcraw_emu -q 3), RawTherapee and darktable, plus the draft
                             re-render timing; raw120: a 120 MP DNG, daguerre and LibRaw; rawxtrans:

@@ -61,6 +61,8 @@ struct Results: Codable {
     /// rawkodak: the 24 MP Bayer DNG of the Kodak photographs per tool and output.
     var rawKodak: [Summary] = []
     var rawDraft: String?
+    /// filters: each operation's daguerre, OpenCV and pyvips runs.
+    var filters: [Summary] = []
 }
 
 final class Bench {
@@ -106,10 +108,10 @@ final class Bench {
     var wantsChain: Bool { !opts.only.isDisjoint(with: Options.tools) }
     var wantsPython: Bool {
         opts.only.contains("opencv") || opts.only.contains("pyvips") || wantsChain || opts.only.contains("memory")
-            || opts.only.contains("fusion")
+            || opts.only.contains("fusion") || opts.only.contains("filters")
     }
     var wantsDaguerre: Bool {
-        !opts.only.isDisjoint(with: ["daguerre", "daguerre-nocm", "memory", "fusion", "raw", "raw120", "rawxtrans", "rawkodak"])
+        !opts.only.isDisjoint(with: ["daguerre", "daguerre-nocm", "memory", "fusion", "raw", "raw120", "rawxtrans", "rawkodak", "filters"])
     }
 
     func run() throws {
@@ -168,7 +170,7 @@ final class Bench {
 
         // Inputs.
         let input = opts.input ?? work + "/in.jpg"
-        if (wantsChain || opts.only.contains("fusion")) && !fm.fileExists(atPath: input) {
+        if (wantsChain || opts.only.contains("fusion") || opts.only.contains("filters")) && !fm.fileExists(atPath: input) {
             log("Generating the 10000×10000 test JPEG at \(input) …")
             let r = try Shell.run([python, peers + "/make_input.py", "photo", input])
             guard r.status == 0 else { throw BenchError("make_input.py failed:\n\(r.output)") }
@@ -189,6 +191,7 @@ final class Bench {
         if opts.only.contains("raw120") { try raw120(into: &results) }
         if opts.only.contains("rawxtrans") { try rawXTrans(into: &results) }
         if opts.only.contains("rawkodak") { try rawKodak(into: &results) }
+        if opts.only.contains("filters") { try filters(input: input, into: &results) }
 
         results.machine["loadAverageAtEnd"] = Bench.loadAverage()
         print(
