@@ -68,6 +68,11 @@ let package = Package(
         .systemLibrary(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
+        // Text (TextImageGenerator): fontconfig finds the font, FreeType rasterizes its glyphs,
+        // HarfBuzz shapes the text. harfbuzz.pc brings FreeType's include path too.
+        .systemLibrary(
+            name: "CText", pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"]), .brew(["harfbuzz", "freetype", "fontconfig"])]),
         // C glue that Swift cannot express: setjmp/longjmp error recovery and va_list messages.
         .target(name: "CDaguerreCodecs", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
         // The video libraries' functions, forwarded to libavcodec, libavutil, libx264 and
@@ -86,7 +91,7 @@ let package = Package(
         .target(
             name: "DaguerreImage",
             dependencies: [
-                "DaguerreCore", "DaguerreFormats",
+                "DaguerreCore", "DaguerreFormats", "CText",
                 .product(name: "Collections", package: "swift-collections"),
             ]),
         // The physically based virtual camera: scenes, optics, Bayer sensor physics, control loops.

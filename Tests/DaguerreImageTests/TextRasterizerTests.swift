@@ -1,0 +1,61 @@
+import Daguerre
+import DaguerreTestSupport
+import Foundation
+import Testing
+
+/// Text for TextImageGenerator (SPEC I4): fontconfig's font, HarfBuzz's shaping and FreeType's
+/// glyphs placed into one coverage image, judged against Pillow drawing the same string in the
+/// same font file at the same pixel size (Pillow rasterizes with FreeType too, and positions
+/// glyphs its own way). Tolerances: correlation ≥ 0.9, ink within 6%, ink boxes within 2 px.
+@Suite struct TextRasterizerTests {
+    static let cases: [(name: String, font: String, size: Double, text: String, padding: Int)] = [
+        ("sans 32", "DejaVu Sans", 32, "Daguerre, 1839", 0),
+        ("serif 20 padded", "DejaVu Serif", 20, "Photographs: AVATAR Wo Ty", 6),
+        ("Core Image's default: Helvetica's clone", "HelveticaNeue", 12, "Hello, world", 0),
+        ("a PostScript name with a style", "Helvetica-Bold", 18, "Bold type", 1),
+        ("two lines", "DejaVu Sans", 24, "Live Photos\nand RAW", 3),
+    ]
+
+    @Test("text rasterized as Pillow rasterizes it with FreeType")
+    func matchesPillow() throws {
+        let dir = try TemporaryDirectory()
+        var cases: [[String: Any]] = []
+        for (i, c) in Self.cases.enumerated() {
+            let t = try TextRasterizer(fontName: c.font, pixelSize: c.size).render(c.text, padding: c.padding)
+            try Data(t.alpha).write(to: URL(fileURLWithPath: dir.path("t\(i).raw")))
+            print("measured: '\(c.name)' → \(t.fontFamily) (\(t.fontFile)), \(t.width)×\(t.height)")
+            if c.font.hasPrefix("Helvetica") { #expect(t.fontFamily == "Nimbus Sans", "\(c.font) → \(t.fontFamily)") }
+            cases.append([
+                "name": c.name, "ours": dir.path("t\(i).raw"), "width": t.width, "height": t.height, "font": t.fontFile,
+                "size": c.size, "text": c.text, "padding": c.padding, "line_height": t.lineHeight,
+            ])
+        }
+        try JSONSerialization.data(withJSONObject: ["cases": cases]).write(to: URL(fileURLWithPath: dir.path("cases.json")))
+        let r = try Judge.python("text_judge.py", [dir.path("cases.json")])
+        let results = try #require(r["results"] as? [[String: Any]])
+        #expect(results.count == Self.cases.count)
+        for result in results {
+            let name = result["name"] as? String ?? "?"
+            let corr = result["correlation"] as? Double ?? 0
+            let ink = result["ink_ratio"] as? Double ?? 0
+            let a = result["bbox_ours"] as? [Int] ?? []
+            let b = result["bbox_pillow"] as? [Int] ?? []
+            print("measured: '\(name)' vs Pillow: correlation \(corr.d()), ink ratio \(ink.d()), ink box \(a) vs \(b)")
+            #expect(corr >= 0.9, "\(name): correlation \(corr)")
+            #expect(abs(ink - 1) <= 0.06, "\(name): ink ratio \(ink)")
+            #expect(a.count == 4 && b.count == 4 && zip(a, b).allSatisfy { abs($0 - $1) <= 2 }, "\(name): \(a) vs \(b)")
+        }
+    }
+
+    @Test("hostile sizes and lengths are refused before anything is allocated")
+    func refusals() throws {
+        #expect(throws: DaguerreError.self) { _ = try TextRasterizer(fontName: "DejaVu Sans", pixelSize: 1e9).render("x") }
+        #expect(throws: DaguerreError.self) { _ = try TextRasterizer(fontName: "DejaVu Sans", pixelSize: .nan).render("x") }
+        #expect(throws: DaguerreError.self) {
+            _ = try TextRasterizer(fontName: "DejaVu Sans", pixelSize: 12).render(String(repeating: "x", count: 200_000))
+        }
+        // An empty string is an empty (1×1 plus padding) image, not an error.
+        let empty = try TextRasterizer(fontName: "DejaVu Sans", pixelSize: 12).render("", padding: 2)
+        #expect(empty.alpha.allSatisfy { $0 == 0 })
+    }
+}
