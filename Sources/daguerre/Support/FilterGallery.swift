@@ -5,7 +5,8 @@ import Foundation
 /// `daguerre filters --gallery DIR`: every registered filter at its defaults on the standard
 /// image (SPEC I4), so a person can judge the whole library at a glance. Writes
 /// `filters/<Name>.png` (each result fitted to the standard frame, alpha kept), `contact-sheet.png`
-/// (every result by category, a third of the size, over mid grey; categories start new rows) and
+/// (every result by category, a third of the size, over mid grey, named under it; each category
+/// headed by its name, its rows below) and
 /// `index.html` (the sheet, whose cells name their filter, then each filter by category with its
 /// description and parameters). A filter that fails at its defaults gets a red cell and its error.
 ///
@@ -52,18 +53,28 @@ struct FilterGallery {
         let groups = Self.groups()
         let rows = groups.reduce(0) { $0 + ($1.filters.count + columns - 1) / columns }
         let gap = 4
+        // Each cell has its filter's name under it, each category a heading above its rows.
+        let label = TextRasterizer(fontName: "DejaVu Sans", pixelSize: 10)
+        let heading = TextRasterizer(fontName: "DejaVu Sans:bold", pixelSize: 13)
+        let labelH = 14
+        let headingH = 20
+        let rowH = cellH + labelH + gap
         var sheet = try PixelBuffer(
-            width: columns * (cellW + gap) + gap, height: rows * (cellH + gap) + gap * (groups.count + 1), format: .rgb8)
+            width: columns * (cellW + gap) + gap, height: rows * rowH + (headingH + gap) * groups.count + gap, format: .rgb8)
         fill(&sheet, x: 0, y: 0, width: sheet.width, height: sheet.height, rgb: (32, 32, 32))
 
         var result = Result()
         var areas: [(name: String, x: Int, y: Int)] = []
         var y = gap
         for group in groups {
+            draw(
+                try heading.render("\(group.category) (\(group.filters.count))"), in: &sheet, x: gap, y: y + 3, maxWidth: sheet.width - gap)
+            y += headingH
             for (i, d) in group.filters.enumerated() {
                 let x = gap + (i % columns) * (cellW + gap)
-                let cy = y + (i / columns) * (cellH + gap)
+                let cy = y + (i / columns) * rowH
                 areas.append((d.name, x, cy))
+                draw(try label.render(d.name), in: &sheet, x: x, y: cy + cellH + 1, maxWidth: cellW)
                 do {
                     let out = try render(d)
                     try context.writePNGRepresentation(
@@ -78,7 +89,7 @@ struct FilterGallery {
                     result.failed.append((d.name, "\(error)"))
                 }
             }
-            y += ((group.filters.count + columns - 1) / columns) * (cellH + gap) + gap
+            y += ((group.filters.count + columns - 1) / columns) * rowH + gap
         }
         try context.writePNGRepresentation(
             of: Image(buffer: sheet, colorSpace: .sRGB), to: directory.appendingPathComponent("contact-sheet.png"), format: .rgb8,
@@ -123,6 +134,26 @@ struct FilterGallery {
                             for dy in 0..<r { for dx in 0..<r { sum += Int(src[(j * r + dy) * cell.bytesPerRow + (i * r + dx) * 3 + c]) } }
                             dst[(y + j) * sbpr + (x + i) * 3 + c] = UInt8((sum + r * r / 2) / (r * r))
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Text coverage drawn in light grey over the sheet, clipped to `maxWidth`.
+    private func draw(_ text: TextRasterizer.Coverage, in sheet: inout PixelBuffer, x: Int, y: Int, maxWidth: Int) {
+        let bpr = sheet.bytesPerRow
+        let w = min(text.width, maxWidth, sheet.width - x)
+        let h = min(text.height, sheet.height - y)
+        guard w > 0, h > 0 else { return }
+        sheet.withUnsafeMutableBytes { dst in
+            for j in 0..<h {
+                for i in 0..<w {
+                    let a = Int(text.alpha[j * text.width + i])
+                    guard a > 0 else { continue }
+                    for c in 0..<3 {
+                        let o = (y + j) * bpr + (x + i) * 3 + c
+                        dst[o] = UInt8((Int(dst[o]) * (255 - a) + 225 * a + 127) / 255)
                     }
                 }
             }
