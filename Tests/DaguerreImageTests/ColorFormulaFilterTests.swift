@@ -1,0 +1,103 @@
+import Daguerre
+import DaguerreTestSupport
+import Foundation
+import Testing
+
+/// Core Image's colour adjustments and colour effects that are formulas on linear light
+/// (SPEC I4), each against its published or documented formula computed independently by numpy
+/// with colour-science's sRGB curves (color_judge.py), within 1/255 on 8-bit output through the
+/// default colour-managed context. Every case of a test is judged in one Python run.
+@Suite("Colour formulas against numpy and colour-science")
+struct ColorFormulaFilterTests {
+    typealias Case = (filter: String, parameters: [String: FilterValue], op: String, judge: [String: Any])
+
+    static var adjustments: [Case] {
+        [
+            (
+                "ColorPolynomial",
+                [
+                    "inputRedCoefficients": .vector([0.05, 0.8, 0.5, -0.4]), "inputGreenCoefficients": .vector([0, 1.2, -0.3, 0.1]),
+                    "inputBlueCoefficients": .vector([0.1, 0.5, 0.5, -0.2]),
+                ],
+                "polynomial", ["red": [0.05, 0.8, 0.5, -0.4], "green": [0, 1.2, -0.3, 0.1], "blue": [0.1, 0.5, 0.5, -0.2]]
+            ),
+            ("HueAdjust", ["inputAngle": 1], "hue", ["angle": 1]),
+            ("HueAdjust", ["inputAngle": -2.5], "hue", ["angle": -2.5]),
+            ("LinearToSRGBToneCurve", [:], "linearToSRGB", [:]),
+            ("SRGBToneCurveToLinear", [:], "sRGBToLinear", [:]),
+            ("WhitePointAdjust", ["inputColor": .color(Color(red: 1, green: 0.85, blue: 0.6))], "whitePoint", ["color": [1, 0.85, 0.6]]),
+        ]
+    }
+
+    static var effects: [Case] {
+        [
+            (
+                "ColorCrossPolynomial",
+                [
+                    "inputRedCoefficients": .vector([0.9, 0.1, 0, 0.2, 0, 0, -0.1, 0, 0, 0.02]),
+                    "inputGreenCoefficients": .vector([0, 0.7, 0.2, 0, 0.1, 0, 0, 0.1, 0, 0]),
+                    "inputBlueCoefficients": .vector([0.1, 0, 0.8, 0, 0, -0.2, 0, 0, 0.3, 0.05]),
+                ],
+                "crossPolynomial",
+                [
+                    "red": [0.9, 0.1, 0, 0.2, 0, 0, -0.1, 0, 0, 0.02], "green": [0, 0.7, 0.2, 0, 0.1, 0, 0, 0.1, 0, 0],
+                    "blue": [0.1, 0, 0.8, 0, 0, -0.2, 0, 0, 0.3, 0.05],
+                ]
+            ),
+            ("FalseColor", [:], "falseColor", ["color0": [0.3, 0, 0], "color1": [1, 0.9, 0.8]]),
+            (
+                "FalseColor",
+                ["inputColor0": .color(Color(red: 0, green: 0.1, blue: 0.4)), "inputColor1": .color(Color(red: 1, green: 0.8, blue: 0.2))],
+                "falseColor", ["color0": [0, 0.1, 0.4], "color1": [1, 0.8, 0.2]]
+            ),
+            ("MaskToAlpha", [:], "maskToAlpha", ["format": "rgbaf"]),
+            ("Thermal", [:], "thermal", [:]),
+            ("XRay", [:], "xRay", [:]),
+            ("Vignette", ["inputIntensity": 0.8, "inputRadius": 1], "vignette", ["intensity": 0.8, "radius": 1]),
+            ("Vignette", ["inputIntensity": -0.5, "inputRadius": 1.5], "vignette", ["intensity": -0.5, "radius": 1.5]),
+            (
+                "VignetteEffect", ["inputCenter": .vector([250, 200]), "inputRadius": 60, "inputIntensity": 0.9, "inputFalloff": 0.5],
+                "vignetteEffect", ["center": [250, 200], "radius": 60, "intensity": 0.9, "falloff": 0.5]
+            ),
+        ]
+    }
+
+    /// Renders every case on a 128×128 Kodak crop, judges all in one run, checks ≤ 1/255.
+    static func judgeAll(_ cases: [Case]) throws {
+        let dir = try TemporaryDirectory()
+        let crop = Rect(x: 200, y: 150, width: 128, height: 128)
+        var manifest: [[String: Any]] = []
+        for (k, c) in cases.enumerated() {
+            let kodim = [3, 13, 19, 23][k % 4]
+            let out = try Kodak.image(kodim).cropped(to: crop).applyingFilter(c.filter, parameters: c.parameters)
+            #expect(out.extent == crop, "\(c.filter): extent \(out.extent)")
+            let rgbaf = c.judge["format"] as? String == "rgbaf"
+            let buffer =
+                rgbaf
+                ? try Context().createBuffer(out, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+                : try Context().createBuffer(out, format: .rgb8, colorSpace: .sRGB)
+            try writeTight(buffer, to: dir.path("\(k).raw"))
+            manifest.append([
+                "id": k, "op": c.op, "params": c.judge, "input": Kodak.url(kodim).path, "crop": [200, 150, 128, 128],
+                "ours": dir.path("\(k).raw"), "format": rgbaf ? "rgbaf" : "rgb8",
+            ])
+        }
+        try JSONSerialization.data(withJSONObject: ["cases": manifest]).write(to: dir.url.appendingPathComponent("manifest.json"))
+        let r = try Judge.python("color_judge.py", ["--manifest", dir.path("manifest.json")])
+        let results = r["results"] as? [[String: Any]] ?? []
+        #expect(results.count == cases.count)
+        for result in results {
+            let k = result["id"] as? Int ?? 0
+            let c = cases[k]
+            let maxDiff = result["max_abs_diff"] as? Int ?? 99
+            print("measured: \(c.filter) \(c.op) \(c.judge) vs numpy: max |Δ| \(maxDiff)/255, mean \(result["mean_abs_diff"] ?? "?")")
+            #expect(maxDiff <= 1, "\(c.filter) \(c.judge): max |ours − formula| = \(maxDiff)/255")
+        }
+    }
+
+    @Test("Colour adjustments match their formulas within 1/255")
+    func adjustmentsMatch() throws { try Self.judgeAll(Self.adjustments) }
+
+    @Test("Colour effects match their formulas within 1/255")
+    func effectsMatch() throws { try Self.judgeAll(Self.effects) }
+}
