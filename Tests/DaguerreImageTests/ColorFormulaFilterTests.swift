@@ -62,6 +62,39 @@ struct ColorFormulaFilterTests {
         ]
     }
 
+    /// A 17³ grading cube (smooth, with cross-talk between channels), RGBA, red fastest.
+    static let cube: [Float] = {
+        let d = 17
+        var out: [Float] = []
+        for b in 0..<d {
+            for g in 0..<d {
+                for r in 0..<d {
+                    let (x, y, z) = (Float(r) / 16, Float(g) / 16, Float(b) / 16)
+                    out += [0.9 * x.squareRoot() + 0.1 * y, 0.7 * y * y + 0.3 * z, 0.5 * z + 0.5 * x * y, 1]
+                }
+            }
+        }
+        return out
+    }()
+
+    @Test("ColorCube and ColorCubeWithColorSpace match colour-science's trilinear LUT3D within 1/255")
+    func cubesMatch() throws {
+        let dir = try TemporaryDirectory()
+        try Self.cube.withUnsafeBytes { try Data($0).write(to: dir.url.appendingPathComponent("cube.f32")) }
+        let values = Self.cube.map(Double.init)
+        try Self.judgeAll([
+            (
+                "ColorCube", ["inputCubeDimension": 17, "inputCubeData": .vector(values)], "cube",
+                ["dimension": 17, "file": dir.path("cube.f32")]
+            ),
+            (
+                "ColorCubeWithColorSpace",
+                ["inputCubeDimension": 17, "inputCubeData": .vector(values), "inputColorSpace": .colorSpace(.sRGB)],
+                "cube", ["dimension": 17, "file": dir.path("cube.f32"), "space": "sRGB"]
+            ),
+        ])
+    }
+
     /// Renders every case on a 128×128 Kodak crop, judges all in one run, checks ≤ 1/255.
     static func judgeAll(_ cases: [Case]) throws {
         let dir = try TemporaryDirectory()
@@ -90,7 +123,9 @@ struct ColorFormulaFilterTests {
             let k = result["id"] as? Int ?? 0
             let c = cases[k]
             let maxDiff = result["max_abs_diff"] as? Int ?? 99
-            print("measured: \(c.filter) \(c.op) \(c.judge) vs numpy: max |Δ| \(maxDiff)/255, mean \(result["mean_abs_diff"] ?? "?")")
+            print(
+                "measured: \(c.filter) \(c.op) \(c.judge.filter { $0.key != "file" }) vs numpy: max |Δ| \(maxDiff)/255, mean \(result["mean_abs_diff"] ?? "?")"
+            )
             #expect(maxDiff <= 1, "\(c.filter) \(c.judge): max |ours − formula| = \(maxDiff)/255")
         }
     }

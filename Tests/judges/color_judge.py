@@ -96,6 +96,14 @@ def apply(op, p, lin, xs, ys, extent):
         inner, outer = p["radius"] * (1 - p["falloff"]), p["radius"]
         t = smoothstep((d - inner) / (outer - inner))
         return lin * (1 - p["intensity"] * t)[..., None]
+    if op == "cube":
+        # colour-science's LUT3D (trilinear); the data is RGBA, red fastest, then green, blue
+        d = p["dimension"]
+        data = np.fromfile(p["file"], dtype="<f4").reshape(d, d, d, 4).transpose(2, 1, 0, 3)
+        lut = colour.LUT3D(table=data[..., :3].astype(float))
+        if p.get("space") == "sRGB":
+            return decode(lut.apply(np.clip(encode(lin), 0, 1)))
+        return lut.apply(np.clip(lin, 0, 1))
     if op == "maskToAlpha":
         a = np.clip(lin @ REC709, 0, 1)
         return np.stack([a, a, a, a], axis=-1)

@@ -39,6 +39,8 @@ public enum FilterRegistry {
         XRay.self,
         Vignette.self,
         VignetteEffect.self,
+        ColorCube.self,
+        ColorCubeWithColorSpace.self,
         // Blur and sharpen
         GaussianBlur.self,
         BoxBlur.self,
