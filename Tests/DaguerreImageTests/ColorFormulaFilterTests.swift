@@ -77,10 +77,24 @@ struct ColorFormulaFilterTests {
         return out
     }()
 
-    @Test("ColorCube and ColorCubeWithColorSpace match colour-science's trilinear LUT3D within 1/255")
-    func cubesMatch() throws {
+    @Test("ColorCube and ColorCubeWithColorSpace match colour-science's trilinear LUT3D, ColorMap its formula, within 1/255")
+    func tablesMatch() throws {
         let dir = try TemporaryDirectory()
         try Self.cube.withUnsafeBytes { try Data($0).write(to: dir.url.appendingPathComponent("cube.f32")) }
+        // A 64×3 gradient whose middle row is a colour ramp and whose other rows are black.
+        var gradient = try PixelBuffer(width: 64, height: 3, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        let bpr = gradient.bytesPerRow
+        gradient.withUnsafeMutableBytes { raw in
+            for y in 0..<3 {
+                let row = (raw.baseAddress! + y * bpr).assumingMemoryBound(to: SIMD4<Float>.self)
+                for x in 0..<64 {
+                    let t = Float(x) / 63
+                    row[x] = y == 1 ? SIMD4(0.1 + 0.8 * t, t * t, 1 - t, 1) : SIMD4(0, 0, 0, 1)
+                }
+            }
+        }
+        try writeTight(gradient, to: dir.path("gradient.f32"))
+        let gradientImage = Image(buffer: gradient, colorSpace: .extendedLinearSRGB)
         let values = Self.cube.map(Double.init)
         try Self.judgeAll([
             (
@@ -91,6 +105,10 @@ struct ColorFormulaFilterTests {
                 "ColorCubeWithColorSpace",
                 ["inputCubeDimension": 17, "inputCubeData": .vector(values), "inputColorSpace": .colorSpace(.sRGB)],
                 "cube", ["dimension": 17, "file": dir.path("cube.f32"), "space": "sRGB"]
+            ),
+            (
+                "ColorMap", ["inputGradientImage": .image(gradientImage)], "colorMap",
+                ["file": dir.path("gradient.f32"), "width": 64, "height": 3]
             ),
         ])
     }

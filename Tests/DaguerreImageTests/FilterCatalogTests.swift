@@ -36,6 +36,7 @@ import Testing
         var params: [String: FilterValue] = [:]
         if d.parameters.contains(where: { $0.key == "inputBackgroundImage" }) { params["inputBackgroundImage"] = .image(base) }
         if d.parameters.contains(where: { $0.key == "inputMaskImage" }) { params["inputMaskImage"] = .image(base) }
+        if d.parameters.contains(where: { $0.key == "inputGradientImage" }) { params["inputGradientImage"] = .image(base) }
         if d.parameters.contains(where: { $0.key == "inputSmallImage" }) {
             params["inputSmallImage"] = .image(try base.applying(LanczosScaleTransform(scale: 0.05)))
         }

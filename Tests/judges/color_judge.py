@@ -104,6 +104,14 @@ def apply(op, p, lin, xs, ys, extent):
         if p.get("space") == "sRGB":
             return decode(lut.apply(np.clip(encode(lin), 0, 1)))
         return lut.apply(np.clip(lin, 0, 1))
+    if op == "colorMap":
+        # the gradient's middle row, its pixel centres at Y = 0 ... 1, linear in between
+        w, h = p["width"], p["height"]
+        row = np.fromfile(p["file"], dtype="<f4").reshape(h, w, 4)[(h - 1) // 2, :, :3].astype(float)
+        u = np.clip(lin @ REC709, 0, 1) * (w - 1)
+        k = np.minimum(np.floor(u).astype(int), w - 2)
+        f = (u - k)[..., None]
+        return row[k] + (row[k + 1] - row[k]) * f
     if op == "maskToAlpha":
         a = np.clip(lin @ REC709, 0, 1)
         return np.stack([a, a, a, a], axis=-1)

@@ -41,6 +41,7 @@ public enum FilterRegistry {
         VignetteEffect.self,
         ColorCube.self,
         ColorCubeWithColorSpace.self,
+        ColorMap.self,
         // Blur and sharpen
         GaussianBlur.self,
         BoxBlur.self,
