@@ -62,6 +62,41 @@ struct ColorFormulaFilterTests {
         ]
     }
 
+    /// The PhotoEffect looks, with the numbers their doc comments document.
+    static var looks: [Case] {
+        [
+            (
+                "PhotoEffectChrome", [:], "look",
+                ["mono": false, "saturation": 1.25, "contrast": 0.35, "gain": [1, 1, 1], "lift": [0, 0, 0]]
+            ),
+            (
+                "PhotoEffectFade", [:], "look",
+                ["mono": false, "saturation": 0.7, "contrast": -0.2, "gain": [0.85, 0.85, 0.85], "lift": [0.1, 0.1, 0.1]]
+            ),
+            (
+                "PhotoEffectInstant", [:], "look",
+                ["mono": false, "saturation": 0.85, "contrast": 0.1, "gain": [1, 0.95, 0.82], "lift": [0.06, 0.05, 0.04]]
+            ),
+            ("PhotoEffectMono", [:], "look", ["mono": true, "saturation": 1, "contrast": 0, "gain": [1, 1, 1], "lift": [0, 0, 0]]),
+            ("PhotoEffectNoir", [:], "look", ["mono": true, "saturation": 1, "contrast": 0.8, "gain": [1, 1, 1], "lift": [0, 0, 0]]),
+            (
+                "PhotoEffectProcess", [:], "look",
+                ["mono": false, "saturation": 1.1, "contrast": 0.25, "gain": [0.92, 0.98, 1], "lift": [0, 0.02, 0.06]]
+            ),
+            (
+                "PhotoEffectTonal", [:], "look",
+                ["mono": true, "saturation": 1, "contrast": -0.3, "gain": [0.9, 0.9, 0.9], "lift": [0.05, 0.05, 0.05]]
+            ),
+            (
+                "PhotoEffectTransfer", [:], "look",
+                ["mono": false, "saturation": 1.1, "contrast": 0.2, "gain": [1, 0.95, 0.85], "lift": [0.04, 0.02, 0]]
+            ),
+        ]
+    }
+
+    @Test("The PhotoEffect looks match the formula they document within 1/255")
+    func looksMatch() throws { try Self.judgeAll(Self.looks) }
+
     /// A 17³ grading cube (smooth, with cross-talk between channels), RGBA, red fastest.
     static let cube: [Float] = {
         let d = 17

@@ -112,6 +112,15 @@ def apply(op, p, lin, xs, ys, extent):
         k = np.minimum(np.floor(u).astype(int), w - 2)
         f = (u - k)[..., None]
         return row[k] + (row[k + 1] - row[k]) * f
+    if op == "look":
+        # the PhotoEffect looks as PhotoEffectLook documents them, on sRGB-encoded values
+        x = np.clip(encode(lin), 0, 1)
+        y = (x @ REC709)[..., None]
+        x = np.repeat(y, 3, axis=-1) if p.get("mono") else y + p["saturation"] * (x - y)
+        k = p["contrast"]
+        x = x - k * x * (1 - x) * (1 - 2 * x)
+        x = np.array(p["lift"]) + np.array(p["gain"]) * x
+        return decode(x)
     if op == "maskToAlpha":
         a = np.clip(lin @ REC709, 0, 1)
         return np.stack([a, a, a, a], axis=-1)
