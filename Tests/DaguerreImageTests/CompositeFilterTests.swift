@@ -17,7 +17,8 @@ struct CompositeFilterTests {
         "LightenBlendMode", "LinearBurnBlendMode", "LinearDodgeBlendMode", "LuminosityBlendMode", "MaximumCompositing",
         "MinimumCompositing", "MultiplyBlendMode", "MultiplyCompositing", "OverlayBlendMode", "PinLightBlendMode",
         "SaturationBlendMode", "ScreenBlendMode", "SoftLightBlendMode", "SourceAtopCompositing", "SourceInCompositing",
-        "SourceOutCompositing", "SourceOverCompositing", "SubtractBlendMode", "BlendWithMask", "BlendWithAlphaMask",
+        "SourceOutCompositing", "SourceOverCompositing", "SubtractBlendMode", "LinearLightBlendMode", "VividLightBlendMode",
+        "BlendWithMask", "BlendWithAlphaMask",
     ]
 
     /// A Kodak crop in extended linear sRGB, given an alpha pattern (premultiplied), placed at

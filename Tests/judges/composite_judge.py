@@ -128,6 +128,8 @@ def divide(cb, cs):
 
 def linear_burn(cb, cs): return np.maximum(0.0, cb + cs - 1)
 def linear_dodge(cb, cs): return np.minimum(1.0, cb + cs)
+def linear_light(cb, cs): return np.clip(cb + 2 * cs - 1, 0, 1)
+def vivid_light(cb, cs): return np.where(cs <= 0.5, color_burn(cb, 2 * cs), color_dodge(cb, 2 * cs - 1))
 def pin_light(cb, cs): return np.where(cs <= 0.5, np.minimum(cb, 2 * cs), np.maximum(cb, 2 * cs - 1))
 
 
@@ -139,6 +141,7 @@ BLENDS = {
     "SaturationBlendMode": saturation, "ColorBlendMode": color, "LuminosityBlendMode": luminosity,
     "SubtractBlendMode": subtract, "DivideBlendMode": divide, "LinearBurnBlendMode": linear_burn,
     "LinearDodgeBlendMode": linear_dodge, "PinLightBlendMode": pin_light,
+    "LinearLightBlendMode": linear_light, "VividLightBlendMode": vivid_light,
 }
 
 

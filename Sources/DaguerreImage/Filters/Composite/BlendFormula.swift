@@ -22,6 +22,8 @@ import DaguerreCore
 ///     linear burn  max(0, Cb + Cs − 1)
 ///     linear dodge min(1, Cb + Cs)
 ///     pin light    Cs ≤ 0.5 ? min(Cb, 2·Cs) : max(Cb, 2·Cs − 1)
+///     linear light clamp(Cb + 2·Cs − 1, 0, 1)
+///     vivid light  Cs ≤ 0.5 ? ColorBurn(Cb, 2·Cs) : ColorDodge(Cb, 2·Cs − 1)   (W3C's burn and dodge)
 ///
 /// Porter–Duff operators use co = Fa·cs + Fb·cb on all four premultiplied channels. The
 /// component operators, which W3C does not define, act on all four premultiplied channels
@@ -33,7 +35,7 @@ enum BlendFormula: String, Sendable {
     // W3C non-separable blend modes
     case hue, saturation, color, luminosity
     // Photoshop-style blend modes (same outer formula)
-    case subtract, divide, linearBurn, linearDodge, pinLight
+    case subtract, divide, linearBurn, linearDodge, pinLight, linearLight, vividLight
     // Porter–Duff operators
     case sourceIn, sourceOut, sourceAtop
     // Component operators
@@ -81,6 +83,8 @@ enum BlendFormula: String, Sendable {
         case .linearBurn: Self.blend(span) { b, s in pointwiseMax(b + s - 1, .zero) }
         case .linearDodge: Self.blend(span) { b, s in pointwiseMin(b + s, SIMD3(repeating: 1)) }
         case .pinLight: Self.blend(span) { b, s in Self.perChannel(b, s, Self.pinLight) }
+        case .linearLight: Self.blend(span) { b, s in pointwiseMin(pointwiseMax(b + 2 * s - 1, .zero), SIMD3(repeating: 1)) }
+        case .vividLight: Self.blend(span) { b, s in Self.perChannel(b, s, Self.vividLight) }
         case .sourceIn: Self.combine(span) { s, b in s * b.w }
         case .sourceOut: Self.combine(span) { s, b in s * (1 - b.w) }
         case .sourceAtop: Self.combine(span) { s, b in s * b.w + b * (1 - s.w) }
@@ -151,6 +155,9 @@ enum BlendFormula: String, Sendable {
     @inline(__always) private static func divide(_ b: Float, _ s: Float) -> Float {
         if s > 0 { return min(1, b / s) }
         return b > 0 ? 1 : 0
+    }
+    @inline(__always) private static func vividLight(_ b: Float, _ s: Float) -> Float {
+        s <= 0.5 ? colorBurn(b, 2 * s) : colorDodge(b, 2 * s - 1)
     }
     @inline(__always) private static func pinLight(_ b: Float, _ s: Float) -> Float {
         s <= 0.5 ? min(b, 2 * s) : max(b, 2 * s - 1)

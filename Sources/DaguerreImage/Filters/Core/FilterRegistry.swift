@@ -74,6 +74,7 @@ public enum FilterRegistry {
         LightenBlendMode.self,
         LinearBurnBlendMode.self,
         LinearDodgeBlendMode.self,
+        LinearLightBlendMode.self,
         LuminosityBlendMode.self,
         MaximumCompositing.self,
         MinimumCompositing.self,
@@ -88,6 +89,7 @@ public enum FilterRegistry {
         SourceInCompositing.self,
         SourceOutCompositing.self,
         SubtractBlendMode.self,
+        VividLightBlendMode.self,
         // Generators and gradients
         ConstantColor.self,
         LinearGradient.self,
