@@ -35,6 +35,8 @@ import Testing
         let base = try Kodak.image(5).cropped(to: Rect(x: 0, y: 0, width: 200, height: 160))
         var params: [String: FilterValue] = [:]
         if d.parameters.contains(where: { $0.key == "inputBackgroundImage" }) { params["inputBackgroundImage"] = .image(base) }
+        if d.parameters.contains(where: { $0.key == "inputMaskImage" }) { params["inputMaskImage"] = .image(base) }
+        if d.parameters.contains(where: { $0.key == "inputGradientImage" }) { params["inputGradientImage"] = .image(base) }
         if d.parameters.contains(where: { $0.key == "inputSmallImage" }) {
             params["inputSmallImage"] = .image(try base.applying(LanczosScaleTransform(scale: 0.05)))
         }

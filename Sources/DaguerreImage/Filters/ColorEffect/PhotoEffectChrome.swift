@@ -1,0 +1,33 @@
+import DaguerreCore
+
+/// Exaggerated colour and contrast, like Photos' Chrome (CIPhotoEffectChrome). Core Image applies an unpublished colour cube; this is a documented
+/// approximation of the look, not Apple's table: `PhotoEffectLook` with
+/// saturation 1.25, contrast 0.35, gain (1, 1, 1), lift (0, 0, 0) (I4).
+///
+/// ```swift
+/// let look = try photo.applying(PhotoEffectChrome())
+/// ```
+public struct PhotoEffectChrome: Filter {
+    public var inputImage: Image?
+    public var extrapolate = false
+
+    public init() {}
+    public init(inputImage: Image? = nil, extrapolate: Bool = Self.defaults.extrapolate) {
+        self.inputImage = inputImage
+        self.extrapolate = extrapolate
+    }
+
+    static let look = PhotoEffectLook("photoEffectChrome", saturation: 1.25, contrast: 0.35, gain: SIMD3(1, 1, 1), lift: SIMD3(0, 0, 0))
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "PhotoEffectChrome", displayName: "Photo Effect Chrome", categories: [.colorEffect, .video, .stillImage, .builtIn],
+        description: "Exaggerated colour and contrast, like Photos' Chrome.",
+        parameters: [
+            .image(\.inputImage),
+            .boolean(\.extrapolate, "inputExtrapolate", "Apply the look past [0, 1] instead of clamping to it."),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        Self.look.apply(to: try required(\.inputImage), extrapolate: extrapolate)
+    }
+}

@@ -1,0 +1,33 @@
+import DaguerreCore
+
+/// Multiplies the source by the background (CIMultiplyBlendMode): W3C `multiply`, B = Cb·Cs.
+///
+/// Blended as W3C Compositing and Blending Level 1 composites any blend mode: the blend is mixed
+/// into the source by the background's alpha, then composited source-over (see `BlendFormula`),
+/// over the union of the extents, on the working space's linear values (I4).
+///
+/// ```swift
+/// let blended = try photo.applying(MultiplyBlendMode(backgroundImage: texture))
+/// ```
+public struct MultiplyBlendMode: Filter {
+    public var inputImage: Image?
+    public var backgroundImage: Image?
+
+    public init() {}
+    public init(inputImage: Image? = nil, backgroundImage: Image? = nil) {
+        self.inputImage = inputImage
+        self.backgroundImage = backgroundImage
+    }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "MultiplyBlendMode", displayName: "Multiply Blend Mode", categories: [.composite, .video, .stillImage, .builtIn],
+        description: "Multiplies the source by the background.",
+        parameters: [
+            .image(\.inputImage, FilterParameter.inputImageKey, "The source image."),
+            .image(\.backgroundImage, "inputBackgroundImage", "The image underneath."),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        try BlendFormula.multiply.composite(required(\.inputImage), over: required(\.backgroundImage))
+    }
+}

@@ -1,0 +1,34 @@
+import DaguerreCore
+
+/// The source's saturation with the background's hue and luminance (CISaturationBlendMode): W3C
+/// `saturation`, B = SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb)).
+///
+/// Blended as W3C Compositing and Blending Level 1 composites any blend mode: the blend is mixed
+/// into the source by the background's alpha, then composited source-over (see `BlendFormula`),
+/// over the union of the extents, on the working space's linear values (I4).
+///
+/// ```swift
+/// let blended = try photo.applying(SaturationBlendMode(backgroundImage: texture))
+/// ```
+public struct SaturationBlendMode: Filter {
+    public var inputImage: Image?
+    public var backgroundImage: Image?
+
+    public init() {}
+    public init(inputImage: Image? = nil, backgroundImage: Image? = nil) {
+        self.inputImage = inputImage
+        self.backgroundImage = backgroundImage
+    }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "SaturationBlendMode", displayName: "Saturation Blend Mode", categories: [.composite, .video, .stillImage, .builtIn],
+        description: "The source's saturation with the background's hue and luminance.",
+        parameters: [
+            .image(\.inputImage, FilterParameter.inputImageKey, "The source image."),
+            .image(\.backgroundImage, "inputBackgroundImage", "The image underneath."),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        try BlendFormula.saturation.composite(required(\.inputImage), over: required(\.backgroundImage))
+    }
+}
