@@ -32,6 +32,10 @@ public enum FilterRegistry {
         BoxBlur.self,
         UnsharpMask.self,
         SharpenLuminance.self,
+        MedianFilter.self,
+        DiscBlur.self,
+        MotionBlur.self,
+        ZoomBlur.self,
         // Geometry
         LanczosScaleTransform.self,
         AffineTransformFilter.self,
@@ -47,8 +51,20 @@ public enum FilterRegistry {
         NinePartStretched.self,
         NinePartTiled.self,
         EdgePreserveUpsample.self,
+        Convolution3X3.self,
+        Convolution5X5.self,
+        Convolution7X7.self,
+        Convolution9Horizontal.self,
+        Convolution9Vertical.self,
         // Reduction
         AreaAverage.self,
+        AreaMaximum.self,
+        AreaMinimum.self,
+        AreaMaximumAlpha.self,
+        AreaMinimumAlpha.self,
+        RowAverage.self,
+        ColumnAverage.self,
+        AreaHistogram.self,
     ]
 
     /// Names Daguerre used before it took Core Image's, still accepted.
