@@ -36,6 +36,8 @@ public enum FilterRegistry {
         DiscBlur.self,
         MotionBlur.self,
         ZoomBlur.self,
+        NoiseReduction.self,
+        MaskedVariableBlur.self,
         // Geometry
         LanczosScaleTransform.self,
         AffineTransformFilter.self,
@@ -56,6 +58,20 @@ public enum FilterRegistry {
         Convolution7X7.self,
         Convolution9Horizontal.self,
         Convolution9Vertical.self,
+        Pixellate.self,
+        HexagonalPixellate.self,
+        Crystallize.self,
+        Pointillize.self,
+        HeightFieldFromMask.self,
+        ShadedMaterial.self,
+        EdgeWork.self,
+        LineOverlay.self,
+        DepthOfField.self,
+        Edges.self,
+        Bloom.self,
+        Gloom.self,
+        SpotLight.self,
+        SpotColor.self,
         // Reduction
         AreaAverage.self,
         AreaMaximum.self,
@@ -65,6 +81,7 @@ public enum FilterRegistry {
         RowAverage.self,
         ColumnAverage.self,
         AreaHistogram.self,
+        HistogramDisplayFilter.self,
     ]
 
     /// Names Daguerre used before it took Core Image's, still accepted.
