@@ -2,7 +2,7 @@ import DaguerreCore
 
 /// Kernels that read a fixed window around each pixel (convolutions, the median, edge
 /// detectors) with the input's edge pixels repeated outward, as Core Image's convolution
-/// filters do: the output keeps the input's extent and its borders do not darken (I4, K1).
+/// filters do: the output keeps the input's extent and its borders do not darken (I3, I4).
 /// The window is `2·rx + 1` by `2·ry + 1` pixels.
 ///
 /// ```swift
