@@ -40,6 +40,10 @@ import Testing
         if d.parameters.contains(where: { $0.key == "inputSmallImage" }) {
             params["inputSmallImage"] = .image(try base.applying(LanczosScaleTransform(scale: 0.05)))
         }
+        // Any other image (a mask, a shading image): the same picture.
+        for p in d.parameters where p.kind == .image && p.key != FilterParameter.inputImageKey && params[p.key] == nil {
+            params[p.key] = .image(base)
+        }
         if name == "AreaAverage" { params["inputExtent"] = .rect(Rect(x: 0, y: 0, width: 100, height: 100)) }
         var out = try base.applyingFilter(name, parameters: params)
         if out.extent.isInfinite { out = out.cropped(to: Rect(x: 0, y: 0, width: 64, height: 64)) }

@@ -1,55 +1,193 @@
 import DaguerreCore
 import Synchronization
 
-/// AreaAverage (and future reductions): a 1×1 image holding the mean of a region of its input.
+/// The reductions (AreaAverage, AreaMaximum, RowAverage, AreaHistogram…): a small image
+/// computed from a region of its input.
 ///
-/// Materialized: the region is rendered band by band into a running double-precision sum, so
-/// averaging a 400 MP region holds one band, not the region.
+/// Materialized and streamed: the region is rendered band by band into running totals, so
+/// reducing a 400 MP region holds one band, not the region. Totals are kept in double
+/// precision; extremes are order-independent, and the pixel with the extreme alpha is chosen by
+/// (alpha, then first row, then first column), so tiles and threads never change a result.
 final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable {
-    let region: IntRect
+    /// What the region reduces to, and the output's size.
+    enum Operation: Sendable, Equatable {
+        /// The mean colour: 1×1.
+        case average
+        /// The largest (smallest) value of each component: 1×1.
+        case maximum, minimum
+        /// The pixel with the largest (smallest) alpha: 1×1.
+        case maximumAlpha, minimumAlpha
+        /// The mean of each row: 1 wide, one pixel per row.
+        case rowAverage
+        /// The mean of each column: one pixel per column, 1 high.
+        case columnAverage
+        /// Each component's histogram over [0, 1] in `bins` equal bins (values outside clamp to
+        /// the end bins), each bin the fraction of the region's pixels times `scale`:
+        /// `bins` wide, 1 high.
+        case histogram(bins: Int, scale: Double)
 
-    init(input: ImageNode, region: Rect) {
+        var name: String {
+            switch self {
+            case .average: "areaAverage"
+            case .maximum: "areaMaximum"
+            case .minimum: "areaMinimum"
+            case .maximumAlpha: "areaMaximumAlpha"
+            case .minimumAlpha: "areaMinimumAlpha"
+            case .rowAverage: "rowAverage"
+            case .columnAverage: "columnAverage"
+            case .histogram: "areaHistogram"
+            }
+        }
+    }
+
+    let region: IntRect
+    let operation: Operation
+
+    init(input: ImageNode, region: Rect, operation: Operation = .average) {
         let r = region.intersection(input.extent).integral
         self.region = r
-        super.init(extent: Rect(x: Double(r.x), y: Double(r.y), width: 1, height: 1), inputs: [input], kind: "areaAverage") { d in
+        self.operation = operation
+        let size: (Int, Int)
+        switch operation {
+        case .rowAverage: size = (1, r.height)
+        case .columnAverage: size = (r.width, 1)
+        case .histogram(let bins, _): size = (bins, 1)
+        default: size = (1, 1)
+        }
+        super.init(
+            extent: Rect(x: Double(r.x), y: Double(r.y), width: Double(size.0), height: Double(size.1)), inputs: [input],
+            kind: operation.name
+        ) { d in
             d.add(r.x)
             d.add(r.y)
             d.add(r.width)
             d.add(r.height)
+            if case .histogram(let bins, let scale) = operation {
+                d.add(bins)
+                d.add(scale)
+            }
         }
     }
 
     override var evaluation: Evaluation { .materialized }
-    override var label: String { "areaAverage" }
+    override var label: String { operation.name }
     override var details: String { "\(region)" }
     override var outputFormat: PixelFormat? { .rgbaf }
     override func roi(for rect: IntRect, input index: Int) -> IntRect { region }
 
     func materialize(rect: IntRect, renderer: Renderer) throws(DaguerreError) -> MaterializedBuffer {
-        var out = try PixelBuffer(width: 1, height: 1, format: .rgbaf)
-        var mean = SIMD4<Double>()
+        let e = pixelExtent
+        var out = try PixelBuffer(width: e.width, height: e.height, format: .rgbaf)
+        var values = [SIMD4<Float>](repeating: .zero, count: e.width * e.height)
         if !region.isEmpty {
-            try renderer.env.limits.check(width: region.width, height: region.height, what: "AreaAverage region")
-            let sink = SumSink()
+            try renderer.env.limits.check(width: region.width, height: region.height, what: "\(operation.name) region")
+            let sink = ReductionSink(operation: operation, region: region)
             try renderer.render(inputs[0], rect: region, sink: sink)
-            mean = sink.total.withLock { $0 } / Double(region.area)
+            values = sink.result()
         }
-        out.withUnsafeMutableBytes { $0.storeBytes(of: SIMD4<Float>(mean), as: SIMD4<Float>.self) }
-        return MaterializedBuffer(buffer: out, rect: IntRect(x: region.x, y: region.y, width: 1, height: 1))
+        let bpr = out.bytesPerRow
+        out.withUnsafeMutableBytes { raw in
+            for y in 0..<e.height {
+                for x in 0..<e.width { raw.storeBytes(of: values[y * e.width + x], toByteOffset: y * bpr + x * 16, as: SIMD4<Float>.self) }
+            }
+        }
+        return MaterializedBuffer(buffer: out, rect: e)
     }
 }
 
-/// A sink that only adds up what it is given.
-final class SumSink: RenderSink, Sendable {
-    let total = Mutex<SIMD4<Double>>(.zero)
+/// A sink that folds what it is given into an ``AreaReductionNode/Operation``'s totals.
+final class ReductionSink: RenderSink, Sendable {
+    struct State {
+        /// Sums (per row, per column or one), or extremes (one), or bin counts (per bin × 4).
+        var totals: [SIMD4<Double>]
+        /// For the alpha extremes: the chosen pixel and its (row, column).
+        var pick = SIMD4<Float>()
+        var pickAt = (y: Int.max, x: Int.max)
+        var picked = false
+    }
+
+    let operation: AreaReductionNode.Operation
+    let region: IntRect
+    let state: Mutex<State>
+
+    init(operation: AreaReductionNode.Operation, region: IntRect) {
+        self.operation = operation
+        self.region = region
+        let n: Int
+        var start = SIMD4<Double>()
+        switch operation {
+        case .rowAverage: n = region.height
+        case .columnAverage: n = region.width
+        case .histogram(let bins, _): n = bins
+        case .maximum: (n, start) = (1, SIMD4(repeating: -.infinity))
+        case .minimum: (n, start) = (1, SIMD4(repeating: .infinity))
+        default: n = 1
+        }
+        state = Mutex(State(totals: [SIMD4<Double>](repeating: start, count: n)))
+    }
+
     func beginBand(_ band: IntRect) {}
     func backgroundTask() -> (@Sendable () -> Void)? { nil }
-    func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
-        var s = SIMD4<Double>()
-        for i in 0..<count { s += SIMD4<Double>(pixels[i]) }
-        total.withLock { $0 += s }
-    }
     func endBand(_ band: IntRect) throws(DaguerreError) {}
     func finish() throws(DaguerreError) {}
     func abort() {}
+
+    func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
+        switch operation {
+        case .average, .rowAverage:
+            var s = SIMD4<Double>()
+            for i in 0..<count { s += SIMD4<Double>(pixels[i]) }
+            let row = operation == .rowAverage ? y - region.y : 0
+            state.withLock { $0.totals[row] += s }
+        case .columnAverage:
+            state.withLock { st in
+                for i in 0..<count { st.totals[x - region.x + i] += SIMD4<Double>(pixels[i]) }
+            }
+        case .maximum, .minimum:
+            var m = pixels[0]
+            for i in 1..<max(count, 1) { m = operation == .maximum ? pointwiseMax(m, pixels[i]) : pointwiseMin(m, pixels[i]) }
+            let v = SIMD4<Double>(m)
+            state.withLock { $0.totals[0] = operation == .maximum ? pointwiseMax($0.totals[0], v) : pointwiseMin($0.totals[0], v) }
+        case .maximumAlpha, .minimumAlpha:
+            let larger = operation == .maximumAlpha
+            var best = 0
+            for i in 1..<max(count, 1) where larger ? pixels[i].w > pixels[best].w : pixels[i].w < pixels[best].w { best = i }
+            let candidate = pixels[best]
+            let at = (y: y, x: x + best)
+            state.withLock { st in
+                let better =
+                    !st.picked || (larger ? candidate.w > st.pick.w : candidate.w < st.pick.w)
+                    || (candidate.w == st.pick.w && (at.y, at.x) < (st.pickAt.y, st.pickAt.x))
+                if better {
+                    st.pick = candidate
+                    st.pickAt = at
+                    st.picked = true
+                }
+            }
+        case .histogram(let bins, _):
+            var counts = [SIMD4<Double>](repeating: .zero, count: bins)
+            let top = Double(bins - 1)
+            for i in 0..<count {
+                // In double precision, so a value on a bin edge falls as numpy's histogram puts it.
+                let v = SIMD4<Double>(pixels[i]) * Double(bins)
+                let b = pointwiseMin(pointwiseMax(v.rounded(.down), .zero), SIMD4(repeating: top))
+                for c in 0..<4 where b[c].isFinite { counts[Int(b[c])][c] += 1 }
+            }
+            state.withLock { st in for k in 0..<bins { st.totals[k] += counts[k] } }
+        }
+    }
+
+    /// The output pixels, row by row.
+    func result() -> [SIMD4<Float>] {
+        state.withLock { st in
+            switch operation {
+            case .average: return [SIMD4<Float>(st.totals[0] / Double(region.area))]
+            case .rowAverage: return st.totals.map { SIMD4<Float>($0 / Double(region.width)) }
+            case .columnAverage: return st.totals.map { SIMD4<Float>($0 / Double(region.height)) }
+            case .maximum, .minimum: return [SIMD4<Float>(st.totals[0])]
+            case .maximumAlpha, .minimumAlpha: return [st.pick]
+            case .histogram(_, let scale): return st.totals.map { SIMD4<Float>($0 * (scale / Double(region.area))) }
+            }
+        }
+    }
 }

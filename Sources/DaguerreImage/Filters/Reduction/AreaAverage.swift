@@ -7,9 +7,9 @@ import DaguerreCore
 /// let mean = try image.applying(AreaAverage(extent: image.extent))
 /// let px = try Context().createBuffer(mean, format: .rgbaf, colorSpace: nil)
 /// ```
-public struct AreaAverage: Filter {
+public struct AreaAverage: Filter, AreaReductionFilter {
     public var inputImage: Image?
-    public var extent = Rect(x: 0, y: 0, width: 640, height: 80)
+    public var extent = Self.defaultExtent
 
     public init() {}
     public init(inputImage: Image? = nil, extent: Rect = Self.defaults.extent) {
@@ -19,18 +19,7 @@ public struct AreaAverage: Filter {
 
     public static let declaration = FilterDeclaration<Self>(
         name: "AreaAverage", displayName: "Area Average", categories: [.reduction, .video, .stillImage, .builtIn],
-        description: "Averages the pixels of a region into one pixel.",
-        parameters: [
-            .image(\.inputImage),
-            .rectangle(\.extent, "inputExtent", "The region [x y width height]."),
-        ])
+        description: "Averages the pixels of a region into one pixel.", parameters: regionParameters)
 
-    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage)
-        let r = extent
-        guard !r.intersection(input.extent).isEmpty else {
-            throw Self.invalid(\.extent, "\(r) does not overlap the image's extent \(input.extent)")
-        }
-        return Image(AreaReductionNode(input: input.node, region: r))
-    }
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { try reduced(.average) }
 }

@@ -1,0 +1,58 @@
+import DaguerreCore
+
+/// What Convolution3X3, 5X5, 7X7, 9Horizontal and 9Vertical share (I4): a weight vector laid
+/// out row by row, the first row the top of the window (as cv2.filter2D reads its kernel: a
+/// correlation, not flipped), applied to all four premultiplied components, plus `bias` on
+/// each. Edge pixels repeat outward (Core Image clamps convolutions to the edge), so the output
+/// keeps the input's extent.
+protocol ConvolutionFilter: Filter {
+    var inputImage: Image? { get set }
+    var weights: [Double] { get set }
+    var bias: Double { get set }
+    /// The window's width and height in pixels (odd).
+    static var size: (width: Int, height: Int) { get }
+}
+
+extension ConvolutionFilter {
+    /// The identity kernel: 1 at the centre.
+    static var identityWeights: [Double] {
+        var w = [Double](repeating: 0, count: size.width * size.height)
+        w[w.count / 2] = 1
+        return w
+    }
+
+    static var commonParameters: [FilterDeclaration<Self>.Parameter] {
+        [
+            .image(\.inputImage),
+            .vector(
+                \.weights, "inputWeights", "The \(size.width)×\(size.height) weights, row by row from the top.",
+                count: size.width * size.height),
+            .scalar(\.bias, "inputBias", "Added to every component of the result."),
+        ]
+    }
+
+    func convolved() throws(DaguerreError) -> Image {
+        let input = try required(\.inputImage)
+        let (w, h) = Self.size
+        let rx = w / 2
+        let ry = h / 2
+        let weights = self.weights
+        let bias = self.bias
+        // Only the taps that are not zero, as (dx, dy, weight).
+        let taps: [(Int, Int, Float)] = (0..<(w * h)).compactMap { i in
+            weights[i] == 0 ? nil : (i % w - rx, i / w - ry, Float(weights[i]))
+        }
+        let b = SIMD4<Float>(repeating: Float(bias))
+        return NeighbourhoodKernel.clamped(
+            input, name: Self.declaration.name, parameters: "\(weights) bias \(bias)", rx: rx, ry: ry,
+            digest: { d in
+                d.add(weights)
+                d.add(bias)
+            }
+        ) { s, x, y in
+            var acc = b
+            for (dx, dy, wt) in taps { acc.addProduct(s.read(x: x + dx, y: y + dy), SIMD4(repeating: wt)) }
+            return acc
+        }
+    }
+}
