@@ -36,6 +36,17 @@ public enum FilterRegistry {
         LanczosScaleTransform.self,
         AffineTransformFilter.self,
         Crop.self,
+        PerspectiveTransform.self,
+        PerspectiveTransformWithExtent.self,
+        PerspectiveCorrection.self,
+        StraightenFilter.self,
+        // Tile effect
+        FourfoldTranslatedTile.self,
+        ParallelogramTile.self,
+        FourfoldReflectedTile.self,
+        FourfoldRotatedTile.self,
+        EightfoldReflectedTile.self,
+        GlideReflectedTile.self,
         // Composite
         SourceOverCompositing.self,
         // Generators and gradients
