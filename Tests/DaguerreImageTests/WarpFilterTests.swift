@@ -72,6 +72,34 @@ struct WarpFilterTests {
         Case(name: "FourfoldRotatedTile", parameters: tile.merging(["inputAngle": 0]) { $1 }, label: "upright"),
         Case(name: "EightfoldReflectedTile", parameters: tile, label: "turned"),
         Case(name: "GlideReflectedTile", parameters: tile, label: "turned"),
+        Case(
+            name: "AffineTile",
+            parameters: ["inputTransform": .transform(AffineTransform2D(a: 0.4, b: 0.1, c: -0.15, d: 0.35, tx: 7.3, ty: -4.1))],
+            label: "sheared", edge: "wrap"),
+        Case(name: "AffineTile", parameters: [:], label: "defaults", edge: "wrap"),
+        Case(
+            name: "AffineClamp",
+            parameters: ["inputTransform": .transform(AffineTransform2D(a: 0.8, b: 0.3, c: -0.3, d: 0.8, tx: 20, ty: 5))],
+            label: "turned", edge: "clamp"),
+        Case(name: "Clamp", parameters: ["inputExtent": .rect(Rect(x: 30, y: 20, width: 60, height: 50))], label: "inner rectangle"),
+        Case(name: "Kaleidoscope", parameters: ["inputCenter": [80, 60], "inputAngle": 0.4], label: "6 wedges"),
+        Case(name: "Kaleidoscope", parameters: ["inputCenter": [70, 70], "inputCount": 3.4], label: "3 wedges"),
+        Case(
+            name: "PerspectiveTile",
+            parameters: [
+                "inputTopLeft": [40, 10], "inputTopRight": [90, 12], "inputBottomRight": [110, 60], "inputBottomLeft": [20, 55],
+            ],
+            label: "receding", edge: "wrap"),
+        Case(name: "TwirlDistortion", parameters: ["inputCenter": [80, 60], "inputRadius": 55], label: "π"),
+        Case(
+            name: "TwirlDistortion", parameters: ["inputCenter": [140, 20], "inputRadius": 70, "inputAngle": -2], label: "past the edge"),
+        Case(name: "VortexDistortion", parameters: ["inputCenter": [80, 60], "inputRadius": 55], label: "defaults"),
+        Case(name: "PinchDistortion", parameters: ["inputCenter": [80, 60], "inputRadius": 55], label: "0.5"),
+        Case(name: "PinchDistortion", parameters: ["inputCenter": [80, 60], "inputRadius": 55, "inputScale": 1.5], label: "1.5"),
+        Case(name: "BumpDistortion", parameters: ["inputCenter": [80, 60], "inputRadius": 55], label: "convex"),
+        Case(name: "BumpDistortion", parameters: ["inputCenter": [80, 60], "inputRadius": 55, "inputScale": -0.7], label: "concave"),
+        Case(name: "HoleDistortion", parameters: ["inputCenter": [80, 60], "inputRadius": 25], label: "r 25"),
+        Case(name: "CircleSplashDistortion", parameters: ["inputCenter": [80, 60], "inputRadius": 35], label: "r 35"),
     ]
 
     static func json(_ v: FilterValue) -> Any {

@@ -32,7 +32,7 @@ def load_input(path, crop):
 
 # ---- mappings: (X, Y) output point grids -> (sx, sy) source points, NaN = transparent ----
 
-def homography_map(H, X, Y, ref, size):
+def homography_map(H, X, Y, ref, size, clip=True):
     """Inverse-maps through H (source -> output); NaN beyond the vanishing line (w of the other
     sign than at ref, a source point) and off the output extent, the whole-pixel bounding box of
     the input's corners' images."""
@@ -47,7 +47,9 @@ def homography_map(H, X, Y, ref, size):
     w = Hi[2, 0] * X + Hi[2, 1] * Y + Hi[2, 2]
     sx = (Hi[0, 0] * X + Hi[0, 1] * Y + Hi[0, 2]) / w
     sy = (Hi[1, 0] * X + Hi[1, 1] * Y + Hi[1, 2]) / w
-    bad = (w * sign <= 0) | (X < x0) | (X > x1) | (Y < y0) | (Y > y1)
+    bad = w * sign <= 0
+    if clip:
+        bad |= (X < x0) | (X > x1) | (Y < y0) | (Y > y1)
     sx[bad] = np.nan
     sy[bad] = np.nan
     return sx, sy
@@ -163,6 +165,87 @@ def fold_glide(a, b):
     return np.where(odd, np.mod(a + 0.5, 1), np.mod(a, 1)), np.where(odd, 2 - b, b)
 
 
+def perspective_tile(p, X, Y, size):
+    w, h = size
+    H = cv2.getPerspectiveTransform(rect_corners(0, 0, w, h), corners(p)).astype(np.float64)
+    return homography_map(H, X, Y, (w / 2, h / 2), size, clip=False)
+
+
+def affine_inverse(p, X, Y, size):
+    a, b, c, d, tx, ty = p["inputTransform"]
+    # forward: x' = a x + c y + tx, y' = b x + d y + ty
+    M = np.array([[a, c], [b, d]], float)
+    Mi = np.linalg.inv(M)
+    u, v = X - tx, Y - ty
+    return Mi[0, 0] * u + Mi[0, 1] * v, Mi[1, 0] * u + Mi[1, 1] * v
+
+
+def clamp(p, X, Y, size):
+    x, y, w, h = p["inputExtent"]
+    return np.clip(X, x + 0.5, x + w - 0.5), np.clip(Y, y + 0.5, y + h - 0.5)
+
+
+def kaleidoscope(p, X, Y, size):
+    n = max(1.0, round(p["inputCount"]))
+    wedge = 2 * math.pi / n
+    cx, cy = p["inputCenter"]
+    t = p["inputAngle"]
+    dx, dy = X - cx, Y - cy
+    r = np.hypot(dx, dy)
+    psi = np.arctan2(dy, dx) - t
+    phi = t + np.abs(psi - wedge * np.round(psi / wedge))
+    return cx + r * np.cos(phi), cy + r * np.sin(phi)
+
+
+def radial(fn):
+    """fn(r, R, p) -> (factor or None for transparent, turn angle) per point, vectorized."""
+    def f(p, X, Y, size):
+        cx, cy = p["inputCenter"]
+        R = p["inputRadius"]
+        dx, dy = X - cx, Y - cy
+        r = np.hypot(dx, dy)
+        k, turn = fn(r, R, p)
+        c, s = np.cos(turn), np.sin(turn)
+        sx = cx + k * (c * dx - s * dy)
+        sy = cy + k * (s * dx + c * dy)
+        return sx, sy
+    return f
+
+
+def twirl(power):
+    def fn(r, R, p):
+        t = np.clip(1 - r / R, 0, None)
+        return np.ones_like(r), p["inputAngle"] * t ** power
+    return fn
+
+
+def pinch(r, R, p):
+    e = 1 / (1 + p["inputScale"])
+    inside = (r < R) & (r > 0)
+    k = np.ones_like(r)
+    k[inside] = R * (r[inside] / R) ** e / r[inside]
+    return k, 0.0
+
+
+def bump(r, R, p):
+    f = np.clip(1 - (r / R) ** 2, 0, None)
+    return 1 - p["inputScale"] * f * f, 0.0
+
+
+def hole(r, R, p):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        k = np.sqrt(r * r - R * R) / r
+    k[r < R] = np.nan
+    return k, 0.0
+
+
+def splash(r, R, p):
+    k = np.ones_like(r)
+    out = r > R
+    k[out] = R / r[out]
+    return k, 0.0
+
+
 MAPS = {
     "PerspectiveTransform": perspective_transform,
     "PerspectiveTransformWithExtent": perspective_transform_with_extent,
@@ -174,6 +257,17 @@ MAPS = {
     "FourfoldRotatedTile": tile_map(fold_pinwheel, math.pi / 2),
     "EightfoldReflectedTile": tile_map(fold_eightfold, math.pi / 2),
     "GlideReflectedTile": tile_map(fold_glide, math.pi / 2),
+    "AffineTile": affine_inverse,
+    "AffineClamp": affine_inverse,
+    "Clamp": clamp,
+    "Kaleidoscope": kaleidoscope,
+    "PerspectiveTile": perspective_tile,
+    "TwirlDistortion": radial(twirl(2)),
+    "VortexDistortion": radial(twirl(4)),
+    "PinchDistortion": radial(pinch),
+    "BumpDistortion": radial(bump),
+    "HoleDistortion": radial(hole),
+    "CircleSplashDistortion": radial(splash),
 }
 
 BORDERS = {"transparent": cv2.BORDER_CONSTANT, "clamp": cv2.BORDER_REPLICATE, "wrap": cv2.BORDER_WRAP}

@@ -47,6 +47,18 @@ public enum FilterRegistry {
         FourfoldRotatedTile.self,
         EightfoldReflectedTile.self,
         GlideReflectedTile.self,
+        AffineTile.self,
+        AffineClamp.self,
+        Clamp.self,
+        Kaleidoscope.self,
+        PerspectiveTile.self,
+        // Distortion effect
+        TwirlDistortion.self,
+        VortexDistortion.self,
+        PinchDistortion.self,
+        BumpDistortion.self,
+        HoleDistortion.self,
+        CircleSplashDistortion.self,
         // Composite
         SourceOverCompositing.self,
         // Generators and gradients
