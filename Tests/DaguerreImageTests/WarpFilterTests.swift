@@ -72,6 +72,9 @@ struct WarpFilterTests {
         Case(name: "FourfoldRotatedTile", parameters: tile.merging(["inputAngle": 0]) { $1 }, label: "upright"),
         Case(name: "EightfoldReflectedTile", parameters: tile, label: "turned"),
         Case(name: "GlideReflectedTile", parameters: tile, label: "turned"),
+        Case(name: "TriangleTile", parameters: tile, label: "turned"),
+        Case(name: "TwelvefoldReflectedTile", parameters: tile, label: "turned"),
+        Case(name: "SixfoldRotatedTile", parameters: tile.merging(["inputWidth": 90]) { $1 }, label: "turned, wide"),
         Case(
             name: "AffineTile",
             parameters: ["inputTransform": .transform(AffineTransform2D(a: 0.4, b: 0.1, c: -0.15, d: 0.35, tx: 7.3, ty: -4.1))],

@@ -246,6 +246,56 @@ def splash(r, R, p):
     return k, 0.0
 
 
+R3 = math.sqrt(3)
+
+
+def reflect_until(a, b, mirrors, limit=2000):
+    """Reflects every point in the first mirror (n, offset: inside where n.q <= offset) it lies
+    beyond, until every point is inside all of them (no translation step)."""
+    for _ in range(limit):
+        moved = False
+        for n, off in mirrors:
+            d = n[0] * a + n[1] * b - off
+            m = d > 1e-12
+            if m.any():
+                a = np.where(m, a - 2 * d * n[0], a)
+                b = np.where(m, b - 2 * d * n[1], b)
+                moved = True
+        if not moved:
+            break
+    return a, b
+
+
+TRIANGLE = [((0.0, -1.0), 0.0), ((R3 / 2, 0.5), R3 / 2), ((-R3 / 2, 0.5), 0.0)]
+
+
+def fold_triangle(a, b):
+    return reflect_until(a, b, TRIANGLE)
+
+
+def fold_twelvefold(a, b):
+    a, b = fold_triangle(a, b)
+    return reflect_until(a, b, [((-0.5, R3 / 2), 0.0), ((1.0, 0.0), 0.5)])
+
+
+def fold_sixfold(a, b):
+    # nearest hexagon centre by cube-coordinate rounding
+    j = b * 2 / R3
+    i = a - j / 2
+    k = -i - j
+    ri, rj, rk = np.round(i), np.round(j), np.round(k)
+    di, dj, dk = np.abs(ri - i), np.abs(rj - j), np.abs(rk - k)
+    fix_i = (di > dj) & (di > dk)
+    fix_j = ~fix_i & (dj > dk)
+    ri = np.where(fix_i, -rj - rk, ri)
+    rj = np.where(fix_j, -ri - rk, rj)
+    da = a - (ri + rj / 2)
+    db = b - rj * R3 / 2
+    phi = np.arctan2(db, da)
+    turn = -np.floor(phi / (math.pi / 3)) * (math.pi / 3)
+    return np.cos(turn) * da - np.sin(turn) * db, np.sin(turn) * da + np.cos(turn) * db
+
+
 MAPS = {
     "PerspectiveTransform": perspective_transform,
     "PerspectiveTransformWithExtent": perspective_transform_with_extent,
@@ -257,6 +307,9 @@ MAPS = {
     "FourfoldRotatedTile": tile_map(fold_pinwheel, math.pi / 2),
     "EightfoldReflectedTile": tile_map(fold_eightfold, math.pi / 2),
     "GlideReflectedTile": tile_map(fold_glide, math.pi / 2),
+    "TriangleTile": tile_map(fold_triangle, math.pi / 2),
+    "TwelvefoldReflectedTile": tile_map(fold_twelvefold, math.pi / 2),
+    "SixfoldRotatedTile": tile_map(fold_sixfold, math.pi / 2),
     "AffineTile": affine_inverse,
     "AffineClamp": affine_inverse,
     "Clamp": clamp,

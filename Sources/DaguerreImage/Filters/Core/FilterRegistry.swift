@@ -52,6 +52,9 @@ public enum FilterRegistry {
         Clamp.self,
         Kaleidoscope.self,
         PerspectiveTile.self,
+        TriangleTile.self,
+        TwelvefoldReflectedTile.self,
+        SixfoldRotatedTile.self,
         // Distortion effect
         TwirlDistortion.self,
         VortexDistortion.self,

@@ -82,6 +82,83 @@ struct TileLattice: Sendable {
         return b < 1 ? SIMD2(fract(ab.x), b) : SIMD2(fract(ab.x + 0.5), 2 - b)
     }
 
+    /// p3m1: the equilateral triangle (0, 0), (1, 0), (½, √3/2) mirrored in its sides. The point
+    /// is first moved by the group's translations (½·(3, √3) and (0, √3)) next to the triangle,
+    /// then reflected in whichever side it lies beyond until it lies inside.
+    @inline(__always) static func triangle(_ p: SIMD2<Double>) -> SIMD2<Double> {
+        let r3 = 3.0.squareRoot()
+        var s = 2 * p.x / 3
+        var t = (p.y - s * r3 / 2) / r3
+        s -= s.rounded(.down)
+        t -= t.rounded(.down)
+        var q = s * SIMD2(1.5, r3 / 2) + t * SIMD2(0, r3)
+        let n1 = SIMD2(r3 / 2, 0.5)
+        let n2 = SIMD2(r3 / 2, -0.5)
+        for _ in 0..<16 {
+            if q.y < 0 {
+                q.y = -q.y
+                continue
+            }
+            let d1 = (n1 * q).sum() - r3 / 2
+            if d1 > 0 {
+                q -= 2 * d1 * n1
+                continue
+            }
+            let d2 = (n2 * q).sum()
+            if d2 < 0 {
+                q -= 2 * d2 * n2
+                continue
+            }
+            break
+        }
+        return q
+    }
+
+    /// p6m: `triangle`, then mirrored in the triangle's medians into the right triangle (0, 0),
+    /// (½, 0), (½, √3/6).
+    @inline(__always) static func twelvefold(_ p: SIMD2<Double>) -> SIMD2<Double> {
+        var q = triangle(p)
+        let n = SIMD2(-0.5, 3.0.squareRoot() / 2)
+        for _ in 0..<8 {
+            let d = (n * q).sum()
+            if d > 0 {
+                q -= 2 * d * n
+                continue
+            }
+            if q.x > 0.5 {
+                q.x = 1 - q.x
+                continue
+            }
+            break
+        }
+        return q
+    }
+
+    /// p6: the hexagonal lattice of centres (1, 0), (½, √3/2); the point's offset from the nearest
+    /// centre, turned by a multiple of 60° into the sector from 0° to 60°.
+    @inline(__always) static func sixfold(_ p: SIMD2<Double>) -> SIMD2<Double> {
+        let r3 = 3.0.squareRoot()
+        let b = p.y * 2 / r3
+        let a = p.x - b / 2
+        let a0 = a.rounded(.down)
+        let b0 = b.rounded(.down)
+        var best = SIMD2<Double>(0, 0)
+        var bestDistance = Double.infinity
+        for (i, j) in [(0.0, 0.0), (1, 0), (0, 1), (1, 1)] {
+            let centre = SIMD2((a0 + i) + (b0 + j) / 2, (b0 + j) * r3 / 2)
+            let d = p - centre
+            let dist = (d * d).sum()
+            if dist < bestDistance {
+                bestDistance = dist
+                best = d
+            }
+        }
+        let sector = Double.pi / 3
+        let k = (atan2(best.y, best.x) / sector).rounded(.down)
+        let turn = -k * sector
+        return SIMD2(cos(turn) * best.x - sin(turn) * best.y, sin(turn) * best.x + cos(turn) * best.y)
+    }
+
     /// The common parameters of the centre-angle-width tiles, declared once.
     static func parameters<F: Filter>(
         center: WritableKeyPath<F, [Double]> & Sendable, angle: WritableKeyPath<F, Double> & Sendable,
