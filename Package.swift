@@ -68,6 +68,10 @@ let package = Package(
         .systemLibrary(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
+        // libqrencode encodes QRCodeGenerator's symbols (ISO/IEC 18004).
+        .systemLibrary(
+            name: "CQREncode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
         // C glue that Swift cannot express: setjmp/longjmp error recovery and va_list messages.
         .target(name: "CDaguerreCodecs", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
         // The video libraries' functions, forwarded to libavcodec, libavutil, libx264 and
@@ -86,7 +90,7 @@ let package = Package(
         .target(
             name: "DaguerreImage",
             dependencies: [
-                "DaguerreCore", "DaguerreFormats",
+                "DaguerreCore", "DaguerreFormats", "CQREncode",
                 .product(name: "Collections", package: "swift-collections"),
             ]),
         // The physically based virtual camera: scenes, optics, Bayer sensor physics, control loops.

@@ -50,7 +50,8 @@ struct CoreImageCatalogueTests {
                 let a = Self.numbers(in: ours.description)
                 let b = Self.numbers(in: theirs)
                 if b.isEmpty {
-                    #expect(ours.description == theirs, "\(descriptor.name).\(input.key): \(ours) vs \(theirs)")
+                    // (a word in the reference is in backticks: `M`)
+                    #expect(ours.description == theirs.filter { $0 != "`" }, "\(descriptor.name).\(input.key): \(ours) vs \(theirs)")
                 } else {
                     #expect(
                         // (three digits for Crop's "everything" rectangle, ±1.79e+308, as ours prints it)

@@ -43,6 +43,17 @@ public enum FilterRegistry {
         LinearGradient.self,
         RadialGradient.self,
         HueSaturationValueGradient.self,
+        SmoothLinearGradient.self,
+        GaussianGradient.self,
+        CheckerboardGenerator.self,
+        StripesGenerator.self,
+        // Codes
+        QRCodeGenerator.self,
+        // Halftone
+        DotScreen.self,
+        LineScreen.self,
+        HatchedScreen.self,
+        CircularScreen.self,
         // Stylize
         NinePartStretched.self,
         NinePartTiled.self,
