@@ -73,6 +73,10 @@ let package = Package(
         .systemLibrary(
             name: "CText", pkgConfig: "harfbuzz",
             providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"]), .brew(["harfbuzz", "freetype", "fontconfig"])]),
+        // libqrencode encodes QRCodeGenerator's symbols (ISO/IEC 18004).
+        .systemLibrary(
+            name: "CQREncode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
         // C glue that Swift cannot express: setjmp/longjmp error recovery and va_list messages.
         .target(name: "CDaguerreCodecs", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
         // The video libraries' functions, forwarded to libavcodec, libavutil, libx264 and
@@ -91,7 +95,7 @@ let package = Package(
         .target(
             name: "DaguerreImage",
             dependencies: [
-                "DaguerreCore", "DaguerreFormats", "CText",
+                "DaguerreCore", "DaguerreFormats", "CText", "CQREncode",
                 .product(name: "Collections", package: "swift-collections"),
             ]),
         // The physically based virtual camera: scenes, optics, Bayer sensor physics, control loops.

@@ -55,7 +55,8 @@ struct CoreImageCatalogueTests {
                     #expect(a.count == n, "\(descriptor.name).\(input.key): \(a.count) values, the reference has \(n)")
                     #expect(Array(a.prefix(b.count)) == b, "\(descriptor.name).\(input.key): \(ours) vs \(theirs)")
                 } else if b.isEmpty {
-                    #expect(ours.description == theirs, "\(descriptor.name).\(input.key): \(ours) vs \(theirs)")
+                    // (a word in the reference is in backticks: `M`)
+                    #expect(ours.description == theirs.filter { $0 != "`" }, "\(descriptor.name).\(input.key): \(ours) vs \(theirs)")
                 } else {
                     #expect(
                         // (three digits for Crop's "everything" rectangle, ±1.79e+308, as ours prints it)

@@ -30,11 +30,12 @@ import Testing
         return Image(buffer: buffer, colorSpace: .extendedLinearSRGB)
     }
 
-    /// The test input for every image parameter.
+    /// The test input for every image parameter, and a message for every data one (a code's).
     static func inputs(_ d: FilterDescriptor) throws -> [String: FilterValue] {
         let input = try makeInput()
         var values: [String: FilterValue] = [:]
         for p in d.parameters where p.kind == .image { values[p.key] = .image(input) }
+        for p in d.parameters where p.kind == .data { values[p.key] = .data(Array("Daguerre 1839".utf8)) }
         return values
     }
 
@@ -60,8 +61,8 @@ import Testing
             for s in [p.sliderMin, p.sliderMax].compactMap({ $0 }) {
                 #expect(s >= (p.min ?? -.infinity) && s <= (p.max ?? .infinity), "\(what): slider end \(s) outside the hard range")
             }
-            guard p.kind != .image else {
-                #expect(p.defaultValue == nil, "\(what): an image has no default")
+            guard p.kind != .image && p.kind != .data else {
+                #expect(p.defaultValue == nil, "\(what): an image or a message has no default")
                 continue
             }
             let value = try #require(p.defaultValue, "\(what) has no default")
@@ -118,7 +119,7 @@ import Testing
     func nonFiniteNumbersAreRefused(name: String) throws {
         let d = try FilterRegistry.descriptor(named: name)
         let images = try Self.inputs(d)
-        for p in d.parameters where p.kind != .image && p.kind != .boolean && p.kind != .colorSpace {
+        for p in d.parameters where ![.image, .boolean, .colorSpace, .string, .data].contains(p.kind) {
             let shape: [Double]
             switch p.defaultValue {
             case .number(let v)?: shape = [v]

@@ -31,6 +31,26 @@ extension FilterDeclaration.Parameter {
             encode: { .number($0) }, decode: { value in if case .number(let v) = value { v } else { nil } })
     }
 
+    /// An angle in radians.
+    public static func angle(
+        _ property: WritableKeyPath<F, Double> & Sendable, _ key: String, _ doc: String,
+        min: Double? = nil, max: Double? = nil, sliderMin: Double? = nil, sliderMax: Double? = nil
+    ) -> Self {
+        Self(
+            property, key: key, kind: .angle, doc: doc, min: min, max: max, sliderMin: sliderMin, sliderMax: sliderMax,
+            encode: { .number($0) }, decode: { value in if case .number(let v) = value { v } else { nil } })
+    }
+
+    /// A whole number (Core Image's integer inputs); a fraction is refused.
+    public static func integer(
+        _ property: WritableKeyPath<F, Double> & Sendable, _ key: String, _ doc: String,
+        min: Double? = nil, max: Double? = nil, sliderMin: Double? = nil, sliderMax: Double? = nil
+    ) -> Self {
+        Self(
+            property, key: key, kind: .integer, doc: doc, min: min, max: max, sliderMin: sliderMin, sliderMax: sliderMax,
+            encode: { .number($0) }, decode: { value in if case .number(let v) = value { v } else { nil } })
+    }
+
     public static func boolean(_ property: WritableKeyPath<F, Bool> & Sendable, _ key: String, _ doc: String) -> Self {
         Self(
             property, key: key, kind: .boolean, doc: doc, encode: { .bool($0) },
@@ -96,6 +116,25 @@ extension FilterDeclaration.Parameter {
             property, key: key, kind: .colorSpace, doc: doc, encode: { .colorSpace($0) },
             decode: { value in
                 if case .colorSpace(let c) = value { c } else { nil }
+            })
+    }
+
+    /// A word (Core Image's NSString inputs, such as a QR code's correction level "M").
+    public static func string(_ property: WritableKeyPath<F, String> & Sendable, _ key: String, _ doc: String) -> Self {
+        Self(
+            property, key: key, kind: .string, doc: doc, encode: { .string($0) },
+            decode: { value in
+                if case .string(let s) = value { s } else { nil }
+            })
+    }
+
+    /// Bytes (Core Image's NSData, a code's message); by name also a string, taken as UTF-8.
+    /// Like an image it has no default: the filter needs one to render.
+    public static func data(_ property: WritableKeyPath<F, [UInt8]?> & Sendable, _ key: String, _ doc: String) -> Self {
+        Self(
+            property, key: key, kind: .data, doc: doc, encode: { $0.map(FilterValue.data) },
+            decode: { value in
+                if case .data(let b) = value { b } else { nil }
             })
     }
 

@@ -3,7 +3,8 @@ import DaguerreCore
 extension FilterParameter {
     /// A value written as text (a command line's `key=value`, a sidecar), read by this
     /// parameter's kind: `2` for a number, `150,150` or `[150 150]` for a point or vector,
-    /// `1,0,0` for a colour, `true`/`false`, a colour space's name. Images are files, which the
+    /// `1,0,0` for a colour, `true`/`false`, a colour space's name, a word (a correction level) or a message (its UTF-8
+    /// bytes). Images are files, which the
     /// caller opens.
     ///
     /// ```swift
@@ -31,8 +32,10 @@ extension FilterParameter {
             let values = parts.compactMap { Double($0) }
             guard values.count == parts.count, !values.isEmpty else { throw bad("'\(text)' is not a list of numbers") }
             return .vector(values)
-        case .colorSpace:
+        case .colorSpace, .string:
             return .string(text)
+        case .data:
+            return .data(Array(text.utf8))
         }
     }
 }

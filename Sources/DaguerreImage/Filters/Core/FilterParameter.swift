@@ -14,6 +14,10 @@ public struct FilterParameter: Sendable {
 
     public enum Kind: String, Sendable {
         case image, scalar, angle, integer, boolean, position, offset, vector, color, transform, rectangle, colorSpace
+        /// A word from a short list (a QR code's correction level, "M").
+        case string
+        /// Bytes (NSData in Core Image: a code generator's message); by name also a string, as UTF-8.
+        case data
     }
 
     public let key: String
@@ -90,6 +94,9 @@ public struct FilterParameter: Sendable {
                 throw bad("expected [x y width height] with finite, non-negative size")
             }
             return .rect(Rect(x: v[0], y: v[1], width: v[2], height: v[3]))
+        case (.string, .string): return value
+        case (.data, .data): return value
+        case (.data, .string(let s)): return .data(Array(s.utf8))
         case (.colorSpace, .colorSpace): return value
         case (.colorSpace, .string(let s)):
             guard let cs = ColorSpace(named: s) else { throw bad("unknown colour space '\(s)' (try sRGB, displayP3, adobeRGB, bt2020)") }

@@ -133,6 +133,18 @@ public enum FilterRegistry {
         LinearGradient.self,
         RadialGradient.self,
         HueSaturationValueGradient.self,
+        TextImageGenerator.self,
+        SmoothLinearGradient.self,
+        GaussianGradient.self,
+        CheckerboardGenerator.self,
+        StripesGenerator.self,
+        // Codes
+        QRCodeGenerator.self,
+        // Halftone
+        DotScreen.self,
+        LineScreen.self,
+        HatchedScreen.self,
+        CircularScreen.self,
         // Stylize
         NinePartStretched.self,
         NinePartTiled.self,

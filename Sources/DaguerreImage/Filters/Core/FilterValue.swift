@@ -13,6 +13,8 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
     case rect(Rect)
     case bool(Bool)
     case string(String)
+    /// Bytes: a code generator's message (Core Image's NSData).
+    case data([UInt8])
     case colorSpace(ColorSpace)
 
     public init(floatLiteral v: Double) { self = .number(v) }
@@ -31,6 +33,7 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
         case .rect(let r): return r.description
         case .bool(let b): return b ? "true" : "false"
         case .string(let s): return s
+        case .data(let b): return String(validating: b, as: UTF8.self) ?? "\(b.count) bytes"
         case .colorSpace(let c): return c.name
         }
     }
@@ -45,6 +48,7 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
         case .rect: "rectangle"
         case .bool: "boolean"
         case .string: "string"
+        case .data: "data"
         case .colorSpace: "colour space"
         }
     }
@@ -61,6 +65,9 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
         case .rect(let r): d.add([r.minX, r.minY, r.maxX, r.maxY])
         case .bool(let b): d.add(b)
         case .string(let s): d.add(s)
+        case .data(let b):
+            d.add(b.count)
+            b.withUnsafeBytes { d.add(bytes: $0) }
         case .colorSpace(let c): d.add(c)
         }
     }

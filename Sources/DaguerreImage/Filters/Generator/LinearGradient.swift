@@ -34,34 +34,40 @@ public struct LinearGradient: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        Image(Self.node(name: "linearGradient", point0, point1, color0, color1) { $0 })
+    }
+
+    /// The gradient along p0→p1 with the clamped parameter t ∈ [0, 1] passed through `shape`
+    /// (the identity here, smoothstep for SmoothLinearGradient) before the colours are mixed.
+    static func node(
+        name: String, _ point0: [Double], _ point1: [Double], _ c0: Color, _ c1: Color,
+        shape: @escaping @Sendable (Float) -> Float
+    ) -> GeneratorNode {
         let p0 = SIMD2(point0[0], point0[1])
         let p1 = SIMD2(point1[0], point1[1])
-        let c0 = color0
-        let c1 = color1
         let d = p1 - p0
         let len2 = (d * d).sum()
-        return Image(
-            GeneratorNode(
-                name: "linearGradient", parameters: "\(p0) \(c0) → \(p1) \(c1)",
-                digest: { dg in
-                    dg.add([p0.x, p0.y, p1.x, p1.y])
-                    FilterValue.color(c0).addDigest(&dg)
-                    FilterValue.color(c1).addDigest(&dg)
+        return GeneratorNode(
+            name: name, parameters: "\(p0) \(c0) → \(p1) \(c1)",
+            digest: { dg in
+                dg.add([p0.x, p0.y, p1.x, p1.y])
+                FilterValue.color(c0).addDigest(&dg)
+                FilterValue.color(c1).addDigest(&dg)
+            }
+        ) { working in
+            let a0 = c0.premultiplied(in: working)
+            let a1 = c1.premultiplied(in: working)
+            let dx = Float(len2 > 0 ? d.x / len2 : 0)
+            let dy = Float(len2 > 0 ? d.y / len2 : 0)
+            let ox = Float(p0.x)
+            let oy = Float(p0.y)
+            return { span in
+                let fy = (Float(span.y) + 0.5 - oy) * dy
+                for i in 0..<span.count {
+                    let t = shape(min(max((Float(span.x + i) + 0.5 - ox) * dx + fy, 0), 1))
+                    span.pixels[i] = a0 + (a1 - a0) * t
                 }
-            ) { working in
-                let a0 = c0.premultiplied(in: working)
-                let a1 = c1.premultiplied(in: working)
-                let dx = Float(len2 > 0 ? d.x / len2 : 0)
-                let dy = Float(len2 > 0 ? d.y / len2 : 0)
-                let ox = Float(p0.x)
-                let oy = Float(p0.y)
-                return { span in
-                    let fy = (Float(span.y) + 0.5 - oy) * dy
-                    for i in 0..<span.count {
-                        let t = min(max((Float(span.x + i) + 0.5 - ox) * dx + fy, 0), 1)
-                        span.pixels[i] = a0 + (a1 - a0) * t
-                    }
-                }
-            })
+            }
+        }
     }
 }

@@ -1,0 +1,65 @@
+import DaguerreCore
+
+/// Vertical stripes (CIStripesGenerator): bands of `width` pixels, color0 from `center`'s x to
+/// the right, alternating with color1; edges anti-aliased and softened by `sharpness` as
+/// ``SquareWave`` defines: color0 + (color1 − color0)·(1 − f)/2 with f the wave along x,
+/// premultiplied in the working space. Infinite extent.
+///
+/// ```swift
+/// let bars = try StripesGenerator(width: 10).outputImage().cropped(to: Rect(x: 0, y: 0, width: 200, height: 50))
+/// ```
+public struct StripesGenerator: Filter {
+    public var center: [Double] = [150, 150]
+    public var color0: Color = .white
+    public var color1: Color = .black
+    public var width: Double = 80
+    public var sharpness: Double = 1
+
+    public init() {}
+    public init(
+        center: [Double] = Self.defaults.center, color0: Color = Self.defaults.color0, color1: Color = Self.defaults.color1,
+        width: Double = Self.defaults.width, sharpness: Double = Self.defaults.sharpness
+    ) {
+        self.center = center
+        self.color0 = color0
+        self.color1 = color1
+        self.width = width
+        self.sharpness = sharpness
+    }
+
+    public static let declaration = FilterDeclaration<Self>(
+        name: "StripesGenerator", displayName: "Stripes", categories: [.generator, .video, .stillImage, .builtIn],
+        description: "Vertical stripes of two colours.",
+        parameters: [
+            .position(\.center, "inputCenter", "The left edge of a color0 stripe (its x).", min: -1e9, max: 1e9),
+            .color(\.color0, "inputColor0", "The first colour."),
+            .color(\.color1, "inputColor1", "The second colour."),
+            .scalar(\.width, "inputWidth", "The stripes' width in pixels.", min: 0, max: 1e9, sliderMax: 800),
+            .scalar(\.sharpness, "inputSharpness", "1: edges one pixel wide; 0: a smooth ramp.", min: 0, max: 1),
+        ])
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
+        let cx = center[0]
+        let c0 = color0
+        let c1 = color1
+        let wave = SquareWave(width: width, sharpness: sharpness)
+        return Image(
+            GeneratorNode(
+                name: "stripes", parameters: "x \(cx) width \(width) sharpness \(sharpness)",
+                digest: { d in
+                    d.add([cx, wave.width, wave.halfRamp])
+                    FilterValue.color(c0).addDigest(&d)
+                    FilterValue.color(c1).addDigest(&d)
+                }
+            ) { working in
+                let a0 = c0.premultiplied(in: working)
+                let a1 = c1.premultiplied(in: working)
+                return { span in
+                    for i in 0..<span.count {
+                        let f = wave.value(at: Double(span.x + i) + 0.5 - cx)
+                        span.pixels[i] = a0 + (a1 - a0) * ((1 - f) / 2)
+                    }
+                }
+            })
+    }
+}
