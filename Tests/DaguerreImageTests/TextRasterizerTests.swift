@@ -58,4 +58,24 @@ import Testing
         let empty = try TextRasterizer(fontName: "DejaVu Sans", pixelSize: 12).render("", padding: 2)
         #expect(empty.alpha.allSatisfy { $0 == 0 })
     }
+
+    @Test("TextImageGenerator is the rasterized text: black, its alpha the coverage, at fontSize × scaleFactor from (0, 0)")
+    func generatorIsTheCoverage() throws {
+        let image = try FilterRegistry.descriptor(named: "TextImageGenerator").apply([
+            "inputText": "Daguerre", "inputFontName": "DejaVu Sans", "inputFontSize": 16, "inputScaleFactor": 2, "inputPadding": 3,
+        ])
+        let t = try TextRasterizer(fontName: "DejaVu Sans", pixelSize: 32).render("Daguerre", padding: 6)
+        #expect(image.extent == Rect(x: 0, y: 0, width: Double(t.width), height: Double(t.height)))
+        let buffer = try Contexts.unmanaged().createBuffer(image, format: .rgba8, colorSpace: .sRGB)
+        var worst = 0
+        for y in 0..<t.height {
+            for x in 0..<t.width {
+                let p = buffer.rowAddress(y) + x * 4
+                worst = max(
+                    worst, Int(p.load(fromByteOffset: 0, as: UInt8.self)),
+                    abs(Int(p.load(fromByteOffset: 3, as: UInt8.self)) - Int(t.alpha[y * t.width + x])))
+            }
+        }
+        #expect(worst <= 1, "largest difference from black with the coverage as alpha: \(worst)")
+    }
 }

@@ -133,6 +133,7 @@ final class ReductionSink: RenderSink, Sendable {
     func abort() {}
 
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
+        guard count > 0 else { return }
         switch operation {
         case .average, .rowAverage:
             var s = SIMD4<Double>()
@@ -145,13 +146,13 @@ final class ReductionSink: RenderSink, Sendable {
             }
         case .maximum, .minimum:
             var m = pixels[0]
-            for i in 1..<max(count, 1) { m = operation == .maximum ? pointwiseMax(m, pixels[i]) : pointwiseMin(m, pixels[i]) }
+            for i in 1..<count { m = operation == .maximum ? pointwiseMax(m, pixels[i]) : pointwiseMin(m, pixels[i]) }
             let v = SIMD4<Double>(m)
             state.withLock { $0.totals[0] = operation == .maximum ? pointwiseMax($0.totals[0], v) : pointwiseMin($0.totals[0], v) }
         case .maximumAlpha, .minimumAlpha:
             let larger = operation == .maximumAlpha
             var best = 0
-            for i in 1..<max(count, 1) where larger ? pixels[i].w > pixels[best].w : pixels[i].w < pixels[best].w { best = i }
+            for i in 1..<count where larger ? pixels[i].w > pixels[best].w : pixels[i].w < pixels[best].w { best = i }
             let candidate = pixels[best]
             let at = (y: y, x: x + best)
             state.withLock { st in

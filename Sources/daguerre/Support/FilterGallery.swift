@@ -102,12 +102,20 @@ struct FilterGallery {
         return result
     }
 
-    /// `d` at its defaults on the gallery's images, fitted to the standard frame: infinite
+    /// `d` at its defaults on the gallery's images (and a sample message or text where there is no default), fitted to the standard frame: infinite
     /// results are cropped to it, others scaled to fit (nearest-neighbour when enlarged, so a
     /// reduction's few pixels stay visible as blocks).
     func render(_ d: FilterDescriptor) throws -> Image {
         var values: [String: FilterValue] = [:]
-        for p in d.parameters where p.kind == .image { values[p.key] = .image(images.image(forKey: p.key)) }
+        // What has no default gets a sample: images, a code's message, the text of a text image.
+        for p in d.parameters {
+            switch p.kind {
+            case .image: values[p.key] = .image(images.image(forKey: p.key))
+            case .data: values[p.key] = .data(Array("https://example.org/daguerre".utf8))
+            case .string where p.key == "inputText": values[p.key] = .string("Daguerre")
+            default: break
+            }
+        }
         let out = try d.apply(values)
         let frame = images.extent
         if out.extent.isInfinite { return out.cropped(to: frame) }

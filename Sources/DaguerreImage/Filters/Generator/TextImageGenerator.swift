@@ -37,7 +37,8 @@ public struct TextImageGenerator: Filter {
         parameters: [
             .string(\.text, "inputText", "The text; a newline starts a new line."),
             .string(\.fontName, "inputFontName", "A font name (PostScript or family) or a fontconfig pattern."),
-            .scalar(\.fontSize, "inputFontSize", "The em size in points (pixels at scale 1).", min: 0, max: 2048, sliderMin: 2, sliderMax: 200),
+            .scalar(
+                \.fontSize, "inputFontSize", "The em size in points (pixels at scale 1).", min: 0, max: 2048, sliderMin: 2, sliderMax: 200),
             .scalar(\.scaleFactor, "inputScaleFactor", "Pixels per point.", min: 0, max: 16, sliderMax: 4),
             .integer(\.padding, "inputPadding", "Transparent pixels (points) around the text.", min: 0, max: 200),
         ])
