@@ -180,6 +180,9 @@ public enum FilterRegistry {
         ColumnAverage.self,
         AreaHistogram.self,
         HistogramDisplayFilter.self,
+        // Transition
+        DissolveTransition.self,
+        SwipeTransition.self,
     ]
 
     /// Names Daguerre used before it took Core Image's, still accepted.
