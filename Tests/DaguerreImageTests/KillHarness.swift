@@ -14,7 +14,7 @@ import Synchronization
 /// ```
 struct KillWriter: Sendable {
     let name: String
-    /// The command's arguments; `{out}` stands for the output folder, `{dng}` for a 320×240
+    /// The command's arguments; `{out}` stands for the output folder, `{dng}` for a 1280×960
     /// DNG of the virtual camera.
     let arguments: [String]
     /// The files a finished run leaves in the folder.
@@ -49,7 +49,7 @@ struct KillWriter: Sendable {
 struct KillHarness: Sendable {
     let root: TemporaryDirectory
     /// The input of the writers that develop a DNG.
-    var dng: String { root.path("input-320x240.dng") }
+    var dng: String { root.path("input-1280x960.dng") }
 
     static let traceBegin = "DAGUERRE_TRACE_WRITES begin "
     static let traceCommit = "DAGUERRE_TRACE_WRITES commit "
@@ -58,20 +58,23 @@ struct KillHarness: Sendable {
     /// Kills before the first `begin`, at these fractions of the time it took to come.
     static let beforeBegin = [0.3, 0.6, 0.9]
 
-    /// The writers that make files (every format, the Live Photo pair, the Motion Photo), with
-    /// small inputs so that each run is quick in a debug build.
+    /// The writers that make files (every format, the Live Photo pair, the Motion Photo). The
+    /// tests build optimized, so the inputs are large enough that each write lasts long enough
+    /// to be killed in (a 768×512 JPEG was written in 50 ms, a 640×480 DNG in 4 ms).
     static let writers: [KillWriter] = {
         let kodak = Kodak.url(9).path
         let sensor = ["--sensor", "640x480"]
         return [
-            KillWriter(name: "JPEG", arguments: ["apply", kodak, "-o", "{out}/out.jpg"], outputs: ["out.jpg"], kills: 64, namedKills: 8),
+            KillWriter(
+                name: "JPEG", arguments: ["apply", kodak, "--filter", "LanczosScaleTransform", "inputScale=4", "-o", "{out}/out.jpg"],
+                outputs: ["out.jpg"], kills: 64, namedKills: 8),
             KillWriter(name: "PNG", arguments: ["apply", kodak, "-o", "{out}/out.png"], outputs: ["out.png"], kills: 64, namedKills: 8),
             // develop writes TIFF 16 uncompressed (apply's LZW needs a codec tifffile lacks).
             KillWriter(
                 name: "TIFF 16", arguments: ["develop", "{dng}", "--draft", "-o", "{out}/out.tif"], outputs: ["out.tif"], kills: 64,
                 namedKills: 8),
             KillWriter(
-                name: "DNG", arguments: ["capture", "--raw"] + sensor + ["-o", "{out}"], outputs: ["photo-1.dng"], kills: 16,
+                name: "DNG", arguments: ["capture", "--raw", "--sensor", "2560x1920", "-o", "{out}"], outputs: ["photo-1.dng"], kills: 16,
                 namedKills: 4),
             // One second: on a loaded machine the virtual camera's first frames come late, and a
             // shorter recording may get none.
@@ -193,7 +196,7 @@ struct KillHarness: Sendable {
     func run(_ writers: [KillWriter]) throws -> Report {
         let started = ChildProcess.now()
         var report = Report()
-        try VirtualDNG.write(width: 320, height: 240, to: dng)
+        try VirtualDNG.write(width: 1280, height: 960, to: dng)
         var calibrations: [Calibration?] = []
         for (w, writer) in writers.enumerated() {
             do {
