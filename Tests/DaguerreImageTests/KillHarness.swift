@@ -200,7 +200,13 @@ struct KillHarness: Sendable {
         var calibrations: [Calibration?] = []
         for (w, writer) in writers.enumerated() {
             do {
-                let c = try calibrate(writer, index: w)
+                // The fastest of three runs: one slowed by a busy machine would stretch the window
+                // and put the planned kills after a faster run's commit.
+                var c = try calibrate(writer, index: w, attempt: 0)
+                for attempt in 1..<3 {
+                    let next = try calibrate(writer, index: w, attempt: attempt)
+                    if next.window < c.window { c = next }
+                }
                 calibrations.append(c)
                 report.judgeMisses += try judgeSeesTruncation(writer, c)
             } catch {
@@ -346,8 +352,8 @@ struct KillHarness: Sendable {
     }
 
     /// Runs the writer to the end; its first `begin` and last `commit` time the write.
-    func calibrate(_ writer: KillWriter, index: Int) throws -> Calibration {
-        let folder = root.path("\(index)/calibration")
+    func calibrate(_ writer: KillWriter, index: Int, attempt: Int) throws -> Calibration {
+        let folder = root.path("\(index)/calibration-\(attempt)")
         let (out, scratch) = try makeFolders(folder)
         let run = try ChildProcess.run(
             CLITests.cli, writer.arguments(into: out, dng: dng), environment: environment(scratch: scratch, named: false))
