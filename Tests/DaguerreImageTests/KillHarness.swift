@@ -248,7 +248,15 @@ struct KillHarness: Sendable {
                 case .kill(let w, let n, let plan):
                     let folder = root.path("\(w)/kill-\(n)")
                     do {
-                        let o = try kill(writers[w], plan: plan, folder: folder, named: false, calibration: calibrated[w]!)
+                        var o = try kill(writers[w], plan: plan, folder: folder, named: false, calibration: calibrated[w]!)
+                        // A run faster than the calibration can commit before its kill: try again
+                        // sooner, at most twice (a run that still finishes counts as finished).
+                        var sooner = plan
+                        for attempt in 1...2 where !o.killed && o.run.status == 0 && sooner.after != .start {
+                            sooner.delay /= 2
+                            o = try kill(
+                                writers[w], plan: sooner, folder: folder + "-sooner\(attempt)", named: false, calibration: calibrated[w]!)
+                        }
                         queue.withLock { $0.observations[w].append(o) }
                     } catch {
                         queue.withLock { $0.failures.append("\(writers[w].name): kill \(n): \(error)") }
