@@ -182,35 +182,31 @@ public struct TextRasterizer: Sendable {
         let name = pattern(for: given)
         lock.lock()
         defer { lock.unlock() }
-        do {
-            guard FcInit() != 0, let config = FcConfigGetCurrent() else {
-                throw .unsupported(
-                    feature: "fontconfig", hint: "fontconfig could not load its configuration; install fontconfig and a font")
-            }
-            let parsed = name.withCString { FcNameParse(UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
-            guard let pattern = parsed else {
-                throw .invalidArgument(
-                    what: "Font name '\(name)'", problem: "fontconfig cannot parse it; give a family such as \"DejaVu Sans\"")
-            }
-            defer { FcPatternDestroy(pattern) }
-            FcConfigSubstitute(config, pattern, FcMatchPattern)
-            FcDefaultSubstitute(pattern)
-            var result = FcResultNoMatch
-            guard let font = FcFontMatch(config, pattern, &result) else {
-                throw .unsupported(feature: "Text in '\(name)'", hint: "fontconfig finds no font at all; install one (fonts-dejavu-core)")
-            }
-            defer { FcPatternDestroy(font) }
-            var file: UnsafeMutablePointer<FcChar8>?
-            guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else {
-                throw .unsupported(feature: "Text in '\(name)'", hint: "fontconfig's match has no file")
-            }
-            var index: Int32 = 0
-            _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
-            var family: UnsafeMutablePointer<FcChar8>?
-            let familyName =
-                FcPatternGetString(font, FC_FAMILY, 0, &family) == FcResultMatch && family != nil
-                ? String(cString: family!) : "?"
-            return (String(cString: file), index, familyName)
+        guard FcInit() != 0, let config = FcConfigGetCurrent() else {
+            throw .unsupported(
+                feature: "fontconfig", hint: "fontconfig could not load its configuration; install fontconfig and a font")
         }
+        let parsed = name.withCString { FcNameParse(UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+        guard let pattern = parsed else {
+            throw .invalidArgument(
+                what: "Font name '\(name)'", problem: "fontconfig cannot parse it; give a family such as \"DejaVu Sans\"")
+        }
+        defer { FcPatternDestroy(pattern) }
+        FcConfigSubstitute(config, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let font = FcFontMatch(config, pattern, &result) else {
+            throw .unsupported(feature: "Text in '\(name)'", hint: "fontconfig finds no font at all; install one (fonts-dejavu-core)")
+        }
+        defer { FcPatternDestroy(font) }
+        var file: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else {
+            throw .unsupported(feature: "Text in '\(name)'", hint: "fontconfig's match has no file")
+        }
+        var index: Int32 = 0
+        _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
+        var family: UnsafeMutablePointer<FcChar8>?
+        let familyName = FcPatternGetString(font, FC_FAMILY, 0, &family) == FcResultMatch ? family.map { String(cString: $0) } : nil
+        return (String(cString: file), index, familyName ?? "?")
     }
 }
