@@ -106,6 +106,17 @@ final class MorphologyNode: ImageNode, @unchecked Sendable {
         _ src: UnsafePointer<SIMD4<Float>>, count: Int, window k: Int, into dst: UnsafeMutablePointer<SIMD4<Float>>,
         scratch: UnsafeMutablePointer<SIMD4<Float>>, maximum: Bool
     ) {
+        if maximum {
+            run(src, count: count, window: k, into: dst, scratch: scratch, Maximum.self)
+        } else {
+            run(src, count: count, window: k, into: dst, scratch: scratch, Minimum.self)
+        }
+    }
+
+    @inline(__always) static func run<Op: Extreme>(
+        _ src: UnsafePointer<SIMD4<Float>>, count: Int, window k: Int, into dst: UnsafeMutablePointer<SIMD4<Float>>,
+        scratch: UnsafeMutablePointer<SIMD4<Float>>, _: Op.Type
+    ) {
         if k == 1 {
             dst.update(from: src, count: count)
             return
@@ -113,14 +124,20 @@ final class MorphologyNode: ImageNode, @unchecked Sendable {
         let len = count + k - 1
         let g = scratch
         let h = scratch + len
-        @inline(__always) func op(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
-            maximum ? pointwiseMax(a, b) : pointwiseMin(a, b)
-        }
-        for i in 0..<len { g[i] = i % k == 0 ? src[i] : op(g[i - 1], src[i]) }
-        var i = len - 1
-        while i >= 0 {
-            h[i] = (i % k == k - 1 || i == len - 1) ? src[i] : op(h[i + 1], src[i])
-            i -= 1
+        @inline(__always) func op(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { Op.of(a, b) }
+        // Block by block of k: g the running extreme from each block's start, h to its end.
+        var start = 0
+        while start < len {
+            let end = min(start + k, len)
+            g[start] = src[start]
+            for i in (start + 1)..<end { g[i] = op(g[i - 1], src[i]) }
+            h[end - 1] = src[end - 1]
+            var i = end - 2
+            while i >= start {
+                h[i] = op(h[i + 1], src[i])
+                i -= 1
+            }
+            start = end
         }
         for x in 0..<count { dst[x] = op(h[x], g[x + k - 1]) }
     }
@@ -133,4 +150,9 @@ final class MorphologyNode: ImageNode, @unchecked Sendable {
             for x in 0..<count { acc[x] = pointwiseMin(acc[x], src[x]) }
         }
     }
+
+    /// The component-wise extreme a morphology takes, as a type so each loop is compiled for one.
+    protocol Extreme { static func of(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> }
+    enum Maximum: Extreme { @inline(__always) static func of(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { pointwiseMax(a, b) } }
+    enum Minimum: Extreme { @inline(__always) static func of(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { pointwiseMin(a, b) } }
 }

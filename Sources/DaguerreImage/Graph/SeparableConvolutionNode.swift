@@ -55,9 +55,9 @@ final class SeparableConvolutionNode: ImageNode, @unchecked Sendable {
     }
 
     /// dst[x] = w0·c[x] + Σ wk·(c[x − k·tap] + c[x + k·tap]) for `count` pixels: the one loop of
-    /// both passes (horizontal: `tap` is one pixel; vertical: one row of the intermediate). Four
-    /// pixels per step in two AVX registers (two RGBA pixels each), accumulated in registers:
-    /// one store per pixel.
+    /// both passes (horizontal: `tap` is one pixel; vertical: one row of the intermediate). Eight
+    /// pixels per step in two registers of four RGBA pixels (one AVX-512 register each, two AVX
+    /// ones where the CPU has no AVX-512), accumulated in registers: one store per pixel.
     static func symmetric(
         _ c: UnsafePointer<SIMD4<Float>>, into dst: UnsafeMutablePointer<SIMD4<Float>>, count: Int,
         tap: Int, w: UnsafePointer<Float>, radius: Int
@@ -65,27 +65,29 @@ final class SeparableConvolutionNode: ImageNode, @unchecked Sendable {
         let s = UnsafeRawPointer(c)
         let d = UnsafeMutableRawPointer(dst)
         let tapBytes = tap * 16
-        let w0 = SIMD8<Float>(repeating: w[0])
+        let w0 = SIMD16<Float>(repeating: w[0])
         var x = 0
-        while x + 4 <= count {
-            let o = x * 16
-            var a0 = s.loadUnaligned(fromByteOffset: o, as: SIMD8<Float>.self) * w0
-            var a1 = s.loadUnaligned(fromByteOffset: o + 32, as: SIMD8<Float>.self) * w0
+        // Wrapping arithmetic on the offsets: they stay far inside the buffers, and checked
+        // arithmetic cost a test and a branch per tap.
+        while x &+ 8 <= count {
+            let o = x &* 16
+            var a0 = s.loadUnaligned(fromByteOffset: o, as: SIMD16<Float>.self) * w0
+            var a1 = s.loadUnaligned(fromByteOffset: o + 64, as: SIMD16<Float>.self) * w0
             var k = 1
             while k <= radius {
-                let wk = SIMD8<Float>(repeating: w[k])
-                let ok = k * tapBytes
+                let wk = SIMD16<Float>(repeating: w[k])
+                let ok = k &* tapBytes
                 a0.addProduct(
-                    s.loadUnaligned(fromByteOffset: o - ok, as: SIMD8<Float>.self)
-                        + s.loadUnaligned(fromByteOffset: o + ok, as: SIMD8<Float>.self), wk)
+                    s.loadUnaligned(fromByteOffset: o &- ok, as: SIMD16<Float>.self)
+                        + s.loadUnaligned(fromByteOffset: o &+ ok, as: SIMD16<Float>.self), wk)
                 a1.addProduct(
-                    s.loadUnaligned(fromByteOffset: o + 32 - ok, as: SIMD8<Float>.self)
-                        + s.loadUnaligned(fromByteOffset: o + 32 + ok, as: SIMD8<Float>.self), wk)
-                k += 1
+                    s.loadUnaligned(fromByteOffset: o &+ 64 &- ok, as: SIMD16<Float>.self)
+                        + s.loadUnaligned(fromByteOffset: o &+ 64 &+ ok, as: SIMD16<Float>.self), wk)
+                k &+= 1
             }
-            d.storeBytes(of: a0, toByteOffset: o, as: SIMD8<Float>.self)
-            d.storeBytes(of: a1, toByteOffset: o + 32, as: SIMD8<Float>.self)
-            x += 4
+            d.storeBytes(of: a0, toByteOffset: o, as: SIMD16<Float>.self)
+            d.storeBytes(of: a1, toByteOffset: o &+ 64, as: SIMD16<Float>.self)
+            x &+= 8
         }
         while x < count {
             var acc = c[x] * w[0]

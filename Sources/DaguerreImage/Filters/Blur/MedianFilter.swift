@@ -19,40 +19,41 @@ public struct MedianFilter: Filter {
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
         let input = try required(\.inputImage)
-        return NeighbourhoodKernel.clamped(input, name: "median3x3", parameters: "", rx: 1, ry: 1, digest: { _ in }) { s, x, y in
-            var p = [SIMD4<Float>](repeating: .zero, count: 9)
-            for j in 0..<3 { for i in 0..<3 { p[j * 3 + i] = s.read(x: x + i - 1, y: y + j - 1) } }
-            return Self.median9(&p)
+        return NeighbourhoodKernel.rows(input, name: "median3x3", parameters: "", rx: 1, ry: 1, digest: { _ in }) { rows, out, count in
+            Self.medianRow(rows[0], rows[1], rows[2], into: out, count: count)
         }
     }
 
-    /// The median of nine values, per component: Paeth's 19-exchange selection network
-    /// (each exchange a component-wise min and max).
-    @inline(__always) static func median9(_ p: inout [SIMD4<Float>]) -> SIMD4<Float> {
-        @inline(__always) func order(_ a: Int, _ b: Int) {
-            let lo = pointwiseMin(p[a], p[b])
-            p[b] = pointwiseMax(p[a], p[b])
-            p[a] = lo
+    /// One row of 3×3 medians, per component. Each column of three is sorted once and shared
+    /// by the three windows that contain it; a window's median is then the median of (the
+    /// largest of its three column minima, the median of its three column medians, the
+    /// smallest of its three column maxima), Paeth's selection network split by columns.
+    static func medianRow(
+        _ top: UnsafePointer<SIMD4<Float>>, _ mid: UnsafePointer<SIMD4<Float>>, _ bottom: UnsafePointer<SIMD4<Float>>,
+        into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int
+    ) {
+        @inline(__always) func sorted(_ c: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+            let a = top[c]
+            let b = mid[c]
+            let lo1 = pointwiseMin(a, b)
+            let hi1 = pointwiseMax(a, b)
+            let lo = pointwiseMin(lo1, bottom[c])
+            let x = pointwiseMax(lo1, bottom[c])
+            return (lo, pointwiseMin(hi1, x), pointwiseMax(hi1, x))
         }
-        order(1, 2)
-        order(4, 5)
-        order(7, 8)
-        order(0, 1)
-        order(3, 4)
-        order(6, 7)
-        order(1, 2)
-        order(4, 5)
-        order(7, 8)
-        order(0, 3)
-        order(5, 8)
-        order(4, 7)
-        order(3, 6)
-        order(1, 4)
-        order(2, 5)
-        order(4, 7)
-        order(4, 2)
-        order(6, 4)
-        order(4, 2)
-        return p[4]
+        var (l0, m0, h0) = sorted(-1)
+        var (l1, m1, h1) = sorted(0)
+        for i in 0..<count {
+            let (l2, m2, h2) = sorted(i + 1)
+            let low = pointwiseMax(pointwiseMax(l0, l1), l2)
+            let high = pointwiseMin(pointwiseMin(h0, h1), h2)
+            out[i] = median3(low, median3(m0, m1, m2), high)
+            (l0, m0, h0) = (l1, m1, h1)
+            (l1, m1, h1) = (l2, m2, h2)
+        }
+    }
+
+    @inline(__always) static func median3(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>) -> SIMD4<Float> {
+        pointwiseMax(pointwiseMin(a, b), pointwiseMin(pointwiseMax(a, b), c))
     }
 }

@@ -3,24 +3,42 @@ import DaguerreCore
 /// Kernels that read a fixed window around each pixel (convolutions, the median, edge
 /// detectors) with the input's edge pixels repeated outward, as Core Image's convolution
 /// filters do: the output keeps the input's extent and its borders do not darken (I3, I4).
-/// The window is `2·rx + 1` by `2·ry + 1` pixels.
+/// The window is `2·rx + 1` by `2·ry + 1` pixels; the work is scheduled by `StencilNode`.
 ///
 /// ```swift
-/// let right = NeighbourhoodKernel.clamped(image, name: "shift", parameters: "", rx: 1, ry: 0, digest: { _ in }) { s, x, y in
-///     s.read(x: x + 1, y: y)
+/// let right = NeighbourhoodKernel.clamped(image, name: "shift", parameters: "", rx: 1, ry: 0, digest: { _ in }) { w in
+///     w[1, 0]
 /// }
 /// ```
 enum NeighbourhoodKernel {
-    /// `body(sampler, x, y)` computes the pixel whose top-left corner is (x, y), reading only
-    /// within ±`rx` columns and ±`ry` rows of it.
+    /// The window around one output pixel: `w[dx, dy]` is the input pixel dx columns right and
+    /// dy rows down of it (both within the window's half-sizes).
+    struct Window {
+        let rows: UnsafePointer<UnsafePointer<SIMD4<Float>>>
+        let ry: Int
+        let i: Int
+        @inline(__always) subscript(dx: Int, dy: Int) -> SIMD4<Float> { rows[dy + ry][i + dx] }
+    }
+
+    /// `body(window)` computes each output pixel from its window.
     static func clamped(
         _ input: Image, name: String, parameters: String, rx: Int, ry: Int, digest: (inout DigestBuilder) -> Void,
-        body: @escaping @Sendable (Sampler, Int, Int) -> SIMD4<Float>
+        body: @escaping @Sendable (Window) -> SIMD4<Float>
     ) -> Image {
-        let node = SamplingNode(
-            name: name, inputs: [input.clampedToExtent().node], extent: input.extent, parameters: parameters, outputFormat: nil,
-            digest: digest, roi: { _, r in r.insetBy(dx: -Double(rx), dy: -Double(ry)) }
-        ) { s, p in body(s[0], Int(p.x.rounded(.down)), Int(p.y.rounded(.down))) }
-        return Image(node)
+        rows(input, name: name, parameters: parameters, rx: rx, ry: ry, digest: digest) { rows, out, count in
+            for i in 0..<count { out[i] = body(Window(rows: rows, ry: ry, i: i)) }
+        }
+    }
+
+    /// `body` computes a whole output row at once (see `StencilNode.RowBody`), for kernels that
+    /// reuse work between neighbouring pixels.
+    static func rows(
+        _ input: Image, name: String, parameters: String, rx: Int, ry: Int, digest: (inout DigestBuilder) -> Void,
+        body: @escaping StencilNode.RowBody
+    ) -> Image {
+        let clamped = input.clampedToExtent()
+        return Image(
+            StencilNode(
+                name: name, input: clamped.node, extent: input.extent, parameters: parameters, rx: rx, ry: ry, digest: digest, body: body))
     }
 }

@@ -39,20 +39,23 @@ extension ConvolutionFilter {
         let weights = self.weights
         let bias = self.bias
         // Only the taps that are not zero, as (dx, dy, weight).
-        let taps: [(Int, Int, Float)] = (0..<(w * h)).compactMap { i in
-            weights[i] == 0 ? nil : (i % w - rx, i / w - ry, Float(weights[i]))
+        let taps: [(dx: Int, dy: Int, weight: SIMD4<Float>)] = (0..<(w * h)).compactMap { i in
+            weights[i] == 0 ? nil : (i % w - rx, i / w - ry, SIMD4(repeating: Float(weights[i])))
         }
         let b = SIMD4<Float>(repeating: Float(bias))
-        return NeighbourhoodKernel.clamped(
+        return NeighbourhoodKernel.rows(
             input, name: Self.declaration.name, parameters: "\(weights) bias \(bias)", rx: rx, ry: ry,
             digest: { d in
                 d.add(weights)
                 d.add(bias)
             }
-        ) { s, x, y in
-            var acc = b
-            for (dx, dy, wt) in taps { acc.addProduct(s.read(x: x + dx, y: y + dy), SIMD4(repeating: wt)) }
-            return acc
+        ) { rows, out, count in
+            // Tap by tap along the row: each output's sum runs over the taps in the same order.
+            out.update(repeating: b, count: count)
+            for tap in taps {
+                let src = rows[tap.dy + ry] + tap.dx
+                for i in 0..<count { out[i].addProduct(src[i], tap.weight) }
+            }
         }
     }
 }

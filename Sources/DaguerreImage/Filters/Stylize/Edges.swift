@@ -30,23 +30,23 @@ public struct Edges: Filter {
         let input = try required(\.inputImage)
         let k = Float(intensity)
         return NeighbourhoodKernel.clamped(input, name: "edges", parameters: "intensity \(k)", rx: 1, ry: 1, digest: { d in d.add(k) }) {
-            s, x, y in
-            let (gx, gy) = Self.sobel(s, x, y)
+            w in
+            let (gx, gy) = Self.sobel(w)
             let m = (gx * gx + gy * gy).squareRoot() * k
             return SIMD4(m.x, m.y, m.z, 1)
         }
     }
 
-    /// The 3×3 Sobel derivatives (x to the right, y down) at (x, y), per component.
-    @inline(__always) static func sobel(_ s: Sampler, _ x: Int, _ y: Int) -> (SIMD4<Float>, SIMD4<Float>) {
-        let a = s.read(x: x - 1, y: y - 1)
-        let b = s.read(x: x, y: y - 1)
-        let c = s.read(x: x + 1, y: y - 1)
-        let d = s.read(x: x - 1, y: y)
-        let f = s.read(x: x + 1, y: y)
-        let g = s.read(x: x - 1, y: y + 1)
-        let h = s.read(x: x, y: y + 1)
-        let i = s.read(x: x + 1, y: y + 1)
+    /// The 3×3 Sobel derivatives (x to the right, y down) at the window's centre, per component.
+    @inline(__always) static func sobel(_ w: NeighbourhoodKernel.Window) -> (SIMD4<Float>, SIMD4<Float>) {
+        let a = w[-1, -1]
+        let b = w[0, -1]
+        let c = w[1, -1]
+        let d = w[-1, 0]
+        let f = w[1, 0]
+        let g = w[-1, 1]
+        let h = w[0, 1]
+        let i = w[1, 1]
         return ((c + 2 * f + i) - (a + 2 * d + g), (g + 2 * h + i) - (a + 2 * b + c))
     }
 }

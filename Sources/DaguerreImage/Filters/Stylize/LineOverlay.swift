@@ -44,8 +44,8 @@ public struct LineOverlay: Filter {
         return NeighbourhoodKernel.clamped(
             luminance, name: "lineOverlay", parameters: "intensity \(k) threshold \(t) contrast \(c)", rx: 1, ry: 1,
             digest: { d in d.add([Double(k), Double(t), Double(c)]) }
-        ) { s, x, y in
-            let (gx, gy) = Edges.sobel(s, x, y)
+        ) { w in
+            let (gx, gy) = Edges.sobel(w)
             let e = (gx.x * gx.x + gy.x * gy.x).squareRoot() * k
             return SIMD4(0, 0, 0, min(max((e - t) * c, 0), 1))
         }
