@@ -177,11 +177,17 @@ public struct TextRasterizer: Sendable {
         return style.map { "\(family):style=\($0)" } ?? family
     }
 
+    /// The matches made so far, by the name asked for (fontconfig's matching is the slow part of
+    /// a small render; a gallery or a title per video frame asks for the same font again and
+    /// again). Only read and written under `lock`.
+    nonisolated(unsafe) private static var matches: [String: (String, Int32, String)] = [:]
+
     /// fontconfig's best match for `name`: a file, a face index and the family name.
     static func match(_ given: String) throws(DaguerreError) -> (String, Int32, String) {
         let name = pattern(for: given)
         lock.lock()
         defer { lock.unlock() }
+        if let known = matches[name] { return known }
         guard FcInit() != 0, let config = FcConfigGetCurrent() else {
             throw .unsupported(
                 feature: "fontconfig", hint: "fontconfig could not load its configuration; install fontconfig and a font")
@@ -207,6 +213,8 @@ public struct TextRasterizer: Sendable {
         _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
         var family: UnsafeMutablePointer<FcChar8>?
         let familyName = FcPatternGetString(font, FC_FAMILY, 0, &family) == FcResultMatch ? family.map { String(cString: $0) } : nil
-        return (String(cString: file), index, familyName ?? "?")
+        let found = (String(cString: file), index, familyName ?? "?")
+        if matches.count < 64 { matches[name] = found }
+        return found
     }
 }

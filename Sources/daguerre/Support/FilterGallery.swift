@@ -76,9 +76,12 @@ struct FilterGallery {
                 areas.append((d.name, x, cy))
                 draw(try label.render(d.name), in: &sheet, x: x, y: cy + cellH + 1, maxWidth: cellW)
                 do {
-                    let out = try render(d)
+                    // Rendered once, in 16 bits; the page's PNG and the sheet's cell both come
+                    // from that buffer.
+                    let pixels = try context.createBuffer(try render(d), bounds: frame, format: .rgba16, colorSpace: .sRGB)
+                    let out = Image(buffer: pixels, colorSpace: .sRGB).transformed(by: .init(translationX: frame.minX, y: frame.minY))
                     try context.writePNGRepresentation(
-                        of: out, to: filtersDir.appendingPathComponent("\(d.name).png"), colorSpace: .sRGB)
+                        of: out, to: filtersDir.appendingPathComponent("\(d.name).png"), format: .rgba8, colorSpace: .sRGB)
                     let opaque = try context.createBuffer(
                         out.composited(over: Image(color: Color(red: 0.5, green: 0.5, blue: 0.5)).cropped(to: frame)),
                         bounds: frame, format: .rgb8, colorSpace: .sRGB)

@@ -3,7 +3,7 @@ import DaguerreCore
 /// What Pixellate, HexagonalPixellate and Crystallize share (I4): the image is cut into cells
 /// and every pixel takes the colour the input has at its cell's representative point (sampled
 /// bilinearly, the point first clamped inside the input so edge cells do not fade). The output
-/// keeps the input's extent.
+/// keeps the input's extent, infinite for an infinite input.
 enum CellSampling {
     /// `point(p)` is the representative point of the cell holding the pixel centre `p`, which
     /// must lie within `reach` pixels of `p`; nil leaves the pixel transparent.
@@ -12,8 +12,8 @@ enum CellSampling {
         point: @escaping @Sendable (SIMD2<Double>) -> SIMD2<Double>?
     ) throws(DaguerreError) -> Image {
         let e = input.extent
-        guard !e.isInfinite, !e.isEmpty else {
-            throw .invalidArgument(what: name, problem: "the input needs a finite, non-empty extent (crop it first)")
+        guard !e.isEmpty else {
+            throw .invalidArgument(what: name, problem: "the input is empty: there is nothing to sample")
         }
         let node = SamplingNode(
             name: name, inputs: [input.node], extent: e, parameters: parameters, outputFormat: nil, digest: digest,

@@ -35,8 +35,8 @@ public struct ShadedMaterial: Filter {
         let input = try required(\.inputImage)
         let shading = try required(\.shadingImage)
         let e = shading.extent
-        guard !e.isInfinite, !e.isEmpty, !input.extent.isInfinite else {
-            throw Self.invalid(\.shadingImage, "the height field and the shading image need finite extents (crop them first)")
+        guard !e.isInfinite, !e.isEmpty else {
+            throw Self.invalid(\.shadingImage, "the shading image needs a finite, non-empty extent (crop it first)")
         }
         let k = Float(scale)
         let centre = SIMD2(Float(e.midX), Float(e.midY))

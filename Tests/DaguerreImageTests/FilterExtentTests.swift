@@ -1,0 +1,124 @@
+import Daguerre
+import Foundation
+import Testing
+
+/// Every registered filter's output extent, for a finite input (EveryFilterTests' 160×160 at the
+/// origin) and for the same input made infinite (`clampedToExtent()`), against what Core Image
+/// documents and each filter's doc comment states (I3, I4): point-wise and window filters keep
+/// the input's extent (infinite stays infinite), blurs grow it by their reach, distortions by
+/// their circle, tiles and generators are infinite, reductions give their few pixels, and a
+/// filter that needs a finite input refuses an infinite one with a typed error.
+@Suite struct FilterExtentTests {
+    enum Expected {
+        /// The input's extent (finite or infinite); with `finite`, the finite input's extent even
+        /// for the infinite input.
+        case input(finite: Bool = false)
+        static var input: Expected { .input() }
+        /// The input's extent grown by dx left and right, dy above and below.
+        case grown(Double, Double)
+        case rect(Double, Double, Double, Double)
+        /// The default of this rectangle parameter.
+        case parameter(String)
+        case infinite
+        /// Finite, non-empty and inside this rectangle (perspective maps, whose exact box is
+        /// the judges' business).
+        case within(Double, Double, Double, Double)
+        /// A typed error: the filter needs a finite input.
+        case refused
+    }
+
+    /// Where a filter's extent is not its input's: (for the finite input, for the infinite one),
+    /// at the catalogue's defaults.
+    static let exceptions: [String: (finite: Expected, infinite: Expected)] = [
+        // Blurs grow by their reach: ⌈3σ⌉ for σ 10; the radius; the streak of 20 plus the
+        // bilinear tap.
+        "GaussianBlur": (.grown(30, 30), .infinite),
+        "BoxBlur": (.grown(10, 10), .infinite),
+        "DiscBlur": (.grown(8, 8), .infinite),
+        "MotionBlur": (.grown(21, 1), .infinite),
+        // Crop keeps the part inside its rectangle, Core Image's default reaching ±8.98e307.
+        "Crop": (.input, .parameter("inputRectangle")),
+        // The input mapped onto the default corners (118, 484), (646, 507), (548, 140), (155, 153).
+        "PerspectiveTransform": (.rect(118, 140, 528, 367), .refused),
+        "PerspectiveTransformWithExtent": (.within(118, 140, 528, 367), .infinite),
+        "PerspectiveCorrection": (.within(-1e4, -1e4, 2e4, 2e4), .infinite),
+        // Tiles and clamps repeat the input everywhere.
+        "FourfoldTranslatedTile": (.infinite, .infinite), "ParallelogramTile": (.infinite, .infinite),
+        "FourfoldReflectedTile": (.infinite, .infinite), "FourfoldRotatedTile": (.infinite, .infinite),
+        "EightfoldReflectedTile": (.infinite, .infinite), "GlideReflectedTile": (.infinite, .infinite),
+        "AffineTile": (.infinite, .infinite), "AffineClamp": (.infinite, .infinite), "Clamp": (.infinite, .infinite),
+        "Kaleidoscope": (.infinite, .infinite), "TriangleTile": (.infinite, .infinite),
+        "TwelvefoldReflectedTile": (.infinite, .infinite), "SixfoldRotatedTile": (.infinite, .infinite),
+        "PerspectiveTile": (.infinite, .refused), "CircleSplashDistortion": (.infinite, .infinite),
+        // Distortions reach over their circle, centre (150, 150), radius 300; the hole pushes the
+        // input outward by its radius of 150 (plus the bilinear tap and a pixel).
+        "TwirlDistortion": (.rect(-150, -150, 600, 600), .infinite), "VortexDistortion": (.rect(-150, -150, 600, 600), .infinite),
+        "PinchDistortion": (.rect(-150, -150, 600, 600), .infinite), "BumpDistortion": (.rect(-150, -150, 600, 600), .infinite),
+        "HoleDistortion": (.grown(152, 152), .infinite),
+        // Generators: infinite, or the size of what they draw (the HSV wheel of radius 300; a
+        // QR code of 21 modules with a one-module margin; one empty line of text).
+        "ConstantColorGenerator": (.infinite, .infinite), "LinearGradient": (.infinite, .infinite),
+        "RadialGradient": (.infinite, .infinite), "SmoothLinearGradient": (.infinite, .infinite),
+        "GaussianGradient": (.infinite, .infinite), "CheckerboardGenerator": (.infinite, .infinite),
+        "StripesGenerator": (.infinite, .infinite),
+        "HueSaturationValueGradient": (.rect(0, 0, 600, 600), .rect(0, 0, 600, 600)),
+        "QRCodeGenerator": (.rect(0, 0, 23, 23), .rect(0, 0, 23, 23)),
+        "TextImageGenerator": (.within(0, 0, 4, 40), .within(0, 0, 4, 40)),
+        // Nine-part filters grow the input by inputGrowAmount (100, 100) and need its edges.
+        "NinePartStretched": (.rect(0, 0, 260, 260), .refused), "NinePartTiled": (.rect(0, 0, 260, 260), .refused),
+        "EdgePreserveUpsampleFilter": (.input, .refused),
+        // Reductions over inputExtent (0, 0, 640, 80), clipped to the input.
+        "AreaAverage": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMaximum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
+        "AreaMinimum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMaximumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
+        "AreaMinimumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
+        "RowAverage": (.rect(0, 0, 1, 80), .rect(0, 0, 1, 80)), "ColumnAverage": (.rect(0, 0, 160, 1), .rect(0, 0, 640, 1)),
+        "AreaHistogram": (.rect(0, 0, 64, 1), .rect(0, 0, 64, 1)),
+        // Where the source is kept only over the background (W3C source-in and source-atop,
+        // multiply's product) or a finite mask chooses between them, the finite background bounds
+        // the result.
+        "SourceInCompositing": (.input, .input(finite: true)), "SourceAtopCompositing": (.input, .input(finite: true)),
+        "MultiplyCompositing": (.input, .input(finite: true)), "BlendWithMask": (.input, .input(finite: true)),
+        "BlendWithAlphaMask": (.input, .input(finite: true)),
+        // A histogram's display: its width, inputHeight 100 high; it needs a finite histogram.
+        "HistogramDisplayFilter": (.rect(0, 0, 160, 100), .refused),
+    ]
+
+    @Test(arguments: EveryFilterTests.names)
+    func outputExtentIsRight(name: String) throws {
+        let d = try FilterRegistry.descriptor(named: name)
+        let finite = try EveryFilterTests.inputs(d)
+        var infinite = finite
+        if case .image(let i)? = finite["inputImage"] { infinite["inputImage"] = .image(i.clampedToExtent()) }
+        let input = Rect(x: 0, y: 0, width: 160, height: 160)
+        let expected = Self.exceptions[name] ?? (.input, .infinite)
+        for (label, values, want) in [("finite", finite, expected.finite), ("infinite", infinite, expected.infinite)] {
+            let what = "\(name), \(label) input"
+            let extent: Rect
+            do { extent = try d.apply(values).extent } catch {
+                if case .refused = want { continue }
+                Issue.record("\(what): refused: \(error)")
+                continue
+            }
+            switch want {
+            case .input(let finite): #expect(label == "finite" || finite ? extent == input : extent.isInfinite, "\(what): \(extent)")
+            case .grown(let dx, let dy): #expect(extent == input.insetBy(dx: -dx, dy: -dy), "\(what): \(extent)")
+            case .rect(let x, let y, let w, let h):
+                // To a millionth of a pixel: perspective corners go through a matrix.
+                let r = Rect(x: x, y: y, width: w, height: h)
+                let off = [extent.minX - r.minX, extent.minY - r.minY, extent.maxX - r.maxX, extent.maxY - r.maxY].map(abs).max() ?? 0
+                #expect(off <= 1e-6, "\(what): \(extent), not \(r)")
+            case .parameter(let key):
+                guard case .rect(let r)? = d.parameters.first(where: { $0.key == key })?.defaultValue else {
+                    Issue.record("\(what): no rectangle default for \(key)")
+                    continue
+                }
+                #expect(extent == r, "\(what): \(extent), not \(key)'s \(r)")
+            case .infinite: #expect(extent.isInfinite, "\(what): \(extent)")
+            case .within(let x, let y, let w, let h):
+                let box = Rect(x: x, y: y, width: w, height: h)
+                #expect(!extent.isInfinite && !extent.isEmpty && box.union(extent) == box, "\(what): \(extent) not inside \(box)")
+            case .refused: Issue.record("\(what): accepted with extent \(extent); it needs a finite input")
+            }
+        }
+    }
+}
