@@ -42,6 +42,11 @@ struct CoreImageCatalogueTests {
             let keys = Set(descriptor.parameters.map(\.key))
             let theirs = Set(entry.inputs.map(\.key))
             #expect(theirs.isSubset(of: keys), "\(descriptor.name) lacks \(theirs.subtracting(keys).sorted())")
+            for input in entry.inputs where input.type == "angle" {
+                let kind = descriptor.parameters.first(where: { $0.key == input.key })?.kind
+                #expect(
+                    kind == .angle, "\(descriptor.name).\(input.key) is an angle in Core Image, declared \(kind.map { "\($0)" } ?? "-")")
+            }
             for input in entry.inputs {
                 guard let theirs = input.defaultText, let ours = descriptor.parameters.first(where: { $0.key == input.key })?.defaultValue
                 else { continue }

@@ -29,7 +29,7 @@ public struct MotionBlur: Filter {
         parameters: [
             .image(\.inputImage),
             .scalar(\.radius, "inputRadius", "Half the streak's length, in pixels.", min: 0, max: 1000, sliderMax: 100),
-            .scalar(
+            .angle(
                 \.angle, "inputAngle", "The streak's direction in radians, counter-clockwise from +x.", sliderMin: -.pi, sliderMax: .pi),
         ])
 

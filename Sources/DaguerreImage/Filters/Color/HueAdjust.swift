@@ -28,7 +28,7 @@ public struct HueAdjust: Filter {
         description: "Rotates every colour's hue about the grey axis by the angle, keeping luminance.",
         parameters: [
             .image(\.inputImage),
-            .scalar(\.angle, "inputAngle", "The rotation in radians.", min: -1e6, max: 1e6, sliderMin: -.pi, sliderMax: .pi),
+            .angle(\.angle, "inputAngle", "The rotation in radians.", min: -1e6, max: 1e6, sliderMin: -.pi, sliderMax: .pi),
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {

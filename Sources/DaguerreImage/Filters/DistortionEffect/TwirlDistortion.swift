@@ -31,7 +31,7 @@ public struct TwirlDistortion: Filter {
         description: "Rotates pixels around a point, most at the centre.",
         parameters: [
             .image(\.inputImage), RadialDistortion.center(\.center), RadialDistortion.radius(\.radius),
-            .scalar(
+            .angle(
                 \.angle, "inputAngle", "The turn at the centre, in radians.", min: -1e4, max: 1e4, sliderMin: -4 * .pi, sliderMax: 4 * .pi),
         ])
 

@@ -32,7 +32,7 @@ public struct VortexDistortion: Filter {
         description: "Spins pixels around a point like a vortex, many turns at the centre.",
         parameters: [
             .image(\.inputImage), RadialDistortion.center(\.center), RadialDistortion.radius(\.radius),
-            .scalar(
+            .angle(
                 \.angle, "inputAngle", "The turn at the centre, in radians.", min: -1e4, max: 1e4, sliderMin: -30 * .pi, sliderMax: 30 * .pi
             ),
         ])

@@ -25,7 +25,7 @@ public struct StraightenFilter: Filter {
         description: "Rotates the image and scales it to fill its extent.",
         parameters: [
             .image(\.inputImage),
-            .scalar(\.angle, "inputAngle", "The rotation in radians.", min: -1e4, max: 1e4, sliderMin: -.pi, sliderMax: .pi),
+            .angle(\.angle, "inputAngle", "The rotation in radians.", min: -1e4, max: 1e4, sliderMin: -.pi, sliderMax: .pi),
         ])
 
     /// The transform for an extent: rotation and fill scale about its centre.

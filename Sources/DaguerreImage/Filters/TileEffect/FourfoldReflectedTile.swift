@@ -33,7 +33,7 @@ public struct FourfoldReflectedTile: Filter {
         description: "Tiles with four-way reflected symmetry.",
         parameters: [.image(\.inputImage)] + TileLattice.parameters(center: \.center, angle: \.angle, width: \.width)
             + [
-                .scalar(
+                .angle(
                     \.acuteAngle, "inputAcuteAngle", "The angle between the tile's sides in radians.", min: -1e4, max: 1e4, sliderMin: 0,
                     sliderMax: .pi)
             ])

@@ -32,7 +32,7 @@ public struct FourfoldTranslatedTile: Filter {
         description: "Repeats a parallelogram of the image by translations.",
         parameters: [.image(\.inputImage)] + TileLattice.parameters(center: \.center, angle: \.angle, width: \.width)
             + [
-                .scalar(
+                .angle(
                     \.acuteAngle, "inputAcuteAngle", "The angle between the tile's sides in radians.", min: -1e4, max: 1e4, sliderMin: 0,
                     sliderMax: .pi)
             ])

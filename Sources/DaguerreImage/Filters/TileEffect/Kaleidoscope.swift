@@ -34,7 +34,7 @@ public struct Kaleidoscope: Filter {
             .image(\.inputImage),
             .scalar(\.count, "inputCount", "How many mirrored wedges (rounded to a whole number).", min: 1, max: 1000, sliderMax: 64),
             .position(\.center, "inputCenter", "The kaleidoscope's centre.", min: -1e7, max: 1e7),
-            .scalar(
+            .angle(
                 \.angle, "inputAngle", "The direction of the wedge read, in radians.", min: -1e4, max: 1e4, sliderMin: -.pi, sliderMax: .pi),
         ])
 

@@ -34,7 +34,7 @@ public struct ParallelogramTile: Filter {
         description: "Reflects a parallelogram of the image in its sides and tiles the result.",
         parameters: [.image(\.inputImage)] + TileLattice.parameters(center: \.center, angle: \.angle, width: \.width)
             + [
-                .scalar(
+                .angle(
                     \.acuteAngle, "inputAcuteAngle", "The angle between the tile's sides in radians.", min: -1e4, max: 1e4, sliderMin: 0,
                     sliderMax: .pi)
             ])

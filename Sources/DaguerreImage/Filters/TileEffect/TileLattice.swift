@@ -166,7 +166,7 @@ struct TileLattice: Sendable {
     ) -> [FilterDeclaration<F>.Parameter] {
         [
             .position(center, "inputCenter", "A corner of the tile.", min: -1e7, max: 1e7),
-            .scalar(angle, "inputAngle", "The tiling's rotation in radians.", min: -1e4, max: 1e4, sliderMin: -.pi, sliderMax: .pi),
+            .angle(angle, "inputAngle", "The tiling's rotation in radians.", min: -1e4, max: 1e4, sliderMin: -.pi, sliderMax: .pi),
             .scalar(width, "inputWidth", "The tile's width.", min: 0, max: 1e6, sliderMax: 200),
         ]
     }
