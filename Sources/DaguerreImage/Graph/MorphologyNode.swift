@@ -58,8 +58,6 @@ final class MorphologyNode: ImageNode, @unchecked Sendable {
 
     override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
         let valid = roi(for: rect, input: 0)
-        let out = context.arena.allocate(SIMD4<Float>.self, count: rect.width * rect.height)
-        let view = TileView(base: UnsafeMutableRawPointer(out), rect: rect, bytesPerRow: rect.width * 16, format: .rgbaf)
         let dod = rect.intersection(pixelExtent)
         guard !valid.isEmpty, !dod.isEmpty else { return ZeroProducer(rect: rect) }
         // The input's valid rows, padded left and right by the identity so every run reads
@@ -67,16 +65,35 @@ final class MorphologyNode: ImageNode, @unchecked Sendable {
         let identity: Float = operation == .maximum ? -.infinity : .infinity
         let padded = valid.width + 2 * rx
         let src = context.arena.allocate(SIMD4<Float>.self, count: padded * valid.height)
-        src.initialize(repeating: SIMD4(repeating: identity), count: padded * valid.height)
         let input = try context.producer(of: inputs[0], rect: valid)
-        for r in 0..<valid.height { input.row(valid.y + r, into: src + r * padded + rx) }
+        for r in 0..<valid.height {
+            let row = src + r * padded
+            row.initialize(repeating: SIMD4(repeating: identity), count: rx)
+            input.row(valid.y + r, into: row + rx)
+            (row + rx + valid.width).initialize(repeating: SIMD4(repeating: identity), count: rx)
+        }
+        let maximum = operation == .maximum
+        if Set(halfWidths).count == 1 {
+            // A rectangle: one run per input row, then each output row is the extreme of its
+            // rows' runs, computed when the row is asked for.
+            let w = halfWidths[0]
+            let n = dod.width
+            let runs = context.arena.allocate(SIMD4<Float>.self, count: n * valid.height)
+            let scratch = context.arena.allocate(SIMD4<Float>.self, count: 2 * (n + 2 * rx))
+            for r in 0..<valid.height {
+                let first = src + r * padded + rx + (dod.x - valid.x) - w
+                Self.run(first, count: n, window: 2 * w + 1, into: runs + r * n, scratch: scratch, maximum: maximum)
+            }
+            return RectangleMorphologyProducer(rect: rect, dod: dod, valid: valid, runs: runs, ry: ry, maximum: maximum)
+        }
+        let out = context.arena.allocate(SIMD4<Float>.self, count: rect.width * rect.height)
+        let view = TileView(base: UnsafeMutableRawPointer(out), rect: rect, bytesPerRow: rect.width * 16, format: .rgbaf)
         // Horizontal runs for each distinct half-width, over the output's columns.
         let n = dod.width
         let runs = context.arena.allocate(SIMD4<Float>.self, count: n * valid.height)
         let scratch = context.arena.allocate(SIMD4<Float>.self, count: 2 * (n + 2 * rx))
         let acc = context.arena.allocate(SIMD4<Float>.self, count: n * dod.height)
         acc.initialize(repeating: SIMD4(repeating: identity), count: n * dod.height)
-        let maximum = operation == .maximum
         for w in Set(halfWidths).sorted() {
             // Run of half-width w ending at output column x: input columns x − w … x + w.
             for r in 0..<valid.height {
@@ -121,6 +138,16 @@ final class MorphologyNode: ImageNode, @unchecked Sendable {
             dst.update(from: src, count: count)
             return
         }
+        if k <= 7 {
+            // A short window: its k − 1 comparisons straight from the source beat the three
+            // passes over scratch rows.
+            for x in 0..<count {
+                var m = src[x]
+                for j in 1..<k { m = Op.of(m, src[x + j]) }
+                dst[x] = m
+            }
+            return
+        }
         let len = count + k - 1
         let g = scratch
         let h = scratch + len
@@ -148,6 +175,41 @@ final class MorphologyNode: ImageNode, @unchecked Sendable {
             for x in 0..<count { acc[x] = pointwiseMax(acc[x], src[x]) }
         } else {
             for x in 0..<count { acc[x] = pointwiseMin(acc[x], src[x]) }
+        }
+    }
+
+    /// A rectangle's output rows: the extreme of the 2·ry + 1 runs around each, those inside the
+    /// input only.
+    final class RectangleMorphologyProducer: RowProducer {
+        let rect: IntRect, dod: IntRect, valid: IntRect
+        let runs: UnsafeMutablePointer<SIMD4<Float>>
+        let ry: Int
+        let maximum: Bool
+        init(rect: IntRect, dod: IntRect, valid: IntRect, runs: UnsafeMutablePointer<SIMD4<Float>>, ry: Int, maximum: Bool) {
+            self.rect = rect
+            self.dod = dod
+            self.valid = valid
+            self.runs = runs
+            self.ry = ry
+            self.maximum = maximum
+        }
+        func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+            guard y >= dod.y, y < dod.maxY else {
+                out.update(repeating: .zero, count: rect.width)
+                return
+            }
+            if dod.x > rect.x { out.update(repeating: .zero, count: dod.x - rect.x) }
+            if dod.maxX < rect.maxX { (out + (dod.maxX - rect.x)).update(repeating: .zero, count: rect.maxX - dod.maxX) }
+            let n = dod.width
+            let dst = out + (dod.x - rect.x)
+            let top = max(y - ry, valid.y)
+            let bottom = min(y + ry, valid.maxY - 1)
+            dst.update(from: runs + (top - valid.y) * n, count: n)
+            if top < bottom {
+                for sy in (top + 1)...bottom {
+                    MorphologyNode.combine(runs + (sy - valid.y) * n, into: dst, count: n, maximum: maximum)
+                }
+            }
         }
     }
 
