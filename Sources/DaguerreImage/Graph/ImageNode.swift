@@ -63,6 +63,20 @@ protocol RowProducer: AnyObject {
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>)
 }
 
+extension RowProducer {
+    /// Makes row `y` transparent outside `dod` (the part of `rect` the node defines) and says
+    /// whether any of the row is left to compute: the pixels `dod.x ..< dod.maxX`.
+    func clear(outside dod: IntRect, row y: Int, _ out: UnsafeMutablePointer<SIMD4<Float>>) -> Bool {
+        guard y >= dod.y, y < dod.maxY, !dod.isEmpty else {
+            out.update(repeating: .zero, count: rect.width)
+            return false
+        }
+        if dod.x > rect.x { out.update(repeating: .zero, count: dod.x - rect.x) }
+        if dod.maxX < rect.maxX { (out + (dod.maxX - rect.x)).update(repeating: .zero, count: rect.maxX - dod.maxX) }
+        return true
+    }
+}
+
 /// A producer of transparent black: what any node yields outside its extent.
 final class ZeroProducer: RowProducer {
     let rect: IntRect

@@ -194,12 +194,7 @@ final class MorphologyNode: ImageNode, @unchecked Sendable {
             self.maximum = maximum
         }
         func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-            guard y >= dod.y, y < dod.maxY else {
-                out.update(repeating: .zero, count: rect.width)
-                return
-            }
-            if dod.x > rect.x { out.update(repeating: .zero, count: dod.x - rect.x) }
-            if dod.maxX < rect.maxX { (out + (dod.maxX - rect.x)).update(repeating: .zero, count: rect.maxX - dod.maxX) }
+            guard clear(outside: dod, row: y, out) else { return }
             let n = dod.width
             let dst = out + (dod.x - rect.x)
             let top = max(y - ry, valid.y)

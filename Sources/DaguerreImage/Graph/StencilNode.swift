@@ -87,12 +87,7 @@ final class StencilProducer: RowProducer {
     }
 
     func row(_ y: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        guard y >= dod.y, y < dod.maxY else {
-            out.update(repeating: .zero, count: rect.width)
-            return
-        }
-        if dod.x > rect.x { out.update(repeating: .zero, count: dod.x - rect.x) }
-        if dod.maxX < rect.maxX { (out + (dod.maxX - rect.x)).update(repeating: .zero, count: rect.maxX - dod.maxX) }
+        guard clear(outside: dod, row: y, out) else { return }
         // Stored row r holds input row dod.y − ry + r, starting at column dod.x − rx.
         for j in 0...(2 * ry) { pointers[j] = UnsafePointer(store + (y - dod.y + j) * stride + rx) }
         body(pointers, out + (dod.x - rect.x), dod.width)
