@@ -41,10 +41,87 @@ def square_wave(u, width, sharpness):
     return sign * np.minimum(edge / k, 1.0)
 
 
+def splitmix(z):
+    """splitmix64's output function on uint64 arrays (wrapping arithmetic)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def random_pixels(x, y, w, h):
+    """RandomGenerator: key = x << 32 | y (32-bit words), two splitmix64 hashes, 24 bits each channel."""
+    xs = (np.arange(x, x + w, dtype=np.int64) & 0xFFFFFFFF).astype(np.uint64)
+    ys = (np.arange(y, y + h, dtype=np.int64) & 0xFFFFFFFF).astype(np.uint64)
+    key = (xs[None, :] << np.uint64(32)) | ys[:, None]
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    with np.errstate(over="ignore"):
+        h1 = splitmix(key + golden)
+        h2 = splitmix(key + np.uint64(2) * golden)
+    m = np.uint64(0xFFFFFF)
+    chans = [h1 >> np.uint64(40), (h1 >> np.uint64(8)) & m, h2 >> np.uint64(40), (h2 >> np.uint64(8)) & m]
+    return np.stack([c.astype(np.float64) / 2**24 for c in chans], axis=-1)
+
+
+def striation(X, Y, contrast, t):
+    th = np.arctan2(Y, X)
+    ph = 2 * np.pi * t
+    n = (np.sin(13 * th + ph) + np.sin(29 * th - 2 * ph) + np.sin(47 * th + 3 * ph)) / 3
+    return np.clip(0.5 + 0.5 * contrast * n, 0, 1)
+
+
+def light(name, p, X, Y):
+    """The three light generators as their doc comments define them (premultiplied RGBA)."""
+    num = lambda k, d: p.get(k, [d])[0]
+    cx, cy = p.get("inputCenter", [150, 150])
+    X, Y = X - cx, Y - cy
+    r = np.hypot(X, Y)
+    if name == "SunbeamsGenerator":
+        c = colour(p, "inputColor", [1, 0.5, 0, 1])
+        R, M = num("inputSunRadius", 40), num("inputMaxStriationRadius", 2.58)
+        strength = num("inputStriationStrength", 0.5)
+        S = striation(X, Y, num("inputStriationContrast", 1.375), num("inputTime", 0))
+        I = np.clip(R + 0.5 - r, 0, 1)
+        if R > 0:
+            rho = r / R
+            glow = 0.5 / np.maximum(rho, 1) ** 2
+            fall = np.clip(1 - (rho - 1) / (M - 1), 0, 1) if M > 1 else 0 * rho
+            I = np.minimum(I + glow + strength * S * fall, 1)
+        return c * I[..., None]
+    if name == "StarShineGenerator":
+        c = colour(p, "inputColor", [1, 0.8, 0.6, 1])
+        radius, width = num("inputRadius", 50), num("inputCrossWidth", 2.5)
+        angle = num("inputCrossAngle", 0.6)
+        L = num("inputCrossScale", 15) * radius * 2 ** num("inputEpsilon", -2)
+        o = 2 ** (num("inputCrossOpacity", -2) / 2)
+        I = 1 / (1 + 16 * r * r / radius**2) if radius > 0 else 0 * r
+        if width > 0 and L > 0:
+            u = X * np.cos(angle) + Y * np.sin(angle)
+            v = -X * np.sin(angle) + Y * np.cos(angle)
+            arm = lambda a, b: o * np.exp(-b * b / (2 * width * width)) / (1 + (a / L) ** 2)
+            I = I + arm(u, v) + arm(v, u)
+        return c * np.minimum(I, 1)[..., None]
+    if name == "LenticularHaloGenerator":
+        c = colour(p, "inputColor", [1, 0.9, 0.8, 1])
+        H, half = num("inputHaloRadius", 70), num("inputHaloWidth", 87) / 2
+        spread = (1 - min(num("inputHaloOverlap", 0.77), 1)) * half
+        strength = num("inputStriationStrength", 0.5)
+        S = striation(X, Y, num("inputStriationContrast", 1), num("inputTime", 0))
+        if half <= 0:
+            return np.zeros(X.shape + (4,))
+        layers = [np.maximum(0, 1 - ((r - Rk) / half) ** 2) for Rk in (H + spread, H, H - spread)]
+        Ik = np.clip(np.stack(layers, axis=-1) * (1 - strength + strength * S)[..., None], 0, 1)
+        return np.concatenate([c[:3] * Ik, c[3] * Ik.max(axis=-1, keepdims=True)], axis=-1)
+    raise SystemExit(f"unknown light {name}")
+
+
 def expected(name, p, x, y, w, h):
     xs = x + np.arange(w) + 0.5
     ys = y + np.arange(h) + 0.5
     X, Y = np.meshgrid(xs, ys)
+    if name == "RandomGenerator":
+        return random_pixels(x, y, w, h)
+    if name in ("SunbeamsGenerator", "StarShineGenerator", "LenticularHaloGenerator"):
+        return light(name, p, X, Y)
     if name in ("CheckerboardGenerator", "StripesGenerator"):
         c0 = colour(p, "inputColor0", [1, 1, 1, 1])
         c1 = colour(p, "inputColor1", [0, 0, 0, 1])
@@ -82,8 +159,21 @@ def patterns(manifest):
         ours = np.fromfile(case["file"], dtype=np.float32).reshape(h, w, 4).astype(np.float64)
         want = expected(case["name"], case["params"], case["x"], case["y"], w, h)
         diff = np.abs(ours - want)
-        out.append({"name": case["name"], "label": case.get("label", ""), "max_abs_diff": float(diff.max()),
-                    "mean_abs_diff": float(diff.mean())})
+        r = {"name": case["name"], "label": case.get("label", ""), "max_abs_diff": float(diff.max()),
+             "mean_abs_diff": float(diff.mean())}
+        if case["name"] == "RandomGenerator":
+            # Uniform on [0, 1): mean 1/2, variance 1/12 per channel; neighbours and channels
+            # uncorrelated (Pearson's r).
+            flat = ours.reshape(-1, 4)
+            r["mean"] = [float(v) for v in flat.mean(axis=0)]
+            r["variance"] = [float(v) for v in flat.var(axis=0)]
+            corr = [np.corrcoef(ours[:, 1:, k].ravel(), ours[:, :-1, k].ravel())[0, 1] for k in range(4)]
+            corr += [np.corrcoef(ours[1:, :, k].ravel(), ours[:-1, :, k].ravel())[0, 1] for k in range(4)]
+            cc = np.corrcoef(flat.T)
+            corr += [cc[i, j] for i in range(4) for j in range(i + 1, 4)]
+            r["max_abs_correlation"] = float(np.max(np.abs(corr)))
+            r["min"], r["max"] = float(ours.min()), float(ours.max())
+        out.append(r)
     return out
 
 
@@ -104,6 +194,12 @@ def halftone(manifest):
         fu = frac((X * np.cos(angle) + Y * np.sin(angle)) / width)
         fv = frac((-X * np.sin(angle) + Y * np.cos(angle)) / width)
         name = case["name"]
+        if name == "CMYKHalftone":
+            want, steep = cmyk(src, p, X, Y)
+            diff = np.abs(ours - want)
+            out.append({"name": name, "label": case.get("label", ""), "max_abs_diff": float(diff[~steep].max()),
+                        "mean_abs_diff": float(diff.mean()), "on_threshold": int(steep.sum())})
+            continue
         if name == "DotScreen":
             s_ = 1 - 2 * (fu * fu + fv * fv)
         elif name == "LineScreen":
@@ -123,6 +219,74 @@ def halftone(manifest):
         steep = np.abs(lum - s_) < 1e-5
         out.append({"name": name, "label": case.get("label", ""), "max_abs_diff": float(diff[~steep].max()),
                     "mean_abs_diff": float(diff.mean()), "on_threshold": int(steep.sum())})
+    return out
+
+
+def cmyk(src, p, X, Y):
+    """CMYKHalftone as its doc comment defines it; X, Y: offsets from the centre. Returns the
+    expected premultiplied RGBA and the pixels where an ink sits on its threshold."""
+    width = max(p.get("inputWidth", [6])[0], 1)
+    angle = p.get("inputAngle", [0])[0]
+    sharp = p.get("inputSharpness", [0.7])[0]
+    gcr, ucr = p.get("inputGCR", [1])[0], p.get("inputUCR", [0.5])[0]
+    a = src[..., 3]
+    rgb = np.clip(src[..., :3] / np.where(a > 0, a, 1)[..., None], 0, 1)
+    cmy0 = 1 - rgb
+    k = np.clip(gcr * cmy0.min(axis=-1), 0, 1)
+    cmy = np.clip(cmy0 - ucr * k[..., None], 0, 1)
+    cover = np.concatenate([cmy, k[..., None]], axis=-1)
+    eps = max(1 - sharp, 2 / width)
+    paper = np.empty_like(cover)
+    steep = np.zeros(a.shape, dtype=bool)
+    frac = lambda t: t - np.round(t)
+    for j, deg in enumerate([15, 75, 0, 45]):
+        th = angle + np.radians(deg)
+        fu = frac((X * np.cos(th) + Y * np.sin(th)) / width)
+        fv = frac((-X * np.sin(th) + Y * np.cos(th)) / width)
+        s_ = 1 - 2 * (fu * fu + fv * fv)
+        paper[..., j] = np.clip(0.5 + (1 - cover[..., j] - s_) / eps, 0, 1)
+        steep |= np.abs(1 - cover[..., j] - s_) < 1e-5
+    out = np.stack([paper[..., 0] * paper[..., 3], paper[..., 1] * paper[..., 3], paper[..., 2] * paper[..., 3]], axis=-1)
+    out = np.concatenate([out * a[..., None], a[..., None]], axis=-1)
+    return np.where((a > 0)[..., None], out, src), steep
+
+
+def comic(manifest):
+    """Each case: {"input", "file", "x", "y", "w", "h"}: our input rendered with a one-pixel
+    margin ((w + 2) x (h + 2), from (x - 1, y - 1)) and our output of (x, y, w, h), float32
+    RGBA, linear, premultiplied. ComicEffect's recipe as its doc comment states it: posterize
+    (6 levels), CMYKHalftone (defaults), black ink of alpha clamp((|Sobel Y| - 0.1) * 50, 0, 1)
+    over it."""
+    out = []
+    for case in manifest:
+        w, h = case["w"], case["h"]
+        big = np.fromfile(case["input"], dtype=np.float32).reshape(h + 2, w + 2, 4).astype(np.float64)
+        ours = np.fromfile(case["file"], dtype=np.float32).reshape(h, w, 4).astype(np.float64)
+        src = big[1:-1, 1:-1]
+        a = src[..., 3]
+        n = 6
+        un = src[..., :3] / np.where(a > 0, a, 1)[..., None]
+        scaled = np.clip(un, 0, 1) * n
+        poster = np.minimum(np.floor(scaled), n - 1) / (n - 1)
+        # float32 rounding may put a value on the other side of a level's edge
+        level = np.round(scaled)
+        near_level = np.any((np.abs(scaled - level) < 1e-4) & (level >= 1) & (level <= n - 1), axis=-1)
+        flat = np.concatenate([poster * a[..., None], a[..., None]], axis=-1)
+        X, Y = np.meshgrid(case["x"] + np.arange(w) + 0.5 - 150, case["y"] + np.arange(h) + 0.5 - 150)
+        printed, steep = cmyk(flat, {}, X, Y)
+        lum = big[..., :3] @ np.array([0.2126, 0.7152, 0.0722])
+        gx = (lum[:-2, 2:] + 2 * lum[1:-1, 2:] + lum[2:, 2:]) - (lum[:-2, :-2] + 2 * lum[1:-1, :-2] + lum[2:, :-2])
+        gy = (lum[2:, :-2] + 2 * lum[2:, 1:-1] + lum[2:, 2:]) - (lum[:-2, :-2] + 2 * lum[:-2, 1:-1] + lum[:-2, 2:])
+        e = np.hypot(gx, gy)
+        ink = np.clip((e - 0.1) * 50, 0, 1)
+        near_ink = (np.abs(e - 0.1) < 1e-4) | (np.abs(e - 0.12) < 1e-4)
+        want = printed * (1 - ink[..., None])
+        want[..., 3] += ink
+        diff = np.abs(ours - want)
+        skip = steep | near_level | near_ink
+        out.append({"label": case.get("label", ""), "max_abs_diff": float(diff[~skip].max()),
+                    "mean_abs_diff": float(diff.mean()), "skipped": int(skip.sum()),
+                    "ink_fraction": float((ink > 0.5).mean()), "differing": int((diff.max(axis=-1) > 1e-3).sum())})
     return out
 
 
@@ -155,7 +319,7 @@ def main():
     mode, path = sys.argv[1], sys.argv[2]
     with open(path) as f:
         manifest = json.load(f)
-    result = {"patterns": patterns, "halftone": halftone, "codes": codes}[mode](manifest)
+    result = {"patterns": patterns, "halftone": halftone, "comic": comic, "codes": codes}[mode](manifest)
     print(json.dumps({"cases": result}))
 
 

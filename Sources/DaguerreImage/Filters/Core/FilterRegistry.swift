@@ -138,6 +138,10 @@ public enum FilterRegistry {
         GaussianGradient.self,
         CheckerboardGenerator.self,
         StripesGenerator.self,
+        RandomGenerator.self,
+        SunbeamsGenerator.self,
+        StarShineGenerator.self,
+        LenticularHaloGenerator.self,
         // Codes
         QRCodeGenerator.self,
         // Halftone
@@ -145,6 +149,7 @@ public enum FilterRegistry {
         LineScreen.self,
         HatchedScreen.self,
         CircularScreen.self,
+        CMYKHalftone.self,
         // Stylize
         NinePartStretched.self,
         NinePartTiled.self,
@@ -170,6 +175,7 @@ public enum FilterRegistry {
         Gloom.self,
         SpotLight.self,
         SpotColor.self,
+        ComicEffect.self,
         // Reduction
         AreaAverage.self,
         AreaMaximum.self,
