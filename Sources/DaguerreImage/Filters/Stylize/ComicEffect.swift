@@ -33,19 +33,7 @@ public struct ComicEffect: Filter {
         let input = try required(\.inputImage)
         let flat = try ColorPosterize(inputImage: input, levels: Self.levels).outputImage()
         let print = try CMYKHalftone(inputImage: flat).outputImage()
-        let luminance = Image(
-            PointwiseNode(name: "luminance", inputs: [input.node], extent: input.extent, digest: { _ in }) { span in
-                for i in 0..<span.count { span.pixels[i] = SIMD4(repeating: SpanMath.luminance(span.pixels[i])) }
-            })
-        let (t, c) = (Self.inkThreshold, Self.inkContrast)
-        let ink = NeighbourhoodKernel.clamped(
-            luminance, name: "comicInk", parameters: "threshold \(t) contrast \(c)", rx: 1, ry: 1,
-            digest: { d in d.add([Double(t), Double(c)]) }
-        ) { s, x, y in
-            let (gx, gy) = Edges.sobel(s, x, y)
-            let e = (gx.x * gx.x + gy.x * gy.x).squareRoot()
-            return SIMD4(0, 0, 0, min(max((e - t) * c, 0), 1))
-        }
+        let ink = LineOverlay.ink(input, intensity: 1, threshold: Self.inkThreshold, contrast: Self.inkContrast)
         return ink.composited(over: print)
     }
 }

@@ -34,13 +34,17 @@ public struct LineOverlay: Filter {
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
         let input = try required(\.inputImage)
         let cleaned = try NoiseReduction(inputImage: input, noiseLevel: nrNoiseLevel, sharpness: nrSharpness).outputImage()
+        return Self.ink(cleaned, intensity: Float(edgeIntensity), threshold: Float(threshold), contrast: Float(contrast))
+    }
+
+    /// Black ink where `image`'s luminance has a Sobel gradient above `threshold` (times
+    /// `intensity`), opaque `contrast` times as fast above it: the lines LineOverlay and
+    /// ComicEffect draw.
+    static func ink(_ image: Image, intensity k: Float, threshold t: Float, contrast c: Float) -> Image {
         let luminance = Image(
-            PointwiseNode(name: "luminance", inputs: [cleaned.node], extent: input.extent, digest: { _ in }) { span in
+            PointwiseNode(name: "luminance", inputs: [image.node], extent: image.extent, digest: { _ in }) { span in
                 for i in 0..<span.count { span.pixels[i] = SIMD4(repeating: SpanMath.luminance(span.pixels[i])) }
             })
-        let k = Float(edgeIntensity)
-        let t = Float(threshold)
-        let c = Float(contrast)
         return NeighbourhoodKernel.clamped(
             luminance, name: "lineOverlay", parameters: "intensity \(k) threshold \(t) contrast \(c)", rx: 1, ry: 1,
             digest: { d in d.add([Double(k), Double(t), Double(c)]) }
