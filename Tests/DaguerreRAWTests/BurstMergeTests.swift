@@ -275,6 +275,11 @@ import Testing
         var black = frame
         black.blackLevel = [.nan, 0, 0, 0]
         expectDaguerreError("a black level that is not a number", invalid) { _ = try merge.merge([black, black], noise: Self.profile) }
+        var xTrans = frame
+        xTrans.xTrans = .standard
+        expectDaguerreError("X-Trans frames", { if case .unsupported = $0 { return true } else { return false } }) {
+            _ = try merge.merge([xTrans, xTrans], noise: Self.profile)
+        }
         let tiny = try BayerImage(width: 1, height: 1, pattern: .rggb)
         expectDaguerreError("no whole 2×2 block", invalid) { _ = try merge.merge([tiny, tiny], noise: Self.profile) }
         expectDaguerreError("a noise profile of two pairs", invalid) {

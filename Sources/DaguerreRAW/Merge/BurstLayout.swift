@@ -61,9 +61,14 @@ struct BurstLayout: Sendable {
         self.normalize = normalize
     }
 
-    /// A frame's own consistency: its samples fill its size, which holds at least one 2×2 block,
+    /// A frame's own consistency: a Bayer mosaic (not X-Trans), its samples fill its size, which holds at least one 2×2 block,
     /// and its levels make sense.
     private static func checkOwn(_ f: BayerImage, index i: Int) throws(DaguerreError) {
+        guard f.xTrans == nil else {
+            throw .unsupported(
+                feature: "Merging a burst of X-Trans mosaics (frame \(i) is one)",
+                hint: "the merge aligns and averages 2×2 Bayer blocks; develop X-Trans frames one at a time")
+        }
         guard f.width >= 2, f.height >= 2 else {
             throw .invalidArgument(
                 what: "burst frame \(i) of \(f.width)×\(f.height) photosites", problem: "a frame needs at least one whole 2×2 Bayer block")
