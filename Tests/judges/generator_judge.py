@@ -235,7 +235,10 @@ def cmyk(src, p, X, Y):
     k = np.clip(gcr * cmy0.min(axis=-1), 0, 1)
     cmy = np.clip(cmy0 - ucr * k[..., None], 0, 1)
     cover = np.concatenate([cmy, k[..., None]], axis=-1)
-    eps = max(1 - sharp, 2 / width)
+    eps = min(max(1 - sharp, 2 / width), 1)
+    # the ramp's middle, so that the mean ink over a cell (A uniform on [0, 1]) is the coverage
+    edge = np.where(cover < eps / 2, np.sqrt(2 * eps * cover) - eps / 2,
+                    np.where(cover > 1 - eps / 2, 1 + eps / 2 - np.sqrt(2 * eps * np.maximum(1 - cover, 0)), cover))
     paper = np.empty_like(cover)
     steep = np.zeros(a.shape, dtype=bool)
     frac = lambda t: t - np.round(t)
@@ -248,8 +251,8 @@ def cmyk(src, p, X, Y):
         with np.errstate(invalid="ignore"):
             outer = np.pi * r2 - 4 * (r2 * np.arccos(np.minimum(0.5 / np.maximum(r, 1e-12), 1)) - 0.5 * np.sqrt(np.maximum(r2 - 0.25, 0)))
         area = np.minimum(np.where(r2 <= 0.25, np.pi * r2, outer), 1)
-        paper[..., j] = np.clip(0.5 + (area - cover[..., j]) / eps, 0, 1)
-        steep |= np.abs(area - cover[..., j]) < 1e-5
+        paper[..., j] = np.clip(0.5 + (area - edge[..., j]) / eps, 0, 1)
+        steep |= np.abs(area - edge[..., j]) < 1e-5
     out = np.stack([paper[..., 0] * paper[..., 3], paper[..., 1] * paper[..., 3], paper[..., 2] * paper[..., 3]], axis=-1)
     out = np.concatenate([out * a[..., None], a[..., None]], axis=-1)
     return np.where((a > 0)[..., None], out, src), steep
