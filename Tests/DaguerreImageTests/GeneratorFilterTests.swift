@@ -329,6 +329,26 @@ struct HalftoneFilterTests {
             #expect(maxDiff <= 1e-3, "\(c["label"] ?? "?"): max |ours − definition| = \(maxDiff)")
         }
     }
+
+    @Test("CMYKHalftone keeps a grey's tone: with all the grey in black ink, a flat grey prints its own mean within 0.01")
+    func cmykKeepsTone() throws {
+        // GCR 1, UCR 1: a grey is black ink alone, of coverage 1 − grey. The dots' area is the
+        // coverage and the anti-aliasing ramp is symmetric, so the mean over whole cells is the
+        // grey (in linear light), whatever the angle.
+        let region = Rect(x: 0, y: 0, width: 120, height: 120)
+        for grey in [0.2, 0.5, 0.8] {
+            for angle in [0, 0.5] {
+                let flat = Image(color: Color(red: grey, green: grey, blue: grey, colorSpace: .extendedLinearSRGB)).cropped(to: region)
+                let out = try flat.applying(CMYKHalftone(width: 8, angle: angle, gcr: 1, ucr: 1))
+                let b = try Contexts.float().createBuffer(out, bounds: region, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+                var sum = 0.0
+                for y in 0..<b.height { for x in 0..<b.width { sum += Double(pixelF(b, x, y).y) } }
+                let mean = sum / Double(b.width * b.height)
+                print("measured: CMYKHalftone grey \(grey) angle \(angle): mean printed \(mean.d(4)) (tolerance 0.01)")
+                #expect(abs(mean - grey) <= 0.01, "grey \(grey) angle \(angle): mean \(mean)")
+            }
+        }
+    }
 }
 
 /// Core Image's comic effect (SPEC I4), judged against its stated recipe (posterize, CMYK

@@ -223,7 +223,7 @@ def halftone(manifest):
 
 
 def cmyk(src, p, X, Y):
-    """CMYKHalftone as its doc comment defines it; X, Y: offsets from the centre. Returns the
+    """CMYKHalftone as its doc comment defines it (dots whose area is the ink's coverage); X, Y: offsets from the centre. Returns the
     expected premultiplied RGBA and the pixels where an ink sits on its threshold."""
     width = max(p.get("inputWidth", [6])[0], 1)
     angle = p.get("inputAngle", [0])[0]
@@ -235,7 +235,10 @@ def cmyk(src, p, X, Y):
     k = np.clip(gcr * cmy0.min(axis=-1), 0, 1)
     cmy = np.clip(cmy0 - ucr * k[..., None], 0, 1)
     cover = np.concatenate([cmy, k[..., None]], axis=-1)
-    eps = max(1 - sharp, 2 / width)
+    eps = min(max(1 - sharp, 2 / width), 1)
+    # the ramp's middle, so that the mean ink over a cell (A uniform on [0, 1]) is the coverage
+    edge = np.where(cover < eps / 2, np.sqrt(2 * eps * cover) - eps / 2,
+                    np.where(cover > 1 - eps / 2, 1 + eps / 2 - np.sqrt(2 * eps * np.maximum(1 - cover, 0)), cover))
     paper = np.empty_like(cover)
     steep = np.zeros(a.shape, dtype=bool)
     frac = lambda t: t - np.round(t)
@@ -243,9 +246,13 @@ def cmyk(src, p, X, Y):
         th = angle + np.radians(deg)
         fu = frac((X * np.cos(th) + Y * np.sin(th)) / width)
         fv = frac((-X * np.sin(th) + Y * np.cos(th)) / width)
-        s_ = 1 - 2 * (fu * fu + fv * fv)
-        paper[..., j] = np.clip(0.5 + (1 - cover[..., j] - s_) / eps, 0, 1)
-        steep |= np.abs(1 - cover[..., j] - s_) < 1e-5
+        r2 = fu * fu + fv * fv
+        r = np.sqrt(r2)
+        with np.errstate(invalid="ignore"):
+            outer = np.pi * r2 - 4 * (r2 * np.arccos(np.minimum(0.5 / np.maximum(r, 1e-12), 1)) - 0.5 * np.sqrt(np.maximum(r2 - 0.25, 0)))
+        area = np.minimum(np.where(r2 <= 0.25, np.pi * r2, outer), 1)
+        paper[..., j] = np.clip(0.5 + (area - edge[..., j]) / eps, 0, 1)
+        steep |= np.abs(area - edge[..., j]) < 1e-5
     out = np.stack([paper[..., 0] * paper[..., 3], paper[..., 1] * paper[..., 3], paper[..., 2] * paper[..., 3]], axis=-1)
     out = np.concatenate([out * a[..., None], a[..., None]], axis=-1)
     return np.where((a > 0)[..., None], out, src), steep
@@ -255,7 +262,7 @@ def comic(manifest):
     """Each case: {"input", "file", "x", "y", "w", "h"}: our input rendered with a one-pixel
     margin ((w + 2) x (h + 2), from (x - 1, y - 1)) and our output of (x, y, w, h), float32
     RGBA, linear, premultiplied. ComicEffect's recipe as its doc comment states it: posterize
-    (6 levels), CMYKHalftone (defaults), black ink of alpha clamp((|Sobel Y| - 0.1) * 50, 0, 1)
+    (6 levels) on the sRGB encoding (IEC 61966-2-1), CMYKHalftone (defaults), black ink of alpha clamp((|Sobel Y| - 0.1) * 50, 0, 1)
     over it."""
     out = []
     for case in manifest:
@@ -266,8 +273,12 @@ def comic(manifest):
         a = src[..., 3]
         n = 6
         un = src[..., :3] / np.where(a > 0, a, 1)[..., None]
-        scaled = np.clip(un, 0, 1) * n
-        poster = np.minimum(np.floor(scaled), n - 1) / (n - 1)
+        enc = lambda c: np.where(c <= 0.0031308, 12.92 * c, 1.055 * np.abs(c) ** (1 / 2.4) - 0.055)
+        # LinearToSRGBToneCurve and SRGBToneCurveToLinear look the curve up by the value's
+        # half-float bit pattern: the curve is exact at the half-float nearest the value.
+        half = lambda c: c.astype(np.float16).astype(np.float64)
+        scaled = np.clip(enc(half(un)), 0, 1) * n
+        poster = srgb_to_linear(half(np.minimum(np.floor(scaled), n - 1) / (n - 1)))
         # float32 rounding may put a value on the other side of a level's edge
         level = np.round(scaled)
         near_level = np.any((np.abs(scaled - level) < 1e-4) & (level >= 1) & (level <= n - 1), axis=-1)
@@ -278,8 +289,8 @@ def comic(manifest):
         gx = (lum[:-2, 2:] + 2 * lum[1:-1, 2:] + lum[2:, 2:]) - (lum[:-2, :-2] + 2 * lum[1:-1, :-2] + lum[2:, :-2])
         gy = (lum[2:, :-2] + 2 * lum[2:, 1:-1] + lum[2:, 2:]) - (lum[:-2, :-2] + 2 * lum[:-2, 1:-1] + lum[:-2, 2:])
         e = np.hypot(gx, gy)
-        ink = np.clip((e - 0.1) * 50, 0, 1)
-        near_ink = (np.abs(e - 0.1) < 1e-4) | (np.abs(e - 0.12) < 1e-4)
+        ink = np.clip((e - 0.3) * 10, 0, 1)
+        near_ink = np.zeros(e.shape, dtype=bool)  # the ramp (x10) is gentle enough for float32
         want = printed * (1 - ink[..., None])
         want[..., 3] += ink
         diff = np.abs(ours - want)

@@ -8,11 +8,18 @@ import Foundation
 /// - separation: C₀ = 1 − R, M₀ = 1 − G, Y₀ = 1 − B; black K = clamp(GCR · min(C₀, M₀, Y₀), 0, 1)
 ///   (gray-component replacement), and under-colour removal takes UCR · K out of each colour:
 ///   C = clamp(C₀ − UCR·K, 0, 1), likewise M and Y;
-/// - screening: each ink of coverage v is printed where the paper it leaves, 1 − v, falls
-///   below HalftoneScreen's dot threshold s (width, sharpness and centre as given): the ink
-///   printed is 1 − clamp(½ + (1 − v − s)/ε, 0, 1), ε = max(1 − sharpness, 2/width), with the
-///   screen turned by the angle plus 15° for cyan, 75° for magenta, 0° for yellow and 45° for
-///   black (the classic screen angles);
+/// - screening: each ink is a round dot centred in each cell of a square screen (period
+///   `width`, centred on `center`, turned by the angle plus 15° for cyan, 75° for magenta, 0°
+///   for yellow and 45° for black, the classic screen angles), whose area is the ink's coverage
+///   v: with (fu, fv) a pixel's offset from its cell's centre in cells (as HalftoneScreen
+///   measures it) and A the area of the cell within the distance √(fu² + fv²) of its centre
+///   (πρ² up to ρ = ½, less the four segments outside the cell beyond), the paper left is
+///   clamp(½ + (A − t)/ε, 0, 1), with ε = min(max(1 − sharpness, 2/width), 1) the
+///   anti-aliasing ramp and t the dot's edge: t = v for ε/2 ≤ v ≤ 1 − ε/2,
+///   t = √(2εv) − ε/2 below, t = 1 + ε/2 − √(2ε(1 − v)) above. A being uniform over the cell,
+///   this t makes the mean ink over a cell exactly v, none at v = 0 and all at v = 1: the print
+///   keeps the image's tone (HalftoneScreen's threshold, 2ρ², would print up to π/2 times the
+///   ink);
 /// - recombination, subtractive: R = (1 − C′)(1 − K′), G = (1 − M′)(1 − K′), B = (1 − Y′)(1 − K′).
 /// Alpha is kept. Core Image accepts widths down to −2; the screen's period is max(width, 1)
 /// pixels. Point-wise: it fuses with the filters around it.
@@ -75,7 +82,7 @@ public struct CMYKHalftone: Filter {
         let radians = (Self.inkAngles * (Double.pi / 180)) + angle
         let cosines = SIMD4(cos(radians[0]), cos(radians[1]), cos(radians[2]), cos(radians[3]))
         let sines = SIMD4(sin(radians[0]), sin(radians[1]), sin(radians[2]), sin(radians[3]))
-        let eps = Float(max(1 - sharpness, 2 / w))
+        let eps = Float(min(max(1 - sharpness, 2 / w), 1))
         return Image(
             PointwiseNode(
                 name: "cmykHalftone", inputs: [input.node], extent: input.extent,
@@ -95,14 +102,36 @@ public struct CMYKHalftone: Filter {
                     let cmy = (cmy0 - ucr * k).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1))
                     let coverage = SIMD4(cmy.x, cmy.y, cmy.z, k)
                     let dx = Double(span.x + i) + 0.5 - cx
-                    var s = SIMD4<Float>()
-                    for j in 0..<4 {
-                        s[j] = Float(HalftoneScreen.threshold(.dot, dx: dx, dy: dy, cosA: cosines[j], sinA: sines[j], width: w))
-                    }
-                    let paper = (0.5 + (one - coverage - s) / eps).clamped(lowerBound: .zero, upperBound: one)
+                    var area = SIMD4<Float>()
+                    for j in 0..<4 { area[j] = Float(Self.dotArea(dx: dx, dy: dy, cosA: cosines[j], sinA: sines[j], width: w)) }
+                    let edge = SIMD4(
+                        Self.dotEdge(coverage.x, eps), Self.dotEdge(coverage.y, eps), Self.dotEdge(coverage.z, eps),
+                        Self.dotEdge(coverage.w, eps))
+                    let paper = (0.5 + (area - edge) / eps).clamped(lowerBound: .zero, upperBound: one)
                     // paper = 1 − ink printed: (1 − C′)(1 − K′) and so on.
                     p[i] = SIMD4(paper.x * paper.w * a, paper.y * paper.w * a, paper.z * paper.w * a, a)
                 }
             })
+    }
+
+    /// The area, in cells, of the part of a screen cell nearer its centre than the pixel at
+    /// (dx, dy) from the screen's centre: the coverage at which a round dot reaches the pixel.
+    @inline(__always) static func dotArea(dx: Double, dy: Double, cosA: Double, sinA: Double, width: Double) -> Double {
+        @inline(__always) func frac(_ t: Double) -> Double { t - t.rounded() }
+        let fu = frac((dx * cosA + dy * sinA) / width)
+        let fv = frac((-dx * sinA + dy * cosA) / width)
+        let r2 = fu * fu + fv * fv
+        guard r2 > 0.25 else { return Double.pi * r2 }
+        // Less the four circular segments beyond the cell's edges, each at ½ from the centre.
+        let r = r2.squareRoot()
+        return min(Double.pi * r2 - 4 * (r2 * acos(0.5 / r) - 0.5 * (r2 - 0.25).squareRoot()), 1)
+    }
+
+    /// Where a dot of coverage `v` puts the middle of its ramp of width `eps` (in cell area),
+    /// so that the mean ink over the cell is exactly `v`.
+    @inline(__always) static func dotEdge(_ v: Float, _ eps: Float) -> Float {
+        if v < eps / 2 { return (2 * eps * v).squareRoot() - eps / 2 }
+        if v > 1 - eps / 2 { return 1 + eps / 2 - (2 * eps * (1 - v)).squareRoot() }
+        return v
     }
 }
