@@ -6,8 +6,9 @@ import Testing
 /// Core Image's transitions (SPEC I4): at time 0 each gives the input image and at time 1 the
 /// target image, bit for bit; in between each matches the definition its doc comment states,
 /// computed independently in numpy (transition_judge.py) on two 96×96 Kodak crops in extended
-/// linear sRGB, within 1e-5 in linear values (pixels whose centre lies within 0.01 px of a
-/// swipe edge are left out: float32 and float64 may put them on either side). All cases are judged in one Python run.
+/// linear sRGB, within 1e-5 in linear values. Pixels whose centre lies within 0.01 px of a swipe
+/// edge or a bar's side, or within 1e-5 of a Mod hole's rim, are left out: float32 and float64 may
+/// put them on either side. All cases are judged in one Python run.
 @Suite("Transitions against their documented definitions")
 struct TransitionFilterTests {
     static let size = 96
@@ -32,10 +33,61 @@ struct TransitionFilterTests {
                 ],
                 ["time": 0.55, "extent": [10, 5, 80, 70], "angle": 0.7, "width": 25, "opacity": 0.6, "color": [0.2, 0.5, 0.9]]
             ),
+            ("BarsSwipeTransition", ["inputTime": 0.4], ["time": 0.4, "angle": 3.14159, "width": 30, "bar_offset": 10]),
+            (
+                "BarsSwipeTransition", ["inputTime": 0.7, "inputAngle": 0.5, "inputWidth": 12, "inputBarOffset": 20],
+                ["time": 0.7, "angle": 0.5, "width": 12, "bar_offset": 20]
+            ),
+            flash(time: 0.3, extent: [0, 0, 96, 96], reach: 2.58),
+            flash(time: 0.6, extent: [10, 5, 80, 70], reach: 1.8),
+            flash(time: 0.5, extent: [0, 0, 96, 96], reach: 0.5),
+            flash(time: 0.92, extent: [0, 0, 96, 96], reach: 2.58),
+            mod(time: 0.3, angle: 2, radius: 20, compression: 35),
+            mod(time: 0.8, angle: -0.4, radius: 11, compression: 6),
+            (
+                "CopyMachineTransition", ["inputTime": 0.5, "inputExtent": .rect(canvas)],
+                ["time": 0.5, "extent": [0, 0, 96, 96], "angle": 0, "width": 200, "opacity": 1.3, "color": [0.6, 1, 0.8]]
+            ),
+            (
+                "CopyMachineTransition",
+                [
+                    "inputTime": 0.45, "inputExtent": .rect(Rect(x: 10, y: 5, width: 80, height: 70)), "inputAngle": 0.7,
+                    "inputWidth": 30, "inputOpacity": 0.8, "inputColor": .color(Color(red: 0.2, green: 0.5, blue: 0.9)),
+                ],
+                ["time": 0.45, "extent": [10, 5, 80, 70], "angle": 0.7, "width": 30, "opacity": 0.8, "color": [0.2, 0.5, 0.9]]
+            ),
         ]
     }
 
-    static let filters = ["DissolveTransition", "SwipeTransition"]
+    static func flash(time: Double, extent: [Double], reach: Double) -> Case {
+        let rect = Rect(x: extent[0], y: extent[1], width: extent[2], height: extent[3])
+        return (
+            "FlashTransition",
+            [
+                "inputTime": .number(time), "inputExtent": .rect(rect), "inputCenter": .vector([40, 50]),
+                "inputMaxStriationRadius": .number(reach),
+            ],
+            [
+                "time": time, "extent": extent, "center": [40, 50], "color": [1, 0.8, 0.6], "max_striation_radius": reach,
+                "striation_strength": 0.5, "striation_contrast": 1.375, "fade_threshold": 0.85,
+            ]
+        )
+    }
+
+    static func mod(time: Double, angle: Double, radius: Double, compression: Double) -> Case {
+        (
+            "ModTransition",
+            [
+                "inputTime": .number(time), "inputCenter": .vector([48, 48]), "inputAngle": .number(angle),
+                "inputRadius": .number(radius), "inputCompression": .number(compression),
+            ],
+            ["time": time, "center": [48, 48], "angle": angle, "radius": radius, "compression": compression]
+        )
+    }
+
+    static let filters = [
+        "DissolveTransition", "SwipeTransition", "BarsSwipeTransition", "FlashTransition", "ModTransition", "CopyMachineTransition",
+    ]
 
     static func crop(_ kodim: Int, x: Int, y: Int) throws -> (Image, PixelBuffer) {
         let buffer = try Context().createBuffer(

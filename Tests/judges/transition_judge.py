@@ -57,7 +57,90 @@ def swipe(a, b, p):
     return out, edges
 
 
-FILTERS = {"DissolveTransition": dissolve, "SwipeTransition": swipe}
+def bars_swipe(a, b, p):
+    h, w = a.shape[:2]
+    g = dict(p, extent=[0, 0, w, h], width=p["bar_offset"])
+    s, e, lag = swipe_geometry(g, w, h)
+    yy, xx = np.mgrid[0:h, 0:w] + 0.5
+    q = (yy * np.cos(p["angle"]) - xx * np.sin(p["angle"])) / p["width"]
+    bar = np.floor(q).astype(int)
+    edge = np.where(bar % 2 == 0, e, e - lag)
+    out = np.where((s < edge)[..., None], b, a)
+    edges = (np.abs(s - edge) < 0.01) | (np.abs(q - np.round(q)) * p["width"] < 0.01)
+    return out, edges
+
+
+def copy_machine(a, b, p):
+    h, w = a.shape[:2]
+    s, e, width = swipe_geometry(p, w, h)
+    light = np.append(srgb_to_linear(p["color"]), 1.0)
+    middle = e - width / 2
+    l = np.clip(p["opacity"] * (1 - np.abs(2 * (s - middle) / width)), 0, 1)[..., None]
+    band = b + (light - b) * l
+    out = np.where((s >= e)[..., None], a, np.where((s >= e - width)[..., None], band, b))
+    out = crop(out, p["extent"])
+    edges = (np.abs(s - e) < 0.01) | (np.abs(s - (e - width)) < 0.01)
+    return out, edges
+
+
+def crop(img, extent):
+    """Clear outside the rectangle [x, y, w, h] (whole pixels here)."""
+    h, w = img.shape[:2]
+    x0, y0, ew, eh = extent
+    yy, xx = np.mgrid[0:h, 0:w]
+    inside = (xx >= x0) & (xx < x0 + ew) & (yy >= y0) & (yy < y0 + eh)
+    return np.where(inside[..., None], img, 0.0)
+
+
+def mod(a, b, p):
+    h, w = a.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w] + 0.5
+    x, y = xx - p["center"][0], yy - p["center"][1]
+    c, s = np.cos(p["angle"]), np.sin(p["angle"])
+    u = (x * c + y * s) / p["radius"]
+    v = (y * c - x * s) / p["compression"]
+    du = u - 2 * np.floor(u / 2 + 0.5)
+    dv = v - 2 * np.floor(v / 2 + 0.5)
+    m = np.hypot(du, dv) / np.sqrt(2)
+    out = np.where((m < p["time"])[..., None], b, a)
+    edges = np.abs(m - p["time"]) < 1e-5
+    return out, edges
+
+
+def flash(a, b, p):
+    h, w = a.shape[:2]
+    colour = np.append(srgb_to_linear(p["color"]), 1.0)
+    t, fth = p["time"], p["fade_threshold"]
+    if t > fth:
+        return crop(colour + (b - colour) * ((t - fth) / (1 - fth)), p["extent"])
+    x0, y0, ew, eh = p["extent"]
+    cx, cy = p["center"]
+    rmax = max(np.hypot(px - cx, py - cy) for px, py in [(x0, y0), (x0 + ew, y0), (x0, y0 + eh), (x0 + ew, y0 + eh)])
+    radius = rmax * t / fth
+    yy, xx = np.mgrid[0:h, 0:w] + 0.5
+    dx, dy = xx - cx, yy - cy
+    rho = np.hypot(dx, dy) / radius
+    reach = p["max_striation_radius"]
+    amount = np.ones_like(rho)
+    outside = rho > 1
+    if reach > 1:
+        wgt = (reach - rho) / (reach - 1)
+        g = (0.5 + 0.5 * np.cos(24 * np.arctan2(dy, dx))) ** p["striation_contrast"]
+        streak = np.clip(wgt * (1 - p["striation_strength"] * (1 - g) * (1 - wgt)), 0, 1)
+        amount = np.where(outside, np.where(rho < reach, streak, 0.0), 1.0)
+    else:
+        amount = np.where(outside, 0.0, 1.0)
+    return crop(a + (colour - a) * amount[..., None], p["extent"])
+
+
+FILTERS = {
+    "DissolveTransition": dissolve,
+    "SwipeTransition": swipe,
+    "BarsSwipeTransition": bars_swipe,
+    "FlashTransition": flash,
+    "ModTransition": mod,
+    "CopyMachineTransition": copy_machine,
+}
 
 
 def main():

@@ -189,6 +189,10 @@ public enum FilterRegistry {
         // Transition
         DissolveTransition.self,
         SwipeTransition.self,
+        BarsSwipeTransition.self,
+        FlashTransition.self,
+        ModTransition.self,
+        CopyMachineTransition.self,
     ]
 
     /// Names Daguerre used before it took Core Image's, still accepted.

@@ -26,4 +26,15 @@ struct SwipeGeometry: Sendable {
 
     /// The projection of the centre of pixel (x, y).
     @inline(__always) func position(_ x: Int, _ y: Int) -> Float { (Float(x) + 0.5) * cos + (Float(y) + 0.5) * sin }
+
+    /// The projection of the centre of pixel (x, y) on the edge's own direction (−sin angle, cos angle).
+    @inline(__always) func across(_ x: Int, _ y: Int) -> Float { (Float(y) + 0.5) * cos - (Float(x) + 0.5) * sin }
+
+    /// The geometry's numbers, for a node's digest.
+    func digest(_ d: inout DigestBuilder) {
+        d.add(Double(cos))
+        d.add(Double(sin))
+        d.add(Double(edge))
+        d.add(Double(width))
+    }
 }
