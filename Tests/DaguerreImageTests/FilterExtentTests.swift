@@ -81,6 +81,9 @@ import Testing
         "SourceInCompositing": (.input, .input(finite: true)), "SourceAtopCompositing": (.input, .input(finite: true)),
         "MultiplyCompositing": (.input, .input(finite: true)), "BlendWithMask": (.input, .input(finite: true)),
         "BlendWithAlphaMask": (.input, .input(finite: true)),
+        // Transitions with an inputExtent play where it meets the images (it is 0, 0, 300, 300
+        // by default).
+        "FlashTransition": (.input, .parameter("inputExtent")), "CopyMachineTransition": (.input, .parameter("inputExtent")),
         // A histogram's display: its width, inputHeight 100 high; it needs a finite histogram.
         "HistogramDisplayFilter": (.rect(0, 0, 160, 100), .refused),
     ]
