@@ -90,6 +90,9 @@ public enum FilterRegistry {
         TriangleTile.self,
         TwelvefoldReflectedTile.self,
         SixfoldRotatedTile.self,
+        SixfoldReflectedTile.self,
+        OpTile.self,
+        TriangleKaleidoscope.self,
         // Distortion effect
         TwirlDistortion.self,
         VortexDistortion.self,

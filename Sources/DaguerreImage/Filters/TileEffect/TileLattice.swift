@@ -134,6 +134,18 @@ struct TileLattice: Sendable {
         return q
     }
 
+    /// p31m, after `triangle`: the point turned by a multiple of 120° about the triangle's centre
+    /// (½, √3/6) into the wedge between that centre and the side from (0, 0) to (1, 0) (the
+    /// directions from 210° to 330° seen from the centre).
+    @inline(__always) static func threefold(_ q: SIMD2<Double>) -> SIMD2<Double> {
+        let c = SIMD2(0.5, 0.5 / 3.0.squareRoot())
+        let d = q - c
+        let third = 2 * Double.pi / 3
+        let k = ((atan2(d.y, d.x) - 7 * Double.pi / 6) / third).rounded(.down)
+        let turn = -k * third
+        return c + SIMD2(cos(turn) * d.x - sin(turn) * d.y, sin(turn) * d.x + cos(turn) * d.y)
+    }
+
     /// p6: the hexagonal lattice of centres (1, 0), (½, √3/2); the point's offset from the nearest
     /// centre, turned by a multiple of 60° into the sector from 0° to 60°.
     @inline(__always) static func sixfold(_ p: SIMD2<Double>) -> SIMD2<Double> {
