@@ -9,7 +9,8 @@ sampled with OpenCV's bilinear cv2.remap. One run judges every case of a manifes
   warp_judge.py --manifest cases.json
 
 The manifest lists {"name", "params", "ours" (raw RGBA float32), "window" [x, y, w, h]} and the
-input ("input": PNG path, "crop": [x, y, w, h]). Prints a JSON object {"results": [...]}, one per
+input ("input": PNG path, "crop": [x, y, w, h]); a case may add "aux" {"input", "crop"}, a
+second image at the origin (DisplacementDistortion's map, GlassDistortion's texture). Prints a JSON object {"results": [...]}, one per
 case with max/mean |ours - judge| in 1/255 units over all four channels, outside a band of 1
 pixel around the mapping's discontinuities (where neighbouring output pixels' source points are
 more than 3 pixels apart), and how many pixels that band masked.
@@ -296,6 +297,149 @@ def fold_sixfold(a, b):
     return np.cos(turn) * da - np.sin(turn) * db, np.sin(turn) * da + np.cos(turn) * db
 
 
+def bump_linear(p, X, Y, size):
+    cx, cy = p["inputCenter"]
+    R, s, a = p["inputRadius"], p["inputScale"], p["inputAngle"]
+    nx, ny = -math.sin(a), math.cos(a)
+    t = (X - cx) * nx + (Y - cy) * ny
+    f = np.clip(1 - (t / R) ** 2, 0, None)
+    move = np.where(np.abs(t) < R, t * s * f * f, 0.0)
+    return X - nx * move, Y - ny * move
+
+
+def circular_wrap(p, X, Y, size):
+    cx, cy = p["inputCenter"]
+    R, a = p["inputRadius"], p["inputAngle"]
+    dx, dy = X - cx, Y - cy
+    r = np.hypot(dx, dy)
+    # angle from straight up (y down), clockwise, less the turn, into (-pi, pi]
+    phi = np.angle(np.exp(1j * (np.arctan2(dy, dx) + math.pi / 2 - a)))
+    sx, sy = cx + R * phi, cy - r
+    sx[r < R] = np.nan
+    sy[r < R] = np.nan
+    return sx, sy
+
+
+def stretch_crop(p, X, Y, size):
+    w, h = size
+    W, H = round(p["inputSize"][0]), round(p["inputSize"][1])
+    c, k = p["inputCropAmount"], p["inputCenterStretchAmount"]
+    cw = w + c * (min(w, h * W / H) - w)
+    ch = h + c * (min(h, w * H / W) - h)
+    ex, ey = W / cw, H / ch
+    e = max(ex, ey) / min(ex, ey)
+    a = min(2.0, e / (1 + k * (e - 1)))
+    u = (X - W / 2) / (W / 2)
+    v = (Y - H / 2) / (H / 2)
+    if ex > ey:
+        u = u * (a + (1 - a) * np.abs(u))
+    else:
+        v = v * (a + (1 - a) * np.abs(v))
+    sx, sy = w / 2 + u * cw / 2, h / 2 + v * ch / 2
+    out = (X < 0) | (X > W) | (Y < 0) | (Y > H)
+    sx[out] = np.nan
+    sy[out] = np.nan
+    return sx, sy
+
+
+def light_tunnel(p, X, Y, size):
+    cx, cy = p["inputCenter"]
+    R, t = p["inputRadius"], p["inputRotation"]
+    dx, dy = X - cx, Y - cy
+    r = np.hypot(dx, dy)
+    outside = r > R
+    k = np.where(outside, R / np.maximum(r, 1e-300), 1.0)
+    turn = np.where(outside, t * r / R, t)
+    c, s = np.cos(turn), np.sin(turn)
+    return cx + k * (c * dx - s * dy), cy + k * (s * dx + c * dy)
+
+
+def torus(r, R, p):
+    half = p["inputWidth"] / 2
+    k = min(max(1 - 1 / p["inputRefraction"], -1), 1) if p["inputRefraction"] > 0 else -1
+    t = (r - R) / half
+    inside = (np.abs(t) < 1) & (r > 0)
+    f = np.ones_like(r)
+    ti = t[inside]
+    f[inside] = (R + half * ti * (1 - k * (1 - ti * ti))) / r[inside]
+    return f, 0.0
+
+
+def displacement(p, X, Y, size):
+    m = p["_aux"]
+    h, w = m.shape[:2]
+    ix, iy = np.floor(X).astype(int), np.floor(Y).astype(int)
+    ok = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
+    r = np.zeros(X.shape)
+    g = np.zeros(X.shape)
+    r[ok] = np.clip(m[iy[ok], ix[ok], 0], 0, 1) - 0.5
+    g[ok] = 0.5 - np.clip(m[iy[ok], ix[ok], 1], 0, 1)
+    s = p["inputScale"]
+    return X + s * r * ok, Y + s * g * ok
+
+
+def glass_lozenge(p, X, Y, size):
+    a = np.array(p["inputPoint0"], float)
+    b = np.array(p["inputPoint1"], float)
+    R = p["inputRadius"]
+    n = p["inputRefraction"]
+    k = min(max(1 - 1 / n, -1), 1) if n > 0 else -1
+    ax = b - a
+    L2 = float(ax @ ax)
+    s = np.clip(((X - a[0]) * ax[0] + (Y - a[1]) * ax[1]) / L2, 0, 1) if L2 > 0 else np.zeros_like(X)
+    qx, qy = a[0] + ax[0] * s, a[1] + ax[1] * s
+    dx, dy = X - qx, Y - qy
+    r2 = dx * dx + dy * dy
+    f = np.where(r2 < R * R, 1 - k * (1 - r2 / (R * R)), 1.0)
+    return qx + dx * f, qy + dy * f
+
+
+REC709 = np.array([0.2126, 0.7152, 0.0722])
+
+
+def glass_distortion(p, X, Y, size):
+    tex = p["_aux"]
+    th, tw = tex.shape[:2]
+    h = np.clip(tex[..., :3].astype(np.float64) @ REC709, 0, 1)
+    cx, cy = p["inputCenter"]
+    shx, shy = math.floor(cx - tw / 2), math.floor(cy - th / 2)
+    ix = np.floor(X).astype(int) - shx
+    iy = np.floor(Y).astype(int) - shy
+
+    def height(i, j):
+        return h[np.mod(j, th), np.mod(i, tw)]
+
+    gx = height(ix + 1, iy) - height(ix - 1, iy)
+    gy = height(ix, iy + 1) - height(ix, iy - 1)
+    s = p["inputScale"] / 2
+    return X + s * gx, Y + s * gy
+
+
+def droste(p, X, Y, size):
+    w, h = size
+    p0 = np.array(p["inputInsetPoint0"], float)
+    p1 = np.array(p["inputInsetPoint1"], float)
+    c = (p0 + p1) / 2
+    hx, hy = np.abs(p1 - p0) / 2
+    rho = min(w / (2 * hx), h / (2 * hy))
+    if rho <= 1.000001:
+        return X.copy(), Y.copy()
+    L = math.log(rho)
+    r0 = math.log(min(hx, hy))
+    gamma = p["inputPeriodicity"] - 1j * p["inputStrands"] * L / (2 * math.pi)
+    z = ((X - c[0]) + 1j * (Y - c[1])) * np.exp(-1j * p["inputRotation"]) / p["inputZoom"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ws = gamma * np.log(z)
+    ws = r0 + np.mod(ws.real - r0, L) + 1j * ws.imag
+    zs = np.exp(ws)
+    inner = (np.abs(zs.real) < hx) & (np.abs(zs.imag) < hy)
+    zs = np.where(inner, zs * rho, zs)
+    sx, sy = c[0] + zs.real, c[1] + zs.imag
+    sx[z == 0] = np.nan
+    sy[z == 0] = np.nan
+    return sx, sy
+
+
 MAPS = {
     "PerspectiveTransform": perspective_transform,
     "PerspectiveTransformWithExtent": perspective_transform_with_extent,
@@ -321,6 +465,15 @@ MAPS = {
     "BumpDistortion": radial(bump),
     "HoleDistortion": radial(hole),
     "CircleSplashDistortion": radial(splash),
+    "BumpDistortionLinear": bump_linear,
+    "CircularWrap": circular_wrap,
+    "StretchCrop": stretch_crop,
+    "LightTunnel": light_tunnel,
+    "TorusLensDistortion": radial(torus),
+    "DisplacementDistortion": displacement,
+    "GlassLozenge": glass_lozenge,
+    "GlassDistortion": glass_distortion,
+    "Droste": droste,
 }
 
 BORDERS = {"transparent": cv2.BORDER_CONSTANT, "clamp": cv2.BORDER_REPLICATE, "wrap": cv2.BORDER_WRAP}
@@ -333,7 +486,10 @@ def finite(v):
 def judge(case, src):
     x0, y0, w, h = case["window"]
     X, Y = np.meshgrid(np.arange(w) + x0 + 0.5, np.arange(h) + y0 + 0.5)
-    sx, sy = MAPS[case["name"]](case["params"], X, Y, (src.shape[1], src.shape[0]))
+    params = dict(case["params"])
+    if "aux" in case:
+        params["_aux"] = load_input(case["aux"]["input"], case["aux"]["crop"])
+    sx, sy = MAPS[case["name"]](params, X, Y, (src.shape[1], src.shape[0]))
     clear = ~(np.isfinite(sx) & np.isfinite(sy))
     mx = np.where(clear, -10, sx - 0.5).astype(np.float32)
     my = np.where(clear, -10, sy - 0.5).astype(np.float32)
@@ -359,7 +515,8 @@ def judge(case, src):
         "name": case["name"], "label": case.get("label", ""),
         "max_abs_diff": float(diff.max()) if diff.size else 0.0,
         "mean_abs_diff": float(diff.mean()) if diff.size else 0.0,
-        "worst": [int(wx + x0), int(wy + y0)], "worst_source": [finite(sx[wy, wx]), finite(sy[wy, wx])],
+        "worst": [int(wx + x0), int(wy + y0)],
+        "worst_values": [[round(float(v) * 255, 2) for v in ours[wy, wx]], [round(float(v) * 255, 2) for v in ref[wy, wx]]], "worst_source": [finite(sx[wy, wx]), finite(sy[wy, wx])],
         "masked": int(band.sum()), "pixels": int(w * h),
         "nonzero_fraction": float((np.abs(ref[..., 3]) > 0).mean()),
     }
