@@ -47,7 +47,8 @@ import Testing
         "FourfoldReflectedTile": (.infinite, .infinite), "FourfoldRotatedTile": (.infinite, .infinite),
         "EightfoldReflectedTile": (.infinite, .infinite), "GlideReflectedTile": (.infinite, .infinite),
         "AffineTile": (.infinite, .infinite), "AffineClamp": (.infinite, .infinite), "Clamp": (.infinite, .infinite),
-        "Kaleidoscope": (.infinite, .infinite), "TriangleTile": (.infinite, .infinite),
+        "Kaleidoscope": (.infinite, .infinite), "OpTile": (.infinite, .infinite), "SixfoldReflectedTile": (.infinite, .infinite),
+        "TriangleKaleidoscope": (.infinite, .infinite), "TriangleTile": (.infinite, .infinite),
         "TwelvefoldReflectedTile": (.infinite, .infinite), "SixfoldRotatedTile": (.infinite, .infinite),
         "PerspectiveTile": (.infinite, .refused), "CircleSplashDistortion": (.infinite, .infinite),
         // Distortions reach over their circle, centre (150, 150), radius 300; the hole pushes the
@@ -55,6 +56,16 @@ import Testing
         "TwirlDistortion": (.rect(-150, -150, 600, 600), .infinite), "VortexDistortion": (.rect(-150, -150, 600, 600), .infinite),
         "PinchDistortion": (.rect(-150, -150, 600, 600), .infinite), "BumpDistortion": (.rect(-150, -150, 600, 600), .infinite),
         "HoleDistortion": (.grown(152, 152), .infinite),
+        // The linear bump reaches its radius (300) across its line; the wrap's rings, the torus
+        // (radius 160 + half its width 80) and the lozenge (its rod between (150, 150) and
+        // (350, 150), radius 100) their circles; a displacement or a glass texture moves pixels
+        // by at most half their scale (50, 200); each plus the bilinear taps. The light tunnel
+        // spirals out to infinity; StretchCrop makes an image of inputSize (1280×720) and needs
+        // its input's edges.
+        "BumpDistortionLinear": (.grown(302, 302), .infinite), "CircularWrap": (.rect(-2, -2, 304, 304), .infinite),
+        "TorusLensDistortion": (.rect(-50, -50, 400, 400), .infinite), "GlassLozenge": (.rect(0, 0, 450, 250), .infinite),
+        "DisplacementDistortion": (.grown(26, 26), .infinite), "GlassDistortion": (.grown(101, 101), .infinite),
+        "LightTunnel": (.infinite, .infinite), "StretchCrop": (.rect(0, 0, 1280, 720), .refused),
         // Generators: infinite, or the size of what they draw (the HSV wheel of radius 300; a
         // QR code of 21 modules with a one-module margin; one empty line of text).
         "ConstantColorGenerator": (.infinite, .infinite), "LinearGradient": (.infinite, .infinite),

@@ -37,7 +37,7 @@ public struct OpTile: Filter {
             .image(\.inputImage),
             .position(\.center, "inputCenter", "A corner of a tile.", min: -1e7, max: 1e7),
             .scalar(\.scale, "inputScale", "How many tile widths of the image each tile shows.", min: 0, max: 1e4, sliderMax: 10),
-            .scalar(\.angle, "inputAngle", "The tiles' rotation in radians.", min: -1e4, max: 1e4, sliderMin: -.pi, sliderMax: .pi),
+            .angle(\.angle, "inputAngle", "The tiles' rotation in radians.", min: -1e4, max: 1e4, sliderMin: -.pi, sliderMax: .pi),
             .scalar(\.width, "inputWidth", "The tiles' width.", min: 0, max: 1e6, sliderMax: 200),
         ])
 

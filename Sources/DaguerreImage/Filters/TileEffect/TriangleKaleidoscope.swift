@@ -39,7 +39,7 @@ public struct TriangleKaleidoscope: Filter {
             .image(\.inputImage),
             .position(\.point, "inputPoint", "The centre of the triangle read.", min: -1e7, max: 1e7),
             .scalar(\.size, "inputSize", "The triangle's side.", min: 0, max: 1e6, sliderMax: 1000),
-            .scalar(
+            .angle(
                 \.rotation, "inputRotation", "The triangle's rotation in radians.", min: -1e4, max: 1e4, sliderMin: 0, sliderMax: 2 * .pi),
             .scalar(\.decay, "inputDecay", "The factor the colour is multiplied by at every mirror.", min: 0, max: 1, sliderMax: 1),
         ])
