@@ -56,13 +56,13 @@ import Testing
         "TwirlDistortion": (.rect(-150, -150, 600, 600), .infinite), "VortexDistortion": (.rect(-150, -150, 600, 600), .infinite),
         "PinchDistortion": (.rect(-150, -150, 600, 600), .infinite), "BumpDistortion": (.rect(-150, -150, 600, 600), .infinite),
         "HoleDistortion": (.grown(152, 152), .infinite),
-        // The linear bump reaches its radius (300) across its line; the wrap's rings, the torus
+        // The linear bump reaches its radius (300) across its line; the wrap's rings (out to the radius plus the 150 rows above the centre), the torus
         // (radius 160 + half its width 80) and the lozenge (its rod between (150, 150) and
         // (350, 150), radius 100) their circles; a displacement or a glass texture moves pixels
         // by at most half their scale (50, 200); each plus the bilinear taps. The light tunnel
         // spirals out to infinity; StretchCrop makes an image of inputSize (1280×720) and needs
         // its input's edges.
-        "BumpDistortionLinear": (.grown(302, 302), .infinite), "CircularWrap": (.rect(-2, -2, 304, 304), .infinite),
+        "BumpDistortionLinear": (.grown(302, 302), .infinite), "CircularWrap": (.rect(-152, -152, 604, 604), .infinite),
         "TorusLensDistortion": (.rect(-50, -50, 400, 400), .infinite), "GlassLozenge": (.rect(0, 0, 450, 250), .infinite),
         "DisplacementDistortion": (.grown(26, 26), .infinite), "GlassDistortion": (.grown(101, 101), .infinite),
         "LightTunnel": (.infinite, .infinite), "StretchCrop": (.rect(0, 0, 1280, 720), .refused),

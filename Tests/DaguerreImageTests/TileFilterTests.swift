@@ -43,21 +43,6 @@ struct TileFilterTests {
             label: "default rotation"),
     ]
 
-    static func json(_ v: FilterValue) -> Any {
-        switch v {
-        case .number(let n): return n
-        case .vector(let a): return a
-        default: return "\(v)"
-        }
-    }
-
-    /// The case's parameters over the filter's declared defaults (the judge gets every value).
-    static func allParameters(_ c: Case) throws -> [String: FilterValue] {
-        var all: [String: FilterValue] = [:]
-        for p in try FilterRegistry.descriptor(named: c.name).parameters { if let v = p.defaultValue { all[p.key] = v } }
-        return all.merging(c.parameters) { $1 }
-    }
-
     @Test("Every case within its tolerance of the independent mapping, in one judge run")
     func matchesIndependentMappings() throws {
         let dir = try TemporaryDirectory()
@@ -74,7 +59,7 @@ struct TileFilterTests {
             manifest.append([
                 "name": c.name, "label": c.label, "ours": file,
                 "window": [c.window.minX, c.window.minY, c.window.width, c.window.height],
-                "params": try Self.allParameters(c).mapValues(Self.json),
+                "params": try JudgeParameters.all(c.name, c.parameters).mapValues(JudgeParameters.json),
             ])
         }
         let m: [String: Any] = [

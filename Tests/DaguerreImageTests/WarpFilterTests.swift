@@ -156,24 +156,6 @@ struct WarpFilterTests {
             label: "no spiral", window: Rect(x: 0, y: 0, width: 160, height: 128)),
     ]
 
-    static func json(_ v: FilterValue) -> Any {
-        switch v {
-        case .number(let n): return n
-        case .vector(let a): return a
-        case .bool(let b): return b
-        case .rect(let r): return [r.minX, r.minY, r.width, r.height]
-        case .transform(let t): return [t.a, t.b, t.c, t.d, t.tx, t.ty]
-        default: return "\(v)"
-        }
-    }
-
-    /// The case's parameters over the filter's declared defaults (the judge gets every value).
-    static func allParameters(_ c: Case) throws -> [String: FilterValue] {
-        var all: [String: FilterValue] = [:]
-        for p in try FilterRegistry.descriptor(named: c.name).parameters { if let v = p.defaultValue { all[p.key] = v } }
-        return all.merging(c.parameters) { $1 }
-    }
-
     @Test("Every case within its tolerance of the independent mapping, in one judge run")
     func matchesIndependentMappings() throws {
         let dir = try TemporaryDirectory()
@@ -194,7 +176,7 @@ struct WarpFilterTests {
             var entry: [String: Any] = [
                 "name": c.name, "label": c.label, "ours": file, "edge": c.edge,
                 "window": [c.window.minX, c.window.minY, c.window.width, c.window.height],
-                "params": try Self.allParameters(c).mapValues(Self.json),
+                "params": try JudgeParameters.all(c.name, c.parameters).mapValues(JudgeParameters.json),
             ]
             if c.aux != nil {
                 entry["aux"] = [

@@ -314,7 +314,7 @@ def circular_wrap(p, X, Y, size):
     r = np.hypot(dx, dy)
     # angle from straight up (y down), clockwise, less the turn, into (-pi, pi]
     phi = np.angle(np.exp(1j * (np.arctan2(dy, dx) + math.pi / 2 - a)))
-    sx, sy = cx + R * phi, cy - r
+    sx, sy = cx + R * phi, cy - (r - R)
     sx[r < R] = np.nan
     sy[r < R] = np.nan
     return sx, sy

@@ -2,13 +2,14 @@ import DaguerreCore
 import Foundation
 
 /// Wraps the image around a transparent circle (CICircularWrap; SPEC I4): the input's rows above
-/// `center` are bent into rings. An output point at distance r ≥ `radius` from the centre and
-/// at angle φ (measured clockwise on screen from straight up, less `angle`, in (−π, π]) reads
-/// the input at (center.x + radius·φ, center.y − r): the row r above the centre becomes the
-/// ring of radius r, the circle's own rim keeps its scale, and the farther out, the more a row
-/// is stretched around. Inside the circle the output is transparent. Core Image does not
-/// publish its formula; this is Daguerre's definition. Extent: the disc of the rows the input
-/// holds (r up to center.y minus the input's top), and at least the circle.
+/// `center` are bent into rings outside the circle. An output point at distance r ≥ `radius`
+/// from the centre and at angle φ (measured clockwise on screen from straight up, less `angle`,
+/// in (−π, π]) reads the input at (center.x + radius·φ, center.y − (r − radius)): the centre's
+/// row lies along the circle's rim at its own scale, the rows above it go outward, and the
+/// farther out, the more a row is stretched around. Inside the circle the output is
+/// transparent. Core Image does not publish its formula; this is Daguerre's definition. Extent:
+/// the disc out to where the input's top row lands (radius plus center.y minus the input's
+/// top), and at least the circle.
 ///
 /// ```swift
 /// let ring = try photo.applying(CircularWrap(center: [320, 400], radius: 80, angle: 0))
@@ -45,12 +46,12 @@ public struct CircularWrap: Filter {
         let reachOut = c.y - input.extent.minY
         // Rings reach as far as the input's top row; the disc never shrinks below the circle, so
         // the extent stays a real (if transparent) area when the input lies below the centre.
-        let extent = input.extent.isEmpty ? Rect.null : Warp.disc(c, max(reachOut, rad) + 2)
+        let extent = input.extent.isEmpty ? Rect.null : Warp.disc(c, rad + max(reachOut, 0) + 2)
         return Warp.image(
             input, name: "circularWrap", extent: extent, parameters: [c.x, c.y, rad, a],
             roi: { r in
                 // Every point reads the band of rows above the centre, within π·radius across.
-                return Rect(minX: c.x - .pi * rad, minY: c.y - Warp.farthest(r, from: c), maxX: c.x + .pi * rad, maxY: c.y - rad)
+                return Rect(minX: c.x - .pi * rad, minY: c.y - max(Warp.farthest(r, from: c) - rad, 0), maxX: c.x + .pi * rad, maxY: c.y)
             }
         ) { p in
             let d = p - c
@@ -58,7 +59,7 @@ public struct CircularWrap: Filter {
             guard r >= rad else { return nil }
             var phi = atan2(d.y, d.x) + .pi / 2 - a
             phi -= 2 * .pi * (phi / (2 * .pi)).rounded()
-            return SIMD2(c.x + rad * phi, c.y - r)
+            return SIMD2(c.x + rad * phi, c.y - (r - rad))
         }
     }
 }
