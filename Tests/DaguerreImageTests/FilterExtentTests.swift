@@ -74,6 +74,11 @@ import Testing
         "StripesGenerator": (.infinite, .infinite), "RandomGenerator": (.infinite, .infinite),
         "SunbeamsGenerator": (.infinite, .infinite), "StarShineGenerator": (.infinite, .infinite),
         "LenticularHaloGenerator": (.infinite, .infinite),
+        // The rectangle generators draw inputExtent (0, 0, 100, 100): filled; stroked 10 wide
+        // (half outside, plus a pixel); blurred with σ 10 (out to 4σ).
+        "RoundedRectangleGenerator": (.rect(0, 0, 100, 100), .rect(0, 0, 100, 100)),
+        "RoundedRectangleStrokeGenerator": (.rect(-6, -6, 112, 112), .rect(-6, -6, 112, 112)),
+        "BlurredRectangleGenerator": (.rect(-40, -40, 180, 180), .rect(-40, -40, 180, 180)),
         "HueSaturationValueGradient": (.rect(0, 0, 600, 600), .rect(0, 0, 600, 600)),
         "QRCodeGenerator": (.rect(0, 0, 23, 23), .rect(0, 0, 23, 23)),
         "TextImageGenerator": (.within(0, 0, 4, 40), .within(0, 0, 4, 40)),
@@ -82,7 +87,8 @@ import Testing
         "EdgePreserveUpsampleFilter": (.input, .refused),
         // Reductions over inputExtent (0, 0, 640, 80), clipped to the input.
         "AreaAverage": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMaximum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
-        "AreaMinimum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMaximumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
+        "AreaMinimum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMinMax": (.rect(0, 0, 2, 1), .rect(0, 0, 2, 1)),
+        "AreaMinMaxRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMaximumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "AreaMinimumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "RowAverage": (.rect(0, 0, 1, 80), .rect(0, 0, 1, 80)), "ColumnAverage": (.rect(0, 0, 160, 1), .rect(0, 0, 640, 1)),
         "AreaHistogram": (.rect(0, 0, 64, 1), .rect(0, 0, 64, 1)),
@@ -91,10 +97,12 @@ import Testing
         // the result.
         "SourceInCompositing": (.input, .input(finite: true)), "SourceAtopCompositing": (.input, .input(finite: true)),
         "MultiplyCompositing": (.input, .input(finite: true)), "BlendWithMask": (.input, .input(finite: true)),
-        "BlendWithAlphaMask": (.input, .input(finite: true)),
+        "BlendWithAlphaMask": (.input, .input(finite: true)), "BlendWithRedMask": (.input, .input(finite: true)),
+        "BlendWithBlueMask": (.input, .input(finite: true)),
         // Transitions with an inputExtent play where it meets the images (it is 0, 0, 300, 300
         // by default).
         "FlashTransition": (.input, .parameter("inputExtent")), "CopyMachineTransition": (.input, .parameter("inputExtent")),
+        "RippleTransition": (.input, .parameter("inputExtent")),
         // A histogram's display: its width, inputHeight 100 high; it needs a finite histogram.
         "HistogramDisplayFilter": (.rect(0, 0, 160, 100), .refused),
     ]

@@ -40,14 +40,32 @@ struct GeneratorFilterTests {
             ["inputPoint0": [10, 20], "inputPoint1": [100, 70], "inputColor0": [0.95, 0.3, 0.1], "inputColor1": [0.05, 0.2, 0.9]],
             Rect(x: 0, y: 0, width: 128, height: 96)
         ),
+        ("RoundedRectangleGenerator", [:], Rect(x: -4, y: -4, width: 108, height: 108)),
+        (
+            "RoundedRectangleGenerator", ["inputExtent": [10.5, 7.25, 80, 50], "inputRadius": [40], "inputColor": [0.9, 0.5, 0.1, 0.8]],
+            Rect(x: 0, y: 0, width: 100, height: 64)
+        ),
+        ("RoundedRectangleStrokeGenerator", [:], Rect(x: -8, y: -8, width: 116, height: 116)),
+        (
+            "RoundedRectangleStrokeGenerator",
+            ["inputExtent": [12, 9.5, 70, 40], "inputRadius": [6.5], "inputWidth": [3.5], "inputColor": [0.2, 0.6, 0.9]],
+            Rect(x: 0, y: 0, width: 96, height: 64)
+        ),
+        ("BlurredRectangleGenerator", [:], Rect(x: -44, y: -44, width: 188, height: 188)),
+        (
+            "BlurredRectangleGenerator", ["inputExtent": [20.5, 10, 50, 30.5], "inputSigma": [2.5], "inputColor": [1, 0.8, 0.3]],
+            Rect(x: 0, y: 0, width: 96, height: 64)
+        ),
+        ("BlurredRectangleGenerator", ["inputExtent": [20.5, 10, 50, 30.5], "inputSigma": [0]], Rect(x: 0, y: 0, width: 96, height: 64)),
     ]
 
     static func value(_ key: String, _ v: [Double]) -> FilterValue {
+        if key == "inputExtent" { return .rect(Rect(x: v[0], y: v[1], width: v[2], height: v[3])) }
         if key.contains("Color") { return .color(Color(red: v[0], green: v[1], blue: v[2], alpha: v.count > 3 ? v[3] : 1)) }
         return v.count == 1 ? .number(v[0]) : .vector(v)
     }
 
-    @Test("Checkerboard, stripes, Gaussian and smooth linear gradients match their definitions within 2e-4 (linear float)")
+    @Test("Checkerboard, stripes, gradients and rectangles match their definitions within 2e-4 (linear float)")
     func patternsMatchTheirDefinitions() throws {
         let dir = try TemporaryDirectory()
         var manifest: [[String: Any]] = []

@@ -45,10 +45,12 @@ struct SpatialFilterTests {
         let skew9: [Double] = [-0.2, 0, 0.1, 0.3, 0.5, 0.2, 0, 0, 0.1]
         let region: [Int] = [7, 5, 70, 60]
         let regionRect = FilterValue.rect(Rect(x: 7, y: 5, width: 70, height: 60))
+        // The RGB forms judged on the crop with varying alpha, which they keep.
         func conv(_ name: String, _ w: [Double], _ kw: Int, _ kh: Int, bias: Double = 0) -> Case {
-            Case(
+            let rgb = name.hasPrefix("ConvolutionRGB")
+            return Case(
                 name: name, parameters: ["inputWeights": .vector(w), "inputBias": .number(bias)], op: "conv",
-                judge: ["weights": w, "kw": kw, "kh": kh, "bias": bias], tolerance: 1e-5)
+                judge: ["weights": w, "kw": kw, "kh": kh, "bias": bias, "rgb_only": rgb], tolerance: 1e-5, input: rgb ? 1 : 0)
         }
         return [
             conv("Convolution3X3", sharpen, 3, 3),
@@ -58,7 +60,14 @@ struct SpatialFilterTests {
             conv("Convolution9Horizontal", row9, 9, 1),
             conv("Convolution9Horizontal", skew9, 9, 1, bias: 0.1),
             conv("Convolution9Vertical", skew9, 1, 9),
+            conv("ConvolutionRGB3X3", sharpen, 3, 3, bias: 0.02),
+            conv("ConvolutionRGB5X5", ramp5, 5, 5),
+            conv("ConvolutionRGB7X7", ramp7, 7, 7, bias: -0.02),
+            conv("ConvolutionRGB9Horizontal", skew9, 9, 1, bias: 0.1),
+            conv("ConvolutionRGB9Vertical", row9, 1, 9),
             Case(name: "MedianFilter", parameters: [:], op: "median", judge: [:], tolerance: 0),
+            Case(name: "SobelGradients", parameters: [:], op: "sobelgrad", judge: [:], tolerance: 1e-5),
+            Case(name: "SobelGradients", parameters: [:], op: "sobelgrad", judge: [:], tolerance: 1e-5, input: 1),
             Case(name: "DiscBlur", parameters: ["inputRadius": 3], op: "disc", judge: ["radius": 3.0], tolerance: 1e-5),
             Case(name: "DiscBlur", parameters: ["inputRadius": 5.5], op: "disc", judge: ["radius": 5.5], tolerance: 1e-5),
             Case(name: "MotionBlur", parameters: ["inputRadius": 6], op: "motion", judge: ["radius": 6.0, "angle": 0.0], tolerance: 1e-5),
@@ -146,6 +155,11 @@ struct SpatialFilterTests {
                 before: ("AreaHistogram", ["inputExtent": regionRect, "inputCount": 32])),
             Case(name: "AreaMaximum", parameters: ["inputExtent": regionRect], op: "amax", judge: ["region": region], tolerance: 0),
             Case(name: "AreaMinimum", parameters: ["inputExtent": regionRect], op: "amin", judge: ["region": region], tolerance: 0),
+            Case(name: "AreaMinMax", parameters: ["inputExtent": regionRect], op: "aminmax", judge: ["region": region], tolerance: 0),
+            Case(
+                name: "AreaMinMax", parameters: ["inputExtent": regionRect], op: "aminmax", judge: ["region": region], tolerance: 0,
+                input: 1),
+            Case(name: "AreaMinMaxRed", parameters: ["inputExtent": regionRect], op: "aminmaxred", judge: ["region": region], tolerance: 0),
             Case(
                 name: "AreaMaximumAlpha", parameters: ["inputExtent": regionRect], op: "amaxalpha", judge: ["region": region],
                 tolerance: 0, input: 1),

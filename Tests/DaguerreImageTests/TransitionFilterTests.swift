@@ -6,7 +6,10 @@ import Testing
 /// Core Image's transitions (SPEC I4): at time 0 each gives the input image and at time 1 the
 /// target image, bit for bit; in between each matches the definition its doc comment states,
 /// computed independently in numpy (transition_judge.py) on two 96×96 Kodak crops in extended
-/// linear sRGB, within 1e-5 in linear values. Pixels whose centre lies within 0.01 px of a swipe
+/// linear sRGB, within 1e-5 in linear values. Ripple and AccordionFold read their
+/// inputs through a sampling stage whose inputs the engine holds in half floats, so
+/// they are judged within 5e-4, float16's half step (2⁻¹¹) at 1, with a mean under 1e-4.
+/// Pixels whose centre lies within 0.01 px of a swipe
 /// edge or a bar's side, or within 1e-5 of a Mod hole's rim, are left out: float32 and float64 may
 /// put them on either side. All cases are judged in one Python run.
 @Suite("Transitions against their documented definitions")
@@ -56,7 +59,65 @@ struct TransitionFilterTests {
                 ],
                 ["time": 0.45, "extent": [10, 5, 80, 70], "angle": 0.7, "width": 30, "opacity": 0.8, "color": [0.2, 0.5, 0.9]]
             ),
+            ripple(time: 0.5, center: [150, 150], extent: [0, 0, 300, 300], width: 100, scale: 50, shading: false),
+            ripple(time: 0.3, center: [40, 50], extent: [0, 0, 96, 96], width: 30, scale: 12, shading: false),
+            ripple(time: 0.55, center: [60, 30], extent: [10, 5, 80, 70], width: 25, scale: -20, shading: true),
+            disintegrate(time: 0.4, radius: 8, density: 0.65, offset: [0, -10]),
+            disintegrate(time: 0.7, radius: 3, density: 0.9, offset: [4, 6]),
+            disintegrate(time: 0.55, radius: 0, density: 1, offset: [0, 0]),
+            accordion(time: 0.3, bottom: 0, folds: 3, shadow: 0.1),
+            accordion(time: 0.6, bottom: 20, folds: 5, shadow: 0.5),
+            accordion(time: 0.85, bottom: 0, folds: 2.7, shadow: 1),
         ]
+    }
+
+    static func ripple(time: Double, center: [Double], extent: [Double], width: Double, scale: Double, shading: Bool) -> Case {
+        let rect = Rect(x: extent[0], y: extent[1], width: extent[2], height: extent[3])
+        return (
+            "RippleTransition",
+            [
+                "inputTime": .number(time), "inputCenter": .vector(center), "inputExtent": .rect(rect), "inputWidth": .number(width),
+                "inputScale": .number(scale),
+            ],
+            ["time": time, "center": center, "extent": extent, "width": width, "scale": scale, "shading": shading]
+        )
+    }
+
+    static func disintegrate(time: Double, radius: Double, density: Double, offset: [Double]) -> Case {
+        (
+            "DisintegrateWithMaskTransition",
+            [
+                "inputTime": .number(time), "inputShadowRadius": .number(radius), "inputShadowDensity": .number(density),
+                "inputShadowOffset": .vector(offset),
+            ],
+            ["time": time, "shadow_radius": radius, "shadow_density": density, "shadow_offset": offset]
+        )
+    }
+
+    static func accordion(time: Double, bottom: Double, folds: Double, shadow: Double) -> Case {
+        (
+            "AccordionFoldTransition",
+            [
+                "inputTime": .number(time), "inputBottomHeight": .number(bottom), "inputNumberOfFolds": .number(folds),
+                "inputFoldShadowAmount": .number(shadow),
+            ],
+            ["time": time, "bottom_height": bottom, "folds": folds, "shadow": shadow]
+        )
+    }
+
+    /// The images a case needs beside its two: the mask (a third Kodak crop) for
+    /// DisintegrateWithMask, and the shading image (a fourth) where a ripple case asks for it,
+    /// else a transparent one, which lights nothing.
+    static func extras(_ filter: String, judge: [String: Any], mask: Image, shading: Image) -> [String: FilterValue] {
+        switch filter {
+        case "DisintegrateWithMaskTransition": ["inputMaskImage": .image(mask)]
+        case "RippleTransition":
+            [
+                "inputShadingImage": .image(
+                    judge["shading"] as? Bool == true ? shading : Image(color: Color(red: 0, green: 0, blue: 0, alpha: 0)))
+            ]
+        default: [:]
+        }
     }
 
     static func flash(time: Double, extent: [Double], reach: Double) -> Case {
@@ -87,14 +148,19 @@ struct TransitionFilterTests {
 
     static let filters = [
         "DissolveTransition", "SwipeTransition", "BarsSwipeTransition", "FlashTransition", "ModTransition", "CopyMachineTransition",
+        "RippleTransition", "DisintegrateWithMaskTransition", "AccordionFoldTransition",
     ]
 
-    static func crop(_ kodim: Int, x: Int, y: Int) throws -> (Image, PixelBuffer) {
+    static func crop(_ kodim: Int, x: Int, y: Int, encoded: Bool = false) throws -> (Image, PixelBuffer) {
         let buffer = try Context().createBuffer(
             Kodak.image(kodim), bounds: Rect(x: Double(x), y: Double(y), width: Double(size), height: Double(size)), format: .rgbaf,
-            colorSpace: .extendedLinearSRGB)
+            colorSpace: encoded ? .sRGB : .extendedLinearSRGB)
         return (Image(buffer: buffer, colorSpace: .extendedLinearSRGB), buffer)
     }
+
+    /// The mask: a Kodak crop's sRGB-encoded values taken as linear ones, so its luminance
+    /// spans 0 to 1 as a greyscale mask's does.
+    static func mask() throws -> (Image, PixelBuffer) { try crop(8, x: 250, y: 300, encoded: true) }
 
     static func render(_ image: Image) throws -> PixelBuffer {
         try Context().createBuffer(image, bounds: canvas, format: .rgbaf, colorSpace: .extendedLinearSRGB)
@@ -104,31 +170,42 @@ struct TransitionFilterTests {
     func endpointsAreExact() throws {
         let (image, imageBuffer) = try Self.crop(19, x: 300, y: 200)
         let (target, targetBuffer) = try Self.crop(23, x: 250, y: 150)
+        let (mask, _) = try Self.mask()
         for name in Self.filters {
             for (time, expected) in [(0.0, imageBuffer), (1.0, targetBuffer)] {
-                let out = try image.applyingFilter(name, parameters: ["inputTargetImage": .image(target), "inputTime": .number(time)])
+                var parameters: [String: FilterValue] = ["inputTargetImage": .image(target), "inputTime": .number(time)]
+                parameters.merge(Self.extras(name, judge: ["shading": true], mask: mask, shading: mask)) { $1 }
+                let out = try image.applyingFilter(name, parameters: parameters)
                 #expect(try tight(Self.render(out)).bytes == tight(expected).bytes, "\(name) at time \(time) differs from its end image")
             }
         }
     }
 
-    @Test("In between, each matches its documented definition within 1e-5")
+    /// The transitions whose inputs pass through a half-float stage (see the suite's comment).
+    static let halfFloatStaged: Set = ["RippleTransition", "AccordionFoldTransition"]
+
+    @Test("In between, each matches its documented definition within 1e-5 (5e-4 through half floats)")
     func matchDefinitions() throws {
         let dir = try TemporaryDirectory()
         let (image, imageBuffer) = try Self.crop(19, x: 300, y: 200)
         let (target, targetBuffer) = try Self.crop(23, x: 250, y: 150)
         try writeTight(imageBuffer, to: dir.path("image.f32"))
         try writeTight(targetBuffer, to: dir.path("target.f32"))
+        let (mask, maskBuffer) = try Self.mask()
+        let (shading, shadingBuffer) = try Self.crop(7, x: 300, y: 100)
+        try writeTight(maskBuffer, to: dir.path("mask.f32"))
+        try writeTight(shadingBuffer, to: dir.path("shading.f32"))
         var cases: [[String: Any]] = []
         for (i, c) in Self.cases.enumerated() {
-            var parameters = c.parameters
+            var parameters = c.parameters.merging(Self.extras(c.filter, judge: c.judge, mask: mask, shading: shading)) { $1 }
             parameters["inputTargetImage"] = .image(target)
             let out = try image.applyingFilter(c.filter, parameters: parameters)
             try writeTight(Self.render(out), to: dir.path("\(i).f32"))
             cases.append(["id": i, "filter": c.filter, "params": c.judge, "file": "\(i).f32"])
         }
         let manifest: [String: Any] = [
-            "width": Self.size, "height": Self.size, "image": "image.f32", "target": "target.f32", "cases": cases,
+            "width": Self.size, "height": Self.size, "image": "image.f32", "target": "target.f32", "mask": "mask.f32",
+            "shading": "shading.f32", "cases": cases,
         ]
         try JSONSerialization.data(withJSONObject: manifest).write(to: dir.url.appendingPathComponent("manifest.json"))
         let r = try Judge.python("transition_judge.py", ["--dir", dir.path("")])
@@ -140,7 +217,11 @@ struct TransitionFilterTests {
             print(
                 "measured: \(Self.cases[i].filter) \(Self.cases[i].judge) vs numpy: max |Δ| \(maxDiff), mean \(result["mean_abs_diff"] ?? "?"), pixels on an edge left out \(result["edge_pixels"] ?? "?")"
             )
-            #expect(maxDiff <= 1e-5, "\(Self.cases[i].filter) \(Self.cases[i].judge): max |ours − definition| = \(maxDiff)")
+            let staged = Self.halfFloatStaged.contains(Self.cases[i].filter)
+            let mean = result["mean_abs_diff"] as? Double ?? 99
+            #expect(
+                maxDiff <= (staged ? 5e-4 : 1e-5), "\(Self.cases[i].filter) \(Self.cases[i].judge): max |ours − definition| = \(maxDiff)")
+            #expect(mean <= (staged ? 1e-4 : 1e-5), "\(Self.cases[i].filter) \(Self.cases[i].judge): mean |ours − definition| = \(mean)")
         }
     }
 }

@@ -18,6 +18,7 @@ import json
 import sys
 
 import numpy as np
+from scipy import special
 
 
 def srgb_to_linear(c):
@@ -139,6 +140,27 @@ def expected(name, p, x, y, w, h):
         d = p1 - p0
         s = np.clip(((X - p0[0]) * d[0] + (Y - p0[1]) * d[1]) / (d @ d), 0, 1)
         t = s * s * (3 - 2 * s)
+    elif name in ("RoundedRectangleGenerator", "RoundedRectangleStrokeGenerator", "BlurredRectangleGenerator"):
+        # colour x coverage: clamp(1/2 - d) of the signed distance d to the rounded box (the
+        # stroke: |d| - width/2), or the box convolved with a Gaussian in closed form.
+        c = colour(p, "inputColor", [1, 1, 1, 1])
+        x0, y0, ew, eh = p.get("inputExtent", [0, 0, 100, 100])
+        sigma = p.get("inputSigma", [10])[0]
+        if name == "BlurredRectangleGenerator" and sigma > 0:
+            def band(v, lo, hi):
+                return special.ndtr((v - lo) / sigma) - special.ndtr((v - hi) / sigma)
+            cover = band(X, x0, x0 + ew) * band(Y, y0, y0 + eh)
+            cover = np.where((X > x0 - 4 * sigma) & (X < x0 + ew + 4 * sigma) & (Y > y0 - 4 * sigma) & (Y < y0 + eh + 4 * sigma),
+                             cover, 0)
+        else:
+            r = 0 if name == "BlurredRectangleGenerator" else min(p.get("inputRadius", [10])[0], ew / 2, eh / 2)
+            qx = np.abs(X - (x0 + ew / 2)) - (ew / 2 - r)
+            qy = np.abs(Y - (y0 + eh / 2)) - (eh / 2 - r)
+            d = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0)) + np.minimum(np.maximum(qx, qy), 0) - r
+            if name == "RoundedRectangleStrokeGenerator":
+                d = np.abs(d) - p.get("inputWidth", [10])[0] / 2
+            cover = np.clip(0.5 - d, 0, 1)
+        return c * cover[..., None]
     elif name == "GaussianGradient":
         # color1 + (color0 - color1) * exp(-d^2 / (2 sigma^2)), sigma = radius / 3
         c0 = colour(p, "inputColor0", [1, 1, 1, 1])

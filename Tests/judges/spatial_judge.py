@@ -42,7 +42,10 @@ def centres(w, h):
 
 def conv(img, p):
     k = np.array(p["weights"], dtype=np.float32).reshape(p["kh"], p["kw"])
-    return cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REPLICATE) + np.float32(p["bias"])
+    out = cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REPLICATE) + np.float32(p["bias"])
+    if p.get("rgb_only"):
+        out[..., 3] = img[..., 3]  # the RGB forms keep each pixel's alpha
+    return out
 
 
 def median(img, p):
@@ -310,6 +313,30 @@ def amin(img, p):
     return region(img, p).min(axis=(0, 1)).reshape(1, 1, 4)
 
 
+def sobelgrad(img, p):
+    """OpenCV's Sobel per colour channel (edges replicated); red: the horizontal gradient of the
+    channel largest in magnitude, green: the vertical one in the y-up sense (minus OpenCV's dy)."""
+    gx = cv2.Sobel(img[..., :3].astype(np.float64), cv2.CV_64F, 1, 0, ksize=3, borderType=cv2.BORDER_REPLICATE)
+    gy = -cv2.Sobel(img[..., :3].astype(np.float64), cv2.CV_64F, 0, 1, ksize=3, borderType=cv2.BORDER_REPLICATE)
+
+    def strongest(g):
+        k = np.argmax(np.abs(g), axis=-1)  # the first of equals, as red, green, blue
+        return np.take_along_axis(g, k[..., None], axis=-1)[..., 0]
+    out = np.zeros(img.shape[:2] + (4,))
+    out[..., 0], out[..., 1], out[..., 3] = strongest(gx), strongest(gy), 1
+    return out
+
+
+def aminmax(img, p):
+    r = region(img, p)
+    return np.stack([r.min(axis=(0, 1)), r.max(axis=(0, 1))]).reshape(1, 2, 4)
+
+
+def aminmaxred(img, p):
+    r = region(img, p)[..., 0]
+    return np.array([r.min(), r.max(), 0, 1]).reshape(1, 1, 4)
+
+
 def amaxalpha(img, p):
     r = region(img, p).reshape(-1, 4)
     return r[np.argmax(r[:, 3])].reshape(1, 1, 4)  # argmax: the first of equals, reading order
@@ -345,7 +372,7 @@ def histdisplay(img, p):
     return np.concatenate([lit, np.ones((rows, hst.shape[0], 1))], axis=-1)
 
 
-OPS = {"histdisplay": histdisplay, "conv": conv, "median": median, "disc": disc, "motion": motion, "zoom": zoom, "amax": amax, "amin": amin,
+OPS = {"histdisplay": histdisplay, "conv": conv, "median": median, "disc": disc, "motion": motion, "zoom": zoom, "amax": amax, "amin": amin, "aminmax": aminmax, "sobelgrad": sobelgrad, "aminmaxred": aminmaxred,
        "amaxalpha": amaxalpha, "pixellate": pixellate, "hexpixellate": hexpixellate,
        "crystallize": crystallize, "pointillize": pointillize, "heightfield": heightfield,
        "noisereduction": noisereduction, "maskedvariable": maskedvariable, "depthoffield": depthoffield, "shaded": shaded,
@@ -359,7 +386,7 @@ def main():
         img = load(c["input"], c["w"], c["h"])
         ours = load(c["out"], c["ow"], c["oh"]).astype(np.float64)
         ref = np.asarray(OPS[c["op"]](img, c["params"]), dtype=np.float64)
-        if c["op"] in ("amax", "amin", "amaxalpha", "aminalpha", "rowavg", "colavg", "hist", "histdisplay"):
+        if c["op"] in ("amax", "amin", "aminmax", "aminmaxred", "amaxalpha", "aminalpha", "rowavg", "colavg", "hist", "histdisplay"):
             ref = ref[:c["oh"], :c["ow"]]
         else:
             ref = ref[c["oy"]:c["oy"] + c["oh"], c["ox"]:c["ox"] + c["ow"]]

@@ -4,7 +4,7 @@ TransitionFilterTests.swift). Core Image publishes no formulas for them; each is
 numpy from the definition the filter's doc comment states, vectorised over the whole image.
 
 Input: --dir DIR with manifest.json {"width", "height", "image": file, "target": file,
-"cases": [{"id", "filter", "params", "file"}]}; images are tightly packed little-endian float32
+"mask": file, "shading": file, "cases": [{"id", "filter", "params", "file"}]}; images are tightly packed little-endian float32
 RGBA, premultiplied linear (extended linear sRGB), rows in the order the engine writes them,
 all on the same width x height canvas at origin (0, 0).
 Output: {"results": [{"id", "max_abs_diff", "mean_abs_diff", "edge_pixels"}]}, differences in
@@ -17,6 +17,8 @@ import json
 import os
 
 import numpy as np
+from scipy.ndimage import correlate1d
+import cv2
 
 
 def load(d, f, w, h):
@@ -133,6 +135,102 @@ def flash(a, b, p):
     return crop(a + (colour - a) * amount[..., None], p["extent"])
 
 
+def bilinear(img, qx, qy):
+    """img sampled bilinearly at (qx, qy), pixel centres at (i + 0.5, j + 0.5), transparent
+    black outside the image (Core Image's default sampler)."""
+    h, w = img.shape[:2]
+    fx, fy = qx - 0.5, qy - 0.5
+    x0, y0 = np.floor(fx), np.floor(fy)
+    ax, ay = (fx - x0)[..., None], (fy - y0)[..., None]
+    x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
+
+    def read(x, y):
+        inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+        return np.where(inside[..., None], img[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)], 0.0)
+
+    top = read(x0, y0) * (1 - ax) + read(x0 + 1, y0) * ax
+    bottom = read(x0, y0 + 1) * (1 - ax) + read(x0 + 1, y0 + 1) * ax
+    return top * (1 - ay) + bottom * ay
+
+
+def ripple(a, b, p, shading=None):
+    h, w = a.shape[:2]
+    x0, y0, ew, eh = p["extent"]
+    cx, cy = p["center"]
+    far = max(np.hypot(px - cx, py - cy) for px, py in [(x0, y0), (x0 + ew, y0), (x0, y0 + eh), (x0 + ew, y0 + eh)])
+    width = p["width"]
+    front = p["time"] * (far + width)
+    yy, xx = np.mgrid[0:h, 0:w] + 0.5
+    dx, dy = xx - cx, yy - cy
+    d = np.hypot(dx, dy)
+    u = np.clip((front - d) / width, 0, 1)
+    safe = np.where(d > 0, d, 1)
+    rx, ry = np.where(d > 0, dx / safe, 0), np.where(d > 0, dy / safe, 0)
+    move = p["scale"] * np.sin(np.pi * u)
+    qx, qy = xx + rx * move, yy + ry * move
+    sa, sb = bilinear(a, qx, qy), bilinear(b, qx, qy)
+    wave = sa + (sb - sa) * u[..., None]
+    if shading is not None:
+        sh, sw = shading.shape[:2]
+        lx, ly, lr = sw / 2, sh / 2, min(sw, sh) / 2
+        tilt = np.cos(np.pi * u) * lr
+        shade = bilinear(shading, lx + rx * tilt, ly + ry * tilt)
+        wave[..., :3] += shade[..., :3] * np.sin(np.pi * u)[..., None]
+    out = np.where((d >= front)[..., None], a, np.where((d < front - width)[..., None], b, wave))
+    edges = (np.abs(d - front) < 0.01) | (np.abs(d - (front - width)) < 0.01)
+    return crop(out, p["extent"]), edges
+
+
+def luminance(img):
+    """Rec. 709 luminance of premultiplied linear values, clamped to [0, 1]."""
+    return np.clip(img[..., 0] * 0.2126 + img[..., 1] * 0.7152 + img[..., 2] * 0.0722, 0, 1)
+
+
+def disintegrate(a, b, p, mask):
+    t, sigma = p["time"], p["shadow_radius"]
+    m = luminance(mask)
+    pieces = (m >= t).astype(np.float64)
+    # The blur reaches past the mask's edge, and the offset brings that part in: work on a
+    # canvas padded by both, then cut the image's rectangle out.
+    h, w = pieces.shape
+    ox, oy = int(p["shadow_offset"][0]), int(-p["shadow_offset"][1])  # Core Image's y-up: rows down by -oy
+    r = int(round(6 * sigma + 1)) | 1 if sigma > 0 else 1
+    pad = r + abs(ox) + abs(oy)
+    canvas = np.pad(pieces, pad)
+    if sigma > 0:
+        # OpenCV's Gaussian weights, round(6 sigma + 1) | 1 taps (GaussianBlur's); zero outside.
+        k = cv2.getGaussianKernel(r, sigma, ktype=cv2.CV_64F).ravel()
+        canvas = correlate1d(correlate1d(canvas, k, axis=0, mode="constant"), k, axis=1, mode="constant")
+    shadow = canvas[pad - oy:pad - oy + h, pad - ox:pad - ox + w]
+    k = 1 - p["shadow_density"] * shadow
+    darkened = b * np.stack([k, k, k, np.ones_like(k)], axis=-1)
+    out = np.where((m < t)[..., None], darkened, a)
+    return out, np.abs(m - t) < 1e-6
+
+
+def accordion(a, b, p):
+    h, w = a.shape[:2]
+    t = p["time"]
+    bottom = min(max(p["bottom_height"], 0), h)
+    folded = h - bottom
+    height = folded * (1 - t)
+    flat_top = h - bottom
+    fold_top = flat_top - height
+    panel = height / (2 * round(p["folds"]))
+    dark = 1 - p["shadow"] * np.sqrt(1 - (1 - t) ** 2)
+    yy, xx = np.mgrid[0:h, 0:w] + 0.5
+    sy = np.where(yy >= flat_top, yy, np.where(yy <= fold_top, 0.0, (yy - fold_top) * folded / max(height, 1e-300)))
+    panels = np.floor((yy - fold_top) / panel)
+    shade = np.where(panels % 2 == 1, dark, 1.0)[..., None] * np.array([1, 1, 1, 0]) + np.array([0, 0, 0, 1.0])
+    folding = bilinear(a, xx, sy) * shade
+    f = np.where((yy >= flat_top)[..., None], a, np.where((yy >= fold_top)[..., None], folding, 0.0))
+    over = f + b * (1 - f[..., 3:4])
+    out = b + (over - b) * (1 - t)
+    pos = (yy - fold_top) / panel
+    edges = (np.abs(pos - np.round(pos)) * panel < 0.01) | (np.abs(yy - flat_top) < 0.01)
+    return out, edges
+
+
 FILTERS = {
     "DissolveTransition": dissolve,
     "SwipeTransition": swipe,
@@ -140,6 +238,9 @@ FILTERS = {
     "FlashTransition": flash,
     "ModTransition": mod,
     "CopyMachineTransition": copy_machine,
+    "RippleTransition": ripple,
+    "DisintegrateWithMaskTransition": disintegrate,
+    "AccordionFoldTransition": accordion,
 }
 
 
@@ -150,9 +251,16 @@ def main():
     m = json.load(open(os.path.join(d, "manifest.json")))
     w, h = m["width"], m["height"]
     a, b = load(d, m["image"], w, h), load(d, m["target"], w, h)
+    mask, shading = load(d, m["mask"], w, h), load(d, m["shading"], w, h)
     results = []
     for c in m["cases"]:
-        expected = FILTERS[c["filter"]](a, b, c["params"])
+        f, params = c["filter"], c["params"]
+        if f == "DisintegrateWithMaskTransition":
+            expected = disintegrate(a, b, params, mask)
+        elif f == "RippleTransition":
+            expected = ripple(a, b, params, shading if params.get("shading") else None)
+        else:
+            expected = FILTERS[f](a, b, params)
         edges = np.zeros((h, w), dtype=bool)
         if isinstance(expected, tuple):
             expected, edges = expected

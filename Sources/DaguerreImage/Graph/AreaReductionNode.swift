@@ -17,6 +17,10 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
         case maximum, minimum
         /// The pixel with the largest (smallest) alpha: 1×1.
         case maximumAlpha, minimumAlpha
+        /// Each component's smallest value (left) and largest (right): 2×1.
+        case minMax
+        /// The smallest red (in red) and the largest (in green), blue 0, alpha 1: 1×1.
+        case minMaxRed
         /// The mean of each row: 1 wide, one pixel per row.
         case rowAverage
         /// The mean of each column: one pixel per column, 1 high.
@@ -36,6 +40,8 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
             case .rowAverage: "rowAverage"
             case .columnAverage: "columnAverage"
             case .histogram: "areaHistogram"
+            case .minMax: "areaMinMax"
+            case .minMaxRed: "areaMinMaxRed"
             }
         }
     }
@@ -52,6 +58,7 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
         case .rowAverage: size = (1, r.height)
         case .columnAverage: size = (r.width, 1)
         case .histogram(let bins, _): size = (bins, 1)
+        case .minMax: size = (2, 1)
         default: size = (1, 1)
         }
         super.init(
@@ -123,7 +130,10 @@ final class ReductionSink: RenderSink, Sendable {
         case .minimum: (n, start) = (1, SIMD4(repeating: .infinity))
         default: n = 1
         }
-        state = Mutex(State(totals: [SIMD4<Double>](repeating: start, count: n)))
+        var totals = [SIMD4<Double>](repeating: start, count: n)
+        // Extremes both ways: the smallest so far, then the largest.
+        if operation == .minMax || operation == .minMaxRed { totals = [SIMD4(repeating: .infinity), SIMD4(repeating: -.infinity)] }
+        state = Mutex(State(totals: totals))
     }
 
     func beginBand(_ band: IntRect) {}
@@ -149,6 +159,17 @@ final class ReductionSink: RenderSink, Sendable {
             for i in 1..<count { m = operation == .maximum ? pointwiseMax(m, pixels[i]) : pointwiseMin(m, pixels[i]) }
             let v = SIMD4<Double>(m)
             state.withLock { $0.totals[0] = operation == .maximum ? pointwiseMax($0.totals[0], v) : pointwiseMin($0.totals[0], v) }
+        case .minMax, .minMaxRed:
+            var (lo, hi) = (pixels[0], pixels[0])
+            for i in 1..<count {
+                lo = pointwiseMin(lo, pixels[i])
+                hi = pointwiseMax(hi, pixels[i])
+            }
+            let (l, h) = (SIMD4<Double>(lo), SIMD4<Double>(hi))
+            state.withLock { st in
+                st.totals[0] = pointwiseMin(st.totals[0], l)
+                st.totals[1] = pointwiseMax(st.totals[1], h)
+            }
         case .maximumAlpha, .minimumAlpha:
             let larger = operation == .maximumAlpha
             var best = 0
@@ -186,6 +207,8 @@ final class ReductionSink: RenderSink, Sendable {
             case .rowAverage: return st.totals.map { SIMD4<Float>($0 / Double(region.width)) }
             case .columnAverage: return st.totals.map { SIMD4<Float>($0 / Double(region.height)) }
             case .maximum, .minimum: return [SIMD4<Float>(st.totals[0])]
+            case .minMax: return st.totals.map { SIMD4<Float>($0) }
+            case .minMaxRed: return [SIMD4(Float(st.totals[0].x), Float(st.totals[1].x), 0, 1)]
             case .maximumAlpha, .minimumAlpha: return [st.pick]
             case .histogram(_, let scale): return st.totals.map { SIMD4<Float>($0 * (scale / Double(region.area))) }
             }

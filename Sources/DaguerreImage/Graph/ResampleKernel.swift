@@ -39,6 +39,42 @@ public enum Interpolation: String, Sendable, Hashable, CaseIterable {
     }
 }
 
+/// The kernel a resampling uses: one of the named interpolations, or a Mitchell–Netravali cubic
+/// with parameters B and C (BicubicScaleTransform; B 0, C 0.5 is the Keys cubic of `.bicubic`).
+enum ResampleKernel: Sendable, Hashable {
+    case named(Interpolation)
+    case cubic(b: Double, c: Double)
+
+    var radius: Double {
+        switch self {
+        case .named(let i): i.radius
+        case .cubic: 2
+        }
+    }
+
+    /// The kernel's value at distance `x` (in input pixels at scale 1).
+    func weight(_ x: Double) -> Double {
+        switch self {
+        case .named(let i): return i.weight(x)
+        case .cubic(let b, let c):
+            let ax = abs(x)
+            if ax < 1 { return ((12 - 9 * b - 6 * c) * ax * ax * ax + (-18 + 12 * b + 6 * c) * ax * ax + (6 - 2 * b)) / 6 }
+            if ax < 2 {
+                return ((-b - 6 * c) * ax * ax * ax + (6 * b + 30 * c) * ax * ax + (-12 * b - 48 * c) * ax + (8 * b + 24 * c)) / 6
+            }
+            return 0
+        }
+    }
+
+    /// Its name in a node's description and cache key.
+    var label: String {
+        switch self {
+        case .named(let i): i.rawValue
+        case .cubic(let b, let c): "cubic B \(b) C \(c)"
+        }
+    }
+}
+
 /// Per-output-pixel taps of a 1-D resampling: output i reads inputs `start[i] ..< start[i] + count`
 /// with `weights[i * maxTaps ..< ...]`, normalised to sum 1.
 struct ResampleTaps {
@@ -57,14 +93,14 @@ struct ResampleTaps {
     /// same tap bounds as Pillow's resampler.
     /// The source sample position of output pixel `x`, and the input support around it.
     static func center(_ x: Int, scale: Double, offset: Double) -> Double { (Double(x) + 0.5 - offset) / scale }
-    static func support(_ kernel: Interpolation, scale: Double) -> Double { kernel.radius * max(1, 1 / scale) }
+    static func support(_ kernel: ResampleKernel, scale: Double) -> Double { kernel.radius * max(1, 1 / scale) }
     /// The input pixels `lo..<hi` a tap set centred at `u` reads: the one rule shared by the
     /// taps and by the node's region of interest, so the two never disagree.
     static func bounds(u: Double, support: Double) -> (lo: Int, hi: Int) {
         (Int(floor(u - support + 0.5)), Int(floor(u + support + 0.5)))
     }
 
-    init(kernel: Interpolation, scale: Double, offset: Double, out0: Int, n: Int) {
+    init(kernel: ResampleKernel, scale: Double, offset: Double, out0: Int, n: Int) {
         let filterScale = max(1, 1 / scale)
         let support = Self.support(kernel, scale: scale)
         let maxTaps = Int(ceil(support)) * 2 + 2

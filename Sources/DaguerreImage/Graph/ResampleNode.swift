@@ -2,8 +2,8 @@ import DaguerreCore
 import Foundation
 import Synchronization
 
-/// Separable resampling under a scale-and-translate transform: LanczosScaleTransform and every
-/// axis-aligned `transformed(by:)`.
+/// Separable resampling under a scale-and-translate transform: LanczosScaleTransform,
+/// BicubicScaleTransform and every axis-aligned `transformed(by:)`.
 ///
 /// Per tile: pull the input rows the tile needs through the fused graph, resample each
 /// horizontally into a float intermediate of (tile width × input rows), then resample
@@ -11,13 +11,17 @@ import Synchronization
 /// with Pillow's tap bounds.
 final class ResampleNode: ImageNode, @unchecked Sendable {
     let sx: Double, sy: Double, tx: Double, ty: Double
-    let kernel: Interpolation
+    let kernel: ResampleKernel
     let name: String
     /// Taps depend only on where a tile starts and how wide it is, so tiles in the same column
     /// (or band) share them: computing them costs `sin` calls per tap.
     private let tapsCache = Mutex<[SIMD3<Int>: ResampleTaps]>([:])
 
-    init(input: ImageNode, sx: Double, sy: Double, tx: Double, ty: Double, kernel: Interpolation, name: String) {
+    convenience init(input: ImageNode, sx: Double, sy: Double, tx: Double, ty: Double, kernel: Interpolation, name: String) {
+        self.init(input: input, sx: sx, sy: sy, tx: tx, ty: ty, kernel: .named(kernel), name: name)
+    }
+
+    init(input: ImageNode, sx: Double, sy: Double, tx: Double, ty: Double, kernel: ResampleKernel, name: String) {
         self.sx = sx
         self.sy = sy
         self.tx = tx
@@ -30,13 +34,13 @@ final class ResampleNode: ImageNode, @unchecked Sendable {
             d.add(sy)
             d.add(tx)
             d.add(ty)
-            d.add(kernel.rawValue)
+            d.add(kernel.label)
         }
     }
 
     override var evaluation: Evaluation { .region }
     override var label: String { name }
-    override var details: String { "scale (\(fmt(sx)), \(fmt(sy))) offset (\(fmt(tx)), \(fmt(ty))) \(kernel.rawValue)" }
+    override var details: String { "scale (\(fmt(sx)), \(fmt(sy))) offset (\(fmt(tx)), \(fmt(ty))) \(kernel.label)" }
     private func fmt(_ v: Double) -> String { String(format: "%.4g", v) }
 
     private func range(_ lo: Int, _ n: Int, scale: Double, offset: Double) -> Range<Int> {

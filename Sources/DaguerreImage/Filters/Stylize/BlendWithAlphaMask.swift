@@ -8,7 +8,7 @@ import DaguerreCore
 /// ```swift
 /// let vignetted = try sharp.applying(BlendWithAlphaMask(backgroundImage: blurred, maskImage: cutout))
 /// ```
-public struct BlendWithAlphaMask: Filter {
+public struct BlendWithAlphaMask: MaskBlendFilter {
     public var inputImage: Image?
     public var backgroundImage: Image?
     public var maskImage: Image?
@@ -20,16 +20,10 @@ public struct BlendWithAlphaMask: Filter {
         self.maskImage = maskImage
     }
 
-    public static let declaration = FilterDeclaration<Self>(
-        name: "BlendWithAlphaMask", displayName: "Blend With Alpha Mask", categories: [.stylize, .video, .stillImage, .builtIn],
-        description: "Mixes the image with the background by the mask's alpha: opaque keeps the image, transparent the background.",
-        parameters: [
-            .image(\.inputImage, FilterParameter.inputImageKey, "The image where the mask is opaque."),
-            .image(\.backgroundImage, "inputBackgroundImage", "The image where the mask is transparent."),
-            .image(\.maskImage, "inputMaskImage", "A mask whose alpha weighs the image."),
-        ])
+    static let weight = MaskBlend.alpha
 
-    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        try MaskBlend.alpha.blend(required(\.inputImage), over: required(\.backgroundImage), mask: required(\.maskImage))
-    }
+    public static let declaration = declare(
+        name: "BlendWithAlphaMask", displayName: "Blend With Alpha Mask", channel: "alpha", full: "opaque", none: "transparent")
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { try blended() }
 }

@@ -9,7 +9,7 @@ import DaguerreCore
 /// ```swift
 /// let vignetted = try sharp.applying(BlendWithMask(backgroundImage: blurred, maskImage: radialMask))
 /// ```
-public struct BlendWithMask: Filter {
+public struct BlendWithMask: MaskBlendFilter {
     public var inputImage: Image?
     public var backgroundImage: Image?
     public var maskImage: Image?
@@ -21,16 +21,10 @@ public struct BlendWithMask: Filter {
         self.maskImage = maskImage
     }
 
-    public static let declaration = FilterDeclaration<Self>(
-        name: "BlendWithMask", displayName: "Blend With Mask", categories: [.stylize, .video, .stillImage, .builtIn],
-        description: "Mixes the image with the background by the mask's luminance: white keeps the image, black the background.",
-        parameters: [
-            .image(\.inputImage, FilterParameter.inputImageKey, "The image where the mask is white."),
-            .image(\.backgroundImage, "inputBackgroundImage", "The image where the mask is black."),
-            .image(\.maskImage, "inputMaskImage", "A greyscale mask."),
-        ])
+    static let weight = MaskBlend.luminance
 
-    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        try MaskBlend.luminance.blend(required(\.inputImage), over: required(\.backgroundImage), mask: required(\.maskImage))
-    }
+    public static let declaration = declare(
+        name: "BlendWithMask", displayName: "Blend With Mask", channel: "luminance", full: "white", none: "black")
+
+    public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { try blended() }
 }

@@ -1,12 +1,10 @@
 import DaguerreCore
 
-/// Convolves with a 3 by 3 window of weights (CIConvolution3X3, I4); the layout, edges and bias
-/// are ConvolutionFilter's.
+/// Convolves with a 3 by 3 window of weights (CIConvolution3X3, I4); the layout, edges and bias are
+/// ConvolutionFilter's.
 ///
 /// ```swift
-/// var sharpen = Convolution3X3()
-/// sharpen.inputImage = image
-/// let out = try sharpen.outputImage()
+/// let smoothed = try image.applying(Convolution3X3(weights: Array(repeating: 1.0 / 9, count: 9)))
 /// ```
 public struct Convolution3X3: Filter, ConvolutionFilter {
     public var inputImage: Image?
@@ -22,10 +20,7 @@ public struct Convolution3X3: Filter, ConvolutionFilter {
         self.bias = bias
     }
 
-    public static let declaration = FilterDeclaration<Self>(
-        name: "Convolution3X3", displayName: "Convolution 3X3", categories: [.stylize, .video, .stillImage, .builtIn],
-        description: "Convolves with a 3 by 3 window of weights, plus a bias.",
-        parameters: commonParameters)
+    public static let declaration = declare(name: "Convolution3X3", displayName: "Convolution 3X3", shape: "a 3 by 3 window")
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { try convolved() }
 }

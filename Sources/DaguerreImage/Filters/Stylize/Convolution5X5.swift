@@ -1,12 +1,10 @@
 import DaguerreCore
 
-/// Convolves with a 5 by 5 window of weights (CIConvolution5X5, I4); the layout, edges and bias
-/// are ConvolutionFilter's.
+/// Convolves with a 5 by 5 window of weights (CIConvolution5X5, I4); the layout, edges and bias are
+/// ConvolutionFilter's.
 ///
 /// ```swift
-/// var sharpen = Convolution5X5()
-/// sharpen.inputImage = image
-/// let out = try sharpen.outputImage()
+/// let smoothed = try image.applying(Convolution5X5(weights: Array(repeating: 1.0 / 25, count: 25)))
 /// ```
 public struct Convolution5X5: Filter, ConvolutionFilter {
     public var inputImage: Image?
@@ -22,10 +20,7 @@ public struct Convolution5X5: Filter, ConvolutionFilter {
         self.bias = bias
     }
 
-    public static let declaration = FilterDeclaration<Self>(
-        name: "Convolution5X5", displayName: "Convolution 5X5", categories: [.stylize, .video, .stillImage, .builtIn],
-        description: "Convolves with a 5 by 5 window of weights, plus a bias.",
-        parameters: commonParameters)
+    public static let declaration = declare(name: "Convolution5X5", displayName: "Convolution 5X5", shape: "a 5 by 5 window")
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { try convolved() }
 }

@@ -1,12 +1,10 @@
 import DaguerreCore
 
-/// Convolves with a 7 by 7 window of weights (CIConvolution7X7, I4); the layout, edges and bias
-/// are ConvolutionFilter's.
+/// Convolves with a 7 by 7 window of weights (CIConvolution7X7, I4); the layout, edges and bias are
+/// ConvolutionFilter's.
 ///
 /// ```swift
-/// var sharpen = Convolution7X7()
-/// sharpen.inputImage = image
-/// let out = try sharpen.outputImage()
+/// let smoothed = try image.applying(Convolution7X7(weights: Array(repeating: 1.0 / 49, count: 49)))
 /// ```
 public struct Convolution7X7: Filter, ConvolutionFilter {
     public var inputImage: Image?
@@ -22,10 +20,7 @@ public struct Convolution7X7: Filter, ConvolutionFilter {
         self.bias = bias
     }
 
-    public static let declaration = FilterDeclaration<Self>(
-        name: "Convolution7X7", displayName: "Convolution 7X7", categories: [.stylize, .video, .stillImage, .builtIn],
-        description: "Convolves with a 7 by 7 window of weights, plus a bias.",
-        parameters: commonParameters)
+    public static let declaration = declare(name: "Convolution7X7", displayName: "Convolution 7X7", shape: "a 7 by 7 window")
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { try convolved() }
 }

@@ -1,12 +1,10 @@
 import DaguerreCore
 
-/// Convolves with a 9 by 1 (a row) window of weights (CIConvolution9Horizontal, I4); the layout, edges and bias
-/// are ConvolutionFilter's.
+/// Convolves with a 9 by 1 window (a row) of weights (CIConvolution9Horizontal, I4); the layout, edges and bias are
+/// ConvolutionFilter's.
 ///
 /// ```swift
-/// var sharpen = Convolution9Horizontal()
-/// sharpen.inputImage = image
-/// let out = try sharpen.outputImage()
+/// let smoothed = try image.applying(Convolution9Horizontal(weights: Array(repeating: 1.0 / 9, count: 9)))
 /// ```
 public struct Convolution9Horizontal: Filter, ConvolutionFilter {
     public var inputImage: Image?
@@ -22,10 +20,8 @@ public struct Convolution9Horizontal: Filter, ConvolutionFilter {
         self.bias = bias
     }
 
-    public static let declaration = FilterDeclaration<Self>(
-        name: "Convolution9Horizontal", displayName: "Convolution 9 Horizontal", categories: [.stylize, .video, .stillImage, .builtIn],
-        description: "Convolves with a 9 by 1 (a row) window of weights, plus a bias.",
-        parameters: commonParameters)
+    public static let declaration = declare(
+        name: "Convolution9Horizontal", displayName: "Convolution 9 Horizontal", shape: "a 9 by 1 window (a row)")
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { try convolved() }
 }

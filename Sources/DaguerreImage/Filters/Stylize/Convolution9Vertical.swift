@@ -1,12 +1,10 @@
 import DaguerreCore
 
-/// Convolves with a 1 by 9 (a column) window of weights (CIConvolution9Vertical, I4); the layout, edges and bias
-/// are ConvolutionFilter's.
+/// Convolves with a 1 by 9 window (a column) of weights (CIConvolution9Vertical, I4); the layout, edges and bias are
+/// ConvolutionFilter's.
 ///
 /// ```swift
-/// var sharpen = Convolution9Vertical()
-/// sharpen.inputImage = image
-/// let out = try sharpen.outputImage()
+/// let smoothed = try image.applying(Convolution9Vertical(weights: Array(repeating: 1.0 / 9, count: 9)))
 /// ```
 public struct Convolution9Vertical: Filter, ConvolutionFilter {
     public var inputImage: Image?
@@ -22,10 +20,8 @@ public struct Convolution9Vertical: Filter, ConvolutionFilter {
         self.bias = bias
     }
 
-    public static let declaration = FilterDeclaration<Self>(
-        name: "Convolution9Vertical", displayName: "Convolution 9 Vertical", categories: [.stylize, .video, .stillImage, .builtIn],
-        description: "Convolves with a 1 by 9 (a column) window of weights, plus a bias.",
-        parameters: commonParameters)
+    public static let declaration = declare(
+        name: "Convolution9Vertical", displayName: "Convolution 9 Vertical", shape: "a 1 by 9 window (a column)")
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { try convolved() }
 }

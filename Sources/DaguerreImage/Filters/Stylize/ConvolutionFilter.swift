@@ -1,19 +1,34 @@
 import DaguerreCore
 
-/// What Convolution3X3, 5X5, 7X7, 9Horizontal and 9Vertical share (I4): a weight vector laid
-/// out row by row, the first row the top of the window (as cv2.filter2D reads its kernel: a
-/// correlation, not flipped), applied to all four premultiplied components, plus `bias` on
-/// each. Edge pixels repeat outward (Core Image clamps convolutions to the edge), so the output
-/// keeps the input's extent.
+/// What Convolution3X3, 5X5, 7X7, 9Horizontal and 9Vertical and their RGB forms share (I4): a
+/// weight vector laid out row by row, the first row the top of the window (as cv2.filter2D reads
+/// its kernel: a correlation, not flipped), applied to all four premultiplied components, plus
+/// `bias` on each; the RGB forms (ConvolutionRGB3X3…) weigh red, green and blue only and keep
+/// each pixel's alpha. Edge pixels repeat outward (Core Image clamps convolutions to the edge),
+/// so the output keeps the input's extent.
 protocol ConvolutionFilter: Filter {
     var inputImage: Image? { get set }
     var weights: [Double] { get set }
     var bias: Double { get set }
     /// The window's width and height in pixels (odd).
     static var size: (width: Int, height: Int) { get }
+    /// Whether only red, green and blue are convolved, alpha kept (the ConvolutionRGB filters).
+    static var rgbOnly: Bool { get }
 }
 
 extension ConvolutionFilter {
+    static var rgbOnly: Bool { false }
+
+    /// The declaration of the filter `name` ("Convolution3X3", "ConvolutionRGB3X3"…), whose
+    /// window `shape` reads as "a 3 by 3 window".
+    static func declare(name: String, displayName: String, shape: String) -> FilterDeclaration<Self> {
+        FilterDeclaration(
+            name: name, displayName: displayName, categories: [.stylize, .video, .stillImage, .builtIn],
+            description: rgbOnly
+                ? "Convolves red, green and blue with \(shape) of weights, plus a bias; alpha is kept."
+                : "Convolves with \(shape) of weights, plus a bias.",
+            parameters: commonParameters)
+    }
     /// The identity kernel: 1 at the centre.
     static var identityWeights: [Double] {
         var w = [Double](repeating: 0, count: size.width * size.height)
@@ -27,7 +42,7 @@ extension ConvolutionFilter {
             .vector(
                 \.weights, "inputWeights", "The \(size.width)×\(size.height) weights, row by row from the top.",
                 count: size.width * size.height),
-            .scalar(\.bias, "inputBias", "Added to every component of the result."),
+            .scalar(\.bias, "inputBias", rgbOnly ? "Added to red, green and blue." : "Added to every component of the result."),
         ]
     }
 
@@ -39,10 +54,12 @@ extension ConvolutionFilter {
         let weights = self.weights
         let bias = self.bias
         // Only the taps that are not zero, as (dx, dy, weight).
+        let rgbOnly = Self.rgbOnly
+        let channels = SIMD4<Float>(1, 1, 1, rgbOnly ? 0 : 1)
         let taps: [(dx: Int, dy: Int, weight: SIMD4<Float>)] = (0..<(w * h)).compactMap { i in
-            weights[i] == 0 ? nil : (i % w - rx, i / w - ry, SIMD4(repeating: Float(weights[i])))
+            weights[i] == 0 ? nil : (i % w - rx, i / w - ry, channels * Float(weights[i]))
         }
-        let b = SIMD4<Float>(repeating: Float(bias))
+        let b = channels * Float(bias)
         return NeighbourhoodKernel.rows(
             input, name: Self.declaration.name, parameters: "\(weights) bias \(bias)", rx: rx, ry: ry,
             digest: { d in
@@ -56,6 +73,7 @@ extension ConvolutionFilter {
                 let src = rows[tap.dy + ry] + tap.dx
                 for i in 0..<count { out[i].addProduct(src[i], tap.weight) }
             }
+            if rgbOnly { for i in 0..<count { out[i].w = rows[ry][i].w } }
         }
     }
 }
