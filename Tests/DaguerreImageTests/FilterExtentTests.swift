@@ -84,7 +84,7 @@ import Testing
         "TextImageGenerator": (.within(0, 0, 4, 40), .within(0, 0, 4, 40)),
         // Nine-part filters grow the input by inputGrowAmount (100, 100) and need its edges.
         "NinePartStretched": (.rect(0, 0, 260, 260), .refused), "NinePartTiled": (.rect(0, 0, 260, 260), .refused),
-        "EdgePreserveUpsampleFilter": (.input, .refused),
+        "EdgePreserveUpsampleFilter": (.input, .refused), "ColorThresholdOtsu": (.input, .refused),
         // Reductions over inputExtent (0, 0, 640, 80), clipped to the input.
         "AreaAverage": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMaximum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "AreaMinimum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMinMax": (.rect(0, 0, 2, 1), .rect(0, 0, 2, 1)),
@@ -92,6 +92,8 @@ import Testing
         "AreaMinimumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "RowAverage": (.rect(0, 0, 1, 80), .rect(0, 0, 1, 80)), "ColumnAverage": (.rect(0, 0, 160, 1), .rect(0, 0, 640, 1)),
         "AreaHistogram": (.rect(0, 0, 64, 1), .rect(0, 0, 64, 1)),
+        "AreaAlphaWeightedHistogram": (.rect(0, 0, 64, 1), .rect(0, 0, 64, 1)),
+        "AreaLogarithmicHistogram": (.rect(0, 0, 64, 1), .rect(0, 0, 64, 1)),
         // Where the source is kept only over the background (W3C source-in and source-atop,
         // multiply's product) or a finite mask chooses between them, the finite background bounds
         // the result.

@@ -7,7 +7,8 @@ import Testing
 /// buffers, judged in one Python run (pointwise_judge.py): Mix, BlendWithRedMask,
 /// BlendWithBlueMask, ColorAbsoluteDifference, ColorThreshold, DepthToDisparity and
 /// DisparityToDepth and Palettize (pixels equally near two palette colours left out) against
-/// the formulas their doc comments state, in numpy, within 1e-6 (threshold: pixels within 1e-6 of it left out);
+/// the formulas their doc comments state, ColorThresholdOtsu against scikit-image's Otsu
+/// threshold of the same histogram, in numpy, within 1e-6 (threshold: pixels within 1e-6 of it left out);
 /// ConvertRGBtoLab, ConvertLabToRGB and LabDeltaE against colour-science (sRGB primaries, D65,
 /// ΔE 1994), within 2e-4 in L*a*b* units and ΔE (float32 cube roots) and 1e-5 in linear RGB.
 @Suite("Mixes and colour-data filters against numpy and colour-science")
@@ -50,6 +51,8 @@ struct PointwiseFilterTests {
             Case(
                 filter: "ColorThreshold", parameters: ["inputThreshold": 0.12], op: "threshold", judge: ["threshold": 0.12],
                 inputs: ["alpha"], tolerance: 1e-6),
+            Case(filter: "ColorThresholdOtsu", parameters: [:], op: "otsu", judge: [:], inputs: ["a"], tolerance: 1e-6),
+            Case(filter: "ColorThresholdOtsu", parameters: [:], op: "otsu", judge: [:], inputs: ["alpha"], tolerance: 1e-6),
             Case(filter: "DepthToDisparity", parameters: [:], op: "reciprocal", judge: [:], inputs: ["depth"], tolerance: 1e-6),
             Case(filter: "DisparityToDepth", parameters: [:], op: "reciprocal", judge: [:], inputs: ["lab"], tolerance: 1e-6),
             Case(

@@ -176,6 +176,17 @@ struct SpatialFilterTests {
             Case(
                 name: "AreaHistogram", parameters: ["inputExtent": regionRect, "inputCount": 100, "inputScale": 3], op: "hist",
                 judge: ["region": region, "bins": 100, "scale": 3.0], tolerance: 3.0 / 4200 + 1e-6, input: 1),
+            Case(
+                name: "AreaAlphaWeightedHistogram", parameters: ["inputExtent": regionRect, "inputCount": 50, "inputScale": 2],
+                op: "histalpha", judge: ["region": region, "bins": 50, "scale": 2.0], tolerance: 1e-6, input: 1),
+            Case(
+                name: "AreaLogarithmicHistogram", parameters: ["inputExtent": regionRect], op: "histlog",
+                judge: ["region": region, "bins": 64, "scale": 1.0, "min_stop": -10.0, "max_stop": 4.0], tolerance: 1e-6),
+            Case(
+                name: "AreaLogarithmicHistogram",
+                parameters: ["inputExtent": regionRect, "inputCount": 30, "inputMinimumStop": -6, "inputMaximumStop": 0.5],
+                op: "histlog", judge: ["region": region, "bins": 30, "scale": 1.0, "min_stop": -6.0, "max_stop": 0.5], tolerance: 1e-6,
+                input: 1),
         ]
     }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Independent judge for Daguerre's two-image and colour-data point-wise filters
 (Tests/DaguerreImageTests/PointwiseFilterTests.swift): Mix, the BlendWith{Red,Blue}Mask blends,
-ColorAbsoluteDifference, ColorThreshold, DepthToDisparity, DisparityToDepth and Palettize from the formulas their doc comments state, in numpy;
-ConvertRGBtoLab, ConvertLabToRGB and LabDeltaE through colour-science (sRGB primaries, D65,
+ColorAbsoluteDifference, ColorThreshold, DepthToDisparity, DisparityToDepth and Palettize from
+the formulas their doc comments state, in numpy; ColorThresholdOtsu with scikit-image's
+threshold_otsu on the same luminance histogram; ConvertRGBtoLab, ConvertLabToRGB and LabDeltaE through colour-science (sRGB primaries, D65,
 CIE 1994 graphic-arts weights).
 
 Input: --dir DIR with manifest.json {"width", "height", "images": {name: file},
@@ -19,6 +20,7 @@ import numpy as np
 
 warnings.filterwarnings("ignore")
 import colour  # noqa: E402
+from skimage import filters  # noqa: E402
 
 D65 = colour.CCS_ILLUMINANTS["CIE 1931 2 Degree Standard Observer"]["D65"]
 # The matrix derived from the sRGB primaries and D65 (as Daguerre's working space defines it),
@@ -58,6 +60,13 @@ def run(op, p, ims):
     if op == "threshold":
         u, al = unpremultiply(a)
         t = p["threshold"]
+        out = np.concatenate([(u > t) * al, al], axis=-1)
+        return out, (np.abs(u - t) < 1e-6).any(axis=-1)
+    if op == "otsu":
+        u, al = unpremultiply(a)
+        lum = u @ np.array([0.2126, 0.7152, 0.0722])
+        counts = np.histogram(np.clip(lum, 0, 1), bins=256, range=(0, 1))[0]
+        t = filters.threshold_otsu(hist=(counts, (np.arange(256) + 0.5) / 256))
         out = np.concatenate([(u > t) * al, al], axis=-1)
         return out, (np.abs(u - t) < 1e-6).any(axis=-1)
     if op == "reciprocal":

@@ -362,6 +362,27 @@ def hist(img, p):
     return (out * (scale / len(r))).reshape(1, bins, 4)
 
 
+def histalpha(img, p):
+    """Unpremultiplied values (alpha itself for alpha), each pixel weighted by its alpha."""
+    r = region(img, p).reshape(-1, 4).astype(np.float64)
+    a = r[:, 3]
+    v = np.concatenate([np.where(a[:, None] > 0, r[:, :3] / np.where(a > 0, a, 1)[:, None], r[:, :3]), a[:, None]], axis=1)
+    bins, scale = p["bins"], p["scale"]
+    out = np.stack([np.histogram(np.clip(v[:, c], 0, 1), bins=bins, range=(0, 1), weights=a)[0] for c in range(4)], axis=-1)
+    return (out * (scale / len(r))).reshape(1, bins, 4)
+
+
+def histlog(img, p):
+    """Bins equal in stops: floor((log2 v - lo) / (hi - lo) * bins), clamped; v <= 0 in the first."""
+    r = region(img, p).reshape(-1, 4).astype(np.float64)
+    bins, scale, lo, hi = p["bins"], p["scale"], p["min_stop"], p["max_stop"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pos = np.where(r > 0, (np.log2(np.where(r > 0, r, 1)) - lo) / (hi - lo) * bins, -1)
+    b = np.clip(np.floor(pos), 0, bins - 1).astype(int)
+    out = np.stack([np.bincount(b[:, c], minlength=bins) for c in range(4)], axis=-1)
+    return (out * (scale / len(r))).reshape(1, bins, 4)
+
+
 def histdisplay(img, p):
     hst = hist(img, p)[0, :, :3]
     m = hst.max()
@@ -376,7 +397,7 @@ OPS = {"histdisplay": histdisplay, "conv": conv, "median": median, "disc": disc,
        "amaxalpha": amaxalpha, "pixellate": pixellate, "hexpixellate": hexpixellate,
        "crystallize": crystallize, "pointillize": pointillize, "heightfield": heightfield,
        "noisereduction": noisereduction, "maskedvariable": maskedvariable, "depthoffield": depthoffield, "shaded": shaded,
-       "edgework": edgework, "lineoverlay": lineoverlay, "edges": edges, "glow": glow, "spotlight": spotlight, "spotcolor": spotcolor, "aminalpha": aminalpha, "rowavg": rowavg, "colavg": colavg, "hist": hist}
+       "edgework": edgework, "lineoverlay": lineoverlay, "edges": edges, "glow": glow, "spotlight": spotlight, "spotcolor": spotcolor, "aminalpha": aminalpha, "rowavg": rowavg, "histalpha": histalpha, "histlog": histlog, "colavg": colavg, "hist": hist}
 
 
 def main():
@@ -386,7 +407,7 @@ def main():
         img = load(c["input"], c["w"], c["h"])
         ours = load(c["out"], c["ow"], c["oh"]).astype(np.float64)
         ref = np.asarray(OPS[c["op"]](img, c["params"]), dtype=np.float64)
-        if c["op"] in ("amax", "amin", "aminmax", "aminmaxred", "amaxalpha", "aminalpha", "rowavg", "colavg", "hist", "histdisplay"):
+        if c["op"] in ("amax", "amin", "aminmax", "aminmaxred", "amaxalpha", "aminalpha", "rowavg", "colavg", "hist", "histalpha", "histlog", "histdisplay"):
             ref = ref[:c["oh"], :c["ow"]]
         else:
             ref = ref[c["oy"]:c["oy"] + c["oh"], c["ox"]:c["ox"] + c["ow"]]

@@ -21,14 +21,20 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
         case minMax
         /// The smallest red (in red) and the largest (in green), blue 0, alpha 1: 1×1.
         case minMaxRed
+        /// Otsu's threshold of the red values' histogram over [0, 1] in 256 bins (values outside
+        /// in the end bins): the centre of the bin that, as the last of the lower class,
+        /// maximises the between-class variance (the first of equals), in all four components:
+        /// 1×1.
+        case otsu
         /// The mean of each row: 1 wide, one pixel per row.
         case rowAverage
         /// The mean of each column: one pixel per column, 1 high.
         case columnAverage
         /// Each component's histogram over [0, 1] in `bins` equal bins (values outside clamp to
         /// the end bins), each bin the fraction of the region's pixels times `scale`:
-        /// `bins` wide, 1 high.
-        case histogram(bins: Int, scale: Double)
+        /// `bins` wide, 1 high. `binning` may place values by their logarithm instead, or weigh
+        /// unpremultiplied values by their alpha.
+        case histogram(bins: Int, scale: Double, binning: HistogramBinning = .linear)
 
         var name: String {
             switch self {
@@ -42,6 +48,7 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
             case .histogram: "areaHistogram"
             case .minMax: "areaMinMax"
             case .minMaxRed: "areaMinMaxRed"
+            case .otsu: "otsuThreshold"
             }
         }
     }
@@ -57,7 +64,7 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
         switch operation {
         case .rowAverage: size = (1, r.height)
         case .columnAverage: size = (r.width, 1)
-        case .histogram(let bins, _): size = (bins, 1)
+        case .histogram(let bins, _, _): size = (bins, 1)
         case .minMax: size = (2, 1)
         default: size = (1, 1)
         }
@@ -69,9 +76,10 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
             d.add(r.y)
             d.add(r.width)
             d.add(r.height)
-            if case .histogram(let bins, let scale) = operation {
+            if case .histogram(let bins, let scale, let binning) = operation {
                 d.add(bins)
                 d.add(scale)
+                binning.digest(&d)
             }
         }
     }
@@ -125,7 +133,8 @@ final class ReductionSink: RenderSink, Sendable {
         switch operation {
         case .rowAverage: n = region.height
         case .columnAverage: n = region.width
-        case .histogram(let bins, _): n = bins
+        case .histogram(let bins, _, _): n = bins
+        case .otsu: n = OtsuThreshold.bins
         case .maximum: (n, start) = (1, SIMD4(repeating: -.infinity))
         case .minimum: (n, start) = (1, SIMD4(repeating: .infinity))
         default: n = 1
@@ -186,14 +195,26 @@ final class ReductionSink: RenderSink, Sendable {
                     st.picked = true
                 }
             }
-        case .histogram(let bins, _):
+        case .otsu:
+            var counts = [Double](repeating: 0, count: OtsuThreshold.bins)
+            for i in 0..<count {
+                let b = HistogramBinning.linear.bins(SIMD4<Double>(pixels[i]), count: OtsuThreshold.bins)
+                if b.x.isFinite { counts[Int(b.x)] += 1 }
+            }
+            state.withLock { st in for k in 0..<OtsuThreshold.bins { st.totals[k].x += counts[k] } }
+        case .histogram(let bins, _, let binning):
             var counts = [SIMD4<Double>](repeating: .zero, count: bins)
-            let top = Double(bins - 1)
             for i in 0..<count {
                 // In double precision, so a value on a bin edge falls as numpy's histogram puts it.
-                let v = SIMD4<Double>(pixels[i]) * Double(bins)
-                let b = pointwiseMin(pointwiseMax(v.rounded(.down), .zero), SIMD4(repeating: top))
-                for c in 0..<4 where b[c].isFinite { counts[Int(b[c])][c] += 1 }
+                var v = SIMD4<Double>(pixels[i])
+                var weight = SIMD4<Double>(repeating: 1)
+                if binning.alphaWeighted {
+                    let a = v.w
+                    if a > 0 && a != 1 { v = SIMD4(v.x / a, v.y / a, v.z / a, a) }
+                    weight = SIMD4(repeating: a)
+                }
+                let b = binning.bins(v, count: bins)
+                for c in 0..<4 where b[c].isFinite { counts[Int(b[c])][c] += weight[c] }
             }
             state.withLock { st in for k in 0..<bins { st.totals[k] += counts[k] } }
         }
@@ -209,8 +230,9 @@ final class ReductionSink: RenderSink, Sendable {
             case .maximum, .minimum: return [SIMD4<Float>(st.totals[0])]
             case .minMax: return st.totals.map { SIMD4<Float>($0) }
             case .minMaxRed: return [SIMD4(Float(st.totals[0].x), Float(st.totals[1].x), 0, 1)]
+            case .otsu: return [SIMD4(repeating: Float(OtsuThreshold.threshold(st.totals.map(\.x))))]
             case .maximumAlpha, .minimumAlpha: return [st.pick]
-            case .histogram(_, let scale): return st.totals.map { SIMD4<Float>($0 * (scale / Double(region.area))) }
+            case .histogram(_, let scale, _): return st.totals.map { SIMD4<Float>($0 * (scale / Double(region.area))) }
             }
         }
     }

@@ -21,6 +21,7 @@ public enum FilterRegistry {
         Vibrance.self,
         ColorClamp.self,
         ColorThreshold.self,
+        ColorThresholdOtsu.self,
         ColorAbsoluteDifference.self,
         DepthToDisparity.self,
         DisparityToDepth.self,
@@ -221,6 +222,8 @@ public enum FilterRegistry {
         RowAverage.self,
         ColumnAverage.self,
         AreaHistogram.self,
+        AreaAlphaWeightedHistogram.self,
+        AreaLogarithmicHistogram.self,
         HistogramDisplayFilter.self,
         // Transition
         DissolveTransition.self,

@@ -9,7 +9,7 @@ import DaguerreCore
 /// ```swift
 /// let bins = try image.applying(AreaHistogram(extent: image.extent, count: 256))
 /// ```
-public struct AreaHistogram: Filter, AreaReductionFilter {
+public struct AreaHistogram: Filter, AreaHistogramFilter {
     public var inputImage: Image?
     public var extent = Self.defaultExtent
     public var scale: Double = 1
@@ -29,10 +29,7 @@ public struct AreaHistogram: Filter, AreaReductionFilter {
     public static let declaration = FilterDeclaration<Self>(
         name: "AreaHistogram", displayName: "Area Histogram", categories: [.reduction, .video, .stillImage, .builtIn],
         description: "Each component's histogram over a region, as a one-pixel-high image.",
-        parameters: regionParameters + [
-            .scalar(\.scale, "inputScale", "Multiplies every bin; at 1 each component's bins add up to 1.", min: 0, sliderMax: 100),
-            .scalar(\.count, "inputCount", "The number of bins (rounded).", min: 1, max: 2048),
-        ])
+        parameters: regionParameters + histogramParameters)
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
         try reduced(.histogram(bins: Int(count.rounded()), scale: scale))

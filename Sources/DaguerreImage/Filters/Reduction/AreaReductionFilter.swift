@@ -8,6 +8,21 @@ protocol AreaReductionFilter: Filter {
     var extent: Rect { get set }
 }
 
+/// What the histograms add: the scale of every bin and the number of bins.
+protocol AreaHistogramFilter: AreaReductionFilter {
+    var scale: Double { get set }
+    var count: Double { get set }
+}
+
+extension AreaHistogramFilter {
+    static var histogramParameters: [FilterDeclaration<Self>.Parameter] {
+        [
+            .scalar(\.scale, "inputScale", "Multiplies every bin; at 1 each component's bins add up to 1.", min: 0, sliderMax: 100),
+            .scalar(\.count, "inputCount", "The number of bins (rounded).", min: 1, max: 2048),
+        ]
+    }
+}
+
 extension AreaReductionFilter {
     static var defaultExtent: Rect { Rect(x: 0, y: 0, width: 640, height: 80) }
 
