@@ -29,6 +29,9 @@ struct ColorFormulaFilterTests {
         ]
     }
 
+    /// A five-entry S curve, each channel a little different.
+    static let curve: [Double] = [0, 0.02, 0, 0.2, 0.22, 0.18, 0.55, 0.5, 0.45, 0.85, 0.8, 0.82, 1, 0.98, 1]
+
     static var effects: [Case] {
         [
             (
@@ -52,6 +55,14 @@ struct ColorFormulaFilterTests {
             ),
             ("MaskToAlpha", [:], "maskToAlpha", ["format": "rgbaf"]),
             ("Thermal", [:], "thermal", [:]),
+            (
+                "ColorCurves", ["inputCurvesData": .vector(curve)], "curves",
+                ["table": curve, "domain": [0, 1]]
+            ),
+            (
+                "ColorCurves", ["inputCurvesData": .vector(curve), "inputCurvesDomain": .vector([0.1, 0.8])], "curves",
+                ["table": curve, "domain": [0.1, 0.8]]
+            ),
             ("XRay", [:], "xRay", [:]),
             ("Vignette", ["inputIntensity": 0.8, "inputRadius": 1], "vignette", ["intensity": 0.8, "radius": 1]),
             ("Vignette", ["inputIntensity": -0.5, "inputRadius": 1.5], "vignette", ["intensity": -0.5, "radius": 1.5]),
@@ -112,7 +123,7 @@ struct ColorFormulaFilterTests {
         return out
     }()
 
-    @Test("ColorCube and ColorCubeWithColorSpace match colour-science's trilinear LUT3D, ColorMap its formula, within 1/255")
+    @Test("ColorCube, ColorCubeWithColorSpace and ColorCubesMixedWithMask match colour-science's LUT3D, ColorMap its formula, within 1/255")
     func tablesMatch() throws {
         let dir = try TemporaryDirectory()
         try Self.cube.withUnsafeBytes { try Data($0).write(to: dir.url.appendingPathComponent("cube.f32")) }
@@ -131,6 +142,9 @@ struct ColorFormulaFilterTests {
         try writeTight(gradient, to: dir.path("gradient.f32"))
         let gradientImage = Image(buffer: gradient, colorSpace: .extendedLinearSRGB)
         let values = Self.cube.map(Double.init)
+        // A second cube: each entry's colour inverted (alpha kept).
+        let inverse = values.enumerated().map { $0.offset % 4 == 3 ? $0.element : 1 - $0.element }
+        try inverse.map(Float.init).withUnsafeBytes { try Data($0).write(to: dir.url.appendingPathComponent("inverse.f32")) }
         try Self.judgeAll([
             (
                 "ColorCube", ["inputCubeDimension": 17, "inputCubeData": .vector(values)], "cube",
@@ -145,13 +159,24 @@ struct ColorFormulaFilterTests {
                 "ColorMap", ["inputGradientImage": .image(gradientImage)], "colorMap",
                 ["file": dir.path("gradient.f32"), "width": 64, "height": 3]
             ),
+            // The fourth case runs on kodim23 (judgeAll's order), masked by its own luminance.
+            (
+                "ColorCubesMixedWithMask",
+                [
+                    "inputCubeDimension": 17, "inputCube0Data": .vector(values), "inputCube1Data": .vector(inverse),
+                    "inputMaskImage": .image(try Kodak.image(23).cropped(to: Self.crop)),
+                ],
+                "cubesMixed", ["dimension": 17, "file": dir.path("cube.f32"), "file1": dir.path("inverse.f32")]
+            ),
         ])
     }
+
+    static let crop = Rect(x: 200, y: 150, width: 128, height: 128)
 
     /// Renders every case on a 128×128 Kodak crop, judges all in one run, checks ≤ 1/255.
     static func judgeAll(_ cases: [Case]) throws {
         let dir = try TemporaryDirectory()
-        let crop = Rect(x: 200, y: 150, width: 128, height: 128)
+        let crop = Self.crop
         var manifest: [[String: Any]] = []
         for (k, c) in cases.enumerated() {
             let kodim = [3, 13, 19, 23][k % 4]

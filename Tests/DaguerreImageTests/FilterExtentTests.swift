@@ -73,22 +73,26 @@ import Testing
         "GaussianGradient": (.infinite, .infinite), "CheckerboardGenerator": (.infinite, .infinite),
         "StripesGenerator": (.infinite, .infinite), "RandomGenerator": (.infinite, .infinite),
         "SunbeamsGenerator": (.infinite, .infinite), "StarShineGenerator": (.infinite, .infinite),
-        "LenticularHaloGenerator": (.infinite, .infinite),
+        "LenticularHaloGenerator": (.infinite, .infinite), "DistanceGradientFromRedMask": (.infinite, .infinite),
         // The rectangle generators draw inputExtent (0, 0, 100, 100): filled; stroked 10 wide
         // (half outside, plus a pixel); blurred with σ 10 (out to 4σ).
         "RoundedRectangleGenerator": (.rect(0, 0, 100, 100), .rect(0, 0, 100, 100)),
         "RoundedRectangleStrokeGenerator": (.rect(-6, -6, 112, 112), .rect(-6, -6, 112, 112)),
         "BlurredRectangleGenerator": (.rect(-40, -40, 180, 180), .rect(-40, -40, 180, 180)),
+        // The default mesh, a triangle from (20, 20) to (280, 280), lines 1.5 wide.
+        "MeshGenerator": (.rect(18.25, 18.25, 263.5, 263.5), .rect(18.25, 18.25, 263.5, 263.5)),
         "HueSaturationValueGradient": (.rect(0, 0, 600, 600), .rect(0, 0, 600, 600)),
         "QRCodeGenerator": (.rect(0, 0, 23, 23), .rect(0, 0, 23, 23)),
         "TextImageGenerator": (.within(0, 0, 4, 40), .within(0, 0, 4, 40)),
         // Nine-part filters grow the input by inputGrowAmount (100, 100) and need its edges.
         "NinePartStretched": (.rect(0, 0, 260, 260), .refused), "NinePartTiled": (.rect(0, 0, 260, 260), .refused),
-        "EdgePreserveUpsampleFilter": (.input, .refused), "ColorThresholdOtsu": (.input, .refused),
+        "EdgePreserveUpsampleFilter": (.input, .refused), "GuidedFilter": (.input, .input(finite: true)),
+        "ColorThresholdOtsu": (.input, .refused),
         // Reductions over inputExtent (0, 0, 640, 80), clipped to the input.
         "AreaAverage": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMaximum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "AreaMinimum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMinMax": (.rect(0, 0, 2, 1), .rect(0, 0, 2, 1)),
-        "AreaMinMaxRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMaximumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
+        "AreaMinMaxRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaBoundsRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
+        "AreaMaximumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "AreaMinimumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "RowAverage": (.rect(0, 0, 1, 80), .rect(0, 0, 1, 80)), "ColumnAverage": (.rect(0, 0, 160, 1), .rect(0, 0, 640, 1)),
         "AreaHistogram": (.rect(0, 0, 64, 1), .rect(0, 0, 64, 1)),

@@ -57,6 +57,14 @@ struct GeneratorFilterTests {
             Rect(x: 0, y: 0, width: 96, height: 64)
         ),
         ("BlurredRectangleGenerator", ["inputExtent": [20.5, 10, 50, 30.5], "inputSigma": [0]], Rect(x: 0, y: 0, width: 96, height: 64)),
+        (
+            "MeshGenerator", ["inputMesh": [10, 10, 80, 12.5, 80, 12.5, 45.3, 60, 45.3, 60, 10, 10, 20, 50, 20, 50]],
+            Rect(x: 0, y: 0, width: 96, height: 72)
+        ),
+        (
+            "MeshGenerator", ["inputMesh": [5.5, 40, 90, 20, 30, 5, 60, 70], "inputWidth": [6], "inputColor": [0.9, 0.3, 0.2, 0.7]],
+            Rect(x: 0, y: 0, width: 96, height: 72)
+        ),
     ]
 
     static func value(_ key: String, _ v: [Double]) -> FilterValue {

@@ -4,13 +4,15 @@ import Foundation
 import Testing
 
 /// Core Image's two-image mixes and colour-data filters (SPEC I4) on float32 working-space
-/// buffers, judged in one Python run (pointwise_judge.py): Mix, BlendWithRedMask,
-/// BlendWithBlueMask, ColorAbsoluteDifference, ColorThreshold, DepthToDisparity and
-/// DisparityToDepth and Palettize (pixels equally near two palette colours left out) against
-/// the formulas their doc comments state, ColorThresholdOtsu against scikit-image's Otsu
-/// threshold of the same histogram, in numpy, within 1e-6 (threshold: pixels within 1e-6 of it left out);
-/// ConvertRGBtoLab, ConvertLabToRGB and LabDeltaE against colour-science (sRGB primaries, D65,
-/// ΔE 1994), within 2e-4 in L*a*b* units and ΔE (float32 cube roots) and 1e-5 in linear RGB.
+/// buffers, judged in one Python run (pointwise_judge.py). Against the formulas their doc
+/// comments state, in numpy, within 1e-6: Mix, BlendWithRedMask, BlendWithBlueMask,
+/// ColorAbsoluteDifference, ColorThreshold (pixels within 1e-6 of the threshold left out),
+/// DepthToDisparity, DisparityToDepth and Palettize (pixels equally near two palette colours
+/// left out); Dither within 1e-5 (float32 sRGB curves), with the RandomGenerator's noise as the
+/// generator judge computes it. ColorThresholdOtsu against scikit-image's Otsu threshold of the
+/// same histogram. ConvertRGBtoLab, ConvertLabToRGB and LabDeltaE against colour-science (sRGB
+/// primaries, D65, ΔE 1994), within 2e-4 in L*a*b* units and ΔE (float32 cube roots) and 1e-5 in
+/// linear RGB.
 @Suite("Mixes and colour-data filters against numpy and colour-science")
 struct PointwiseFilterTests {
     static let (width, height) = (96, 80)
@@ -53,6 +55,10 @@ struct PointwiseFilterTests {
                 inputs: ["alpha"], tolerance: 1e-6),
             Case(filter: "ColorThresholdOtsu", parameters: [:], op: "otsu", judge: [:], inputs: ["a"], tolerance: 1e-6),
             Case(filter: "ColorThresholdOtsu", parameters: [:], op: "otsu", judge: [:], inputs: ["alpha"], tolerance: 1e-6),
+            Case(filter: "Dither", parameters: [:], op: "dither", judge: ["intensity": 0.1], inputs: ["a"], tolerance: 1e-5),
+            Case(
+                filter: "Dither", parameters: ["inputIntensity": 0.02], op: "dither", judge: ["intensity": 0.02], inputs: ["alpha"],
+                tolerance: 1e-5),
             Case(filter: "DepthToDisparity", parameters: [:], op: "reciprocal", judge: [:], inputs: ["depth"], tolerance: 1e-6),
             Case(filter: "DisparityToDepth", parameters: [:], op: "reciprocal", judge: [:], inputs: ["lab"], tolerance: 1e-6),
             Case(

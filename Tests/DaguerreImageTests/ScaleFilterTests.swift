@@ -8,8 +8,10 @@ import Testing
 /// resampler written in numpy from its doc comment, and for B 0, C 0.5 against Pillow's BICUBIC
 /// on the pixels whose taps all fall inside the image (Pillow renormalises at the edges), within
 /// 1e-5; the maximum against the largest value over each output pixel's input rectangle,
-/// exactly.
-@Suite("Scale filters against numpy and Pillow")
+/// exactly; GuidedFilter against He's guided filter in numpy and scipy, within 1e-4 (its
+/// variances are differences of float32 means), rendered in float and in the default working
+/// format.
+@Suite("Scale filters and the guided filter against numpy, scipy and Pillow")
 struct ScaleFilterTests {
     typealias Case = (filter: String, op: String, scale: Double, aspect: Double, b: Double, c: Double, tolerance: Double)
 
@@ -23,6 +25,52 @@ struct ScaleFilterTests {
         ("MaximumScaleTransform", "maximum", 0.3, 1.5, 0, 0, 0),
         ("MaximumScaleTransform", "maximum", 2.5, 1, 0, 0, 0),
     ]
+
+    /// (radius, epsilon, whether the image is the top-left quarter, upsampled, working format)
+    static let guidedCases: [(Double, Double, Bool, Bool)] = [
+        (1, 1e-4, false, true), (4, 1e-3, false, true), (2, 0.01, true, true), (4, 1e-3, false, false),
+    ]
+
+    @Test("GuidedFilter matches He's guided filter in numpy within 1e-4")
+    func guidedFilterMatches() throws {
+        let dir = try TemporaryDirectory()
+        let bounds = Rect(x: 0, y: 0, width: 96, height: 80)
+        let input = try Context().createBuffer(
+            Kodak.image(19), bounds: Rect(x: 300, y: 200, width: 96, height: 80), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        let guide = try Context().createBuffer(
+            Kodak.image(23), bounds: Rect(x: 250, y: 150, width: 96, height: 80), format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        try writeTight(input, to: dir.path("input.f32"))
+        try writeTight(guide, to: dir.path("guide.f32"))
+        let image = Image(buffer: input, colorSpace: .extendedLinearSRGB)
+        let guideImage = Image(buffer: guide, colorSpace: .extendedLinearSRGB)
+        var manifest: [[String: Any]] = []
+        for (i, (radius, epsilon, upsample, float)) in Self.guidedCases.enumerated() {
+            let source = upsample ? image.cropped(to: Rect(x: 0, y: 0, width: 48, height: 40)) : image
+            let out = try source.applyingFilter(
+                "GuidedFilter",
+                parameters: ["inputGuideImage": .image(guideImage), "inputRadius": .number(radius), "inputEpsilon": .number(epsilon)])
+            #expect(out.extent == bounds, "GuidedFilter extent \(out.extent)")
+            let context = float ? try Contexts.float() : try Context()
+            try writeTight(
+                context.createBuffer(out, bounds: bounds, format: .rgbaf, colorSpace: .extendedLinearSRGB), to: dir.path("\(i).f32"))
+            manifest.append([
+                "id": i, "op": "guided", "params": ["radius": radius, "epsilon": epsilon, "upsample": upsample], "file": "\(i).f32",
+                "w": 96, "h": 80,
+            ])
+        }
+        let json: [String: Any] = ["width": 96, "height": 80, "input": "input.f32", "guide": "guide.f32", "cases": manifest]
+        try JSONSerialization.data(withJSONObject: json).write(to: dir.url.appendingPathComponent("manifest.json"))
+        let results = try Judge.python("scale_judge.py", ["--dir", dir.path("")])["results"] as? [[String: Any]] ?? []
+        #expect(results.count == Self.guidedCases.count)
+        for result in results {
+            let (radius, epsilon, upsample, float) = Self.guidedCases[result["id"] as? Int ?? 0]
+            let maxDiff = result["max_abs_diff"] as? Double ?? 99
+            print(
+                "measured: GuidedFilter radius \(radius) ε \(epsilon) upsampled \(upsample) \(float ? "float" : "default format"): max |Δ| \(maxDiff), mean \(result["mean_abs_diff"] ?? "?")"
+            )
+            #expect(maxDiff <= 1e-4, "GuidedFilter radius \(radius) ε \(epsilon): max |ours − numpy| = \(maxDiff)")
+        }
+    }
 
     @Test("Each matches its reference within its stated tolerance")
     func matchReferences() throws {

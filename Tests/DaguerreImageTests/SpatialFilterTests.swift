@@ -67,6 +67,14 @@ struct SpatialFilterTests {
             conv("ConvolutionRGB9Vertical", row9, 1, 9),
             Case(name: "MedianFilter", parameters: [:], op: "median", judge: [:], tolerance: 0),
             Case(name: "SobelGradients", parameters: [:], op: "sobelgrad", judge: [:], tolerance: 1e-5),
+            Case(name: "GaborGradients", parameters: [:], op: "gaborgrad", judge: [:], tolerance: 1e-5),
+            Case(name: "GaborGradients", parameters: [:], op: "gaborgrad", judge: [:], tolerance: 1e-5, input: 1),
+            Case(
+                name: "DistanceGradientFromRedMask", parameters: [:], op: "distgrad", judge: ["distance": 10.0], tolerance: 1e-6,
+                input: 2),
+            Case(
+                name: "DistanceGradientFromRedMask", parameters: ["inputMaximumDistance": 37.5], op: "distgrad",
+                judge: ["distance": 37.5], tolerance: 1e-6, input: 2),
             Case(name: "SobelGradients", parameters: [:], op: "sobelgrad", judge: [:], tolerance: 1e-5, input: 1),
             Case(name: "DiscBlur", parameters: ["inputRadius": 3], op: "disc", judge: ["radius": 3.0], tolerance: 1e-5),
             Case(name: "DiscBlur", parameters: ["inputRadius": 5.5], op: "disc", judge: ["radius": 5.5], tolerance: 1e-5),
@@ -160,6 +168,10 @@ struct SpatialFilterTests {
                 name: "AreaMinMax", parameters: ["inputExtent": regionRect], op: "aminmax", judge: ["region": region], tolerance: 0,
                 input: 1),
             Case(name: "AreaMinMaxRed", parameters: ["inputExtent": regionRect], op: "aminmaxred", judge: ["region": region], tolerance: 0),
+            // The mask (a soft white ellipse on black) has red above zero in part of the region.
+            Case(
+                name: "AreaBoundsRed", parameters: ["inputExtent": regionRect], op: "aboundsred", judge: ["region": region], tolerance: 0,
+                input: 2),
             Case(
                 name: "AreaMaximumAlpha", parameters: ["inputExtent": regionRect], op: "amaxalpha", judge: ["region": region],
                 tolerance: 0, input: 1),

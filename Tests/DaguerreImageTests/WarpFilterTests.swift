@@ -50,6 +50,10 @@ struct WarpFilterTests {
             ],
             label: "strong"),
         Case(name: "PerspectiveTransform", parameters: [:], label: "defaults", window: Rect(x: 110, y: 130, width: 224, height: 192)),
+        Case(name: "PerspectiveRotate", parameters: ["inputPitch": 0.25], label: "pitch"),
+        Case(
+            name: "PerspectiveRotate", parameters: ["inputFocalLength": 50, "inputPitch": -0.1, "inputYaw": 0.3, "inputRoll": 0.2],
+            label: "all three"),
         Case(
             name: "PerspectiveTransformWithExtent",
             parameters: [

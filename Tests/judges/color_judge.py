@@ -104,6 +104,22 @@ def apply(op, p, lin, xs, ys, extent):
         if p.get("space") == "sRGB":
             return decode(lut.apply(np.clip(encode(lin), 0, 1)))
         return lut.apply(np.clip(lin, 0, 1))
+    if op == "cubesMixed":
+        # two LUT3Ds on the sRGB encoding, mixed by the mask's (here the input's own) luminance
+        d = p["dimension"]
+        luts = [colour.LUT3D(table=np.fromfile(p[f], dtype="<f4").reshape(d, d, d, 4).transpose(2, 1, 0, 3)[..., :3].astype(float))
+                for f in ("file", "file1")]
+        a, b = (decode(lut.apply(np.clip(encode(lin), 0, 1))) for lut in luts)
+        m = np.clip(lin @ REC709, 0, 1)[..., None]
+        return a + (b - a) * m
+    if op == "curves":
+        # each channel of the sRGB encoding through its table, linear between entries
+        table = np.array(p["table"], dtype=float).reshape(-1, 3)
+        d0, d1 = p["domain"]
+        n = len(table)
+        u = np.clip((encode(lin) - d0) / (d1 - d0) * (n - 1), 0, n - 1)
+        out = np.stack([np.interp(u[..., c], np.arange(n), table[:, c]) for c in range(3)], axis=-1)
+        return decode(out)
     if op == "colorMap":
         # the gradient's middle row, its pixel centres at Y = 0 ... 1, linear in between
         w, h = p["width"], p["height"]

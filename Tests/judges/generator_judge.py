@@ -140,6 +140,18 @@ def expected(name, p, x, y, w, h):
         d = p1 - p0
         s = np.clip(((X - p0[0]) * d[0] + (Y - p0[1]) * d[1]) / (d @ d), 0, 1)
         t = s * s * (3 - 2 * s)
+    elif name == "MeshGenerator":
+        # colour x clamp(width/2 + 1/2 - d): d the distance to the nearest segment
+        c = colour(p, "inputColor", [1, 1, 1, 1])
+        half = p.get("inputWidth", [1.5])[0] / 2
+        m = np.array(p.get("inputMesh", []), dtype=np.float64).reshape(-1, 4)
+        d = np.full(X.shape, np.inf)
+        for x0, y0, x1, y1 in m:
+            dx, dy = x1 - x0, y1 - y0
+            l2 = dx * dx + dy * dy
+            t = np.clip(((X - x0) * dx + (Y - y0) * dy) / l2, 0, 1) if l2 > 0 else np.zeros_like(X)
+            d = np.minimum(d, np.hypot(X - (x0 + t * dx), Y - (y0 + t * dy)))
+        return c * np.clip(half + 0.5 - d, 0, 1)[..., None]
     elif name in ("RoundedRectangleGenerator", "RoundedRectangleStrokeGenerator", "BlurredRectangleGenerator"):
         # colour x coverage: clamp(1/2 - d) of the signed distance d to the rounded box (the
         # stroke: |d| - width/2), or the box convolved with a Gaussian in closed form.

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Independent judge for Daguerre's two-image and colour-data point-wise filters
 (Tests/DaguerreImageTests/PointwiseFilterTests.swift): Mix, the BlendWith{Red,Blue}Mask blends,
-ColorAbsoluteDifference, ColorThreshold, DepthToDisparity, DisparityToDepth and Palettize from
-the formulas their doc comments state, in numpy; ColorThresholdOtsu with scikit-image's
+ColorAbsoluteDifference, ColorThreshold, DepthToDisparity, DisparityToDepth, Palettize and Dither
+(with the RandomGenerator's noise as generator_judge.py computes it) from the formulas their doc
+comments state, in numpy; ColorThresholdOtsu with scikit-image's
 threshold_otsu on the same luminance histogram; ConvertRGBtoLab, ConvertLabToRGB and LabDeltaE through colour-science (sRGB primaries, D65,
 CIE 1994 graphic-arts weights).
 
@@ -21,6 +22,8 @@ import numpy as np
 warnings.filterwarnings("ignore")
 import colour  # noqa: E402
 from skimage import filters  # noqa: E402
+
+from generator_judge import random_pixels  # noqa: E402
 
 D65 = colour.CCS_ILLUMINANTS["CIE 1931 2 Degree Standard Observer"]["D65"]
 # The matrix derived from the sRGB primaries and D65 (as Daguerre's working space defines it),
@@ -69,6 +72,19 @@ def run(op, p, ims):
         t = filters.threshold_otsu(hist=(counts, (np.arange(256) + 0.5) / 256))
         out = np.concatenate([(u > t) * al, al], axis=-1)
         return out, (np.abs(u - t) < 1e-6).any(axis=-1)
+    if op == "dither":
+        u, al = unpremultiply(a)
+        n = random_pixels(0, 0, a.shape[1], a.shape[0])[..., :3] - 0.5
+
+        def encode(x):
+            v = np.abs(x)
+            return np.sign(x) * np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055)
+
+        def decode(x):
+            v = np.abs(x)
+            return np.sign(x) * np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+        moved = decode(encode(u) + p["intensity"] * n)
+        return np.concatenate([moved * al, al], axis=-1), (al[..., 0] <= 0)
     if op == "reciprocal":
         rgb = a[..., :3]
         out = np.where(rgb > 0, 1 / np.where(rgb > 0, rgb, 1), 0.0)

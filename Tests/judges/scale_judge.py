@@ -7,7 +7,7 @@ shrinking, taps centred at (X + 0.5)/scale, normalised, transparent black past t
 for B 0, C 0.5 (Catmull-Rom), Pillow's BICUBIC resize of each channel as a float image, on the
 pixels whose taps all fall inside the image (Pillow renormalises at the edges instead).
 MaximumScaleTransform: the largest value over the input pixels each output pixel's rectangle
-overlaps, in numpy.
+overlaps, in numpy. GuidedFilter: He's guided filter with scipy's uniform_filter.
 
 Input: --dir DIR with manifest.json {"width", "height", "input": file,
 "cases": [{"id", "op", "params", "file", "w", "h"}]}; images tightly packed little-endian
@@ -20,6 +20,7 @@ import os
 
 import numpy as np
 from PIL import Image
+from scipy.ndimage import uniform_filter
 
 
 def cubic(b, c):
@@ -31,10 +32,10 @@ def cubic(b, c):
     return k
 
 
-def matrix(n_out, n_in, scale, kernel):
+def matrix(n_out, n_in, scale, kernel, radius=2):
     """The (n_out x n_in) resampling matrix, and which outputs have all taps inside."""
     fs = max(1.0, 1.0 / scale)
-    support = 2 * fs
+    support = radius * fs
     m = np.zeros((n_out, n_in))
     inside = np.zeros(n_out, dtype=bool)
     for x in range(n_out):
@@ -77,6 +78,35 @@ def maximum(img, p, w, h):
     return out, np.ones((h, w), dtype=bool)
 
 
+def guided(img, p, w, h, guide):
+    """He's guided filter: windows of 2r + 1 with edges repeated (scipy's uniform_filter,
+    mode 'nearest'), the guide's Rec. 709 luminance, the image first resampled bilinearly (the
+    triangle kernel, taps as the bicubic's) to the guide's size if it is smaller."""
+    src = img
+    if p.get("upsample"):
+        src = img[:h // 2, :w // 2]
+        tri = lambda x: np.maximum(0, 1 - np.abs(x))  # noqa: E731
+        mx, _ = matrix(w, w // 2, 2.0, tri, radius=1)
+        my, _ = matrix(h, h // 2, 2.0, tri, radius=1)
+        src = np.einsum("yY,YXc,xX->yxc", my, src, mx)
+    a = guide[..., 3:4]
+    g = np.where(a > 0, guide[..., :3] / np.where(a > 0, a, 1), guide[..., :3]) @ np.array([0.2126, 0.7152, 0.0722])
+    size = 2 * int(round(p["radius"])) + 1
+
+    def m(x):
+        return uniform_filter(x, size=size, mode="nearest")
+    eps = p["epsilon"]
+    gi = g[..., None]
+    mi, mii = m(g)[..., None], m(g * g)[..., None]
+    mp = np.stack([m(src[..., c]) for c in range(4)], axis=-1)
+    mip = np.stack([m(src[..., c] * g) for c in range(4)], axis=-1)
+    slope = (mip - mi * mp) / (mii - mi * mi + eps)
+    offset = mp - slope * mi
+    ma = np.stack([m(slope[..., c]) for c in range(4)], axis=-1)
+    mb = np.stack([m(offset[..., c]) for c in range(4)], axis=-1)
+    return ma * gi + mb, np.ones((h, w), dtype=bool)
+
+
 OPS = {"bicubic": bicubic, "pillow": pillow, "maximum": maximum}
 
 
@@ -90,7 +120,11 @@ def main():
     for c in m["cases"]:
         w, h = c["w"], c["h"]
         ours = np.fromfile(os.path.join(d, c["file"]), dtype="<f4").astype(np.float64).reshape(h, w, 4)
-        ref, judged = OPS[c["op"]](img, c["params"], w, h)
+        if c["op"] == "guided":
+            guide = np.fromfile(os.path.join(d, m["guide"]), dtype="<f4").astype(np.float64).reshape(h, w, 4)
+            ref, judged = guided(img, c["params"], w, h, guide)
+        else:
+            ref, judged = OPS[c["op"]](img, c["params"], w, h)
         diff = np.abs(ours - ref)[judged]
         results.append({"id": c["id"], "max_abs_diff": float(diff.max()), "mean_abs_diff": float(diff.mean()),
                         "pixels": int(judged.sum())})

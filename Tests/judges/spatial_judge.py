@@ -327,9 +327,49 @@ def sobelgrad(img, p):
     return out
 
 
+def distgrad(img, p):
+    """scipy's exact Euclidean distance transform to the mask (red > 0.5), on a canvas padded
+    past the reach (outside the image is not mask), as min(d, D) / D in RGB, alpha 1."""
+    D = p["distance"]
+    pad = int(np.ceil(D)) + 2
+    mask = np.pad(img[..., 0] > 0.5, pad)
+    d = ndimage.distance_transform_edt(~mask)[pad:-pad, pad:-pad]
+    v = np.minimum(d, D) / D
+    return np.stack([v, v, v, np.ones_like(v)], axis=-1)
+
+
+def gaborgrad(img, p):
+    """The 5x5 odd Gabor kernel exp(-(x^2+y^2)/(2 sigma^2)) sin(2 pi x / lambda), sigma 1.25,
+    lambda 8, scaled so a unit ramp gives 1, applied with OpenCV's filter2D (edges replicated);
+    the vertical kernel reads upward. Red, green: the strongest channel's gradient, as Sobel's."""
+    r = np.arange(-2, 3)
+    X, Y = np.meshgrid(r, r)
+    k = np.exp(-(X ** 2 + Y ** 2) / (2 * 1.25 ** 2)) * np.sin(2 * np.pi * X / 8)
+    k /= (k * X).sum()
+    ky = np.flipud(k.T)  # its weight at (dx, dy) is k's at (-dy, dx): upward is positive
+    rgb = img[..., :3].astype(np.float64)
+    gx = cv2.filter2D(rgb, cv2.CV_64F, k, borderType=cv2.BORDER_REPLICATE)
+    gy = cv2.filter2D(rgb, cv2.CV_64F, ky, borderType=cv2.BORDER_REPLICATE)
+
+    def strongest(g):
+        i = np.argmax(np.abs(g), axis=-1)
+        return np.take_along_axis(g, i[..., None], axis=-1)[..., 0]
+    out = np.zeros(img.shape[:2] + (4,))
+    out[..., 0], out[..., 1], out[..., 3] = strongest(gx), strongest(gy), 1
+    return out
+
+
 def aminmax(img, p):
     r = region(img, p)
     return np.stack([r.min(axis=(0, 1)), r.max(axis=(0, 1))]).reshape(1, 2, 4)
+
+
+def aboundsred(img, p):
+    x0, y0 = p["region"][:2]
+    ys, xs = np.nonzero(region(img, p)[..., 0] > 0)
+    if len(xs) == 0:
+        return np.zeros((1, 1, 4))
+    return np.array([x0 + xs.min(), y0 + ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1], dtype=float).reshape(1, 1, 4)
 
 
 def aminmaxred(img, p):
@@ -393,7 +433,7 @@ def histdisplay(img, p):
     return np.concatenate([lit, np.ones((rows, hst.shape[0], 1))], axis=-1)
 
 
-OPS = {"histdisplay": histdisplay, "conv": conv, "median": median, "disc": disc, "motion": motion, "zoom": zoom, "amax": amax, "amin": amin, "aminmax": aminmax, "sobelgrad": sobelgrad, "aminmaxred": aminmaxred,
+OPS = {"histdisplay": histdisplay, "conv": conv, "median": median, "disc": disc, "motion": motion, "zoom": zoom, "amax": amax, "amin": amin, "aminmax": aminmax, "gaborgrad": gaborgrad, "distgrad": distgrad, "sobelgrad": sobelgrad, "aminmaxred": aminmaxred, "aboundsred": aboundsred,
        "amaxalpha": amaxalpha, "pixellate": pixellate, "hexpixellate": hexpixellate,
        "crystallize": crystallize, "pointillize": pointillize, "heightfield": heightfield,
        "noisereduction": noisereduction, "maskedvariable": maskedvariable, "depthoffield": depthoffield, "shaded": shaded,
@@ -407,7 +447,7 @@ def main():
         img = load(c["input"], c["w"], c["h"])
         ours = load(c["out"], c["ow"], c["oh"]).astype(np.float64)
         ref = np.asarray(OPS[c["op"]](img, c["params"]), dtype=np.float64)
-        if c["op"] in ("amax", "amin", "aminmax", "aminmaxred", "amaxalpha", "aminalpha", "rowavg", "colavg", "hist", "histalpha", "histlog", "histdisplay"):
+        if c["op"] in ("amax", "amin", "aminmax", "aminmaxred", "aboundsred", "amaxalpha", "aminalpha", "rowavg", "colavg", "hist", "histalpha", "histlog", "histdisplay"):
             ref = ref[:c["oh"], :c["ow"]]
         else:
             ref = ref[c["oy"]:c["oy"] + c["oh"], c["ox"]:c["ox"] + c["ow"]]

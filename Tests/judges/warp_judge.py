@@ -76,6 +76,19 @@ def perspective_transform_with_extent(p, X, Y, size):
     return homography_map(H, X, Y, (x + w / 2, y + h / 2), size)
 
 
+def perspective_rotate(p, X, Y, size):
+    """H = K R K^-1: K the pinhole with f = focal / 36 x the longer side, centred; R = Rz Rx Ry."""
+    w, h = size
+    f = p.get("inputFocalLength", 28) / 36 * max(w, h)
+    K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
+    a, b, c = p.get("inputPitch", 0), p.get("inputYaw", 0), p.get("inputRoll", 0)
+    Rx = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+    Ry = np.array([[np.cos(b), 0, np.sin(b)], [0, 1, 0], [-np.sin(b), 0, np.cos(b)]])
+    Rz = np.array([[np.cos(c), -np.sin(c), 0], [np.sin(c), np.cos(c), 0], [0, 0, 1]])
+    H = K @ Rz @ Rx @ Ry @ np.linalg.inv(K)
+    return homography_map(H, X, Y, (w / 2, h / 2), size)
+
+
 def perspective_correction(p, X, Y, size):
     q = corners(p).astype(np.float64)
     tl, tr, br, bl = q
@@ -442,6 +455,7 @@ def droste(p, X, Y, size):
 
 MAPS = {
     "PerspectiveTransform": perspective_transform,
+    "PerspectiveRotate": perspective_rotate,
     "PerspectiveTransformWithExtent": perspective_transform_with_extent,
     "PerspectiveCorrection": perspective_correction,
     "StraightenFilter": straighten,

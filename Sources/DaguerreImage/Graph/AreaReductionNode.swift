@@ -26,6 +26,9 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
         /// maximises the between-class variance (the first of equals), in all four components:
         /// 1×1.
         case otsu
+        /// The bounding box of the pixels whose red is above 0, as (x, y, width, height) in the
+        /// image's coordinates; (0, 0, 0, 0) when there are none: 1×1.
+        case boundsRed
         /// The mean of each row: 1 wide, one pixel per row.
         case rowAverage
         /// The mean of each column: one pixel per column, 1 high.
@@ -49,6 +52,7 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
             case .minMax: "areaMinMax"
             case .minMaxRed: "areaMinMaxRed"
             case .otsu: "otsuThreshold"
+            case .boundsRed: "areaBoundsRed"
             }
         }
     }
@@ -141,7 +145,9 @@ final class ReductionSink: RenderSink, Sendable {
         }
         var totals = [SIMD4<Double>](repeating: start, count: n)
         // Extremes both ways: the smallest so far, then the largest.
-        if operation == .minMax || operation == .minMaxRed { totals = [SIMD4(repeating: .infinity), SIMD4(repeating: -.infinity)] }
+        if operation == .minMax || operation == .minMaxRed || operation == .boundsRed {
+            totals = [SIMD4(repeating: .infinity), SIMD4(repeating: -.infinity)]
+        }
         state = Mutex(State(totals: totals))
     }
 
@@ -195,6 +201,19 @@ final class ReductionSink: RenderSink, Sendable {
                     st.picked = true
                 }
             }
+        case .boundsRed:
+            var (first, last) = (Int.max, Int.min)
+            for i in 0..<count where pixels[i].x > 0 {
+                first = min(first, i)
+                last = i
+            }
+            guard last >= first else { return }
+            let lo = SIMD4(Double(x + first), Double(y), 0, 0)
+            let hi = SIMD4(Double(x + last + 1), Double(y + 1), 0, 0)
+            state.withLock { st in
+                st.totals[0] = pointwiseMin(st.totals[0], lo)
+                st.totals[1] = pointwiseMax(st.totals[1], hi)
+            }
         case .otsu:
             var counts = [Double](repeating: 0, count: OtsuThreshold.bins)
             for i in 0..<count {
@@ -230,6 +249,10 @@ final class ReductionSink: RenderSink, Sendable {
             case .maximum, .minimum: return [SIMD4<Float>(st.totals[0])]
             case .minMax: return st.totals.map { SIMD4<Float>($0) }
             case .minMaxRed: return [SIMD4(Float(st.totals[0].x), Float(st.totals[1].x), 0, 1)]
+            case .boundsRed:
+                let (lo, hi) = (st.totals[0], st.totals[1])
+                guard lo.x.isFinite else { return [.zero] }
+                return [SIMD4(Float(lo.x), Float(lo.y), Float(hi.x - lo.x), Float(hi.y - lo.y))]
             case .otsu: return [SIMD4(repeating: Float(OtsuThreshold.threshold(st.totals.map(\.x))))]
             case .maximumAlpha, .minimumAlpha: return [st.pick]
             case .histogram(_, let scale, _): return st.totals.map { SIMD4<Float>($0 * (scale / Double(region.area))) }

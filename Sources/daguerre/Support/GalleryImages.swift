@@ -4,8 +4,8 @@ import DaguerreVirtualCamera
 import Foundation
 
 /// The images the filter gallery feeds each filter: the standard image for `inputImage`, a
-/// second image for backgrounds and transition targets, and a soft mask for masks, shading and
-/// displacement maps.
+/// second image for backgrounds and transition targets, a soft mask for masks, shading and
+/// displacement maps, and an eight-colour strip for palettes.
 ///
 /// The standard image is the virtual camera's studio scene as its truth (SPEC C4), not as a
 /// camera sees it: the ColorChecker's 24 patches from their measured spectra under D65, a
@@ -21,6 +21,7 @@ struct GalleryImages {
     let standard: Image
     let second: Image
     let mask: Image
+    let palette: Image
     var extent: Rect { standard.extent }
 
     /// The studio scene at `width`×`height`, or `photo` (read from a file) fitted to that size.
@@ -40,11 +41,25 @@ struct GalleryImages {
             "inputCenter": .vector([w / 2, h / 2]), "inputRadius0": .number(0), "inputRadius1": .number(min(w, h) * 0.6),
             "inputColor0": .color(.white), "inputColor1": .color(.black),
         ]).cropped(to: frame)
+        palette = try Self.palette()
+    }
+
+    /// Black, white, the three primaries and their complements, as an 8×1 strip (linear sRGB).
+    static func palette() throws(DaguerreError) -> Image {
+        let colours: [SIMD4<Float>] = [
+            [0, 0, 0, 1], [1, 1, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [0, 1, 1, 1], [1, 0, 1, 1], [1, 1, 0, 1],
+        ]
+        var buffer = try PixelBuffer(width: colours.count, height: 1, format: .rgbaf)
+        buffer.withUnsafeMutableBytes { raw in
+            for (i, c) in colours.enumerated() { raw.storeBytes(of: c, toByteOffset: i * 16, as: SIMD4<Float>.self) }
+        }
+        return Image(buffer: buffer, colorSpace: .extendedLinearSRGB)
     }
 
     /// The image for an image parameter, by what its key says it is.
     func image(forKey key: String) -> Image {
         if key == FilterParameter.inputImageKey { return standard }
+        if key == "inputPaletteImage" { return palette }
         let masks = ["Mask", "Shading", "Displacement", "Texture", "Gradient"]
         if masks.contains(where: key.contains) { return mask }
         if key == "inputSmallImage" {

@@ -89,10 +89,12 @@ extension FilterDeclaration.Parameter {
             decode: { value in if case .number(let v) = value { Int(v) } else { nil } })
     }
     /// A cube's data: 4·d³ floats, RGBA, red fastest (Core Image passes them as bytes).
-    static func cubeData(_ property: WritableKeyPath<F, [Float]> & Sendable) -> Self {
+    static func cubeData(
+        _ property: WritableKeyPath<F, [Float]> & Sendable, key: String = "inputCubeData",
+        doc: String = "4·d³ floats: premultiplied RGBA entries, red varying fastest, then green, then blue."
+    ) -> Self {
         Self(
-            property, key: "inputCubeData", kind: .vector,
-            doc: "4·d³ floats: premultiplied RGBA entries, red varying fastest, then green, then blue.",
+            property, key: key, kind: .vector, doc: doc,
             encode: { .vector($0.map(Double.init)) },
             decode: { value in if case .vector(let v) = value { v.map(Float.init) } else { nil } })
     }

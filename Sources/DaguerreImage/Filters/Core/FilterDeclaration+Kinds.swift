@@ -75,10 +75,11 @@ extension FilterDeclaration.Parameter {
         components(property, key, doc, kind: .offset, count: 2, min: min, max: max)
     }
 
-    /// `count` numbers (RGBA weights, bounds).
+    /// `count` numbers (RGBA weights, bounds), or any number of them with `count` nil (tables,
+    /// which check their own length).
     public static func vector(
         _ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
-        count: Int, min: Double? = nil, max: Double? = nil
+        count: Int?, min: Double? = nil, max: Double? = nil
     ) -> Self {
         components(property, key, doc, kind: .vector, count: count, min: min, max: max)
     }
@@ -140,7 +141,7 @@ extension FilterDeclaration.Parameter {
 
     private static func components(
         _ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
-        kind: FilterParameter.Kind, count: Int, min: Double?, max: Double?
+        kind: FilterParameter.Kind, count: Int?, min: Double?, max: Double?
     ) -> Self {
         Self(
             property, key: key, kind: kind, doc: doc, min: min, max: max, count: count, encode: { .vector($0) },

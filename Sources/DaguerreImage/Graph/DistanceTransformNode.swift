@@ -1,0 +1,99 @@
+import DaguerreCore
+
+/// The distance from each pixel to the nearest pixel of a mask, up to a limit
+/// (DistanceGradientFromRedMask; SPEC I4): the mask is the input's pixels whose red is above
+/// one half; the distance is Euclidean, between pixel centres, exact (the squared-distance
+/// transform of Felzenszwalb and Huttenlocher, a column pass then a row pass). No library here
+/// offers one that runs per tile, so it is written out.
+///
+/// Per tile: the mask is read over the tile grown by the limit (a nearer mask pixel cannot lie
+/// further out), transformed in double precision, and the result written as min(d, limit)/limit
+/// in red, green and blue, alpha 1. The extent is infinite: far from the mask every pixel is 1.
+final class DistanceTransformNode: ImageNode, @unchecked Sendable {
+    let limit: Double
+    /// The reach in whole pixels.
+    let reach: Int
+
+    init(input: ImageNode, limit: Double) {
+        self.limit = limit
+        reach = Int(limit.rounded(.up)) + 1
+        super.init(extent: .infinite, inputs: [input], kind: "distanceFromRedMask") { d in d.add(limit) }
+    }
+
+    override var evaluation: Evaluation { .region }
+    override var label: String { "distanceFromRedMask" }
+    override var details: String { "limit \(limit)" }
+
+    override func roi(for rect: IntRect, input index: Int) -> IntRect {
+        IntRect(x: rect.x - reach, y: rect.y - reach, width: rect.width + 2 * reach, height: rect.height + 2 * reach)
+            .intersection(inputs[0].pixelExtent)
+    }
+
+    override func makeProducer(rect: IntRect, context: TileContext) throws(DaguerreError) -> RowProducer {
+        let (w, h) = (rect.width + 2 * reach, rect.height + 2 * reach)
+        let window = IntRect(x: rect.x - reach, y: rect.y - reach, width: w, height: h)
+        try context.env.limits.check(width: w, height: h, what: "distance transform window")
+        let far = 1e30
+        var squared = [Double](repeating: far, count: w * h)
+        let r = roi(for: rect, input: 0)
+        if !r.isEmpty {
+            let view = try context.tile(of: inputs[0], rect: r)
+            for y in r.y..<r.maxY {
+                for x in r.x..<r.maxX where view.pixel(x: x, y: y).x > 0.5 {
+                    squared[(y - window.y) * w + (x - window.x)] = 0
+                }
+            }
+        }
+        var line = [Double](repeating: 0, count: max(w, h))
+        var out = [Double](repeating: 0, count: max(w, h))
+        // Columns, then the rows the tile shows.
+        for x in 0..<w {
+            for y in 0..<h { line[y] = squared[y * w + x] }
+            Self.transform(line, count: h, into: &out)
+            for y in 0..<h { squared[y * w + x] = out[y] }
+        }
+        var rows = [SIMD4<Float>](repeating: .zero, count: rect.width * rect.height)
+        for y in 0..<rect.height {
+            let base = (y + reach) * w
+            for x in 0..<w { line[x] = squared[base + x] }
+            Self.transform(line, count: w, into: &out)
+            for x in 0..<rect.width {
+                let d = out[x + reach].squareRoot()
+                let v = Float(limit > 0 ? min(d, limit) / limit : (d > 0 ? 1 : 0))
+                rows[y * rect.width + x] = SIMD4(v, v, v, 1)
+            }
+        }
+        return BufferProducer(rect: rect, pixels: rows)
+    }
+
+    /// The squared distance transform of `f` (squared distances to start from) along a line:
+    /// d(q) = min over p of (q − p)² + f(p), by the lower envelope of parabolas.
+    static func transform(_ f: [Double], count n: Int, into d: inout [Double]) {
+        guard n > 0 else { return }
+        var v = [Int](repeating: 0, count: n)
+        var z = [Double](repeating: 0, count: n + 1)
+        var k = 0
+        z[0] = -.infinity
+        z[1] = .infinity
+        @inline(__always) func meet(_ q: Int, _ p: Int) -> Double {
+            ((f[q] + Double(q * q)) - (f[p] + Double(p * p))) / Double(2 * (q - p))
+        }
+        for q in 1..<n {
+            var s = meet(q, v[k])
+            while s <= z[k] {  // z[0] is −∞, so k stays ≥ 0
+                k -= 1
+                s = meet(q, v[k])
+            }
+            k += 1
+            v[k] = q
+            z[k] = s
+            z[k + 1] = .infinity
+        }
+        k = 0
+        for q in 0..<n {
+            while z[k + 1] < Double(q) { k += 1 }
+            let dq = Double(q - v[k])
+            d[q] = dq * dq + f[v[k]]
+        }
+    }
+}
