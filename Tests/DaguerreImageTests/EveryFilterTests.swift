@@ -35,9 +35,10 @@ import Testing
         let input = try makeInput()
         var values: [String: FilterValue] = [:]
         for p in d.parameters where p.kind == .image { values[p.key] = .image(input) }
-        // A palette is an N×1 strip of colours (Palettize compares every pixel with each).
-        if values["inputPaletteImage"] != nil {
-            values["inputPaletteImage"] = .image(input.cropped(to: Rect(x: 0, y: 0, width: 8, height: 1)))
+        // A palette or a set of seeds is an N×1 strip of colours (Palettize compares every pixel
+        // with each; KMeans makes a cluster of each).
+        for key in ["inputPaletteImage", "inputMeans"] where values[key] != nil {
+            values[key] = .image(input.cropped(to: Rect(x: 0, y: 0, width: 8, height: 1)))
         }
         for p in d.parameters where p.kind == .data { values[p.key] = .data(Array("Daguerre 1839".utf8)) }
         return values

@@ -37,8 +37,8 @@ import Testing
         if d.parameters.contains(where: { $0.key == "inputBackgroundImage" }) { params["inputBackgroundImage"] = .image(base) }
         if d.parameters.contains(where: { $0.key == "inputMaskImage" }) { params["inputMaskImage"] = .image(base) }
         if d.parameters.contains(where: { $0.key == "inputGradientImage" }) { params["inputGradientImage"] = .image(base) }
-        if d.parameters.contains(where: { $0.key == "inputPaletteImage" }) {
-            params["inputPaletteImage"] = .image(base.cropped(to: Rect(x: 0, y: 0, width: 16, height: 1)))
+        for key in ["inputPaletteImage", "inputMeans"] where d.parameters.contains(where: { $0.key == key }) {
+            params[key] = .image(base.cropped(to: Rect(x: 0, y: 0, width: 16, height: 1)))
         }
         if d.parameters.contains(where: { $0.key == "inputSmallImage" }) {
             params["inputSmallImage"] = .image(try base.applying(LanczosScaleTransform(scale: 0.05)))

@@ -34,7 +34,7 @@ import Testing
         // bilinear tap.
         "GaussianBlur": (.grown(30, 30), .infinite),
         "BoxBlur": (.grown(10, 10), .infinite),
-        "DiscBlur": (.grown(8, 8), .infinite),
+        "DiscBlur": (.grown(8, 8), .infinite), "BokehBlur": (.grown(21, 21), .infinite),
         "MotionBlur": (.grown(21, 1), .infinite),
         // Crop keeps the part inside its rectangle, Core Image's default reaching ±8.98e307.
         "Crop": (.input, .parameter("inputRectangle")),
@@ -91,7 +91,8 @@ import Testing
         // Reductions over inputExtent (0, 0, 640, 80), clipped to the input.
         "AreaAverage": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMaximum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "AreaMinimum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMinMax": (.rect(0, 0, 2, 1), .rect(0, 0, 2, 1)),
-        "AreaMinMaxRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaBoundsRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
+        "AreaMinMaxRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "KMeans": (.rect(0, 0, 8, 1), .rect(0, 0, 8, 1)),
+        "AreaBoundsRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "AreaMaximumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "AreaMinimumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "RowAverage": (.rect(0, 0, 1, 80), .rect(0, 0, 1, 80)), "ColumnAverage": (.rect(0, 0, 160, 1), .rect(0, 0, 640, 1)),

@@ -77,6 +77,15 @@ struct SpatialFilterTests {
                 judge: ["distance": 37.5], tolerance: 1e-6, input: 2),
             Case(name: "SobelGradients", parameters: [:], op: "sobelgrad", judge: [:], tolerance: 1e-5, input: 1),
             Case(name: "DiscBlur", parameters: ["inputRadius": 3], op: "disc", judge: ["radius": 3.0], tolerance: 1e-5),
+            Case(
+                name: "BokehBlur", parameters: ["inputRadius": 6], op: "bokeh",
+                judge: ["radius": 6.0, "ring_amount": 0.0, "ring_size": 0.1, "softness": 1.0], tolerance: 1e-5),
+            Case(
+                name: "BokehBlur", parameters: ["inputRadius": 7.5, "inputRingAmount": 0.6, "inputRingSize": 0.2, "inputSoftness": 2.5],
+                op: "bokeh", judge: ["radius": 7.5, "ring_amount": 0.6, "ring_size": 0.2, "softness": 2.5], tolerance: 1e-5, input: 1),
+            Case(
+                name: "BokehBlur", parameters: ["inputRadius": 5, "inputSoftness": 0], op: "bokeh",
+                judge: ["radius": 5.0, "ring_amount": 0.0, "ring_size": 0.1, "softness": 0.0], tolerance: 1e-5),
             Case(name: "DiscBlur", parameters: ["inputRadius": 5.5], op: "disc", judge: ["radius": 5.5], tolerance: 1e-5),
             Case(name: "MotionBlur", parameters: ["inputRadius": 6], op: "motion", judge: ["radius": 6.0, "angle": 0.0], tolerance: 1e-5),
             Case(

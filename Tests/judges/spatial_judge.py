@@ -359,6 +359,21 @@ def gaborgrad(img, p):
     return out
 
 
+def bokeh(img, p):
+    """The aperture kernel from BokehBlur's doc comment, built here, with OpenCV's filter2D
+    (transparent outside)."""
+    r, amount, size, soft = p["radius"], p["ring_amount"], p["ring_size"], max(p["softness"], 1e-9)
+    reach = int(np.ceil(r + soft / 2))
+    d = np.arange(-reach, reach + 1)
+    X, Y = np.meshgrid(d, d)
+    rho = np.hypot(X, Y)
+    disc = np.clip((r - rho) / soft + 0.5, 0, 1)
+    rim = np.clip((rho - r * (1 - size)) / soft + 0.5, 0, 1)
+    k = disc * (1 + amount * rim)
+    k /= k.sum()
+    return cv2.filter2D(img.astype(np.float64), cv2.CV_64F, k, borderType=cv2.BORDER_CONSTANT)
+
+
 def aminmax(img, p):
     r = region(img, p)
     return np.stack([r.min(axis=(0, 1)), r.max(axis=(0, 1))]).reshape(1, 2, 4)
@@ -433,7 +448,7 @@ def histdisplay(img, p):
     return np.concatenate([lit, np.ones((rows, hst.shape[0], 1))], axis=-1)
 
 
-OPS = {"histdisplay": histdisplay, "conv": conv, "median": median, "disc": disc, "motion": motion, "zoom": zoom, "amax": amax, "amin": amin, "aminmax": aminmax, "gaborgrad": gaborgrad, "distgrad": distgrad, "sobelgrad": sobelgrad, "aminmaxred": aminmaxred, "aboundsred": aboundsred,
+OPS = {"histdisplay": histdisplay, "conv": conv, "median": median, "disc": disc, "motion": motion, "zoom": zoom, "amax": amax, "amin": amin, "aminmax": aminmax, "bokeh": bokeh, "gaborgrad": gaborgrad, "distgrad": distgrad, "sobelgrad": sobelgrad, "aminmaxred": aminmaxred, "aboundsred": aboundsred,
        "amaxalpha": amaxalpha, "pixellate": pixellate, "hexpixellate": hexpixellate,
        "crystallize": crystallize, "pointillize": pointillize, "heightfield": heightfield,
        "noisereduction": noisereduction, "maskedvariable": maskedvariable, "depthoffield": depthoffield, "shaded": shaded,

@@ -5,7 +5,7 @@ import Foundation
 
 /// The images the filter gallery feeds each filter: the standard image for `inputImage`, a
 /// second image for backgrounds and transition targets, a soft mask for masks, shading and
-/// displacement maps, and an eight-colour strip for palettes.
+/// displacement maps, and an eight-colour strip for palettes and k-means seeds.
 ///
 /// The standard image is the virtual camera's studio scene as its truth (SPEC C4), not as a
 /// camera sees it: the ColorChecker's 24 patches from their measured spectra under D65, a
@@ -59,7 +59,7 @@ struct GalleryImages {
     /// The image for an image parameter, by what its key says it is.
     func image(forKey key: String) -> Image {
         if key == FilterParameter.inputImageKey { return standard }
-        if key == "inputPaletteImage" { return palette }
+        if key == "inputPaletteImage" || key == "inputMeans" { return palette }
         let masks = ["Mask", "Shading", "Displacement", "Texture", "Gradient"]
         if masks.contains(where: key.contains) { return mask }
         if key == "inputSmallImage" {

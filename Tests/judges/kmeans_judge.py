@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Independent judge for KMeans (Tests/DaguerreImageTests/KMeansTests.swift): Lloyd's k-means
+written here in numpy (float64) from the filter's documented definition: seeds from the means
+strip then evenly spaced greys, nearest centre by squared Euclidean distance in linear RGB or
+CIE L*a*b* (colour-science, sRGB primaries with the derived matrix, D65), the first of equals,
+transparent pixels left out, empty clusters kept, a last assignment for the weights.
+
+Input: --dir DIR with manifest.json {"width", "height", "input": file, "means": file,
+"means_count", "cases": [{"id", "params", "file"}]}; float32 RGBA premultiplied linear.
+Output: {"results": [{"id", "max_abs_diff", "weights"}]}.
+"""
+import argparse
+import json
+import os
+import warnings
+
+import numpy as np
+
+warnings.filterwarnings("ignore")
+import colour  # noqa: E402
+
+D65 = colour.CCS_ILLUMINANTS["CIE 1931 2 Degree Standard Observer"]["D65"]
+SRGB = colour.RGB_COLOURSPACES["sRGB"].copy()
+SRGB.use_derived_transformation_matrices(True)
+
+
+def unpremultiply(v):
+    a = v[..., 3:4]
+    return np.where(a > 0, v[..., :3] / np.where(a > 0, a, 1), v[..., :3])
+
+
+def to_lab(rgb):
+    return colour.XYZ_to_Lab(colour.RGB_to_XYZ(rgb, SRGB, apply_cctf_decoding=False), D65)
+
+
+def from_lab(lab):
+    return colour.XYZ_to_RGB(colour.Lab_to_XYZ(lab, D65), SRGB, apply_cctf_encoding=False)
+
+
+def kmeans(img, seeds, p):
+    x, y, w, h = p["region"]
+    pix = img[y:y + h, x:x + w].reshape(-1, 4)
+    pix = pix[pix[:, 3] > 0]
+    place = to_lab if p["perceptual"] else (lambda v: v)
+    pts = place(unpremultiply(pix))
+    k = p["count"] if p["count"] > 0 else len(seeds)
+    centres = list(place(unpremultiply(seeds[:k])))
+    while len(centres) < k:
+        g = len(centres) / (k - 1) if k > 1 else 0.5
+        centres.append(place(np.array([g, g, g])))
+    centres = np.array(centres, dtype=np.float64)
+    for step in range(p["passes"] + 1):
+        d = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=-1)
+        label = np.argmin(d, axis=1)
+        counts = np.bincount(label, minlength=k).astype(np.float64)
+        if step < p["passes"]:
+            for j in range(k):
+                if counts[j] > 0:
+                    centres[j] = pts[label == j].mean(axis=0)
+    weights = counts / max(counts.sum(), 1)
+    rgb = from_lab(centres) if p["perceptual"] else centres
+    return np.concatenate([rgb * weights[:, None], weights[:, None]], axis=1), weights
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", required=True)
+    d = ap.parse_args().dir
+    m = json.load(open(os.path.join(d, "manifest.json")))
+    w, h = m["width"], m["height"]
+    img = np.fromfile(os.path.join(d, m["input"]), dtype="<f4").astype(np.float64).reshape(h, w, 4)
+    seeds = np.fromfile(os.path.join(d, m["means"]), dtype="<f4").astype(np.float64).reshape(-1, 4)
+    results = []
+    for c in m["cases"]:
+        ref, weights = kmeans(img, seeds, c["params"])
+        ours = np.fromfile(os.path.join(d, c["file"]), dtype="<f4").astype(np.float64).reshape(-1, 4)
+        results.append({"id": c["id"], "max_abs_diff": float(np.abs(ours - ref).max()) if ours.shape == ref.shape else 99.0,
+                        "weights": [float(v) for v in weights]})
+    print(json.dumps({"results": results}))
+
+
+main()
