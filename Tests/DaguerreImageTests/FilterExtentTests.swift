@@ -95,6 +95,7 @@ import Testing
         // Transitions with an inputExtent play where it meets the images (it is 0, 0, 300, 300
         // by default).
         "FlashTransition": (.input, .parameter("inputExtent")), "CopyMachineTransition": (.input, .parameter("inputExtent")),
+        "PageCurlTransition": (.input, .parameter("inputExtent")),
         // A histogram's display: its width, inputHeight 100 high; it needs a finite histogram.
         "HistogramDisplayFilter": (.rect(0, 0, 160, 100), .refused),
     ]

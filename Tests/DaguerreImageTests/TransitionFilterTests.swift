@@ -7,8 +7,10 @@ import Testing
 /// target image, bit for bit; in between each matches the definition its doc comment states,
 /// computed independently in numpy (transition_judge.py) on two 96×96 Kodak crops in extended
 /// linear sRGB, within 1e-5 in linear values. Pixels whose centre lies within 0.01 px of a swipe
-/// edge or a bar's side, or within 1e-5 of a Mod hole's rim, are left out: float32 and float64 may
-/// put them on either side. All cases are judged in one Python run.
+/// edge or a bar's side, of a page curl's line or its cylinder's silhouette, or within 1e-5 of a
+/// Mod hole's rim, are left out: float32 and float64 may put them on either side. The page curls
+/// sample bilinearly in double precision on both sides, so they are held to 1e-5 too. All cases
+/// are judged in one Python run.
 @Suite("Transitions against their documented definitions")
 struct TransitionFilterTests {
     static let size = 96
@@ -56,7 +58,39 @@ struct TransitionFilterTests {
                 ],
                 ["time": 0.45, "extent": [10, 5, 80, 70], "angle": 0.7, "width": 30, "opacity": 0.8, "color": [0.2, 0.5, 0.9]]
             ),
+            pageCurl(time: 0.52, angle: 0, radius: 15, backside: true),
+            pageCurl(time: 0.35, extent: [10, 5, 80, 70], angle: 0.7, radius: 12, backside: true, shading: true),
+            pageCurl(time: 0.7, angle: 2.5, radius: 20, shading: true),
+            pageCurl(time: 0.3, angle: -0.9, radius: 40, backside: true, shading: true),
+            pageCurl(time: 0.45, angle: 0.4, radius: 10, backside: true, shadow: (0.5, 0.7, nil)),
+            pageCurl(time: 0.6, extent: [10, 5, 80, 70], angle: -2.2, radius: 14, shadow: (1, 0.4, [0, 20, 96, 50])),
+            pageCurl(time: 0.25, angle: 1.2, radius: 6, backside: true, shadow: (0, 0.9, nil)),
         ]
+    }
+
+    /// A page curl (with a shadow when `shadow` gives its size, amount and extent; `extent` nil:
+    /// the default, for the shadowed one its empty rectangle, the image's extent).
+    static func pageCurl(
+        time: Double, extent: [Double]? = nil, angle: Double, radius: Double, backside: Bool = false, shading: Bool = false,
+        shadow: (size: Double, amount: Double, extent: [Double]?)? = nil
+    ) -> Case {
+        var parameters: [String: FilterValue] = ["inputTime": .number(time), "inputAngle": .number(angle), "inputRadius": .number(radius)]
+        var judge: [String: Any] = ["time": time, "angle": angle, "radius": radius, "extent": extent ?? [0, 0, 96, 96]]
+        if let extent { parameters["inputExtent"] = .rect(Rect(x: extent[0], y: extent[1], width: extent[2], height: extent[3])) }
+        if shadow == nil, extent == nil { parameters["inputExtent"] = .rect(canvas) }
+        if backside { judge["backside"] = "backside.f32" }
+        if shading { judge["shading"] = "shading.f32" }
+        if let shadow {
+            parameters["inputShadowSize"] = .number(shadow.size)
+            parameters["inputShadowAmount"] = .number(shadow.amount)
+            judge["shadow_size"] = shadow.size
+            judge["shadow_amount"] = shadow.amount
+            if let e = shadow.extent {
+                parameters["inputShadowExtent"] = .rect(Rect(x: e[0], y: e[1], width: e[2], height: e[3]))
+                judge["shadow_extent"] = e
+            }
+        }
+        return (shadow == nil ? "PageCurlTransition" : "PageCurlWithShadowTransition", parameters, judge)
     }
 
     static func flash(time: Double, extent: [Double], reach: Double) -> Case {
@@ -87,6 +121,7 @@ struct TransitionFilterTests {
 
     static let filters = [
         "DissolveTransition", "SwipeTransition", "BarsSwipeTransition", "FlashTransition", "ModTransition", "CopyMachineTransition",
+        "PageCurlTransition", "PageCurlWithShadowTransition",
     ]
 
     static func crop(_ kodim: Int, x: Int, y: Int) throws -> (Image, PixelBuffer) {
@@ -96,8 +131,10 @@ struct TransitionFilterTests {
         return (Image(buffer: buffer, colorSpace: .extendedLinearSRGB), buffer)
     }
 
+    /// In a float working format: the page curls sample their inputs from stored tiles, which
+    /// the default half-float format would round to 11 bits.
     static func render(_ image: Image) throws -> PixelBuffer {
-        try Context().createBuffer(image, bounds: canvas, format: .rgbaf, colorSpace: .extendedLinearSRGB)
+        try Contexts.float().createBuffer(image, bounds: canvas, format: .rgbaf, colorSpace: .extendedLinearSRGB)
     }
 
     @Test("Time 0 gives the input image and time 1 the target image exactly")
@@ -119,16 +156,24 @@ struct TransitionFilterTests {
         let (target, targetBuffer) = try Self.crop(23, x: 250, y: 150)
         try writeTight(imageBuffer, to: dir.path("image.f32"))
         try writeTight(targetBuffer, to: dir.path("target.f32"))
+        // A page curl's backside and shading images.
+        let (backside, backsideBuffer) = try Self.crop(5, x: 100, y: 300)
+        let (shading, shadingBuffer) = try Self.crop(3, x: 350, y: 100)
+        try writeTight(backsideBuffer, to: dir.path("backside.f32"))
+        try writeTight(shadingBuffer, to: dir.path("shading.f32"))
         var cases: [[String: Any]] = []
         for (i, c) in Self.cases.enumerated() {
             var parameters = c.parameters
             parameters["inputTargetImage"] = .image(target)
+            if c.judge["backside"] != nil { parameters["inputBacksideImage"] = .image(backside) }
+            if c.judge["shading"] != nil { parameters["inputShadingImage"] = .image(shading) }
             let out = try image.applyingFilter(c.filter, parameters: parameters)
             try writeTight(Self.render(out), to: dir.path("\(i).f32"))
             cases.append(["id": i, "filter": c.filter, "params": c.judge, "file": "\(i).f32"])
         }
         let manifest: [String: Any] = [
-            "width": Self.size, "height": Self.size, "image": "image.f32", "target": "target.f32", "cases": cases,
+            "width": Self.size, "height": Self.size, "image": "image.f32", "target": "target.f32",
+            "extra": ["backside.f32", "shading.f32"], "cases": cases,
         ]
         try JSONSerialization.data(withJSONObject: manifest).write(to: dir.url.appendingPathComponent("manifest.json"))
         let r = try Judge.python("transition_judge.py", ["--dir", dir.path("")])

@@ -205,6 +205,8 @@ public enum FilterRegistry {
         FlashTransition.self,
         ModTransition.self,
         CopyMachineTransition.self,
+        PageCurlTransition.self,
+        PageCurlWithShadowTransition.self,
     ]
 
     /// Names Daguerre used before it took Core Image's, still accepted.
