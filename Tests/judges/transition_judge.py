@@ -194,7 +194,7 @@ def page_curl(a, b, p):
             return layer
         sh, sw = shading.shape[:2]
         cx, cy = sw / 2, sh / 2
-        f = bilinear(shading, cx + n * m[0] * (sw - 1) / 2, cy + n * m[1] * (sh - 1) / 2)
+        f = bilinear(shading, cx + n * (sw - 1) / 2, np.full_like(n, cy))
         k = np.concatenate([np.clip(f[..., :3], 0, 1), np.ones(f.shape[:2] + (1,))], axis=-1)
         return layer * k
 

@@ -26,10 +26,10 @@ import Foundation
 /// on premultiplied working-space values: out = top + (1 − top.α)·(under + (1 − under.α)·target).
 ///
 /// With a shading image, each curled layer (cylinder and face-down page) has its red, green and
-/// blue multiplied by the shading image's, clamped to [0, 1], read bilinearly as a lit sphere is:
-/// at c + n·(m.x·(w − 1)/2, m.y·(h − 1)/2), c the centre of the shading image's extent (the
-/// page extent when infinite), w × h its size, and n the visible face's normal along m: +x/R on
-/// the lower half, −x/R on the upper half, 0 on the face-down page.
+/// blue multiplied by the shading image's, clamped to [0, 1], read bilinearly along the middle
+/// row of a lit sphere: at (c.x + n·(w − 1)/2, c.y), c the centre of the shading image's extent
+/// (the page extent when infinite), w its width, and n the visible face's normal along m: +x/R
+/// on the lower half, −x/R on the upper half, 0 on the face-down page.
 ///
 /// With a shadow of reach W and amount A, the target at pixel centres inside the shadow's
 /// rectangle (x ≥ 0) is darkened as if under black of opacity d = A for x ≤ R, falling linearly
@@ -118,7 +118,7 @@ struct PageCurlGeometry: Sendable {
         let shaded = shading.map { !$0.extent.isEmpty } ?? false
         let line = shading.map { $0.extent.isInfinite ? extent : $0.extent } ?? extent
         let shadingCentre = SIMD2(line.midX, line.midY)
-        let shadingReach = SIMD2(g.cos * max(0, line.width - 1) / 2, g.sin * max(0, line.height - 1) / 2)
+        let shadingReach = SIMD2(max(0, line.width - 1) / 2, 0)
         if let shading, shaded { inputs.append(shading.node) }
         let numbers =
             g.numbers + [shaded ? 1 : 0] + [shadingCentre.x, shadingCentre.y, shadingReach.x, shadingReach.y]

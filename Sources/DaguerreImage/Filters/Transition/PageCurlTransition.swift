@@ -26,8 +26,8 @@ import DaguerreCore
 ///
 /// With `shadingImage`, the curled layers (the cylinder and the face-down page, not the flat
 /// page) have red, green and blue multiplied by the shading image's, clamped to [0, 1], read
-/// bilinearly as from a lit sphere: at c + n·(m.x·(w − 1)/2, m.y·(h − 1)/2), c the centre of the
-/// shading image's extent (of `extent` when it is infinite) and w × h its size, n the visible
+/// bilinearly along the middle row of a lit sphere: at (c.x + n·(w − 1)/2, c.y), c the centre of
+/// the shading image's extent (of `extent` when it is infinite) and w its width, n the visible
 /// face's normal along m: x/R on the lower half, −x/R on the upper half, 0 face down. Without
 /// it nothing is shaded. Time 0 gives the image and time 1 the target exactly, cropped to
 /// `extent`; the result covers `extent`.
