@@ -6,8 +6,9 @@ import DaguerreCore
 /// centres at half-integers).
 ///
 /// The curl moves along m = (cos angle, sin angle); p·m is a pixel centre's projection and s₀,
-/// s₁ the lowest and highest projections of `extent`'s corners. The curl line (the cylinder's
-/// axis, perpendicular to m) lies at e = s₀ + time·(s₁ − s₀ + radius); x = e − p·m is how far
+/// s₁ the lowest and highest projections of `extent`'s corners. The curl line (where the
+/// cylinder, its axis perpendicular to m, touches the page) lies at
+/// e = s₀ + time·(s₁ − s₀ + radius); x = e − p·m is how far
 /// behind it a pixel centre is. Behind the line the page has lifted and rolled round a cylinder
 /// of radius R = `radius` resting on the line: the page point at unrolled distance u behind the
 /// line sits at angle φ = u/R, seen at x = R·sin φ, up to the cylinder's top (φ = π), after
@@ -21,8 +22,8 @@ import DaguerreCore
 /// bilinearly there (transparent off the page); the back is `backsideImage` (the image when
 /// absent) restricted to the page and sampled bilinearly at (X₀ + X₁ − Pₓ, P_y), X₀ and X₁ the
 /// page's left and right edges: a sheet's back mirrors its front left to right. Layers are
-/// composited source-over: out = top + (1 − top.α)·(under + (1 − under.α)·target). A
-/// partly transparent backside lets the layers under it show.
+/// composited source-over: out = top + (1 − top.α)·(under + (1 − under.α)·target), with no
+/// target ahead of the line (x < 0). A partly transparent backside lets the layers under it show.
 ///
 /// With `shadingImage`, the curled layers (the cylinder and the face-down page, not the flat
 /// page) have red, green and blue multiplied by the shading image's, clamped to [0, 1], read
