@@ -110,6 +110,7 @@ import Testing
         // by default).
         "FlashTransition": (.input, .parameter("inputExtent")), "CopyMachineTransition": (.input, .parameter("inputExtent")),
         "RippleTransition": (.input, .parameter("inputExtent")),
+        "PageCurlTransition": (.input, .parameter("inputExtent")),
         // A histogram's display: its width, inputHeight 100 high; it needs a finite histogram.
         "HistogramDisplayFilter": (.rect(0, 0, 160, 100), .refused),
     ]

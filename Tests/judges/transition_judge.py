@@ -4,21 +4,25 @@ TransitionFilterTests.swift). Core Image publishes no formulas for them; each is
 numpy from the definition the filter's doc comment states, vectorised over the whole image.
 
 Input: --dir DIR with manifest.json {"width", "height", "image": file, "target": file,
-"mask": file, "shading": file, "cases": [{"id", "filter", "params", "file"}]}; images are tightly packed little-endian float32
+"cases": [{"id", "filter", "params", "file"}]}; images are tightly packed little-endian float32
 RGBA, premultiplied linear (extended linear sRGB), rows in the order the engine writes them,
-all on the same width x height canvas at origin (0, 0).
+all on the same width x height canvas at origin (0, 0); "extra": [file, ...] lists further images
+that cases use: a page curl's backside and shading images (named in its params), the ripple's
+shading image ("shading.f32", when its params say "lit") and the disintegration's mask
+("mask.f32").
 Output: {"results": [{"id", "max_abs_diff", "mean_abs_diff", "edge_pixels"}]}, differences in
-linear values; pixels whose centre lies within 0.01 px of a swipe edge are left out (counted in
-edge_pixels), as float32 and float64 may put them on either side. Colours are given in sRGB and
-decoded with the sRGB curve into the linear working space.
+linear values; pixels whose centre lies within 0.01 px of a swipe edge, or of a page curl's
+line or its cylinder's silhouette, are left out (counted in edge_pixels), as float32 and float64
+may put them on either side. Colours are given in sRGB and decoded with the sRGB curve into the
+linear working space.
 """
 import argparse
 import json
 import os
 
+import cv2
 import numpy as np
 from scipy.ndimage import correlate1d
-import cv2
 
 
 def load(d, f, w, h):
@@ -135,25 +139,106 @@ def flash(a, b, p):
     return crop(a + (colour - a) * amount[..., None], p["extent"])
 
 
-def bilinear(img, qx, qy):
-    """img sampled bilinearly at (qx, qy), pixel centres at (i + 0.5, j + 0.5), transparent
-    black outside the image (Core Image's default sampler)."""
+# Extra images a case names in its params ("backside", "shading": a file of the manifest's
+# directory, on the same canvas), loaded by main().
+EXTRA = {}
+
+
+def bilinear(img, X, Y):
+    """img sampled bilinearly at points (X, Y) (pixel centres at half-integers), transparent off
+    the array; weights in float64."""
     h, w = img.shape[:2]
-    fx, fy = qx - 0.5, qy - 0.5
+    fx, fy = X - 0.5, Y - 0.5
+    ok = np.isfinite(fx) & np.isfinite(fy)
+    fx, fy = np.where(ok, fx, -10.0), np.where(ok, fy, -10.0)
     x0, y0 = np.floor(fx), np.floor(fy)
     ax, ay = (fx - x0)[..., None], (fy - y0)[..., None]
     x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
 
-    def read(x, y):
-        inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-        return np.where(inside[..., None], img[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)], 0.0)
+    def at(xi, yi):
+        inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+        v = img[np.clip(yi, 0, h - 1), np.clip(xi, 0, w - 1)]
+        return np.where(inside[..., None], v, 0.0)
 
-    top = read(x0, y0) * (1 - ax) + read(x0 + 1, y0) * ax
-    bottom = read(x0, y0 + 1) * (1 - ax) + read(x0 + 1, y0 + 1) * ax
-    return top * (1 - ay) + bottom * ay
+    top = at(x0, y0) * (1 - ax) + at(x0 + 1, y0) * ax
+    bottom = at(x0, y0 + 1) * (1 - ax) + at(x0 + 1, y0 + 1) * ax
+    return np.where(ok[..., None], top * (1 - ay) + bottom * ay, 0.0)
 
 
-def ripple(a, b, p, shading=None):
+def over(top, under):
+    return top + under * (1 - top[..., 3:4])
+
+
+def page_curl(a, b, p):
+    """The page curl of PageCurlTransition's and PageCurlWithShadowTransition's doc comments,
+    written out from them: the curl line e sweeps along m; behind it (x = e - s > 0) the page
+    rolls round a cylinder of radius R and then lies face down; the front reads the image on the
+    page's pixels at P = p + (x - u) m, the back the backside mirrored left to right."""
+    h, w = a.shape[:2]
+    R = p["radius"]
+    m = np.array([np.cos(p["angle"]), np.sin(p["angle"])])
+    x0, y0, ew, eh = p["extent"]
+    W = p.get("shadow_size", 0.0) * R if "shadow_amount" in p else 0.0
+    corners = [(x0, y0), (x0 + ew, y0), (x0, y0 + eh), (x0 + ew, y0 + eh)]
+    proj = [cx * m[0] + cy * m[1] for cx, cy in corners]
+    s0, s1 = min(proj), max(proj)
+    e = s0 + p["time"] * (s1 - s0 + R + W)
+    Y, X = np.mgrid[0:h, 0:w] + 0.5
+    x = e - (X * m[0] + Y * m[1])
+    # The page: the extent's whole pixels; the image and the backside restricted to it.
+    X0, Y0, X1, Y1 = np.floor(x0), np.floor(y0), np.ceil(x0 + ew), np.ceil(y0 + eh)
+    ix, iy = np.mgrid[0:h, 0:w][1], np.mgrid[0:h, 0:w][0]
+    on_page = ((ix >= X0) & (ix < X1) & (iy >= Y0) & (iy < Y1))[..., None]
+    front_img = np.where(on_page, a, 0.0)
+    back_img = np.where(on_page, EXTRA[p["backside"]] if p.get("backside") else a, 0.0)
+    shading = EXTRA[p["shading"]] if p.get("shading") else None
+
+    def shade(layer, n):
+        if shading is None:
+            return layer
+        sh, sw = shading.shape[:2]
+        cx, cy = sw / 2, sh / 2
+        f = bilinear(shading, cx + n * (sw - 1) / 2, np.full_like(n, cy))
+        k = np.concatenate([np.clip(f[..., :3], 0, 1), np.ones(f.shape[:2] + (1,))], axis=-1)
+        return layer * k
+
+    def page_point(offset):
+        return X + offset * m[0], Y + offset * m[1]
+
+    def back(offset, n):
+        px, py = page_point(offset)
+        return shade(bilinear(back_img, X0 + X1 - px, py), n)
+
+    # The target, in shadow where the shadow falls.
+    t = b.copy()
+    if "shadow_amount" in p:
+        sx, sy, sw_, sh_ = p["shadow_extent"] if p.get("shadow_extent") else p["extent"]
+        inside = (X >= sx) & (X < sx + sw_) & (Y >= sy) & (Y < sy + sh_)
+        if W > 0:
+            reach = np.clip(1 - (x - R) / W, 0, 1)
+        else:
+            reach = (x <= R).astype(float)
+        reach = np.where(x <= R, 1.0, reach)
+        d = np.where(inside, p["shadow_amount"] * reach, 0.0)[..., None]
+        t = t * (1 - d) + np.concatenate([np.zeros(d.shape[:2] + (3,)), d], axis=-1)
+    t = np.where((x >= 0)[..., None], t, 0.0)
+
+    roll = np.pi * R
+    # x < 0: face down over the flat page.
+    ahead = over(back(2 * x - roll, np.zeros_like(x)), a)
+    # 0 <= x <= R: the upper half over the lower half over the target.
+    phi = np.arcsin(np.clip(x / R, -1, 1))
+    lower = shade(bilinear(front_img, *page_point(x - R * phi)), x / R)
+    upper = back(x - R * (np.pi - phi), -x / R)
+    rolled = over(upper, over(lower, t))
+    out = np.where((x < 0)[..., None], ahead, np.where((x <= R)[..., None], rolled, t))
+    edges = (np.abs(x) < 0.01) | (np.abs(x - R) < 0.01)
+    return crop(out, p["extent"]), edges
+
+
+
+def ripple(a, b, p):
+    shading = EXTRA["shading.f32"] if p.get("lit") else None
     h, w = a.shape[:2]
     x0, y0, ew, eh = p["extent"]
     cx, cy = p["center"]
@@ -186,7 +271,8 @@ def luminance(img):
     return np.clip(img[..., 0] * 0.2126 + img[..., 1] * 0.7152 + img[..., 2] * 0.0722, 0, 1)
 
 
-def disintegrate(a, b, p, mask):
+def disintegrate(a, b, p):
+    mask = EXTRA["mask.f32"]
     t, sigma = p["time"], p["shadow_radius"]
     m = luminance(mask)
     pieces = (m >= t).astype(np.float64)
@@ -230,7 +316,6 @@ def accordion(a, b, p):
     edges = (np.abs(pos - np.round(pos)) * panel < 0.01) | (np.abs(yy - flat_top) < 0.01)
     return out, edges
 
-
 FILTERS = {
     "DissolveTransition": dissolve,
     "SwipeTransition": swipe,
@@ -238,6 +323,8 @@ FILTERS = {
     "FlashTransition": flash,
     "ModTransition": mod,
     "CopyMachineTransition": copy_machine,
+    "PageCurlTransition": page_curl,
+    "PageCurlWithShadowTransition": page_curl,
     "RippleTransition": ripple,
     "DisintegrateWithMaskTransition": disintegrate,
     "AccordionFoldTransition": accordion,
@@ -251,16 +338,11 @@ def main():
     m = json.load(open(os.path.join(d, "manifest.json")))
     w, h = m["width"], m["height"]
     a, b = load(d, m["image"], w, h), load(d, m["target"], w, h)
-    mask, shading = load(d, m["mask"], w, h), load(d, m["shading"], w, h)
+    for name in m.get("extra", []):
+        EXTRA[name] = load(d, name, w, h)
     results = []
     for c in m["cases"]:
-        f, params = c["filter"], c["params"]
-        if f == "DisintegrateWithMaskTransition":
-            expected = disintegrate(a, b, params, mask)
-        elif f == "RippleTransition":
-            expected = ripple(a, b, params, shading if params.get("shading") else None)
-        else:
-            expected = FILTERS[f](a, b, params)
+        expected = FILTERS[c["filter"]](a, b, c["params"])
         edges = np.zeros((h, w), dtype=bool)
         if isinstance(expected, tuple):
             expected, edges = expected

@@ -21,6 +21,16 @@ extension FilterDeclaration.Parameter {
             })
     }
 
+    /// An image the filter can render without (nil when absent); the filter's doc says what
+    /// its absence means.
+    public static func optionalImage(_ property: WritableKeyPath<F, Image?> & Sendable, _ key: String, _ doc: String) -> Self {
+        Self(
+            property, key: key, kind: .image, doc: doc, optional: true, encode: { $0.map(FilterValue.image) },
+            decode: { value in
+                if case .image(let i) = value { i } else { nil }
+            })
+    }
+
     /// A number; `min`/`max` are hard limits, the slider range (default: the hard one) a UI hint.
     public static func scalar(
         _ property: WritableKeyPath<F, Double> & Sendable, _ key: String, _ doc: String,

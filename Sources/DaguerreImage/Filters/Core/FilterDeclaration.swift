@@ -47,11 +47,11 @@ public struct FilterDeclaration<F: Filter>: Sendable {
         init<V>(
             _ property: WritableKeyPath<F, V> & Sendable, key: String, kind: FilterParameter.Kind, doc: String,
             min: Double? = nil, max: Double? = nil, sliderMin: Double? = nil, sliderMax: Double? = nil, count: Int? = nil,
-            encode: @escaping @Sendable (V) -> FilterValue?, decode: @escaping @Sendable (FilterValue) -> V?
+            optional: Bool = false, encode: @escaping @Sendable (V) -> FilterValue?, decode: @escaping @Sendable (FilterValue) -> V?
         ) {
             attributes = FilterParameter(
                 key: key, kind: kind, description: doc, default: encode(F()[keyPath: property]),
-                min: min, max: max, sliderMin: sliderMin, sliderMax: sliderMax, count: count)
+                min: min, max: max, sliderMin: sliderMin, sliderMax: sliderMax, count: count, optional: optional)
             read = { encode($0[keyPath: property]) }
             write = { filter, value in if let v = decode(value) { filter[keyPath: property] = v } }
             self.property = property
@@ -77,7 +77,10 @@ public struct FilterDeclaration<F: Filter>: Sendable {
     /// Checks every value `filter` holds: kind, finiteness, range, required images.
     func validate(_ filter: F) throws(DaguerreError) {
         for p in parameters {
-            guard let value = p.read(filter) else { throw p.attributes.missing(filter: name) }
+            guard let value = p.read(filter) else {
+                if p.attributes.isOptional { continue }
+                throw p.attributes.missing(filter: name)
+            }
             _ = try p.attributes.validate(value, filter: name)
         }
     }

@@ -32,11 +32,15 @@ public struct FilterParameter: Sendable {
     public let sliderMax: Double?
     /// For vectors: the number of components.
     public let count: Int?
+    /// An image the filter renders without (Core Image's optional inputs, a page curl's shading
+    /// image); every other image is required.
+    public let isOptional: Bool
 
     public init(
         key: String, kind: Kind, description: String, default: FilterValue? = nil, min: Double? = nil, max: Double? = nil,
-        sliderMin: Double? = nil, sliderMax: Double? = nil, count: Int? = nil
+        sliderMin: Double? = nil, sliderMax: Double? = nil, count: Int? = nil, optional: Bool = false
     ) {
+        self.isOptional = optional
         self.key = key
         self.kind = kind
         self.description = description

@@ -247,6 +247,8 @@ public enum FilterRegistry {
         RippleTransition.self,
         DisintegrateWithMaskTransition.self,
         AccordionFoldTransition.self,
+        PageCurlTransition.self,
+        PageCurlWithShadowTransition.self,
     ]
 
     /// Names Daguerre used before it took Core Image's, still accepted.
