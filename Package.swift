@@ -77,6 +77,9 @@ let package = Package(
         .systemLibrary(
             name: "CQREncode", pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
+        // libzint encodes the Aztec, Code 128 and PDF417 generators' symbols, behind a small C
+        // face (Swift's importer stalls on zint.h's symbol struct).
+        .target(name: "CZintShim", linkerSettings: [.linkedLibrary("zint")]),
         // C glue that Swift cannot express: setjmp/longjmp error recovery and va_list messages.
         .target(name: "CDaguerreCodecs", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
         // The video libraries' functions, forwarded to libavcodec, libavutil, libx264 and
@@ -95,7 +98,7 @@ let package = Package(
         .target(
             name: "DaguerreImage",
             dependencies: [
-                "DaguerreCore", "DaguerreFormats", "CText", "CQREncode",
+                "DaguerreCore", "DaguerreFormats", "CText", "CQREncode", "CZintShim",
                 .product(name: "Collections", package: "swift-collections"),
             ]),
         // The physically based virtual camera: scenes, optics, Bayer sensor physics, control loops.

@@ -80,10 +80,10 @@ struct CoreImageCatalogueTests {
     @Test("A filter that is not built is refused by name: not built yet, or what it would need; a typo still gets suggestions")
     func refusals() throws {
         #expect {
-            _ = try FilterRegistry.descriptor(named: "CIBokehBlur")
+            _ = try FilterRegistry.descriptor(named: "CIKeystoneCorrectionCombined")
         } throws: { error in
             guard let e = error as? DaguerreError, case .unsupported = e else { return false }
-            return e.message.contains("BokehBlur") && e.recovery.contains("not built yet")
+            return e.message.contains("KeystoneCorrectionCombined") && e.recovery.contains("not built yet")
         }
         #expect {
             _ = try FilterRegistry.descriptor(named: "PersonSegmentation")
@@ -108,9 +108,9 @@ struct CoreImageCatalogueTests {
         let list = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]])
         #expect(list.count == 247)
         #expect(list.filter { $0["built"] as? Bool == true }.count == FilterRegistry.all.count)
-        let bokeh = try #require(list.first { $0["name"] as? String == "BokehBlur" })
-        #expect(bokeh["built"] as? Bool == false && bokeh["categories"] as? [String] == ["CICategoryBlur"])
-        let radius = try #require((bokeh["parameters"] as? [[String: Any]])?.first { $0["key"] as? String == "inputRadius" })
-        #expect(radius["default"] as? String == "20" && radius["max"] as? Double == 500)
+        let keystone = try #require(list.first { $0["name"] as? String == "KeystoneCorrectionCombined" })
+        #expect(keystone["built"] as? Bool == false && keystone["categories"] as? [String] == ["CICategoryGeometryAdjustment"])
+        let focal = try #require((keystone["parameters"] as? [[String: Any]])?.first { $0["key"] as? String == "inputFocalLength" })
+        #expect(focal["default"] as? String == "28")
     }
 }

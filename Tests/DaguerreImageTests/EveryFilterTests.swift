@@ -70,6 +70,11 @@ import Testing
                 #expect(p.defaultValue == nil, "\(what): an image or a message has no default")
                 continue
             }
+            // An optional number (an Aztec code's layers) has none: the filter chooses.
+            if p.isOptional {
+                #expect(p.defaultValue == nil, "\(what): an optional parameter has no default")
+                continue
+            }
             let value = try #require(p.defaultValue, "\(what) has no default")
             // The default is a valid value of the declared kind...
             do { _ = try d.apply(try Self.inputs(d).merging([p.key: value]) { $1 }) } catch {
@@ -127,6 +132,7 @@ import Testing
         for p in d.parameters where ![.image, .boolean, .colorSpace, .string, .data].contains(p.kind) {
             let shape: [Double]
             switch p.defaultValue {
+            case nil where p.isOptional: shape = [1]
             case .number(let v)?: shape = [v]
             case .vector(let v)?: shape = v
             case .color?: shape = [0.5, 0.5, 0.5, 1]

@@ -24,7 +24,7 @@ import Testing
         #expect(!d.description.isEmpty && !d.categories.isEmpty)
         for p in d.parameters {
             #expect(!p.description.isEmpty, "\(name).\(p.key) has no description")
-            if p.kind != .image && p.kind != .data { #expect(p.defaultValue != nil, "\(name).\(p.key) has no default") }
+            if p.kind != .image && p.kind != .data && !p.isOptional { #expect(p.defaultValue != nil, "\(name).\(p.key) has no default") }
             if let lo = p.min, let hi = p.max { #expect(lo <= hi) }
         }
     }

@@ -228,13 +228,38 @@ struct GeneratorFilterTests {
         }
         c.append(("QR UTF-8, default level", "QRCodeGenerator", [:], utf8, "QRCode", "M"))
         c.append(("QR 1200 bytes at L", "QRCodeGenerator", ["inputCorrectionLevel": "L"], long, "QRCode", "L"))
+        let digits = Array("18390819".utf8)
+        c.append(("Aztec, defaults", "AztecCodeGenerator", [:], hello, "Aztec", nil))
+        c.append(("Aztec compact", "AztecCodeGenerator", ["inputCompactStyle": .bool(true)], hello, "Aztec", nil))
+        c.append(("Aztec 8 layers at 50 %", "AztecCodeGenerator", ["inputLayers": 8, "inputCorrectionLevel": 50], utf8, "Aztec", nil))
+        c.append(("Aztec 600 bytes", "AztecCodeGenerator", [:], Array(long.prefix(600)), "Aztec", nil))
+        c.append(("Code 128", "Code128BarcodeGenerator", [:], hello, "Code128", nil))
+        c.append(
+            (
+                "Code 128 digits, quiet 4, 20 high", "Code128BarcodeGenerator", ["inputQuietSpace": 4, "inputBarcodeHeight": 20], digits,
+                "Code128", nil
+            ))
+        c.append(("PDF417, defaults", "PDF417BarcodeGenerator", [:], hello, "PDF417", nil))
+        c.append(
+            (
+                "PDF417 UTF-8, 3 columns, level 5", "PDF417BarcodeGenerator", ["inputDataColumns": 3, "inputCorrectionLevel": 5], utf8,
+                "PDF417", nil
+            ))
+        // zxing-cpp names a compact PDF417 "PDF417" too; the test checks it is narrower.
+        c.append(("PDF417 compact", "PDF417BarcodeGenerator", ["inputCompactStyle": .bool(true)], hello, "PDF417", nil))
+        c.append(
+            (
+                "PDF417 aspect 4, at most 300 wide", "PDF417BarcodeGenerator", ["inputPreferredAspectRatio": 4, "inputMaxWidth": 300],
+                Array(long.prefix(200)), "PDF417", nil
+            ))
         return c
     }()
 
-    @Test("QR symbols decode to the message with zxing-cpp (QR also with OpenCV), at the level asked for")
+    @Test("QR, Aztec, Code 128 and PDF417 symbols decode to the message with zxing-cpp (QR also with OpenCV)")
     func codesRoundTrip() throws {
         let dir = try TemporaryDirectory()
         var manifest: [[String: Any]] = []
+        var widths: [String: Int] = [:]
         for (i, (label, name, parameters, message, format, _)) in Self.codeCases.enumerated() {
             var values = parameters
             values["inputMessage"] = .data(message)
@@ -243,12 +268,21 @@ struct GeneratorFilterTests {
             let buffer = try Context().createBuffer(image, format: .rgb8, colorSpace: .sRGB)
             let file = dir.path("\(i).rgb")
             try writeTight(buffer, to: file)
+            widths[label] = buffer.width
             manifest.append(["label": label, "file": file, "w": buffer.width, "h": buffer.height, "format": format])
+            if name == "Code128BarcodeGenerator" {
+                // Bars as tall as asked, the quiet space on every side.
+                let quiet = parameters["inputQuietSpace"].flatMap { if case .number(let v) = $0 { Int(v) } else { nil } } ?? 10
+                let tall = parameters["inputBarcodeHeight"].flatMap { if case .number(let v) = $0 { Int(v) } else { nil } } ?? 32
+                #expect(buffer.height == tall + 2 * quiet, "\(label): \(buffer.height) high, not \(tall) + 2·\(quiet)")
+            }
             if name == "QRCodeGenerator" {
                 // One pixel per module and a one-module border: 4·version + 17 + 2, square.
                 #expect(buffer.width == buffer.height && (buffer.width - 19) % 4 == 0 && buffer.width >= 23, "\(label): \(buffer.width)")
             }
         }
+        // Compact PDF417 drops the right row indicator and shortens the stop pattern.
+        #expect((widths["PDF417 compact"] ?? 0) < (widths["PDF417, defaults"] ?? 0), "compact PDF417 is not narrower: \(widths)")
         let path = dir.path("manifest.json")
         try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
         let r = try Judge.python("generator_judge.py", ["codes", path])

@@ -6,8 +6,10 @@ import Testing
 /// KMeans (SPEC I4) on a 96×80 Kodak crop, against Lloyd's k-means
 /// written independently in numpy (kmeans_judge.py) from the filter's documented definition,
 /// within 1e-4 on every centre and weight (float32 against float64 sums), in linear RGB and in
-/// CIE L*a*b*, with seeds from a 5×1 strip and grey seeds filling in.
-@Suite("KMeans against Lloyd's k-means in numpy")
+/// CIE L*a*b*, with seeds from a 5×1 strip and grey seeds filling in; PaletteCentroid against the
+/// same nearest-colour rule in numpy, with that strip as its palette, within 1e-4 (pixel
+/// positions and shares).
+@Suite("KMeans and PaletteCentroid against numpy")
 struct KMeansTests {
     typealias Case = (count: Int, passes: Int, perceptual: Bool)
 
@@ -41,12 +43,27 @@ struct KMeansTests {
                 "params": ["count": c.count, "passes": c.passes, "perceptual": c.perceptual, "region": [0, 0, 96, 80]],
             ])
         }
+        // PaletteCentroid with the seeds as its palette, in linear RGB and in L*a*b*.
+        for perceptual in [false, true] {
+            let i = manifest.count
+            let out = try opaque.applyingFilter(
+                "PaletteCentroid", parameters: ["inputPaletteImage": .image(seeds), "inputPerceptual": .bool(perceptual)])
+            try writeTight(Contexts.float().createBuffer(out, format: .rgbaf, colorSpace: .extendedLinearSRGB), to: dir.path("\(i).f32"))
+            manifest.append(["id": i, "file": "\(i).f32", "params": ["op": "centroid", "perceptual": perceptual]])
+        }
         let json: [String: Any] = ["width": 96, "height": 80, "input": "a.f32", "means": "means.f32", "cases": manifest]
         try JSONSerialization.data(withJSONObject: json).write(to: dir.url.appendingPathComponent("manifest.json"))
         let results = try Judge.python("kmeans_judge.py", ["--dir", dir.path("")])["results"] as? [[String: Any]] ?? []
-        #expect(results.count == Self.cases.count)
+        #expect(results.count == Self.cases.count + 2)
         for result in results {
-            let c = Self.cases[result["id"] as? Int ?? 0]
+            let id = result["id"] as? Int ?? 0
+            guard id < Self.cases.count else {
+                let maxDiff = result["max_abs_diff"] as? Double ?? 99
+                print("measured: PaletteCentroid case \(id): max |Δ| \(maxDiff); shares \(result["weights"] ?? "?")")
+                #expect(maxDiff <= 1e-4, "PaletteCentroid case \(id): max |ours − numpy| = \(maxDiff)")
+                continue
+            }
+            let c = Self.cases[id]
             let maxDiff = result["max_abs_diff"] as? Double ?? 99
             print("measured: KMeans \(c): max |Δ| \(maxDiff) on centres and weights; weights \(result["weights"] ?? "?")")
             #expect(maxDiff <= 1e-4, "KMeans \(c): max |ours − numpy| = \(maxDiff)")

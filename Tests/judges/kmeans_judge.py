@@ -7,7 +7,8 @@ transparent pixels left out, empty clusters kept, a last assignment for the weig
 
 Input: --dir DIR with manifest.json {"width", "height", "input": file, "means": file,
 "means_count", "cases": [{"id", "params", "file"}]}; float32 RGBA premultiplied linear.
-Output: {"results": [{"id", "max_abs_diff", "weights"}]}.
+PaletteCentroid ("op": "centroid"): the same nearest-colour rule, the mean pixel centre per
+colour. Output: {"results": [{"id", "max_abs_diff", "weights"}]}.
 """
 import argparse
 import json
@@ -62,6 +63,24 @@ def kmeans(img, seeds, p):
     return np.concatenate([rgb * weights[:, None], weights[:, None]], axis=1), weights
 
 
+def centroid(img, palette, p):
+    """PaletteCentroid: each pixel to its nearest palette colour; per colour the mean pixel centre
+    (x, y), the fraction of pixels, 1."""
+    h, w = img.shape[:2]
+    place = to_lab if p["perceptual"] else (lambda v: v)
+    ys, xs = np.mgrid[0:h, 0:w] + 0.5
+    keep = img[..., 3] > 0
+    pts = place(unpremultiply(img[keep]))
+    cols = place(unpremultiply(palette))
+    label = np.argmin(((pts[:, None, :] - cols[None, :, :]) ** 2).sum(axis=-1), axis=1)
+    out = np.tile(np.array([0, 0, 0, 1.0]), (len(palette), 1))
+    for k in range(len(palette)):
+        sel = label == k
+        if sel.any():
+            out[k] = [xs[keep][sel].mean(), ys[keep][sel].mean(), sel.sum() / len(pts), 1]
+    return out, out[:, 2]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
@@ -72,7 +91,10 @@ def main():
     seeds = np.fromfile(os.path.join(d, m["means"]), dtype="<f4").astype(np.float64).reshape(-1, 4)
     results = []
     for c in m["cases"]:
-        ref, weights = kmeans(img, seeds, c["params"])
+        if c["params"].get("op") == "centroid":
+            ref, weights = centroid(img, seeds, c["params"])
+        else:
+            ref, weights = kmeans(img, seeds, c["params"])
         ours = np.fromfile(os.path.join(d, c["file"]), dtype="<f4").astype(np.float64).reshape(-1, 4)
         results.append({"id": c["id"], "max_abs_diff": float(np.abs(ours - ref).max()) if ours.shape == ref.shape else 99.0,
                         "weights": [float(v) for v in weights]})

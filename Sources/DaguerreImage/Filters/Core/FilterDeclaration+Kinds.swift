@@ -31,6 +31,30 @@ extension FilterDeclaration.Parameter {
             })
     }
 
+    /// A whole number the filter can do without (nil when absent: the filter's doc says what it
+    /// then chooses), such as an Aztec code's layer count.
+    public static func optionalInteger(
+        _ property: WritableKeyPath<F, Double?> & Sendable, _ key: String, _ doc: String, min: Double? = nil, max: Double? = nil
+    ) -> Self {
+        Self(
+            property, key: key, kind: .integer, doc: doc, min: min, max: max, optional: true, encode: { $0.map(FilterValue.number) },
+            decode: { value in
+                if case .number(let v) = value { v } else { nil }
+            })
+    }
+
+    /// A number the filter can do without (nil when absent), such as a PDF417 code's preferred
+    /// aspect ratio.
+    public static func optionalNumber(
+        _ property: WritableKeyPath<F, Double?> & Sendable, _ key: String, _ doc: String, min: Double? = nil, max: Double? = nil
+    ) -> Self {
+        Self(
+            property, key: key, kind: .scalar, doc: doc, min: min, max: max, optional: true, encode: { $0.map(FilterValue.number) },
+            decode: { value in
+                if case .number(let v) = value { v } else { nil }
+            })
+    }
+
     /// A number; `min`/`max` are hard limits, the slider range (default: the hard one) a UI hint.
     public static func scalar(
         _ property: WritableKeyPath<F, Double> & Sendable, _ key: String, _ doc: String,

@@ -37,6 +37,7 @@ public enum FilterRegistry {
         ConvertLabToRGB.self,
         LabDeltaE.self,
         Palettize.self,
+        PaletteCentroid.self,
         Dither.self,
         ColorCubesMixedWithMask.self,
         ColorCurves.self,
@@ -178,6 +179,9 @@ public enum FilterRegistry {
         MeshGenerator.self,
         // Codes
         QRCodeGenerator.self,
+        AztecCodeGenerator.self,
+        Code128BarcodeGenerator.self,
+        PDF417BarcodeGenerator.self,
         // Halftone
         DotScreen.self,
         LineScreen.self,

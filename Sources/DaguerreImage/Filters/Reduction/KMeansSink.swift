@@ -24,16 +24,7 @@ final class KMeansSink: RenderSink, Sendable {
         var counts = [Double](repeating: 0, count: centres.count)
         for i in 0..<count where pixels[i].w > 0 {
             let p = KMeansNode.place(SpanMath.unpremultiply(pixels[i]), perceptual)
-            var best = 0
-            var nearest = Float.infinity
-            for (k, c) in centres.enumerated() {
-                let d = p - c
-                let distance = (d * d).sum()
-                if distance < nearest {
-                    nearest = distance
-                    best = k
-                }
-            }
+            let best = Self.nearest(p, centres)
             sums[best] += SIMD3<Double>(p)
             counts[best] += 1
         }
@@ -43,6 +34,21 @@ final class KMeansSink: RenderSink, Sendable {
                 st.counts[k] += counts[k]
             }
         }
+    }
+
+    /// The index of the centre nearest to `p` (squared Euclidean distance; the first of equals).
+    @inline(__always) static func nearest(_ p: SIMD3<Float>, _ centres: [SIMD3<Float>]) -> Int {
+        var best = 0
+        var nearest = Float.infinity
+        for (k, c) in centres.enumerated() {
+            let d = p - c
+            let distance = (d * d).sum()
+            if distance < nearest {
+                nearest = distance
+                best = k
+            }
+        }
+        return best
     }
 
     func totals() -> (sums: [SIMD3<Double>], counts: [Double]) { state.withLock { ($0.sums, $0.counts) } }
