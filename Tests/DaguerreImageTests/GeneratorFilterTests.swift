@@ -318,6 +318,16 @@ struct GeneratorFilterTests {
             ),
             ("QRCodeGenerator", ["inputMessage": "hi", "inputCorrectionLevel": "X"], "inputCorrectionLevel"),
             ("QRCodeGenerator", ["inputMessage": "hi", "inputCorrectionLevel": 2], "inputCorrectionLevel"),
+            ("AztecCodeGenerator", ["inputMessage": .data([])], "inputMessage"),
+            ("AztecCodeGenerator", ["inputMessage": "hi", "inputCompactStyle": .bool(true), "inputLayers": 9], "inputLayers"),
+            ("AztecCodeGenerator", ["inputMessage": .data([UInt8](repeating: 0x41, count: 600)), "inputLayers": 2], "inputMessage"),
+            ("Code128BarcodeGenerator", [:], "inputMessage"),
+            ("PDF417BarcodeGenerator", ["inputMessage": .data([UInt8](repeating: 0x41, count: 5000))], "inputMessage"),
+            ("PDF417BarcodeGenerator", ["inputMessage": "hi", "inputDataColumns": 31], "inputDataColumns"),
+            (
+                "PDF417BarcodeGenerator", ["inputMessage": .data([UInt8](repeating: 0x41, count: 800)), "inputMaxWidth": 60],
+                "inputMaxWidth"
+            ),
         ]
         for (name, values, key) in cases {
             do {
