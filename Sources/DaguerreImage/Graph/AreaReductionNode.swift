@@ -115,7 +115,7 @@ final class AreaReductionNode: ImageNode, MaterializingNode, @unchecked Sendable
 }
 
 /// A sink that folds what it is given into an ``AreaReductionNode/Operation``'s totals.
-final class ReductionSink: RenderSink, Sendable {
+final class ReductionSink: GatheringSink, Sendable {
     struct State {
         /// Sums (per row, per column or one), or extremes (one), or bin counts (per bin × 4).
         var totals: [SIMD4<Double>]
@@ -150,12 +150,6 @@ final class ReductionSink: RenderSink, Sendable {
         }
         state = Mutex(State(totals: totals))
     }
-
-    func beginBand(_ band: IntRect) {}
-    func backgroundTask() -> (@Sendable () -> Void)? { nil }
-    func endBand(_ band: IntRect) throws(DaguerreError) {}
-    func finish() throws(DaguerreError) {}
-    func abort() {}
 
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
         guard count > 0 else { return }

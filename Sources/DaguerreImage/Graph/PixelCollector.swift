@@ -2,7 +2,7 @@ import DaguerreCore
 import Synchronization
 
 /// Every pixel of a small render, in reading order.
-final class PixelCollector: RenderSink, Sendable {
+final class PixelCollector: GatheringSink, Sendable {
     let rect: IntRect
     let state: Mutex<[SIMD4<Float>]>
 
@@ -10,12 +10,6 @@ final class PixelCollector: RenderSink, Sendable {
         self.rect = rect
         state = Mutex([SIMD4<Float>](repeating: .zero, count: rect.width * rect.height))
     }
-
-    func beginBand(_ band: IntRect) {}
-    func backgroundTask() -> (@Sendable () -> Void)? { nil }
-    func endBand(_ band: IntRect) throws(DaguerreError) {}
-    func finish() throws(DaguerreError) {}
-    func abort() {}
 
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
         state.withLock { all in

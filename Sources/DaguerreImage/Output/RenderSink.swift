@@ -15,6 +15,18 @@ protocol RenderSink: AnyObject, Sendable {
     func abort()
 }
 
+/// A sink that only gathers what it is given (reductions, collectors): nothing to do between
+/// bands, at the end or on an abort.
+protocol GatheringSink: RenderSink {}
+
+extension GatheringSink {
+    func beginBand(_ band: IntRect) {}
+    func backgroundTask() -> (@Sendable () -> Void)? { nil }
+    func endBand(_ band: IntRect) throws(DaguerreError) {}
+    func finish() throws(DaguerreError) {}
+    func abort() {}
+}
+
 /// A sink that can also take rows as planes, so a planar run at the top of the pass hands its
 /// planes over with no transpose out. Only sinks that can pack planes conform, so there is no
 /// entry point that a sink could not honour.

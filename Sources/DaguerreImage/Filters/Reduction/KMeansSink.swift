@@ -2,7 +2,7 @@ import DaguerreCore
 import Synchronization
 
 /// One k-means pass: each pixel to its nearest centre, the sums and counts per cluster.
-final class KMeansSink: RenderSink, Sendable {
+final class KMeansSink: GatheringSink, Sendable {
     let centres: [SIMD3<Float>]
     let perceptual: Bool
     let state: Mutex<(sums: [SIMD3<Double>], counts: [Double])>
@@ -12,12 +12,6 @@ final class KMeansSink: RenderSink, Sendable {
         self.perceptual = perceptual
         state = Mutex(([SIMD3<Double>](repeating: .zero, count: centres.count), [Double](repeating: 0, count: centres.count)))
     }
-
-    func beginBand(_ band: IntRect) {}
-    func backgroundTask() -> (@Sendable () -> Void)? { nil }
-    func endBand(_ band: IntRect) throws(DaguerreError) {}
-    func finish() throws(DaguerreError) {}
-    func abort() {}
 
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
         var sums = [SIMD3<Double>](repeating: .zero, count: centres.count)
