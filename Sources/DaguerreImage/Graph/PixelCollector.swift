@@ -12,6 +12,7 @@ final class PixelCollector: GatheringSink, Sendable {
     }
 
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
+        guard y >= rect.y, y < rect.maxY, x >= rect.x, x + count <= rect.maxX else { return }
         state.withLock { all in
             for i in 0..<count { all[(y - rect.y) * rect.width + x - rect.x + i] = pixels[i] }
         }
