@@ -2,7 +2,7 @@
 """Independent judge for KMeans (Tests/DaguerreImageTests/KMeansTests.swift): Lloyd's k-means
 written here in numpy (float64) from the filter's documented definition: seeds from the means
 strip then evenly spaced greys, nearest centre by squared Euclidean distance in linear RGB or
-CIE L*a*b* (colour-science, sRGB primaries with the derived matrix, D65), the first of equals,
+CIE L*a*b* (pointwise_judge.py's colour-science conversion: sRGB primaries, D65), the first of equals,
 transparent pixels left out, empty clusters kept, a last assignment for the weights.
 
 Input: --dir DIR with manifest.json {"width", "height", "input": file, "means": file,
@@ -13,29 +13,10 @@ colour. Output: {"results": [{"id", "max_abs_diff", "weights"}]}.
 import argparse
 import json
 import os
-import warnings
 
 import numpy as np
 
-warnings.filterwarnings("ignore")
-import colour  # noqa: E402
-
-D65 = colour.CCS_ILLUMINANTS["CIE 1931 2 Degree Standard Observer"]["D65"]
-SRGB = colour.RGB_COLOURSPACES["sRGB"].copy()
-SRGB.use_derived_transformation_matrices(True)
-
-
-def unpremultiply(v):
-    a = v[..., 3:4]
-    return np.where(a > 0, v[..., :3] / np.where(a > 0, a, 1), v[..., :3])
-
-
-def to_lab(rgb):
-    return colour.XYZ_to_Lab(colour.RGB_to_XYZ(rgb, SRGB, apply_cctf_decoding=False), D65)
-
-
-def from_lab(lab):
-    return colour.XYZ_to_RGB(colour.Lab_to_XYZ(lab, D65), SRGB, apply_cctf_encoding=False)
+from pointwise_judge import from_lab, to_lab, unpremultiply
 
 
 def kmeans(img, seeds, p):
@@ -43,9 +24,9 @@ def kmeans(img, seeds, p):
     pix = img[y:y + h, x:x + w].reshape(-1, 4)
     pix = pix[pix[:, 3] > 0]
     place = to_lab if p["perceptual"] else (lambda v: v)
-    pts = place(unpremultiply(pix))
+    pts = place(unpremultiply(pix)[0])
     k = p["count"] if p["count"] > 0 else len(seeds)
-    centres = list(place(unpremultiply(seeds[:k])))
+    centres = list(place(unpremultiply(seeds[:k])[0]))
     while len(centres) < k:
         g = len(centres) / (k - 1) if k > 1 else 0.5
         centres.append(place(np.array([g, g, g])))
@@ -70,8 +51,8 @@ def centroid(img, palette, p):
     place = to_lab if p["perceptual"] else (lambda v: v)
     ys, xs = np.mgrid[0:h, 0:w] + 0.5
     keep = img[..., 3] > 0
-    pts = place(unpremultiply(img[keep]))
-    cols = place(unpremultiply(palette))
+    pts = place(unpremultiply(img[keep])[0])
+    cols = place(unpremultiply(palette)[0])
     label = np.argmin(((pts[:, None, :] - cols[None, :, :]) ** 2).sum(axis=-1), axis=1)
     out = np.tile(np.array([0, 0, 0, 1.0]), (len(palette), 1))
     for k in range(len(palette)):

@@ -136,4 +136,5 @@ def main():
     print(json.dumps({"results": results}))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -132,21 +132,17 @@ final class ReductionSink: GatheringSink, Sendable {
     init(operation: AreaReductionNode.Operation, region: IntRect) {
         self.operation = operation
         self.region = region
-        let n: Int
-        var start = SIMD4<Double>()
+        let totals: [SIMD4<Double>]
         switch operation {
-        case .rowAverage: n = region.height
-        case .columnAverage: n = region.width
-        case .histogram(let bins, _, _): n = bins
-        case .otsu: n = OtsuThreshold.bins
-        case .maximum: (n, start) = (1, SIMD4(repeating: -.infinity))
-        case .minimum: (n, start) = (1, SIMD4(repeating: .infinity))
-        default: n = 1
-        }
-        var totals = [SIMD4<Double>](repeating: start, count: n)
+        case .rowAverage: totals = Array(repeating: .zero, count: region.height)
+        case .columnAverage: totals = Array(repeating: .zero, count: region.width)
+        case .histogram(let bins, _, _): totals = Array(repeating: .zero, count: bins)
+        case .otsu: totals = Array(repeating: .zero, count: OtsuThreshold.bins)
+        case .maximum: totals = [SIMD4(repeating: -.infinity)]
+        case .minimum: totals = [SIMD4(repeating: .infinity)]
         // Extremes both ways: the smallest so far, then the largest.
-        if operation == .minMax || operation == .minMaxRed || operation == .boundsRed {
-            totals = [SIMD4(repeating: .infinity), SIMD4(repeating: -.infinity)]
+        case .minMax, .minMaxRed, .boundsRed: totals = [SIMD4(repeating: .infinity), SIMD4(repeating: -.infinity)]
+        case .average, .maximumAlpha, .minimumAlpha: totals = [.zero]
         }
         state = Mutex(State(totals: totals))
     }

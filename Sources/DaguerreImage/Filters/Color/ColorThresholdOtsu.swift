@@ -27,14 +27,7 @@ public struct ColorThresholdOtsu: Filter {
             throw Self.invalid(
                 \.inputImage, "the image is infinite; Otsu's threshold needs the histogram of a finite image, so crop it first")
         }
-        let luminance = Image(
-            PointwiseNode(name: "otsuLuminance", inputs: [input.node], extent: input.extent, digest: { _ in }) { span in
-                let s = span.pixels
-                for i in 0..<span.count {
-                    let u = SpanMath.unpremultiply(s[i])
-                    s[i] = SIMD4(repeating: SpanMath.luminance(SIMD4(u.x, u.y, u.z, 0)))
-                }
-            })
+        let luminance = LuminanceImage.of(input)
         let threshold = Image(AreaReductionNode(input: luminance.node, region: input.extent, operation: .otsu)).clampedToExtent()
         return Image(
             PointwiseNode(name: "colorThresholdOtsu", inputs: [input.node, threshold.node], extent: input.extent, digest: { _ in }) {

@@ -49,6 +49,13 @@ enum CIELab {
         return apply(fromXYZ, SIMD3(inverse(fx), y, inverse(fz)) * white)
     }
 
+    /// Where an unpremultiplied colour sits when colours are compared (Palettize, KMeans,
+    /// PaletteCentroid): its linear RGB, or with `perceptual` its L*a*b*.
+    @inline(__always) static func place(_ v: SIMD4<Float>, perceptual: Bool) -> SIMD3<Float> {
+        let rgb = SIMD3(v.x, v.y, v.z)
+        return perceptual ? lab(rgb) : rgb
+    }
+
     /// ΔE*94 (graphic arts: kL = kC = kH = 1, K1 = 0.045, K2 = 0.015) of `sample` from `reference`.
     @inline(__always) static func deltaE94(_ reference: SIMD3<Float>, _ sample: SIMD3<Float>) -> Float {
         let d = reference - sample

@@ -46,36 +46,6 @@ public struct Palettize: Filter {
             throw Self.invalid(
                 \.paletteImage, "the palette has \(cells.width * cells.height) pixels, more than \(Self.maximumColors); use fewer colours")
         }
-        let perceptual = self.perceptual
-        let node = SamplingNode(
-            name: "palettize", inputs: [input.node, palette.node], extent: input.extent, parameters: perceptual ? "perceptual" : "",
-            outputFormat: nil, digest: { $0.add(perceptual ? 1 : 0) },
-            roi: { i, rect in i == 0 ? rect : Rect(cells) }
-        ) { samplers, dest in
-            let v = samplers[0].read(x: Int(dest.x.rounded(.down)), y: Int(dest.y.rounded(.down)))
-            guard v.w > 0 else { return .zero }
-            let here = Self.place(SpanMath.unpremultiply(v), perceptual)
-            var best = SIMD3<Float>.zero
-            var nearest = Float.infinity
-            for y in cells.y..<cells.maxY {
-                for x in cells.x..<cells.maxX {
-                    let colour = SpanMath.unpremultiply(samplers[1].read(x: x, y: y))
-                    let d = Self.place(colour, perceptual) - here
-                    let distance = (d * d).sum()
-                    if distance < nearest {
-                        nearest = distance
-                        best = SIMD3(colour.x, colour.y, colour.z)
-                    }
-                }
-            }
-            return SIMD4(best * v.w, v.w)
-        }
-        return Image(node)
-    }
-
-    /// Where a colour sits for the comparison: its linear RGB, or its L*a*b*.
-    @inline(__always) static func place(_ v: SIMD4<Float>, _ perceptual: Bool) -> SIMD3<Float> {
-        let rgb = SIMD3(v.x, v.y, v.z)
-        return perceptual ? CIELab.lab(rgb) : rgb
+        return Image(PaletteMapNode(input: input.node, palette: palette.node, perceptual: perceptual))
     }
 }

@@ -16,6 +16,11 @@ enum SpanMath {
         return SIMD4(v.x * a, v.y * a, v.z * a, a)
     }
     @inline(__always) static func luminance(_ v: SIMD4<Float>) -> Float { (v * luma).sum() }
+    /// The Rec. 709 luminance of a premultiplied pixel's colour (unpremultiplied first).
+    @inline(__always) static func colourLuminance(_ v: SIMD4<Float>) -> Float {
+        let u = unpremultiply(v)
+        return luminance(SIMD4(u.x, u.y, u.z, 0))
+    }
 
     /// Applies `f` to every pixel's unpremultiplied colour. Opaque spans (the usual case: photos
     /// have no alpha) take a straight loop with no per-pixel branch.

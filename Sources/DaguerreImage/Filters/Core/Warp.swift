@@ -62,16 +62,24 @@ enum Warp {
             maxX: hi(r.maxX, extent.minX, extent.maxX), maxY: hi(r.maxY, extent.minY, extent.maxY))
     }
 
-    /// Bilinear interpolation at `p` reading pixel indices clamped into, or wrapped around, `e`.
-    @inline(__always) static func bilinear(_ s: Sampler, _ p: SIMD2<Double>, _ e: IntRect, _ edge: Edge) -> SIMD4<Float> {
-        guard !e.isEmpty else { return .zero }
+    /// Bilinear interpolation at `p` (position and weights in double precision) reading pixel
+    /// indices clamped into, or wrapped around, `e`, or as they are (transparent off the
+    /// sampler's pixels; `e` unused).
+    @inline(__always) static func bilinear(_ s: Sampler, _ p: SIMD2<Double>, _ e: IntRect = .zero, _ edge: Edge = .transparent)
+        -> SIMD4<Float>
+    {
+        guard edge == .transparent || !e.isEmpty else { return .zero }
         let fx = p.x - 0.5
         let fy = p.y - 0.5
         let x0f = fx.rounded(.down)
         let y0f = fy.rounded(.down)
         guard abs(x0f) < 1e12, abs(y0f) < 1e12 else { return .zero }
         @inline(__always) func index(_ i: Int, _ lo: Int, _ n: Int) -> Int {
-            edge == .clamp ? min(max(i, lo), lo + n - 1) : lo + ((i - lo) % n + n) % n
+            switch edge {
+            case .transparent: i
+            case .clamp: min(max(i, lo), lo + n - 1)
+            case .wrap: lo + ((i - lo) % n + n) % n
+            }
         }
         let xa = index(Int(x0f), e.x, e.width)
         let xb = index(Int(x0f) + 1, e.x, e.width)

@@ -68,12 +68,7 @@ public struct GuidedFilter: Filter {
         func combine(_ name: String, _ images: [Image], _ f: @escaping @Sendable (PixelSpan) -> Void) -> Image {
             Image(PointwiseNode(name: name, inputs: images.map(\.node), extent: ge, digest: { $0.add(Double(eps)) }, span: f))
         }
-        let i = combine("guideLuminance", [guide]) { span in
-            for k in 0..<span.count {
-                let u = SpanMath.unpremultiply(span.pixels[k])
-                span.pixels[k] = SIMD4(repeating: SpanMath.luminance(SIMD4(u.x, u.y, u.z, 0)))
-            }
-        }
+        let i = LuminanceImage.of(guide)
         let ip = combine("guideTimesImage", [p, i]) { span in
             let g = span.input(1)
             for k in 0..<span.count { span.pixels[k] *= g[k].x }

@@ -43,11 +43,4 @@ extension PerspectiveCornersFilter {
         }
         return h
     }
-
-    /// `input` under `h` (see ``Homography/warp(_:source:extent:name:parameters:)``).
-    static func warp(_ input: Image, by h: Homography, source: Rect, extent: Rect, name: String, parameters: [Double])
-        throws(DaguerreError) -> Image
-    {
-        try h.warp(input, source: source, extent: extent, name: name, parameters: parameters)
-    }
 }

@@ -60,8 +60,8 @@ public struct PerspectiveCorrection: PerspectiveCornersFilter {
             throw Self.invalid(\.topLeft, "the four corners \(corners) do not make a quadrilateral (three are on one line)")
         }
         let src = Warp.bounds(corners)
-        let out = try Self.warp(
-            input, by: h, source: src, extent: input.extent, name: "perspectiveCorrection", parameters: cornerNumbers)
+        let out = try h.warp(
+            input, source: src, extent: input.extent, name: "perspectiveCorrection", parameters: cornerNumbers)
         return crop ? out.cropped(to: target) : out
     }
 }

@@ -35,7 +35,7 @@ public struct PerspectiveTransform: PerspectiveCornersFilter {
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
         let input = try required(\.inputImage)
         let h = try homography(from: input.extent)
-        return try Self.warp(
-            input, by: h, source: input.extent, extent: input.extent, name: "perspectiveTransform", parameters: cornerNumbers)
+        return try h.warp(
+            input, source: input.extent, extent: input.extent, name: "perspectiveTransform", parameters: cornerNumbers)
     }
 }

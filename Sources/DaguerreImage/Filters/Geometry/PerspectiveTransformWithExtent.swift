@@ -43,8 +43,8 @@ public struct PerspectiveTransformWithExtent: PerspectiveCornersFilter {
         let input = try required(\.inputImage)
         let h = try homography(from: extent)
         let e = extent
-        return try Self.warp(
-            input, by: h, source: e, extent: input.extent, name: "perspectiveTransformWithExtent",
+        return try h.warp(
+            input, source: e, extent: input.extent, name: "perspectiveTransformWithExtent",
             parameters: [e.minX, e.minY, e.maxX, e.maxY] + cornerNumbers)
     }
 }

@@ -37,12 +37,6 @@ final class KMeansNode: ImageNode, MaterializingNode, @unchecked Sendable {
     override var outputFormat: PixelFormat? { .rgbaf }
     override func roi(for rect: IntRect, input index: Int) -> IntRect { index == 0 ? region : inputs[1].pixelExtent }
 
-    /// Where a colour sits for the distances.
-    @inline(__always) static func place(_ v: SIMD4<Float>, _ perceptual: Bool) -> SIMD3<Float> {
-        let rgb = SIMD3(v.x, v.y, v.z)
-        return perceptual ? CIELab.lab(rgb) : rgb
-    }
-
     func materialize(rect: IntRect, renderer: Renderer) throws(DaguerreError) -> MaterializedBuffer {
         let e = pixelExtent
         let perceptual = self.perceptual
@@ -51,11 +45,11 @@ final class KMeansNode: ImageNode, MaterializingNode, @unchecked Sendable {
         if !meansRect.isEmpty {
             let seeds = PixelCollector(rect: meansRect)
             try renderer.render(inputs[1], rect: meansRect, sink: seeds)
-            centres = seeds.pixels().prefix(count).map { Self.place(SpanMath.unpremultiply($0), perceptual) }
+            centres = seeds.pixels().prefix(count).map { CIELab.place(SpanMath.unpremultiply($0), perceptual: perceptual) }
         }
         while centres.count < count {
             let g = count > 1 ? Float(centres.count) / Float(count - 1) : 0.5
-            centres.append(Self.place(SIMD4(g, g, g, 1), perceptual))
+            centres.append(CIELab.place(SIMD4(g, g, g, 1), perceptual: perceptual))
         }
         var weights = [Double](repeating: 0, count: count)
         if !region.isEmpty {

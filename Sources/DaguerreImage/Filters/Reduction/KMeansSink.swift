@@ -17,7 +17,7 @@ final class KMeansSink: GatheringSink, Sendable {
         var sums = [SIMD3<Double>](repeating: .zero, count: centres.count)
         var counts = [Double](repeating: 0, count: centres.count)
         for i in 0..<count where pixels[i].w > 0 {
-            let p = KMeansNode.place(SpanMath.unpremultiply(pixels[i]), perceptual)
+            let p = CIELab.place(SpanMath.unpremultiply(pixels[i]), perceptual: perceptual)
             let best = Self.nearest(p, centres)
             sums[best] += SIMD3<Double>(p)
             counts[best] += 1

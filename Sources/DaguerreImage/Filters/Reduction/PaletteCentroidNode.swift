@@ -32,7 +32,7 @@ final class PaletteCentroidNode: ImageNode, MaterializingNode, @unchecked Sendab
         let paletteRect = inputs[1].pixelExtent
         let collector = PixelCollector(rect: paletteRect)
         try renderer.render(inputs[1], rect: paletteRect, sink: collector)
-        let centres = collector.pixels().map { KMeansNode.place(SpanMath.unpremultiply($0), perceptual) }
+        let centres = collector.pixels().map { CIELab.place(SpanMath.unpremultiply($0), perceptual: perceptual) }
         var values = [SIMD4<Float>](repeating: SIMD4(0, 0, 0, 1), count: e.width)
         if !region.isEmpty, !centres.isEmpty {
             try renderer.env.limits.check(width: region.width, height: region.height, what: "PaletteCentroid image")

@@ -18,7 +18,7 @@ final class PaletteCentroidSink: GatheringSink, Sendable {
         var sums = [SIMD2<Double>](repeating: .zero, count: centres.count)
         var counts = [Double](repeating: 0, count: centres.count)
         for i in 0..<count where pixels[i].w > 0 {
-            let k = KMeansSink.nearest(KMeansNode.place(SpanMath.unpremultiply(pixels[i]), perceptual), centres)
+            let k = KMeansSink.nearest(CIELab.place(SpanMath.unpremultiply(pixels[i]), perceptual: perceptual), centres)
             sums[k] += SIMD2(Double(x + i) + 0.5, Double(y) + 0.5)
             counts[k] += 1
         }

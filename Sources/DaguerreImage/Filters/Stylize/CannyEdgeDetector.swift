@@ -55,17 +55,7 @@ public struct CannyEdgeDetector: Filter {
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
         let input = try required(\.inputImage)
-        let perceptual = self.perceptual
-        let curve = TransferFunction.sRGB
-        let luminance = Image(
-            PointwiseNode(name: "cannyLuminance", inputs: [input.node], extent: input.extent, digest: { $0.add(perceptual ? 1 : 0) }) {
-                span in
-                for i in 0..<span.count {
-                    let u = SpanMath.unpremultiply(span.pixels[i])
-                    let l = SpanMath.luminance(SIMD4(u.x, u.y, u.z, 0))
-                    span.pixels[i] = SIMD4(repeating: perceptual ? curve.encode(l) : l)
-                }
-            })
+        let luminance = LuminanceImage.of(input, perceptual: perceptual)
         var smooth = luminance
         if gaussianSigma > 0 {
             smooth = try GaussianBlur(inputImage: luminance.clampedToExtent(), radius: gaussianSigma).outputImage().cropped(

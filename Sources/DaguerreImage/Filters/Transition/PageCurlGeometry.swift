@@ -85,26 +85,6 @@ struct PageCurlGeometry: Sendable {
         return box.insetBy(dx: -2, dy: -2)
     }
 
-    /// Bilinear interpolation at `p` (double-precision position and weights), transparent off
-    /// the sampler's pixels.
-    @inline(__always) static func sample(_ s: Sampler, _ p: SIMD2<Double>) -> SIMD4<Float> {
-        let fx = p.x - 0.5
-        let fy = p.y - 0.5
-        guard fx.isFinite, fy.isFinite, abs(fx) < 1e12, abs(fy) < 1e12 else { return .zero }
-        let x0f = fx.rounded(.down)
-        let y0f = fy.rounded(.down)
-        let (x0, y0) = (Int(x0f), Int(y0f))
-        let ax = Float(fx - x0f)
-        let ay = Float(fy - y0f)
-        let a = s.read(x: x0, y: y0)
-        let b = s.read(x: x0 + 1, y: y0)
-        let c = s.read(x: x0, y: y0 + 1)
-        let d = s.read(x: x0 + 1, y: y0 + 1)
-        let top = a + (b - a) * ax
-        let bottom = c + (d - c) * ax
-        return top + (bottom - top) * ay
-    }
-
     /// The page curl from `image` to `target` over `extent` (see the type's definition).
     static func image(
         name: String, image: Image, target: Image, backside: Image?, shading: Image?, shadow: Shadow?, extent: Rect,
@@ -150,12 +130,12 @@ struct PageCurlGeometry: Sendable {
             // A curled layer, shaded for the face whose normal along m is n.
             @inline(__always) func shade(_ layer: SIMD4<Float>, _ n: Double) -> SIMD4<Float> {
                 guard shaded else { return layer }
-                let f = sample(samplers[3], shadingCentre + n * shadingReach)
+                let f = Warp.bilinear(samplers[3], shadingCentre + n * shadingReach)
                 let k = SIMD4(min(max(f.x, 0), 1), min(max(f.y, 0), 1), min(max(f.z, 0), 1), 1)
                 return layer * k
             }
             @inline(__always) func backAt(_ offset: Double, _ n: Double) -> SIMD4<Float> {
-                shade(sample(samplers[2], g.mirrored(p + offset * m)), n)
+                shade(Warp.bilinear(samplers[2], g.mirrored(p + offset * m)), n)
             }
             var t = SIMD4<Float>.zero
             if x >= 0 {
@@ -178,7 +158,7 @@ struct PageCurlGeometry: Sendable {
             } else {
                 let phi = asin(min(x / radius, 1))
                 top = backAt(x - radius * (Double.pi - phi), -x / radius)
-                let lower = shade(sample(samplers[0], p + (x - radius * phi) * m), x / radius)
+                let lower = shade(Warp.bilinear(samplers[0], p + (x - radius * phi) * m), x / radius)
                 under = lower + t * (1 - lower.w)
             }
             return top + under * (1 - top.w)
