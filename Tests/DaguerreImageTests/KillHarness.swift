@@ -408,7 +408,10 @@ struct KillHarness: Sendable {
     }
 
     /// The points to kill at: three before the first `begin`, the rest stratified over the
-    /// window (and a little past it, so the moment of the commit is in reach).
+    /// window (and a little past it, so the moment of the commit is in reach). The strata are
+    /// squared, denser towards the window's start: the parent reads `begin` a little late and a
+    /// short write often runs faster than when it was calibrated, so evenly spread kills land
+    /// after the commit too often to judge the window itself.
     func plans(_ c: Calibration, count: Int) -> [ChildProcess.Plan] {
         let before = Self.beforeBegin.prefix(max(0, min(3, count - 2))).map {
             ChildProcess.Plan(signal: SIGKILL, after: .start, delay: c.firstBegin * $0)
@@ -417,7 +420,7 @@ struct KillHarness: Sendable {
         let span = c.window * 1.05
         let during = (0..<m).map { k in
             ChildProcess.Plan(
-                signal: SIGKILL, after: .line(Self.traceBegin), delay: span * (Double(k) + Double.random(in: 0..<1)) / Double(m))
+                signal: SIGKILL, after: .line(Self.traceBegin), delay: span * pow((Double(k) + Double.random(in: 0..<1)) / Double(m), 2))
         }
         return before + during
     }
