@@ -132,7 +132,7 @@ import Testing
         for p in d.parameters where ![.image, .boolean, .colorSpace, .string, .data].contains(p.kind) {
             let shape: [Double]
             switch p.defaultValue {
-            case nil where p.isOptional: shape = [1]
+            case nil where p.isOptional: shape = [Double](repeating: 1, count: p.count ?? 1)
             case .number(let v)?: shape = [v]
             case .vector(let v)?: shape = v
             case .color?: shape = [0.5, 0.5, 0.5, 1]

@@ -33,6 +33,11 @@ struct WarpFilterTests {
     static let crop = Rect(x: 300, y: 200, width: 160, height: 128)
 
     static let tile: [String: FilterValue] = ["inputCenter": [60, 50], "inputAngle": 0.3, "inputWidth": 40]
+    /// A guide whose verticals converge upwards and whose horizontals converge to the right,
+    /// leaning a little: a façade from below and to the side.
+    static let keystoneGuide: [String: FilterValue] = [
+        "inputTopLeft": [38, 22], "inputTopRight": [118, 30], "inputBottomRight": [136, 112], "inputBottomLeft": [22, 104],
+    ]
     static let skewTile: [String: FilterValue] = tile.merging(["inputAcuteAngle": 1.2]) { $1 }
 
     static let cases: [Case] = [
@@ -54,6 +59,12 @@ struct WarpFilterTests {
         Case(
             name: "PerspectiveRotate", parameters: ["inputFocalLength": 50, "inputPitch": -0.1, "inputYaw": 0.3, "inputRoll": 0.2],
             label: "all three"),
+        Case(name: "KeystoneCorrectionVertical", parameters: keystoneGuide, label: "converging verticals"),
+        Case(name: "KeystoneCorrectionHorizontal", parameters: keystoneGuide, label: "converging horizontals"),
+        Case(name: "KeystoneCorrectionCombined", parameters: keystoneGuide, label: "both, and a tilt"),
+        Case(
+            name: "KeystoneCorrectionCombined", parameters: keystoneGuide.merging(["inputFocalLength": 20]) { $1 }, label: "20 mm"),
+        Case(name: "KeystoneCorrectionVertical", parameters: [:], label: "no guide"),
         Case(
             name: "PerspectiveTransformWithExtent",
             parameters: [
@@ -209,5 +220,32 @@ struct WarpFilterTests {
             // A judge that sees nothing proves nothing.
             #expect(covered > 0.2, "\(c.name) \(c.label): only \(covered) of the window is covered")
         }
+    }
+
+    @Test("A keystone guide given in part, or one that is no quadrilateral, is a typed error naming a corner")
+    func keystoneGuidesRefused() throws {
+        let input = try Kodak.image(23).cropped(to: Self.crop)
+        var partial = KeystoneCorrectionCombined(inputImage: input, topLeft: [10, 10], topRight: [100, 12], bottomRight: [110, 90])
+        #expect {
+            _ = try partial.outputImage()
+        } throws: { error in
+            guard case .invalidParameter(_, let key, let problem)? = error as? DaguerreError else { return false }
+            return key == "inputBottomLeft" && problem.contains("all four corners")
+        }
+        partial.bottomLeft = [10, 10]  // the same as the top-left: the left edge has no direction
+        #expect {
+            _ = try partial.outputImage()
+        } throws: { error in
+            guard case .invalidParameter(_, let key, _)? = error as? DaguerreError else { return false }
+            return key == "inputTopLeft"
+        }
+        // The turn itself: verticals leaning in symmetrically about the centre need a pitch alone.
+        let e = input.extent
+        let (cx, top, bottom) = (e.midX, e.minY + 10, e.maxY - 10)
+        let turn = try KeystoneCorrectionVertical(
+            inputImage: input, topLeft: [cx - 40, top], topRight: [cx + 40, top], bottomRight: [cx + 60, bottom],
+            bottomLeft: [cx - 60, bottom]
+        ).rotationFilter()
+        #expect(turn.pitch > 0.05 && turn.yaw == 0 && turn.roll == 0, "\(turn.pitch)")
     }
 }

@@ -76,7 +76,7 @@ def perspective_transform_with_extent(p, X, Y, size):
     return homography_map(H, X, Y, (x + w / 2, y + h / 2), size)
 
 
-def perspective_rotate(p, X, Y, size):
+def rotation_homography(p, size):
     """H = K R K^-1: K the pinhole with f = focal / 36 x the longer side, centred; R = Rz Rx Ry."""
     w, h = size
     f = p.get("inputFocalLength", 28) / 36 * max(w, h)
@@ -85,8 +85,46 @@ def perspective_rotate(p, X, Y, size):
     Rx = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
     Ry = np.array([[np.cos(b), 0, np.sin(b)], [0, 1, 0], [-np.sin(b), 0, np.cos(b)]])
     Rz = np.array([[np.cos(c), -np.sin(c), 0], [np.sin(c), np.cos(c), 0], [0, 0, 1]])
-    H = K @ Rz @ Rx @ Ry @ np.linalg.inv(K)
-    return homography_map(H, X, Y, (w / 2, h / 2), size)
+    return K @ Rz @ Rx @ Ry @ np.linalg.inv(K)
+
+
+def perspective_rotate(p, X, Y, size):
+    w, h = size
+    return homography_map(rotation_homography(p, size), X, Y, (w / 2, h / 2), size)
+
+
+def keystone(which):
+    """The camera turn found numerically (scipy's least_squares, not the filter's closed form):
+    vertical, the pitch that makes the guide's left and right edges parallel; horizontal, the
+    yaw that makes its top and bottom parallel; combined, the roll, pitch and yaw that make the
+    left and right edges vertical and the top and bottom parallel. Then mapped as
+    perspective_rotate."""
+    from scipy.optimize import least_squares
+
+    def f(p, X, Y, size):
+        if "inputTopLeft" not in p:  # no guide: no turn
+            return perspective_rotate(p, X, Y, size)
+        q = corners(p).astype(np.float64).reshape(-1, 1, 2)
+        unit = lambda v: v / np.linalg.norm(v)
+        cross = lambda a, b: a[0] * b[1] - a[1] * b[0]
+
+        def turned(angles):
+            keys = {"vertical": ["inputPitch"], "horizontal": ["inputYaw"],
+                    "combined": ["inputPitch", "inputYaw", "inputRoll"]}[which]
+            return dict(p, **dict(zip(keys, angles)))
+
+        def residual(angles):
+            tl, tr, br, bl = cv2.perspectiveTransform(q, rotation_homography(turned(angles), size)).reshape(-1, 2)
+            if which == "vertical":
+                return [cross(unit(bl - tl), unit(br - tr))]
+            if which == "horizontal":
+                return [cross(unit(tr - tl), unit(br - bl))]
+            return [unit(bl - tl)[0], unit(br - tr)[0], cross(unit(tr - tl), unit(br - bl))]
+
+        n = 3 if which == "combined" else 1
+        sol = least_squares(residual, np.zeros(n), xtol=1e-15, ftol=1e-15, gtol=1e-15)
+        return perspective_rotate(turned(sol.x), X, Y, size)
+    return f
 
 
 def perspective_correction(p, X, Y, size):
@@ -456,6 +494,9 @@ def droste(p, X, Y, size):
 MAPS = {
     "PerspectiveTransform": perspective_transform,
     "PerspectiveRotate": perspective_rotate,
+    "KeystoneCorrectionVertical": keystone("vertical"),
+    "KeystoneCorrectionHorizontal": keystone("horizontal"),
+    "KeystoneCorrectionCombined": keystone("combined"),
     "PerspectiveTransformWithExtent": perspective_transform_with_extent,
     "PerspectiveCorrection": perspective_correction,
     "StraightenFilter": straighten,

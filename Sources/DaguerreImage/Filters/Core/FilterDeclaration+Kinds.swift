@@ -55,6 +55,19 @@ extension FilterDeclaration.Parameter {
             })
     }
 
+    /// A point the filter can do without (nil when absent), such as a keystone correction's
+    /// guide corners; the filter's doc says what their absence means.
+    public static func optionalPosition(
+        _ property: WritableKeyPath<F, [Double]?> & Sendable, _ key: String, _ doc: String, min: Double? = nil, max: Double? = nil
+    ) -> Self {
+        Self(
+            property, key: key, kind: .position, doc: doc, min: min, max: max, count: 2, optional: true,
+            encode: { $0.map(FilterValue.vector) },
+            decode: { value in
+                if case .vector(let v) = value { v } else { nil }
+            })
+    }
+
     /// A number; `min`/`max` are hard limits, the slider range (default: the hard one) a UI hint.
     public static func scalar(
         _ property: WritableKeyPath<F, Double> & Sendable, _ key: String, _ doc: String,

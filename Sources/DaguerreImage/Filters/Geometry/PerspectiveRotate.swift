@@ -50,15 +50,21 @@ public struct PerspectiveRotate: Filter {
         guard !e.isInfinite, !e.isEmpty else {
             throw Self.invalid(\.inputImage, "the image is infinite or empty (\(e)); the camera's centre is the image's, so crop it first")
         }
-        let f = focalLength / 36 * max(e.width, e.height)
-        let (cx, cy) = (e.midX, e.midY)
+        let h = Homography(transform(of: e).m)
+        return try h.warp(input, source: e, extent: e, name: "perspectiveRotate", parameters: [focalLength, pitch, yaw, roll])
+    }
+
+    /// The homography this rotation applies to an image of `extent`, from input to output
+    /// points in homogeneous coordinates (Core Image's `outputTransform`).
+    public func transform(of extent: Rect) -> Matrix3 {
+        let f = focalLength / 36 * max(extent.width, extent.height)
+        let (cx, cy) = (extent.midX, extent.midY)
         let k = Matrix3([f, 0, cx, 0, f, cy, 0, 0, 1])
         let kInverse = Matrix3([1 / f, 0, -cx / f, 0, 1 / f, -cy / f, 0, 0, 1])
         let (cp, sp, cw, sw, cr, sr) = (cos(pitch), sin(pitch), cos(yaw), sin(yaw), cos(roll), sin(roll))
         let rx = Matrix3([1, 0, 0, 0, cp, -sp, 0, sp, cp])
         let ry = Matrix3([cw, 0, sw, 0, 1, 0, -sw, 0, cw])
         let rz = Matrix3([cr, -sr, 0, sr, cr, 0, 0, 0, 1])
-        let h = Homography((k * rz * rx * ry * kInverse).m)
-        return try h.warp(input, source: e, extent: e, name: "perspectiveRotate", parameters: [focalLength, pitch, yaw, roll])
+        return k * rz * rx * ry * kInverse
     }
 }
