@@ -544,12 +544,19 @@ def judge(case, src):
     params = dict(case["params"])
     if "aux" in case:
         params["_aux"] = load_input(case["aux"]["input"], case["aux"]["crop"])
-    sx, sy = MAPS[case["name"]](params, X, Y, (src.shape[1], src.shape[0]))
+    interpolation = cv2.INTER_LINEAR
+    if "then" in case:  # the filter marks the image; the transform after it samples nearest
+        sx, sy = affine_inverse({"inputTransform": case["then"]}, X, Y, None)
+        interpolation = cv2.INTER_NEAREST
+    else:
+        sx, sy = MAPS[case["name"]](params, X, Y, (src.shape[1], src.shape[0]))
     clear = ~(np.isfinite(sx) & np.isfinite(sy))
+    if interpolation == cv2.INTER_NEAREST:  # the pixel containing the point: whole maps, no tie to round
+        sx, sy = np.floor(sx) + 0.5, np.floor(sy) + 0.5
     mx = np.where(clear, -10, sx - 0.5).astype(np.float32)
     my = np.where(clear, -10, sy - 0.5).astype(np.float32)
     border = BORDERS[case.get("edge", "transparent")]
-    ref = cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=border, borderValue=(0, 0, 0, 0))
+    ref = cv2.remap(src, mx, my, interpolation, borderMode=border, borderValue=(0, 0, 0, 0))
     ref[clear] = 0
     ours = np.fromfile(case["ours"], np.float32).reshape(h, w, 4)
     # The band around the mapping's discontinuities (between pixels both mapped somewhere).
@@ -574,6 +581,7 @@ def judge(case, src):
         "worst_values": [[round(float(v) * 255, 2) for v in ours[wy, wx]], [round(float(v) * 255, 2) for v in ref[wy, wx]]], "worst_source": [finite(sx[wy, wx]), finite(sy[wy, wx])],
         "masked": int(band.sum()), "pixels": int(w * h),
         "nonzero_fraction": float((np.abs(ref[..., 3]) > 0).mean()),
+        "exact_fraction": float((full[~band] < 1e-3).mean()) if diff.size else 1.0,
     }
 
 

@@ -49,7 +49,8 @@ final class SamplingNode: ImageNode, @unchecked Sendable {
                             base: UnsafeMutableRawPointer(context.arena.allocate(UInt8.self, count: 64)),
                             rect: .zero, bytesPerRow: 0, format: .rgbaf), extent: .zero))
             } else {
-                samplers.append(Sampler(view: try context.tile(of: input, rect: r), extent: input.pixelExtent))
+                samplers.append(
+                    Sampler(view: try context.tile(of: input, rect: r), extent: input.pixelExtent, nearest: input is NearestSamplingNode))
             }
         }
         return SamplingProducer(rect: rect, dod: pixelExtent.intersection(rect), samplers: samplers, body: body, format: declaredFormat)

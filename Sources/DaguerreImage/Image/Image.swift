@@ -93,15 +93,29 @@ public struct Image: Sendable, CustomStringConvertible {
         return Image(ClampNode(input: node))
     }
 
+    /// The same pixels, sampled without interpolation by whatever transforms or warps them next
+    /// (CIImage's `samplingNearest()`, the SampleNearest filter): pixel art and masks stay hard
+    /// when scaled or turned.
+    ///
+    /// ```swift
+    /// let sprite = try pixelArt.samplingNearest().transformed(by: AffineTransform2D(scaleX: 8, y: 8))
+    /// ```
+    public func samplingNearest() -> Image {
+        node is NearestSamplingNode ? self : Image(NearestSamplingNode(input: node))
+    }
+
     /// The image under an affine transform, resampled with `interpolation` (bilinear by default,
-    /// as Core Image's default sampler). Whole-pixel translations move rows without resampling;
-    /// scale-and-translate transforms use the separable resampler (antialiased when shrinking).
+    /// as Core Image's default sampler; always nearest after ``samplingNearest()``). Whole-pixel
+    /// translations move rows without resampling; scale-and-translate transforms use the
+    /// separable resampler (antialiased when shrinking).
     public func transformed(by t: AffineTransform2D, interpolation: Interpolation = .bilinear) -> Image {
         if t.isIdentity { return self }
+        let interpolation = node is NearestSamplingNode ? .nearest : interpolation
         if t.isAxisAligned, t.a == 1, t.d == 1, t.tx == t.tx.rounded(), t.ty == t.ty.rounded(), abs(t.tx) < 1e12, abs(t.ty) < 1e12 {
             return Image(OffsetNode(input: node, dx: Int(t.tx), dy: Int(t.ty)))
         }
-        if t.isAxisAligned, t.a > 0, t.d > 0 {
+        // The separable resampler averages when shrinking; a nearest-sampled image is point-sampled.
+        if t.isAxisAligned, t.a > 0, t.d > 0, interpolation != .nearest {
             return Image(ResampleNode(input: node, sx: t.a, sy: t.d, tx: t.tx, ty: t.ty, kernel: interpolation, name: "affine"))
         }
         guard let inv = t.inverted else { return .empty }

@@ -3,7 +3,8 @@ import DaguerreCore
 /// Reads an input image inside a general or warp kernel: bilinear `sample(_:)` at any point,
 /// `read(x:y:)` at whole pixels. Coordinates are image coordinates with pixel centres at
 /// half-integers (`destCoord` of the pixel at column 3 is x = 3.5). Outside the input's extent
-/// it returns transparent black.
+/// it returns transparent black. An input marked by ``Image/samplingNearest()`` is read at the
+/// pixel under the point whatever the interpolation asked for.
 ///
 /// ```swift
 /// let k = GeneralKernel(name: "shift") { ctx in ctx.sampler(0).sample(ctx.destCoord + SIMD2(4, 0)) }
@@ -11,10 +12,12 @@ import DaguerreCore
 public struct Sampler {
     let view: TileView
     let valid: IntRect
+    let nearest: Bool
 
-    init(view: TileView, extent: IntRect) {
+    init(view: TileView, extent: IntRect, nearest: Bool = false) {
         self.view = view
         self.valid = extent.intersection(view.rect)
+        self.nearest = nearest
     }
 
     /// The input's extent (its domain of definition).
@@ -26,8 +29,9 @@ public struct Sampler {
         return view.pixel(x: x, y: y)
     }
 
-    /// Bilinear interpolation at `p`.
+    /// Bilinear interpolation at `p` (the pixel under `p` for an input sampled nearest).
     @inline(__always) public func sample(_ p: SIMD2<Float>) -> SIMD4<Float> {
+        if nearest { return readUnder(p) }
         let fx = p.x - 0.5
         let fy = p.y - 0.5
         let x0f = fx.rounded(.down)
@@ -46,15 +50,18 @@ public struct Sampler {
         return top + (bottom - top) * ay
     }
 
+    /// The pixel that contains `p`.
+    @inline(__always) func readUnder(_ p: SIMD2<Float>) -> SIMD4<Float> {
+        let x = p.x.rounded(.down)
+        let y = p.y.rounded(.down)
+        guard abs(x) < 1e9, abs(y) < 1e9 else { return .zero }
+        return read(x: Int(x), y: Int(y))
+    }
+
     /// Interpolation with any kernel (bicubic, Lanczos) at `p`, without antialiasing.
     func sample(_ p: SIMD2<Float>, kernel: Interpolation) -> SIMD4<Float> {
         if kernel == .bilinear { return sample(p) }
-        if kernel == .nearest {
-            let x = p.x.rounded(.down)
-            let y = p.y.rounded(.down)
-            guard abs(x) < 1e9, abs(y) < 1e9 else { return .zero }
-            return read(x: Int(x), y: Int(y))
-        }
+        if kernel == .nearest || nearest { return readUnder(p) }
         let r = Int(kernel.radius)
         let fx = Double(p.x) - 0.5
         let fy = Double(p.y) - 0.5

@@ -192,6 +192,7 @@ public enum FilterRegistry {
         CircularScreen.self,
         CMYKHalftone.self,
         // Stylize
+        SampleNearest.self,
         NinePartStretched.self,
         NinePartTiled.self,
         EdgePreserveUpsample.self,
