@@ -12,7 +12,8 @@ import Testing
 /// generator judge computes it. ColorThresholdOtsu against scikit-image's Otsu threshold of the
 /// same histogram. ConvertRGBtoLab, ConvertLabToRGB and LabDeltaE against colour-science (sRGB
 /// primaries, D65, ΔE 1994), within 2e-4 in L*a*b* units and ΔE (float32 cube roots) and 1e-5 in
-/// linear RGB.
+/// linear RGB. ToneMapHeadroom against BT.2390's EETF written again in numpy over
+/// colour-science's ST 2084 functions, within 2e-5.
 @Suite("Mixes and colour-data filters against numpy and colour-science")
 struct PointwiseFilterTests {
     static let (width, height) = (96, 80)
@@ -80,6 +81,15 @@ struct PointwiseFilterTests {
                 filter: "LabDeltaE", parameters: [:], op: "deltaE", judge: [:], inputs: ["a", "b"], keys: ["inputImage2"], tolerance: 2e-4),
             Case(
                 filter: "LabDeltaE", parameters: [:], op: "deltaE", judge: [:], inputs: ["b", "a"], keys: ["inputImage2"], tolerance: 2e-4),
+            Case(
+                filter: "ToneMapHeadroom", parameters: ["inputSourceHeadroom": 8], op: "toneMap", judge: ["source": 8, "target": 1],
+                inputs: ["hdr"], tolerance: 2e-5),
+            Case(
+                filter: "ToneMapHeadroom", parameters: ["inputSourceHeadroom": 16, "inputTargetHeadroom": 2.5], op: "toneMap",
+                judge: ["source": 16, "target": 2.5], inputs: ["hdr"], tolerance: 2e-5),
+            Case(
+                filter: "ToneMapHeadroom", parameters: ["inputSourceHeadroom": 4, "inputTargetHeadroom": 1.5], op: "toneMap",
+                judge: ["source": 4, "target": 1.5], inputs: ["alpha"], tolerance: 2e-5),
         ]
     }
 
@@ -136,7 +146,13 @@ struct PointwiseFilterTests {
         let normalized = try made { x, y in SIMD4(lab(x, y) / SIMD3(100, 128, 128), 1) }
         // Depths from 0 (no measurement) to 12 metres.
         let depth = try made { x, y in SIMD4(Float(x) / 8, Float(y) / 7, Float((x + y) % 13) - 1, 1) }
-        return ["a": a, "b": b, "alpha": alpha, "lab": plain, "labNormalized": normalized, "depth": depth]
+        // HDR: the first crop brightened from 0.5× at the left to 12× at the right.
+        let hdr = try made { x, y in
+            let v = pixelF(a, x, y)
+            let gain = 0.5 + 11.5 * Float(x) / Float(width - 1)
+            return SIMD4(v.x * gain, v.y * gain, v.z * gain, 1)
+        }
+        return ["a": a, "b": b, "alpha": alpha, "hdr": hdr, "lab": plain, "labNormalized": normalized, "depth": depth]
     }
 
     static func render(_ image: Image) throws -> PixelBuffer {

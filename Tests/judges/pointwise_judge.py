@@ -5,7 +5,7 @@ ColorAbsoluteDifference, ColorThreshold, DepthToDisparity, DisparityToDepth, Pal
 (with the RandomGenerator's noise as generator_judge.py computes it) from the formulas their doc
 comments state, in numpy; ColorThresholdOtsu with scikit-image's
 threshold_otsu on the same luminance histogram; ConvertRGBtoLab, ConvertLabToRGB and LabDeltaE through colour-science (sRGB primaries, D65,
-CIE 1994 graphic-arts weights).
+CIE 1994 graphic-arts weights); ToneMapHeadroom as BT.2390's EETF over colour-science's ST 2084.
 
 Input: --dir DIR with manifest.json {"width", "height", "images": {name: file},
 "cases": [{"id", "op", "params", "inputs": [names], "file"}]}; images are tightly packed
@@ -113,7 +113,28 @@ def run(op, p, ims):
         (u, _), (v, _) = unpremultiply(a), unpremultiply(ims[1])
         e = colour.delta_E(to_lab(u), to_lab(v), method="CIE 1994")[..., None]
         return np.concatenate([e, e, e, np.ones_like(e)], axis=-1), none
+    if op == "toneMap":
+        return tone_map(a, p["source"], p["target"]), none
     raise SystemExit(f"unknown op {op}")
+
+
+def tone_map(img, source, target):
+    """ITU-R BT.2390's EETF (no black lift) on each pixel's max(R, G, B), SDR white 203 cd/m2
+    (BT.2408), through colour-science's ST 2084 functions; R, G, B scaled alike."""
+    white = 203.0
+    code = lambda x: colour.models.eotf_inverse_ST2084(np.maximum(x, 0) * white)
+    src, tgt = code(source), code(target)
+    max_lum = tgt / src
+    ks = 1.5 * max_lum - 0.5
+    u, al = unpremultiply(img)
+    peak = u.max(axis=-1)
+    e1 = np.minimum(code(peak) / src, 1)
+    t = (e1 - ks) / (1 - ks)
+    spline = (2 * t**3 - 3 * t**2 + 1) * ks + (t**3 - 2 * t**2 + t) * (1 - ks) + (-2 * t**3 + 3 * t**2) * max_lum
+    e2 = np.where(e1 > ks, spline, e1)
+    mapped = np.where(e1 > ks, colour.models.eotf_ST2084(e2 * src) / white, peak)
+    k = np.where(peak > 0, mapped / np.where(peak > 0, peak, 1), 1)[..., None]
+    return np.concatenate([u * k * al, al], axis=-1)
 
 
 def main():

@@ -12,6 +12,7 @@ public enum FilterRegistry {
     public static let types: [any Filter.Type] = [
         // Colour adjustment
         ExposureAdjust.self,
+        ToneMapHeadroom.self,
         TemperatureAndTint.self,
         ColorMatrix.self,
         ColorControls.self,
