@@ -41,6 +41,10 @@ import Testing
             values[key] = .image(input.cropped(to: Rect(x: 0, y: 0, width: 8, height: 1)))
         }
         for p in d.parameters where p.kind == .data { values[p.key] = .data(Array("Daguerre 1839".utf8)) }
+        for p in d.parameters where p.kind == .attributedText {
+            values[p.key] = .attributedText(
+                AttributedText([.init("Dague", fontSize: 14), .init("rre\n1839", fontSize: 20, color: .white)]))
+        }
         return values
     }
 

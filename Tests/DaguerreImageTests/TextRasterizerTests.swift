@@ -78,4 +78,59 @@ import Testing
         }
         #expect(worst <= 1, "largest difference from black with the coverage as alpha: \(worst)")
     }
+
+    @Test("AttributedTextImageGenerator: runs in their fonts, sizes and colours, as Pillow draws them run by run")
+    func attributedMatchesPillow() throws {
+        let runs: [(text: String, font: String, size: Double, color: [Double])] = [
+            ("Dague", "DejaVu Sans", 28, [0, 0, 0]), ("rre", "DejaVu Serif", 40, [0.8, 0.1, 0.1]),
+            ("\nLive ", "DejaVu Sans", 20, [0.1, 0.2, 0.9]), ("Photos", "DejaVu Sans:bold", 26, [0.1, 0.6, 0.2]),
+        ]
+        let text = AttributedText(
+            runs.map {
+                .init($0.text, fontName: $0.font, fontSize: $0.size, color: Color(red: $0.color[0], green: $0.color[1], blue: $0.color[2]))
+            })
+        let image = try AttributedTextImageGenerator(text: text, scaleFactor: 1, padding: 4).outputImage()
+        let buffer = try Contexts.unmanaged().createBuffer(image, format: .rgba8, colorSpace: .sRGB)
+        let (w, h) = (buffer.width, buffer.height)
+        var bytes: [UInt8] = []
+        for y in 0..<h { bytes += UnsafeRawBufferPointer(start: buffer.rowAddress(y), count: w * 4) }
+        let dir = try TemporaryDirectory()
+        try Data(bytes).write(to: URL(fileURLWithPath: dir.path("a.raw")))
+        let judged: [[String: Any]] = try runs.map {
+            [
+                "text": $0.text, "font": try TextRasterizer(fontName: $0.font, pixelSize: $0.size).render("x").fontFile, "size": $0.size,
+                "color": $0.color,
+            ]
+        }
+        let spec: [String: Any] = [
+            "cases": [["name": "four runs, two lines", "ours": dir.path("a.raw"), "width": w, "height": h, "padding": 4, "runs": judged]]
+        ]
+        try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: dir.path("cases.json")))
+        let r = try Judge.python("text_judge.py", [dir.path("cases.json")])
+        let result = try #require((r["results"] as? [[String: Any]])?.first)
+        let corr = result["correlation"] as? Double ?? 0
+        let ink = result["ink_ratio"] as? Double ?? 0
+        let a = result["bbox_ours"] as? [Int] ?? []
+        let b = result["bbox_pillow"] as? [Int] ?? []
+        let colours = result["run_colours"] as? [[Double]] ?? []
+        print(
+            "measured: attributed text vs Pillow: worst channel correlation \(corr.d()) of \(result["channel_correlation"] ?? "?"), ink ratio \(ink.d()), ink box \(a) vs \(b), run colours \(colours)"
+        )
+        #expect(corr >= 0.9, "correlation \(corr): \(result)")
+        #expect(abs(ink - 1) <= 0.06, "ink ratio \(ink)")
+        #expect(a.count == 4 && b.count == 4 && zip(a, b).allSatisfy { abs($0 - $1) <= 2 }, "\(a) vs \(b)")
+        // Where one run's glyphs alone cover a pixel fully, it is that run's colour (in 8-bit sRGB).
+        #expect(colours.count == runs.count)
+        for (run, got) in zip(runs, colours) {
+            #expect(zip(run.color, got).allSatisfy { abs($0 - $1) <= 2.0 / 255 }, "\(run.text): \(got) for \(run.color)")
+        }
+        // By name: JSON runs, and a plain string is one black run.
+        let named = try FilterRegistry.descriptor(named: "AttributedTextImageGenerator").apply([
+            "inputText": #"[{"text": "Dague", "font": "DejaVu Sans", "size": 28}, {"text": "rre", "color": [0.8, 0.1, 0.1]}]"#
+        ])
+        #expect(named.extent.width > 50)
+        #expect(throws: DaguerreError.self) {
+            _ = try FilterRegistry.descriptor(named: "AttributedTextImageGenerator").apply(["inputText": #"[{"txt": "x"}]"#])
+        }
+    }
 }

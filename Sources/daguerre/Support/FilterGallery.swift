@@ -116,6 +116,9 @@ struct FilterGallery {
             case .image: values[p.key] = .image(images.image(forKey: p.key))
             case .data: values[p.key] = .data(Array("https://example.org/daguerre".utf8))
             case .string where p.key == "inputText": values[p.key] = .string("Daguerre")
+            case .attributedText:
+                let red = Color(red: 0.75, green: 0.1, blue: 0.1)
+                values[p.key] = .attributedText(AttributedText([.init("Dague", fontSize: 14), .init("rre", fontSize: 20, color: red)]))
             default: break
             }
         }

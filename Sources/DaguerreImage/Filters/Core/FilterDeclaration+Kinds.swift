@@ -186,6 +186,16 @@ extension FilterDeclaration.Parameter {
             })
     }
 
+    /// Text with fonts and colours; by name also a plain string or JSON runs. Its default is
+    /// the property's initial value.
+    public static func attributedText(_ property: WritableKeyPath<F, AttributedText> & Sendable, _ key: String, _ doc: String) -> Self {
+        Self(
+            property, key: key, kind: .attributedText, doc: doc, encode: { .attributedText($0) },
+            decode: { value in
+                if case .attributedText(let t) = value { t } else { nil }
+            })
+    }
+
     private static func components(
         _ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
         kind: FilterParameter.Kind, count: Int?, min: Double?, max: Double?

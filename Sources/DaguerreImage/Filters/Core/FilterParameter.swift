@@ -18,6 +18,8 @@ public struct FilterParameter: Sendable {
         case string
         /// Bytes (NSData in Core Image: a code generator's message); by name also a string, as UTF-8.
         case data
+        /// Text with fonts and colours (NSAttributedString); by name also a string (see ``AttributedText``).
+        case attributedText
     }
 
     public let key: String
@@ -101,6 +103,9 @@ public struct FilterParameter: Sendable {
         case (.string, .string): return value
         case (.data, .data): return value
         case (.data, .string(let s)): return .data(Array(s.utf8))
+        case (.attributedText, .attributedText): return value
+        case (.attributedText, .string(let s)):
+            do { return .attributedText(try AttributedText(parsing: s)) } catch { throw bad("\(error.message); \(error.recovery)") }
         case (.colorSpace, .colorSpace): return value
         case (.colorSpace, .string(let s)):
             guard let cs = ColorSpace(named: s) else { throw bad("unknown colour space '\(s)' (try sRGB, displayP3, adobeRGB, bt2020)") }

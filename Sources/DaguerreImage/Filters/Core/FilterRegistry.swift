@@ -168,6 +168,7 @@ public enum FilterRegistry {
         RadialGradient.self,
         HueSaturationValueGradient.self,
         TextImageGenerator.self,
+        AttributedTextImageGenerator.self,
         SmoothLinearGradient.self,
         GaussianGradient.self,
         CheckerboardGenerator.self,

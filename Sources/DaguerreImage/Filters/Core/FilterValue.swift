@@ -16,6 +16,8 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
     /// Bytes: a code generator's message (Core Image's NSData).
     case data([UInt8])
     case colorSpace(ColorSpace)
+    /// Text in runs with fonts, sizes and colours (Core Image's NSAttributedString).
+    case attributedText(AttributedText)
 
     public init(floatLiteral v: Double) { self = .number(v) }
     public init(integerLiteral v: Int) { self = .number(Double(v)) }
@@ -35,6 +37,7 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
         case .string(let s): return s
         case .data(let b): return String(validating: b, as: UTF8.self) ?? "\(b.count) bytes"
         case .colorSpace(let c): return c.name
+        case .attributedText(let t): return t.description
         }
     }
 
@@ -50,6 +53,7 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
         case .string: "string"
         case .data: "data"
         case .colorSpace: "colour space"
+        case .attributedText: "attributed text"
         }
     }
 
@@ -69,6 +73,13 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
             d.add(b.count)
             b.withUnsafeBytes { d.add(bytes: $0) }
         case .colorSpace(let c): d.add(c)
+        case .attributedText(let t):
+            for run in t.runs {
+                d.add(run.text)
+                d.add(run.fontName)
+                d.add([run.fontSize, run.color.red, run.color.green, run.color.blue, run.color.alpha])
+                d.add(run.color.colorSpace)
+            }
         }
     }
 }
