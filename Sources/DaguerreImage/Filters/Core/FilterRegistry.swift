@@ -61,6 +61,7 @@ public enum FilterRegistry {
         PhotoEffectInstant.self,
         PhotoEffectMono.self,
         PhotoEffectNoir.self,
+        DocumentEnhancer.self,
         PhotoEffectProcess.self,
         PhotoEffectTonal.self,
         PhotoEffectTransfer.self,
