@@ -80,10 +80,10 @@ struct CoreImageCatalogueTests {
     @Test("A filter that is not built is refused by name with what it would need; a typo still gets suggestions")
     func refusals() throws {
         #expect {
-            _ = try FilterRegistry.descriptor(named: "CISystemToneMap")
+            _ = try FilterRegistry.descriptor(named: "CIDepthBlurEffect")
         } throws: { error in
             guard let e = error as? DaguerreError, case .unsupported = e else { return false }
-            return e.message.contains("SystemToneMap") && e.recovery.contains("content headroom")
+            return e.message.contains("DepthBlurEffect") && e.recovery.contains("depth")
         }
         #expect {
             _ = try FilterRegistry.descriptor(named: "PersonSegmentation")

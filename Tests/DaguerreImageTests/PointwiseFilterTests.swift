@@ -13,7 +13,8 @@ import Testing
 /// same histogram. ConvertRGBtoLab, ConvertLabToRGB and LabDeltaE against colour-science (sRGB
 /// primaries, D65, ΔE 1994), within 2e-4 in L*a*b* units and ΔE (float32 cube roots) and 1e-5 in
 /// linear RGB. ToneMapHeadroom against BT.2390's EETF written again in numpy over
-/// colour-science's ST 2084 functions, within 2e-5.
+/// colour-science's ST 2084 functions, within 2e-5, and SystemToneMap as that curve from the
+/// image's measured peak to the range's target.
 @Suite("Mixes and colour-data filters against numpy and colour-science")
 struct PointwiseFilterTests {
     static let (width, height) = (96, 80)
@@ -90,6 +91,15 @@ struct PointwiseFilterTests {
             Case(
                 filter: "ToneMapHeadroom", parameters: ["inputSourceHeadroom": 4, "inputTargetHeadroom": 1.5], op: "toneMap",
                 judge: ["source": 4, "target": 1.5], inputs: ["alpha"], tolerance: 2e-5),
+            Case(
+                filter: "SystemToneMap", parameters: ["displayHeadroom": 4], op: "systemToneMap", judge: ["target": 1], inputs: ["hdr"],
+                tolerance: 2e-5),
+            Case(
+                filter: "SystemToneMap", parameters: ["displayHeadroom": 4, "preferredDynamicRange": "constrainedHigh"],
+                op: "systemToneMap", judge: ["target": 2], inputs: ["hdr"], tolerance: 2e-5),
+            Case(
+                filter: "SystemToneMap", parameters: ["displayHeadroom": 5, "preferredDynamicRange": "high"], op: "systemToneMap",
+                judge: ["target": 5], inputs: ["hdr"], tolerance: 2e-5),
         ]
     }
 

@@ -115,6 +115,9 @@ def run(op, p, ims):
         return np.concatenate([e, e, e, np.ones_like(e)], axis=-1), none
     if op == "toneMap":
         return tone_map(a, p["source"], p["target"]), none
+    if op == "systemToneMap":
+        u, _ = unpremultiply(a)
+        return tone_map(a, max(1.0, float(u.max())), p["target"]), none
     raise SystemExit(f"unknown op {op}")
 
 

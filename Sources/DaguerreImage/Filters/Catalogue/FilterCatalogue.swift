@@ -41,10 +41,6 @@ public enum FilterCatalogue {
             if flags.contains(.faces) {
                 return "the camera's depth and segmentation mattes and face landmarks, which only Apple's portrait capture provides"
             }
-            if name == "SystemToneMap" {
-                return
-                    "the image's content headroom (HDR metadata Daguerre's images do not carry) and the operating system's tone-mapping policy, which Linux does not have; ToneMapHeadroom with the source headroom given does the same job"
-            }
             if flags.contains(.appleObject) {
                 let objects = inputs.filter { Self.appleTypes.contains($0.type) }.map { "\($0.key) (\($0.type))" }
                 return "an Apple framework object: \(objects.joined(separator: ", "))"

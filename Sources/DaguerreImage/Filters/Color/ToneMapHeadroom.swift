@@ -49,16 +49,7 @@ public struct ToneMapHeadroom: Filter {
                 name: "toneMapHeadroom", inputs: [input.node], extent: input.extent,
                 parameters: "headroom \(source) → \(targetHeadroom)", digest: { d in d.add([source, targetHeadroom]) },
                 span: { s in
-                    for i in 0..<s.count {
-                        let p = s.pixels[i]
-                        let a = p.w
-                        let peak = max(p.x, max(p.y, p.z))
-                        guard a > 0, peak > 0 else { continue }
-                        let linear = peak / a
-                        let k = curve.apply(Double(linear)) / Double(linear)
-                        let f = Float(k)
-                        s.pixels[i] = SIMD4(p.x * f, p.y * f, p.z * f, a)
-                    }
+                    for i in 0..<s.count { s.pixels[i] = curve.applyToPeak(s.pixels[i]) }
                 }))
     }
 }
@@ -88,6 +79,18 @@ struct HighlightRollOff: Sendable {
         let (t2, t3) = (t * t, t * t * t)
         let rolled = (2 * t3 - 3 * t2 + 1) * knee + (t3 - 2 * t2 + t) * (1 - knee) + (-2 * t3 + 3 * t2) * targetCode
         return Self.linear(rolled * sourceCode)
+    }
+
+    /// A premultiplied pixel with its peak, max(R, G, B) in linear light, rolled off and R, G
+    /// and B scaled alike.
+    func applyToPeak(_ p: SIMD4<Float>) -> SIMD4<Float> {
+        let a = p.w
+        let peak = max(p.x, max(p.y, p.z))
+        guard a > 0, peak > 0 else { return p }
+        let linear = Double(peak / a)
+        if linear <= linearKnee { return p }
+        let f = Float(apply(linear) / linear)
+        return SIMD4(p.x * f, p.y * f, p.z * f, a)
     }
 
     // SMPTE ST 2084's constants.

@@ -13,6 +13,7 @@ public enum FilterRegistry {
         // Colour adjustment
         ExposureAdjust.self,
         ToneMapHeadroom.self,
+        SystemToneMap.self,
         TemperatureAndTint.self,
         ColorMatrix.self,
         ColorControls.self,
