@@ -118,7 +118,8 @@ struct FilterGallery {
             case .string where p.key == "inputText": values[p.key] = .string("Daguerre")
             case .attributedText:
                 let red = Color(red: 0.75, green: 0.1, blue: 0.1)
-                values[p.key] = .attributedText(AttributedText([.init("Dague", fontSize: 14, color: .white), .init("rre", fontSize: 20, color: red)]))
+                values[p.key] = .attributedText(
+                    AttributedText([.init("Dague", fontSize: 14, color: .white), .init("rre", fontSize: 20, color: red)]))
             default: break
             }
         }

@@ -29,12 +29,14 @@ import Foundation
 ///     inputImage: photo, topLeft: [412, 80], topRight: [1630, 95], bottomRight: [1850, 1400], bottomLeft: [190, 1390])
 /// print(try f.rotationFilter().pitch)  // the camera turn that makes the verticals parallel
 /// ```
-enum KeystoneCorrection {
+public enum KeystoneCorrection {
     /// Which edges to straighten.
-    enum Axes: Sendable { case vertical, horizontal, both }
+    public enum Axes: Sendable { case vertical, horizontal, both }
 }
 
-protocol KeystoneCorrectionFilter: Filter {
+/// What each keystone correction holds: the image, the focal length and the guide's corners.
+public protocol KeystoneCorrectionFilter: Filter {
+    /// Which edges it straightens.
     static var axes: KeystoneCorrection.Axes { get }
     var inputImage: Image? { get set }
     var focalLength: Double { get set }
@@ -122,6 +124,14 @@ extension KeystoneCorrectionFilter {
             turn.yaw = atan2(-r3.x, r3.z)
             turn.roll = atan2(-r1.y, r2.y)
         }
+        return turn
+    }
+
+    /// The camera turn that corrects the guides (no turn without them), ready to apply (Core
+    /// Image's `outputRotationFilter`).
+    public func rotationFilter() throws(DaguerreError) -> PerspectiveRotate {
+        var turn = try rotation(for: try required(\.inputImage).extent)
+        turn.inputImage = inputImage
         return turn
     }
 

@@ -10,7 +10,7 @@ import DaguerreCore
 /// let straightened = try f.outputImage()
 /// ```
 public struct KeystoneCorrectionCombined: Filter, KeystoneCorrectionFilter {
-    static let axes = KeystoneCorrection.Axes.both
+    public static let axes = KeystoneCorrection.Axes.both
     public var inputImage: Image?
     public var focalLength: Double = 28
     public var topLeft: [Double]?
@@ -33,11 +33,4 @@ public struct KeystoneCorrectionCombined: Filter, KeystoneCorrectionFilter {
         description: "Straightens verticals and horizontals together by turning the camera.", parameters: keystoneParameters)
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { try corrected() }
-
-    /// The camera turn that corrects the guides (no turn without them), ready to apply.
-    public func rotationFilter() throws(DaguerreError) -> PerspectiveRotate {
-        var turn = try rotation(for: try required(\.inputImage).extent)
-        turn.inputImage = inputImage
-        return turn
-    }
 }

@@ -10,7 +10,7 @@ import DaguerreCore
 /// let straightened = try f.outputImage()
 /// ```
 public struct KeystoneCorrectionHorizontal: Filter, KeystoneCorrectionFilter {
-    static let axes = KeystoneCorrection.Axes.horizontal
+    public static let axes = KeystoneCorrection.Axes.horizontal
     public var inputImage: Image?
     public var focalLength: Double = 28
     public var topLeft: [Double]?
@@ -33,11 +33,4 @@ public struct KeystoneCorrectionHorizontal: Filter, KeystoneCorrectionFilter {
         description: "Straightens converging horizontals by a yaw of the camera.", parameters: keystoneParameters)
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image { try corrected() }
-
-    /// The camera turn that corrects the guides (no turn without them), ready to apply.
-    public func rotationFilter() throws(DaguerreError) -> PerspectiveRotate {
-        var turn = try rotation(for: try required(\.inputImage).extent)
-        turn.inputImage = inputImage
-        return turn
-    }
 }
