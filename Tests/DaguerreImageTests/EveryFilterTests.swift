@@ -41,6 +41,7 @@ import Testing
             values[key] = .image(input.cropped(to: Rect(x: 0, y: 0, width: 8, height: 1)))
         }
         for p in d.parameters where p.kind == .data { values[p.key] = .data(Array("Daguerre 1839".utf8)) }
+        for p in d.parameters where p.kind == .barcodeDescriptor { values[p.key] = .barcodeDescriptor(.example) }
         for p in d.parameters where p.kind == .attributedText {
             values[p.key] = .attributedText(
                 AttributedText([.init("Dague", fontSize: 14), .init("rre\n1839", fontSize: 20, color: .white)]))
@@ -70,8 +71,8 @@ import Testing
             for s in [p.sliderMin, p.sliderMax].compactMap({ $0 }) {
                 #expect(s >= (p.min ?? -.infinity) && s <= (p.max ?? .infinity), "\(what): slider end \(s) outside the hard range")
             }
-            guard p.kind != .image && p.kind != .data else {
-                #expect(p.defaultValue == nil, "\(what): an image or a message has no default")
+            guard ![.image, .data, .barcodeDescriptor].contains(p.kind) else {
+                #expect(p.defaultValue == nil, "\(what): an image, a message or a code has no default")
                 continue
             }
             // An optional number (an Aztec code's layers) has none: the filter chooses.
@@ -133,7 +134,7 @@ import Testing
     func nonFiniteNumbersAreRefused(name: String) throws {
         let d = try FilterRegistry.descriptor(named: name)
         let images = try Self.inputs(d)
-        for p in d.parameters where ![.image, .boolean, .colorSpace, .string, .data].contains(p.kind) {
+        for p in d.parameters where ![.image, .boolean, .colorSpace, .string, .data, .attributedText, .barcodeDescriptor].contains(p.kind) {
             let shape: [Double]
             switch p.defaultValue {
             case nil where p.isOptional: shape = [Double](repeating: 1, count: p.count ?? 1)

@@ -24,7 +24,9 @@ import Testing
         #expect(!d.description.isEmpty && !d.categories.isEmpty)
         for p in d.parameters {
             #expect(!p.description.isEmpty, "\(name).\(p.key) has no description")
-            if p.kind != .image && p.kind != .data && !p.isOptional { #expect(p.defaultValue != nil, "\(name).\(p.key) has no default") }
+            if ![.image, .data, .barcodeDescriptor].contains(p.kind) && !p.isOptional {
+                #expect(p.defaultValue != nil, "\(name).\(p.key) has no default")
+            }
             if let lo = p.min, let hi = p.max { #expect(lo <= hi) }
         }
     }
@@ -49,6 +51,7 @@ import Testing
         }
         if name == "AreaAverage" { params["inputExtent"] = .rect(Rect(x: 0, y: 0, width: 100, height: 100)) }
         for p in d.parameters where p.kind == .data { params[p.key] = .data(Array("Daguerre".utf8)) }
+        for p in d.parameters where p.kind == .barcodeDescriptor { params[p.key] = .barcodeDescriptor(.example) }
         var out = try base.applyingFilter(name, parameters: params)
         if out.extent.isInfinite { out = out.cropped(to: Rect(x: 0, y: 0, width: 64, height: 64)) }
         let buf = try Context().createBuffer(out, format: .rgba8, colorSpace: .sRGB)

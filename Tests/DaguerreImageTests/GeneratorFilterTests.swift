@@ -343,6 +343,67 @@ struct GeneratorFilterTests {
             }
         }
     }
+    /// QR descriptors from python-qrcode: (label, message, version, level, mask). Versions 7 and
+    /// up carry version information; 32 has the irregular alignment step.
+    static let descriptorCases: [(String, String, Int, String, Int)] = [
+        ("1-M, mask 2", "Daguerre 1839", 1, "M", 2), ("2-L, mask 0", "https://example.org", 2, "L", 0),
+        ("7-Q, mask 5", "Live Photos and RAW, 2016", 7, "Q", 5), ("10-H, mask 7", "session 505", 10, "H", 7),
+        ("32-L, mask 3", "a long version", 32, "L", 3), ("40-M, mask 4", "the largest", 40, "M", 4),
+    ]
+
+    @Test("BarcodeGenerator draws python-qrcode's codewords module for module, and zxing-cpp reads them")
+    func descriptorsRedrawn() throws {
+        let dir = try TemporaryDirectory()
+        let spec = Self.descriptorCases.map {
+            ["label": $0.0, "message": $0.1, "version": $0.2, "level": $0.3, "mask": $0.4] as [String: Any]
+        }
+        try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: dir.path("cases.json")))
+        let made = try #require(try Judge.python("qr_descriptor_judge.py", [dir.path("cases.json")])["cases"] as? [[String: Any]])
+        #expect(made.count == Self.descriptorCases.count)
+        var manifest: [[String: Any]] = []
+        for (i, (c, m)) in zip(Self.descriptorCases, made).enumerated() {
+            let codewords = (m["codewords"] as? [Int] ?? []).map(UInt8.init)
+            let rows = m["modules"] as? [String] ?? []
+            let descriptor = BarcodeDescriptor.qr(
+                errorCorrectedPayload: codewords, symbolVersion: c.2, maskPattern: c.4, errorCorrectionLevel: c.3)
+            let buffer = try Context().createBuffer(
+                try BarcodeGenerator(barcodeDescriptor: descriptor).outputImage(), format: .rgb8, colorSpace: .sRGB)
+            let n = rows.count
+            #expect(buffer.width == n + 2 && buffer.height == n + 2, "\(c.0): \(buffer.width)×\(buffer.height) for \(n) modules")
+            var differing = 0
+            for (y, row) in rows.enumerated() {
+                for (x, bit) in row.enumerated() where y + 1 < buffer.height && x + 1 < buffer.width {
+                    let dark = buffer.rowAddress(y + 1).load(fromByteOffset: (x + 1) * 3, as: UInt8.self) < 128
+                    if dark != (bit == "1") { differing += 1 }
+                }
+            }
+            print("measured: BarcodeGenerator \(c.0): \(differing) of \(n * n) modules differ from python-qrcode's")
+            #expect(differing == 0, "\(c.0)")
+            let file = dir.path("\(i).rgb")
+            try writeTight(buffer, to: file)
+            manifest.append(["label": c.0, "file": file, "w": buffer.width, "h": buffer.height, "format": "QRCode"])
+        }
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: dir.path("manifest.json")))
+        let read = try #require(try Judge.python("generator_judge.py", ["codes", dir.path("manifest.json")])["cases"] as? [[String: Any]])
+        for (c, r) in zip(Self.descriptorCases, read) {
+            let hex = Array(c.1.utf8).map { String(format: "%02x", $0) }.joined()
+            #expect(r["bytes_hex"] as? String == hex, "\(c.0): zxing-cpp read \(r)")
+        }
+        // A payload of the wrong length, a bad level, and another symbology: typed errors.
+        for bad in [
+            BarcodeDescriptor.qr(errorCorrectedPayload: [1, 2, 3], symbolVersion: 1, maskPattern: 0, errorCorrectionLevel: "M"),
+            .qr(errorCorrectedPayload: Array(repeating: 0, count: 26), symbolVersion: 1, maskPattern: 0, errorCorrectionLevel: "X"),
+            .other(type: "aztec", errorCorrectedPayload: [1]),
+        ] {
+            #expect(throws: DaguerreError.self) { _ = try BarcodeGenerator(barcodeDescriptor: bad).outputImage() }
+        }
+        // By name, as JSON.
+        let named = try FilterRegistry.descriptor(named: "BarcodeGenerator").apply([
+            "inputBarcodeDescriptor":
+                #"{"type": "qr", "payload": "40d446167756572726520313833390ecd42de63a9a2d7e184f86", "version": 1, "mask": 2, "level": "M"}"#
+        ])
+        #expect(named.extent == Rect(x: 0, y: 0, width: 23, height: 23))
+    }
 }
 
 /// Core Image's halftone screens (SPEC I4), monochrome and CMYK, judged against HalftoneScreen's and CMYKHalftone's documented

@@ -115,6 +115,7 @@ struct FilterGallery {
             switch p.kind {
             case .image: values[p.key] = .image(images.image(forKey: p.key))
             case .data: values[p.key] = .data(Array("https://example.org/daguerre".utf8))
+            case .barcodeDescriptor: values[p.key] = .barcodeDescriptor(.example)
             case .string where p.key == "inputText": values[p.key] = .string("Daguerre")
             case .attributedText:
                 let red = Color(red: 0.75, green: 0.1, blue: 0.1)

@@ -196,6 +196,17 @@ extension FilterDeclaration.Parameter {
             })
     }
 
+    /// An encoded code symbol; by name JSON. Like an image it has no default.
+    public static func barcodeDescriptor(
+        _ property: WritableKeyPath<F, BarcodeDescriptor?> & Sendable, _ key: String, _ doc: String
+    ) -> Self {
+        Self(
+            property, key: key, kind: .barcodeDescriptor, doc: doc, encode: { $0.map(FilterValue.barcodeDescriptor) },
+            decode: { value in
+                if case .barcodeDescriptor(let b) = value { b } else { nil }
+            })
+    }
+
     private static func components(
         _ property: WritableKeyPath<F, [Double]> & Sendable, _ key: String, _ doc: String,
         kind: FilterParameter.Kind, count: Int?, min: Double?, max: Double?

@@ -32,7 +32,7 @@ extension FilterParameter {
             let values = parts.compactMap { Double($0) }
             guard values.count == parts.count, !values.isEmpty else { throw bad("'\(text)' is not a list of numbers") }
             return .vector(values)
-        case .colorSpace, .string, .attributedText:
+        case .colorSpace, .string, .attributedText, .barcodeDescriptor:
             return .string(text)
         case .data:
             return .data(Array(text.utf8))

@@ -20,6 +20,8 @@ public struct FilterParameter: Sendable {
         case data
         /// Text with fonts and colours (NSAttributedString); by name also a string (see ``AttributedText``).
         case attributedText
+        /// An encoded code (CIBarcodeDescriptor); by name JSON (see ``BarcodeDescriptor``).
+        case barcodeDescriptor
     }
 
     public let key: String
@@ -103,7 +105,9 @@ public struct FilterParameter: Sendable {
         case (.string, .string): return value
         case (.data, .data): return value
         case (.data, .string(let s)): return .data(Array(s.utf8))
-        case (.attributedText, .attributedText): return value
+        case (.attributedText, .attributedText), (.barcodeDescriptor, .barcodeDescriptor): return value
+        case (.barcodeDescriptor, .string(let s)):
+            do { return .barcodeDescriptor(try BarcodeDescriptor(parsing: s)) } catch { throw bad("\(error.message); \(error.recovery)") }
         case (.attributedText, .string(let s)):
             do { return .attributedText(try AttributedText(parsing: s)) } catch { throw bad("\(error.message); \(error.recovery)") }
         case (.colorSpace, .colorSpace): return value

@@ -188,6 +188,7 @@ public enum FilterRegistry {
         QRCodeGenerator.self,
         AztecCodeGenerator.self,
         Code128BarcodeGenerator.self,
+        BarcodeGenerator.self,
         PDF417BarcodeGenerator.self,
         // Halftone
         DotScreen.self,

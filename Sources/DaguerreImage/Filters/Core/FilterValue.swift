@@ -18,6 +18,8 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
     case colorSpace(ColorSpace)
     /// Text in runs with fonts, sizes and colours (Core Image's NSAttributedString).
     case attributedText(AttributedText)
+    /// An encoded code symbol (Core Image's CIBarcodeDescriptor).
+    case barcodeDescriptor(BarcodeDescriptor)
 
     public init(floatLiteral v: Double) { self = .number(v) }
     public init(integerLiteral v: Int) { self = .number(Double(v)) }
@@ -38,6 +40,7 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
         case .data(let b): return String(validating: b, as: UTF8.self) ?? "\(b.count) bytes"
         case .colorSpace(let c): return c.name
         case .attributedText(let t): return t.description
+        case .barcodeDescriptor(let b): return b.description
         }
     }
 
@@ -54,6 +57,7 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
         case .data: "data"
         case .colorSpace: "colour space"
         case .attributedText: "attributed text"
+        case .barcodeDescriptor: "barcode descriptor"
         }
     }
 
@@ -79,6 +83,17 @@ public enum FilterValue: Sendable, ExpressibleByFloatLiteral, ExpressibleByInteg
                 d.add(run.fontName)
                 d.add([run.fontSize, run.color.red, run.color.green, run.color.blue, run.color.alpha])
                 d.add(run.color.colorSpace)
+            }
+        case .barcodeDescriptor(let b):
+            switch b {
+            case .qr(let payload, let version, let mask, let level):
+                d.add("qr")
+                d.add(level)
+                d.add([Double(version), Double(mask)])
+                payload.withUnsafeBytes { d.add(bytes: $0) }
+            case .other(let type, let payload):
+                d.add(type)
+                payload.withUnsafeBytes { d.add(bytes: $0) }
             }
         }
     }
