@@ -62,9 +62,13 @@ import Testing
         let d = try FilterRegistry.descriptor(named: name)
         #expect(!d.displayName.isEmpty && !d.description.isEmpty && !d.categories.isEmpty, "\(name)")
         #expect(Set(d.parameters.map(\.key)).count == d.parameters.count, "\(name): a key is declared twice")
+        // SDK 26's filters name their keys without the prefix (`extent`, `maximumDistance`).
+        let catalogueKeys = Set(FilterCatalogue.entry(named: name)?.inputs.map(\.key) ?? [])
         for p in d.parameters {
             let what = "\(name).\(p.key)"
-            #expect(p.key.hasPrefix("input"), "\(what): Core Image keys start with 'input'")
+            #expect(
+                p.key.hasPrefix("input") || catalogueKeys.contains(p.key),
+                "\(what): Core Image keys start with 'input', unless the catalogue names them otherwise")
             #expect(!p.description.isEmpty, "\(what) has no description")
             if let lo = p.min, let hi = p.max { #expect(lo <= hi, "\(what): min \(lo) > max \(hi)") }
             if let lo = p.sliderMin, let hi = p.sliderMax { #expect(lo <= hi, "\(what): slider \(lo)…\(hi)") }

@@ -75,6 +75,12 @@ struct SpatialFilterTests {
             Case(
                 name: "DistanceGradientFromRedMask", parameters: ["inputMaximumDistance": 37.5], op: "distgrad",
                 judge: ["distance": 37.5], tolerance: 1e-6, input: 2),
+            Case(
+                name: "SignedDistanceGradientFromRedMask", parameters: [:], op: "distgrad", judge: ["distance": 10.0, "signed": true],
+                tolerance: 1e-6, input: 2),
+            Case(
+                name: "SignedDistanceGradientFromRedMask", parameters: ["maximumDistance": 23.5], op: "distgrad",
+                judge: ["distance": 23.5, "signed": true], tolerance: 1e-6, input: 2),
             Case(name: "SobelGradients", parameters: [:], op: "sobelgrad", judge: [:], tolerance: 1e-5, input: 1),
             Case(name: "DiscBlur", parameters: ["inputRadius": 3], op: "disc", judge: ["radius": 3.0], tolerance: 1e-5),
             Case(
@@ -177,6 +183,9 @@ struct SpatialFilterTests {
                 name: "AreaMinMax", parameters: ["inputExtent": regionRect], op: "aminmax", judge: ["region": region], tolerance: 0,
                 input: 1),
             Case(name: "AreaMinMaxRed", parameters: ["inputExtent": regionRect], op: "aminmaxred", judge: ["region": region], tolerance: 0),
+            Case(
+                name: "AreaAverageMaximumRed", parameters: ["extent": regionRect], op: "aavgmaxred", judge: ["region": region],
+                tolerance: 1e-6, input: 1),
             // The mask (a soft white ellipse on black) has red above zero in part of the region.
             Case(
                 name: "AreaBoundsRed", parameters: ["inputExtent": regionRect], op: "aboundsred", judge: ["region": region], tolerance: 0,

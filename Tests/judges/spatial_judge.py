@@ -329,12 +329,17 @@ def sobelgrad(img, p):
 
 def distgrad(img, p):
     """scipy's exact Euclidean distance transform to the mask (red > 0.5), on a canvas padded
-    past the reach (outside the image is not mask), as min(d, D) / D in RGB, alpha 1."""
+    past the reach (outside the image is not mask), as min(d, D) / D in RGB, alpha 1. Signed:
+    mask pixels get minus their distance to the nearest pixel outside the mask, likewise."""
     D = p["distance"]
     pad = int(np.ceil(D)) + 2
     mask = np.pad(img[..., 0] > 0.5, pad)
     d = ndimage.distance_transform_edt(~mask)[pad:-pad, pad:-pad]
     v = np.minimum(d, D) / D
+    if p.get("signed"):
+        inner = ndimage.distance_transform_edt(mask)[pad:-pad, pad:-pad]
+        inside = mask[pad:-pad, pad:-pad]
+        v = np.where(inside, -np.minimum(inner, D) / D, v)
     return np.stack([v, v, v, np.ones_like(v)], axis=-1)
 
 
@@ -385,6 +390,11 @@ def aboundsred(img, p):
     if len(xs) == 0:
         return np.zeros((1, 1, 4))
     return np.array([x0 + xs.min(), y0 + ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1], dtype=float).reshape(1, 1, 4)
+
+
+def aavgmaxred(img, p):
+    r = region(img, p)[..., 0]
+    return np.array([r.mean(), r.max(), 0, 1]).reshape(1, 1, 4)
 
 
 def aminmaxred(img, p):
@@ -448,7 +458,7 @@ def histdisplay(img, p):
     return np.concatenate([lit, np.ones((rows, hst.shape[0], 1))], axis=-1)
 
 
-OPS = {"histdisplay": histdisplay, "conv": conv, "median": median, "disc": disc, "motion": motion, "zoom": zoom, "amax": amax, "amin": amin, "aminmax": aminmax, "bokeh": bokeh, "gaborgrad": gaborgrad, "distgrad": distgrad, "sobelgrad": sobelgrad, "aminmaxred": aminmaxred, "aboundsred": aboundsred,
+OPS = {"histdisplay": histdisplay, "conv": conv, "median": median, "disc": disc, "motion": motion, "zoom": zoom, "amax": amax, "amin": amin, "aminmax": aminmax, "bokeh": bokeh, "gaborgrad": gaborgrad, "distgrad": distgrad, "sobelgrad": sobelgrad, "aminmaxred": aminmaxred, "aavgmaxred": aavgmaxred, "aboundsred": aboundsred,
        "amaxalpha": amaxalpha, "pixellate": pixellate, "hexpixellate": hexpixellate,
        "crystallize": crystallize, "pointillize": pointillize, "heightfield": heightfield,
        "noisereduction": noisereduction, "maskedvariable": maskedvariable, "depthoffield": depthoffield, "shaded": shaded,

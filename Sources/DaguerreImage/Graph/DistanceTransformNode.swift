@@ -9,15 +9,25 @@ import DaguerreCore
 /// Per tile: the mask is read over the tile grown by the limit (a nearer mask pixel cannot lie
 /// further out), transformed in double precision, and the result written as min(d, limit)/limit
 /// in red, green and blue, alpha 1. The extent is infinite: far from the mask every pixel is 1.
+///
+/// Signed (SignedDistanceGradientFromRedMask): pixels of the mask get minus their distance to
+/// the nearest pixel outside it (beyond the input's extent is outside), −min(d, limit)/limit, so
+/// the result runs from −1 deep inside through 0 at the edge to 1 far outside.
 final class DistanceTransformNode: ImageNode, @unchecked Sendable {
     let limit: Double
     /// The reach in whole pixels.
     let reach: Int
 
-    init(input: ImageNode, limit: Double) {
+    /// Whether mask pixels get their (negative) distance to the outside.
+    let signed: Bool
+
+    init(input: ImageNode, limit: Double, signed: Bool = false) {
         self.limit = limit
+        self.signed = signed
         reach = Int(limit.rounded(.up)) + 1
-        super.init(extent: .infinite, inputs: [input], kind: "distanceFromRedMask") { d in d.add(limit) }
+        super.init(extent: .infinite, inputs: [input], kind: signed ? "signedDistanceFromRedMask" : "distanceFromRedMask") { d in
+            d.add(limit)
+        }
     }
 
     override var evaluation: Evaluation { .region }
@@ -33,37 +43,46 @@ final class DistanceTransformNode: ImageNode, @unchecked Sendable {
         let (w, h) = (rect.width + 2 * reach, rect.height + 2 * reach)
         let window = IntRect(x: rect.x - reach, y: rect.y - reach, width: w, height: h)
         try context.env.limits.check(width: w, height: h, what: "distance transform window")
-        let far = 1e30
-        var squared = [Double](repeating: far, count: w * h)
+        var mask = [Bool](repeating: false, count: w * h)
         let r = roi(for: rect, input: 0)
         if !r.isEmpty {
             let view = try context.tile(of: inputs[0], rect: r)
             for y in r.y..<r.maxY {
-                for x in r.x..<r.maxX where view.pixel(x: x, y: y).x > 0.5 {
-                    squared[(y - window.y) * w + (x - window.x)] = 0
-                }
+                for x in r.x..<r.maxX where view.pixel(x: x, y: y).x > 0.5 { mask[(y - window.y) * w + (x - window.x)] = true }
             }
         }
+        let toMask = distances(from: mask, width: w, height: h)
+        let toOutside = signed ? distances(from: mask.map { !$0 }, width: w, height: h) : []
+        var rows = [SIMD4<Float>](repeating: .zero, count: rect.width * rect.height)
+        for y in 0..<rect.height {
+            for x in 0..<rect.width {
+                let i = (y + reach) * w + x + reach
+                let inside = signed && mask[i]
+                let d = inside ? toOutside[i] : toMask[i]
+                let v = Float(limit > 0 ? min(d, limit) / limit : (d > 0 ? 1 : 0))
+                rows[y * rect.width + x] = inside ? SIMD4(-v, -v, -v, 1) : SIMD4(v, v, v, 1)
+            }
+        }
+        return BufferProducer(rect: rect, pixels: rows)
+    }
+
+    /// Each window pixel's Euclidean distance to the nearest `seeds` pixel (a column pass, then
+    /// a row pass); 1e15 where there is none in the window.
+    func distances(from seeds: [Bool], width w: Int, height h: Int) -> [Double] {
+        var squared = seeds.map { $0 ? 0.0 : 1e30 }
         var line = [Double](repeating: 0, count: max(w, h))
         var out = [Double](repeating: 0, count: max(w, h))
-        // Columns, then the rows the tile shows.
         for x in 0..<w {
             for y in 0..<h { line[y] = squared[y * w + x] }
             Self.transform(line, count: h, into: &out)
             for y in 0..<h { squared[y * w + x] = out[y] }
         }
-        var rows = [SIMD4<Float>](repeating: .zero, count: rect.width * rect.height)
-        for y in 0..<rect.height {
-            let base = (y + reach) * w
-            for x in 0..<w { line[x] = squared[base + x] }
+        for y in 0..<h {
+            for x in 0..<w { line[x] = squared[y * w + x] }
             Self.transform(line, count: w, into: &out)
-            for x in 0..<rect.width {
-                let d = out[x + reach].squareRoot()
-                let v = Float(limit > 0 ? min(d, limit) / limit : (d > 0 ? 1 : 0))
-                rows[y * rect.width + x] = SIMD4(v, v, v, 1)
-            }
+            for x in 0..<w { squared[y * w + x] = out[x].squareRoot() }
         }
-        return BufferProducer(rect: rect, pixels: rows)
+        return squared
     }
 
     /// The squared distance transform of `f` (squared distances to start from) along a line:
