@@ -57,6 +57,16 @@ struct GeneratorFilterTests {
             Rect(x: 0, y: 0, width: 96, height: 64)
         ),
         ("BlurredRectangleGenerator", ["inputExtent": [20.5, 10, 50, 30.5], "inputSigma": [0]], Rect(x: 0, y: 0, width: 96, height: 64)),
+        ("BlurredRoundedRectangleGenerator", [:], Rect(x: -34, y: -34, width: 168, height: 168)),
+        (
+            "BlurredRoundedRectangleGenerator",
+            ["extent": [20.5, 10, 60, 40.5], "radius": [15], "smoothness": [1], "sigma": [2.5], "color": [1, 0.8, 0.3]],
+            Rect(x: 0, y: 0, width: 112, height: 72)
+        ),
+        (
+            "BlurredRoundedRectangleGenerator", ["extent": [8, 6, 70, 50], "radius": [20], "smoothness": [0.5], "sigma": [0]],
+            Rect(x: 0, y: 0, width: 96, height: 64)
+        ),
         (
             "MeshGenerator", ["inputMesh": [10, 10, 80, 12.5, 80, 12.5, 45.3, 60, 45.3, 60, 10, 10, 20, 50, 20, 50]],
             Rect(x: 0, y: 0, width: 96, height: 72)

@@ -17,6 +17,7 @@
 import json
 import sys
 
+import cv2
 import numpy as np
 from scipy import special
 
@@ -173,6 +174,27 @@ def expected(name, p, x, y, w, h):
                 d = np.abs(d) - p.get("inputWidth", [10])[0] / 2
             cover = np.clip(0.5 - d, 0, 1)
         return c * cover[..., None]
+    elif name == "BlurredRoundedRectangleGenerator":
+        # The rounded box with superellipse corners (exponent 2 + 2 smoothness, the n-norm of the
+        # overshoot), antialiased as above, then OpenCV's GaussianBlur (2 ceil(3 sigma) + 1 taps,
+        # zero outside) on a canvas grown past the blur's reach.
+        c = colour(p, "color", [1, 1, 1, 1])
+        x0, y0, ew, eh = p.get("extent", [0, 0, 100, 100])
+        sigma, n = p.get("sigma", [10])[0], 2 + 2 * p.get("smoothness", [0])[0]
+        r = min(max(p.get("radius", [10])[0], 0), ew / 2, eh / 2)
+        k = int(np.ceil(3 * sigma)) + 2
+        gx = x + np.arange(-k, w + k) + 0.5
+        gy = y + np.arange(-k, h + k) + 0.5
+        GX, GY = np.meshgrid(gx, gy)
+        qx = np.abs(GX - (x0 + ew / 2)) - (ew / 2 - r)
+        qy = np.abs(GY - (y0 + eh / 2)) - (eh / 2 - r)
+        over = (np.maximum(qx, 0) ** n + np.maximum(qy, 0) ** n) ** (1 / n)
+        d = over + np.minimum(np.maximum(qx, qy), 0) - r
+        cover = np.clip(0.5 - d, 0, 1)
+        if sigma > 0:
+            t = 2 * int(np.ceil(3 * sigma)) + 1
+            cover = cv2.GaussianBlur(cover, (t, t), sigma, borderType=cv2.BORDER_CONSTANT)
+        return c * cover[k:k + h, k:k + w][..., None]
     elif name == "GaussianGradient":
         # color1 + (color0 - color1) * exp(-d^2 / (2 sigma^2)), sigma = radius / 3
         c0 = colour(p, "inputColor0", [1, 1, 1, 1])

@@ -184,6 +184,7 @@ public enum FilterRegistry {
         RoundedRectangleGenerator.self,
         RoundedRectangleStrokeGenerator.self,
         BlurredRectangleGenerator.self,
+        BlurredRoundedRectangleGenerator.self,
         MeshGenerator.self,
         // Codes
         QRCodeGenerator.self,

@@ -25,7 +25,7 @@ enum RoundedBoxDrawing {
         guard !extent.isInfinite else {
             throw .invalidParameter(filter: name, key: "inputExtent", problem: "the rectangle must be finite; give its width and height")
         }
-        let numbers = [box.cx, box.cy, box.hx, box.hy, box.radius] + extra
+        let numbers = [box.cx, box.cy, box.hx, box.hy, box.radius, box.exponent] + extra
         return Image(
             GeneratorNode(
                 name: name, extent: extent, parameters: numbers.map { "\($0)" }.joined(separator: " "),
