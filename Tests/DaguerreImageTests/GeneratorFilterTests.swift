@@ -238,6 +238,22 @@ struct GeneratorFilterTests {
         }
         c.append(("QR UTF-8, default level", "QRCodeGenerator", [:], utf8, "QRCode", "M"))
         c.append(("QR 1200 bytes at L", "QRCodeGenerator", ["inputCorrectionLevel": "L"], long, "QRCode", "L"))
+        c.append(("rounded QR, defaults (circles, discs)", "RoundedQRCodeGenerator", [:], hello, "QRCode", "M"))
+        c.append(
+            (
+                "rounded QR, square markers, square data, 4 px", "RoundedQRCodeGenerator",
+                ["roundedMarkers": 0, "roundedData": .bool(false), "scale": 4], utf8, "QRCode", "M"
+            ))
+        c.append(
+            (
+                "rounded QR, rounded markers, Q, 6.5 px", "RoundedQRCodeGenerator",
+                ["roundedMarkers": 1, "correctionLevel": "Q", "scale": 6.5], hello, "QRCode", "Q"
+            ))
+        c.append(
+            (
+                "rounded QR, H, a fifth left empty", "RoundedQRCodeGenerator", ["correctionLevel": "H", "centerSpaceSize": 0.2], utf8,
+                "QRCode", "H"
+            ))
         let digits = Array("18390819".utf8)
         c.append(("Aztec, defaults", "AztecCodeGenerator", [:], hello, "Aztec", nil))
         c.append(("Aztec compact", "AztecCodeGenerator", ["inputCompactStyle": .bool(true)], hello, "Aztec", nil))
@@ -272,8 +288,9 @@ struct GeneratorFilterTests {
         var widths: [String: Int] = [:]
         for (i, (label, name, parameters, message, format, _)) in Self.codeCases.enumerated() {
             var values = parameters
-            values["inputMessage"] = .data(message)
-            let image = try FilterRegistry.descriptor(named: name).apply(values)
+            let descriptor = try FilterRegistry.descriptor(named: name)
+            values[descriptor.parameters.first { $0.kind == .data }?.key ?? "inputMessage"] = .data(message)
+            let image = try descriptor.apply(values)
             #expect(image.extent.minX == 0 && image.extent.minY == 0 && !image.extent.isInfinite, "\(label): \(image.extent)")
             let buffer = try Context().createBuffer(image, format: .rgb8, colorSpace: .sRGB)
             let file = dir.path("\(i).rgb")
@@ -298,7 +315,10 @@ struct GeneratorFilterTests {
         let r = try Judge.python("generator_judge.py", ["codes", path])
         let cases = try #require(r["cases"] as? [[String: Any]])
         #expect(cases.count == Self.codeCases.count)
-        for (c, (label, _, _, message, format, level)) in zip(cases, Self.codeCases) {
+        for (c, (label, name, _, message, format, level)) in zip(cases, Self.codeCases) {
+            // The rounded QR codes are antialiased, and OpenCV's detector does not find round
+            // finder patterns: zxing-cpp judges them alone.
+            let rounded = name == "RoundedQRCodeGenerator"
             let hex = message.map { String(format: "%02x", $0) }.joined()
             let decoded = c["bytes_hex"] as? String ?? ""
             print(
@@ -306,9 +326,9 @@ struct GeneratorFilterTests {
             )
             #expect(decoded == hex, "\(label): zxing-cpp decoded \(decoded), sent \(hex)")
             #expect(c["format"] as? String == format, "\(label): format \(c["format"] ?? "none")")
-            #expect(c["binary"] as? Bool == true, "\(label): not only black and white")
+            if !rounded { #expect(c["binary"] as? Bool == true, "\(label): not only black and white") }
             if let level { #expect(c["ec_level"] as? String == level, "\(label): level \(c["ec_level"] ?? "none")") }
-            if format == "QRCode" {
+            if format == "QRCode" && !rounded {
                 print(
                     "measured: \(label): OpenCV read \((c["opencv_text_hex"] as? String) == hex ? "the same message" : "\(c["opencv_text_hex"] ?? "")")"
                 )

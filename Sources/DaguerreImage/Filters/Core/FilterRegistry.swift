@@ -188,6 +188,7 @@ public enum FilterRegistry {
         MeshGenerator.self,
         // Codes
         QRCodeGenerator.self,
+        RoundedQRCodeGenerator.self,
         AztecCodeGenerator.self,
         Code128BarcodeGenerator.self,
         BarcodeGenerator.self,

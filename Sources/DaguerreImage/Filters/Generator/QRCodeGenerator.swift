@@ -38,16 +38,29 @@ public struct QRCodeGenerator: Filter {
         guard let level = Self.levels[correctionLevel.uppercased()] else {
             throw Self.invalid(\.correctionLevel, "'\(correctionLevel)' is not a level; use L, M, Q or H")
         }
+        let symbol: (width: Int, modules: [UInt8])
+        do { symbol = try Self.encode(message, level: level) } catch { throw Self.invalid(\.message, error.problem) }
+        let n = symbol.width
+        return ModuleBitmap(width: n, height: n, dark: symbol.modules.map { $0 & 1 == 1 }, quietX: 1, quietY: 1).image(name: "qrCode")
+    }
+
+    /// Why libqrencode refused a message.
+    struct EncodingRefusal: Error {
+        let problem: String
+    }
+
+    /// libqrencode's symbol for `message`: its width in modules and each module's byte, row
+    /// by row (bit 0 dark; bit 6 a finder pattern or its separator, and the other bits the other
+    /// function patterns, as libqrencode documents them).
+    static func encode(_ message: [UInt8], level: QRecLevel) throws(EncodingRefusal) -> (width: Int, modules: [UInt8]) {
         let encoded = message.withUnsafeBufferPointer { QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, level) }
         guard let code = encoded else {
             var reason = "libqrencode could not encode it (errno \(errno))"
-            if errno == ERANGE { reason = "\(message.count) bytes do not fit in a QR code (version 40) at level \(correctionLevel)" }
-            throw Self.invalid(\.message, reason + "; shorten the message or use a lower correction level")
+            if errno == ERANGE { reason = "\(message.count) bytes do not fit in a QR code (version 40) at this level" }
+            throw EncodingRefusal(problem: reason + "; shorten the message or use a lower correction level")
         }
         defer { QRcode_free(code) }
         let n = Int(code.pointee.width)
-        let modules = UnsafeBufferPointer(start: code.pointee.data, count: n * n)
-        let dark = modules.map { ($0 & 1) == 1 }
-        return ModuleBitmap(width: n, height: n, dark: dark, quietX: 1, quietY: 1).image(name: "qrCode")
+        return (n, Array(UnsafeBufferPointer(start: code.pointee.data, count: n * n)))
     }
 }
