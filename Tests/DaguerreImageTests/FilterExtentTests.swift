@@ -74,29 +74,39 @@ import Testing
         "StripesGenerator": (.infinite, .infinite), "RandomGenerator": (.infinite, .infinite),
         "SunbeamsGenerator": (.infinite, .infinite), "StarShineGenerator": (.infinite, .infinite),
         "LenticularHaloGenerator": (.infinite, .infinite), "DistanceGradientFromRedMask": (.infinite, .infinite),
+        "SignedDistanceGradientFromRedMask": (.infinite, .infinite),
         // The rectangle generators draw inputExtent (0, 0, 100, 100): filled; stroked 10 wide
         // (half outside, plus a pixel); blurred with σ 10 (out to 4σ).
         "RoundedRectangleGenerator": (.rect(0, 0, 100, 100), .rect(0, 0, 100, 100)),
         "RoundedRectangleStrokeGenerator": (.rect(-6, -6, 112, 112), .rect(-6, -6, 112, 112)),
         "BlurredRectangleGenerator": (.rect(-40, -40, 180, 180), .rect(-40, -40, 180, 180)),
+        // The rounded one (our defaults: the same square, radius 10) through GaussianBlur: ⌈3σ⌉.
+        "BlurredRoundedRectangleGenerator": (.rect(-30, -30, 160, 160), .rect(-30, -30, 160, 160)),
         // The default mesh, a triangle from (20, 20) to (280, 280), lines 1.5 wide.
         "MeshGenerator": (.rect(18.25, 18.25, 263.5, 263.5), .rect(18.25, 18.25, 263.5, 263.5)),
         "HueSaturationValueGradient": (.rect(0, 0, 600, 600), .rect(0, 0, 600, 600)),
         "QRCodeGenerator": (.rect(0, 0, 23, 23), .rect(0, 0, 23, 23)),
+        // The example descriptor's 21 modules; the rounded code at 10 pixels a module.
+        "BarcodeGenerator": (.rect(0, 0, 23, 23), .rect(0, 0, 23, 23)),
+        "RoundedQRCodeGenerator": (.rect(0, 0, 230, 230), .rect(0, 0, 230, 230)),
         // The barcodes of "Daguerre 1839": a small Aztec symbol, Code 128's bars 32 high with
         // 10 quiet pixels round them, PDF417's rows 3 high.
         "AztecCodeGenerator": (.within(0, 0, 40, 40), .within(0, 0, 40, 40)),
         "Code128BarcodeGenerator": (.within(0, 0, 300, 52), .within(0, 0, 300, 52)),
         "PDF417BarcodeGenerator": (.within(0, 0, 600, 300), .within(0, 0, 600, 300)),
         "TextImageGenerator": (.within(0, 0, 4, 40), .within(0, 0, 4, 40)),
+        "AttributedTextImageGenerator": (.within(0, 0, 200, 80), .within(0, 0, 200, 80)),
         // Nine-part filters grow the input by inputGrowAmount (100, 100) and need its edges.
         "NinePartStretched": (.rect(0, 0, 260, 260), .refused), "NinePartTiled": (.rect(0, 0, 260, 260), .refused),
         "EdgePreserveUpsampleFilter": (.input, .refused), "GuidedFilter": (.input, .input(finite: true)),
         "ColorThresholdOtsu": (.input, .refused),
+        // Measured over the whole image: the peak for the tone map, the paper's scale.
+        "SystemToneMap": (.input, .refused), "DocumentEnhancer": (.input, .refused),
         // Reductions over inputExtent (0, 0, 640, 80), clipped to the input.
         "AreaAverage": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMaximum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "AreaMinimum": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaMinMax": (.rect(0, 0, 2, 1), .rect(0, 0, 2, 1)),
-        "AreaMinMaxRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "PaletteCentroid": (.rect(0, 0, 8, 1), .refused),
+        "AreaMinMaxRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)), "AreaAverageMaximumRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
+        "PaletteCentroid": (.rect(0, 0, 8, 1), .refused),
         "KMeans": (.rect(0, 0, 8, 1), .rect(0, 0, 8, 1)),
         "AreaBoundsRed": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
         "AreaMaximumAlpha": (.rect(0, 0, 1, 1), .rect(0, 0, 1, 1)),
