@@ -433,6 +433,14 @@ struct GeneratorFilterTests {
                 #"{"type": "qr", "payload": "40d446167756572726520313833390ecd42de63a9a2d7e184f86", "version": 1, "mask": 2, "level": "M"}"#
         ])
         #expect(named.extent == Rect(x: 0, y: 0, width: 23, height: 23))
+        for hostile in [
+            #"{"type": "qr", "payload": "00", "version": 1e300, "mask": 2, "level": "M"}"#, #"{"type": "qr", "payload": "zz"}"#,
+            #"{"type": "maxicode", "payload": "00"}"#, "not json",
+        ] {
+            #expect(throws: DaguerreError.self) {
+                _ = try FilterRegistry.descriptor(named: "BarcodeGenerator").apply(["inputBarcodeDescriptor": .string(hostile)])
+            }
+        }
     }
 }
 

@@ -57,9 +57,14 @@ public enum BarcodeDescriptor: Sendable, Hashable, CustomStringConvertible {
         }
         switch object["type"] as? String {
         case "qr":
-            guard let version = (object["version"] as? NSNumber)?.intValue, let mask = (object["mask"] as? NSNumber)?.intValue,
-                let level = object["level"] as? String
-            else { throw bad("a QR descriptor needs \"version\", \"mask\" and \"level\"") }
+            // Whole numbers in range before any conversion to Int (which would trap on 1e300).
+            func small(_ key: String) -> Int? {
+                guard let v = (object[key] as? NSNumber)?.doubleValue, v == v.rounded(), abs(v) <= 1000 else { return nil }
+                return Int(v)
+            }
+            guard let version = small("version"), let mask = small("mask"), let level = object["level"] as? String else {
+                throw bad("a QR descriptor needs \"version\" and \"mask\" as whole numbers and \"level\" as a letter")
+            }
             self = .qr(errorCorrectedPayload: payload, symbolVersion: version, maskPattern: mask, errorCorrectionLevel: level)
         case let type? where ["aztec", "pdf417", "dataMatrix"].contains(type):
             self = .other(type: type, errorCorrectedPayload: payload)
