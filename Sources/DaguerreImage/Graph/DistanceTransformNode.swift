@@ -24,7 +24,8 @@ final class DistanceTransformNode: ImageNode, @unchecked Sendable {
     init(input: ImageNode, limit: Double, signed: Bool = false) {
         self.limit = limit
         self.signed = signed
-        reach = Int(limit.rounded(.up)) + 1
+        // The filters declare the limit (at most 1000); bounded here too before the conversion.
+        reach = Int(min(max(limit.isFinite ? limit : 0, 0), 100_000).rounded(.up)) + 1
         super.init(extent: .infinite, inputs: [input], kind: signed ? "signedDistanceFromRedMask" : "distanceFromRedMask") { d in
             d.add(limit)
         }

@@ -7,7 +7,7 @@ import DaguerreCore
 ///   maximum, which lifts the paper through ink strokes narrower than the square, then its
 ///   minimum, which takes back what the maximum added on the light's own slopes), then the mean
 ///   over the same square, which smooths the closing's steps; edges repeated;
-///   r = max(2, round(shorter side / 100));
+///   r = max(2, round(shorter side / 100)), at most 1000;
 /// - each colour divided by its paper light (illumination multiplies, so in linear light this
 ///   cancels it), 1 at the paper;
 /// - the ink darkened: v ↦ max(0, 1 − (1 − min(v, 1))·(1 + amount)), so `amount` 0 only
@@ -35,7 +35,8 @@ public struct DocumentEnhancer: Filter {
         ])
 
     /// The paper window's half-size for an image of `extent`.
-    static func radius(for extent: Rect) -> Int { max(2, Int((min(extent.width, extent.height) / 100).rounded())) }
+    /// (At most 1000, converted only once bounded: a huge finite extent must not trap.)
+    static func radius(for extent: Rect) -> Int { max(2, Int(min((min(extent.width, extent.height) / 100).rounded(), 1000))) }
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
         let input = try required(\.inputImage)
