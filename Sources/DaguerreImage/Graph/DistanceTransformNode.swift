@@ -52,8 +52,9 @@ final class DistanceTransformNode: ImageNode, @unchecked Sendable {
                 for x in r.x..<r.maxX where view.pixel(x: x, y: y).x > 0.5 { mask[(y - window.y) * w + (x - window.x)] = true }
             }
         }
-        let toMask = distances(from: mask, width: w, height: h)
-        let toOutside = signed ? distances(from: mask.map { !$0 }, width: w, height: h) : []
+        let shown = reach..<(reach + rect.height)
+        let toMask = distances(from: mask, width: w, height: h, rows: shown)
+        let toOutside = signed ? distances(from: mask.map { !$0 }, width: w, height: h, rows: shown) : []
         var rows = [SIMD4<Float>](repeating: .zero, count: rect.width * rect.height)
         for y in 0..<rect.height {
             for x in 0..<rect.width {
@@ -68,8 +69,9 @@ final class DistanceTransformNode: ImageNode, @unchecked Sendable {
     }
 
     /// Each window pixel's Euclidean distance to the nearest `seeds` pixel (a column pass, then
-    /// a row pass); 1e15 where there is none in the window.
-    func distances(from seeds: [Bool], width w: Int, height h: Int) -> [Double] {
+    /// a row pass over `rows` only, the ones the tile shows); 1e15 where there is none in the
+    /// window.
+    func distances(from seeds: [Bool], width w: Int, height h: Int, rows: Range<Int>) -> [Double] {
         var squared = seeds.map { $0 ? 0.0 : 1e30 }
         var line = [Double](repeating: 0, count: max(w, h))
         var out = [Double](repeating: 0, count: max(w, h))
@@ -78,7 +80,7 @@ final class DistanceTransformNode: ImageNode, @unchecked Sendable {
             Self.transform(line, count: h, into: &out)
             for y in 0..<h { squared[y * w + x] = out[y] }
         }
-        for y in 0..<h {
+        for y in rows {
             for x in 0..<w { line[x] = squared[y * w + x] }
             Self.transform(line, count: w, into: &out)
             for x in 0..<w { squared[y * w + x] = out[x].squareRoot() }

@@ -4,7 +4,7 @@ extension TextRasterizer {
     /// `text` laid out and rasterized run by run, each in its own font, size and colour: lines
     /// break at `\n` in any run; a line's runs share a baseline, placed under the line's tallest
     /// ascender, and each line is as tall as its tallest run's line height. `scale` is pixels per
-    /// point; `padding` pixels surround the text. The result has straight alpha in sRGB, float.
+    /// point; `padding` pixels surround the text. The result is premultiplied sRGB, float.
     public static func render(
         _ text: AttributedText, scale: Double, padding: Int = 0, limits: Limits = .default
     ) throws(DaguerreError) -> PixelBuffer {
@@ -22,8 +22,10 @@ extension TextRasterizer {
         var runFaces: [FontFace] = []
         for run in text.runs {
             let key = "\(run.fontName)|\(run.fontSize * scale)"
-            if faces[key] == nil { faces[key] = try FontFace(fontName: run.fontName, pixelSize: run.fontSize * scale) }
-            runFaces.append(faces[key]!)
+            let face: FontFace
+            if let known = faces[key] { face = known } else { face = try FontFace(fontName: run.fontName, pixelSize: run.fontSize * scale) }
+            faces[key] = face
+            runFaces.append(face)
         }
         // Lines of segments (run index, shaped glyphs, pen start).
         struct Segment {
@@ -50,41 +52,34 @@ extension TextRasterizer {
         let width = max(1, textWidth + 2 * padding)
         let height = max(1, textHeight + 2 * padding)
         try limits.check(width: width, height: height, bytesPerPixel: 16, what: "Text image")
-        // Premultiplied sRGB while drawing: coverage adds, saturating, and each run's colour
-        // is weighted by the coverage it added.
-        var pixels = [SIMD4<Float>](repeating: .zero, count: width * height)
+        // Premultiplied sRGB, drawn straight into the result: coverage adds, saturating, and
+        // each run's colour is weighted by the coverage it added.
+        var buffer = try PixelBuffer(width: width, height: height, format: .rgbaf, colorSpace: .sRGB, limits: limits)
         let colors = text.runs.map { run -> SIMD4<Float> in
             let c = run.color
             let rgb = c.colorSpace.convert(SIMD3(c.red, c.green, c.blue), to: .sRGB) ?? SIMD3(c.red, c.green, c.blue)
             return SIMD4(Float(rgb.x), Float(rgb.y), Float(rgb.z), Float(max(0, min(1, c.alpha))))
         }
-        var top = padding * 64
-        for line in lines {
-            let baseline = top + line.ascender
-            for segment in line.segments {
-                let color = colors[segment.run]
-                for g in segment.glyphs {
-                    runFaces[segment.run].draw(g, x: padding * 64 + segment.x, baseline: baseline, width: width, height: height) {
-                        x, y, c in
-                        let i = y * width + x
-                        let old = pixels[i].w
-                        let new = min(1, old + Float(c) / 255 * color.w)
-                        let added = new - old
-                        pixels[i] = SIMD4(pixels[i].x + color.x * added, pixels[i].y + color.y * added, pixels[i].z + color.z * added, new)
-                    }
-                }
-            }
-            top += line.height
-        }
-        var buffer = try PixelBuffer(width: width, height: height, format: .rgbaf, colorSpace: .sRGB, alpha: .straight, limits: limits)
         let bpr = buffer.bytesPerRow
         buffer.withUnsafeMutableBytes { raw in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let p = pixels[y * width + x]
-                    let straight = p.w > 0 ? SIMD4(p.x / p.w, p.y / p.w, p.z / p.w, p.w) : .zero
-                    raw.storeBytes(of: straight, toByteOffset: y * bpr + x * 16, as: SIMD4<Float>.self)
+            var top = padding * 64
+            for line in lines {
+                let baseline = top + line.ascender
+                for segment in line.segments {
+                    let color = colors[segment.run]
+                    for g in segment.glyphs {
+                        runFaces[segment.run].draw(g, x: padding * 64 + segment.x, baseline: baseline, width: width, height: height) {
+                            x, y, c in
+                            let offset = y * bpr + x * 16
+                            let p = raw.load(fromByteOffset: offset, as: SIMD4<Float>.self)
+                            let new = min(1, p.w + Float(c) / 255 * color.w)
+                            let added = new - p.w
+                            let out = SIMD4(p.x + color.x * added, p.y + color.y * added, p.z + color.z * added, new)
+                            raw.storeBytes(of: out, toByteOffset: offset, as: SIMD4<Float>.self)
+                        }
+                    }
                 }
+                top += line.height
             }
         }
         return buffer

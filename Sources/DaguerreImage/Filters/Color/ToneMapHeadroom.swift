@@ -72,7 +72,6 @@ struct HighlightRollOff: Sendable {
 
     /// `x` (linear, SDR white 1) rolled off; x at or beyond the source peak gives the target's.
     func apply(_ x: Double) -> Double {
-        if x <= linearKnee { return x }
         let e = min(1, Self.pq(x) / sourceCode)
         guard e > knee else { return x }
         let t = (e - knee) / (1 - knee)

@@ -34,30 +34,25 @@ public struct QRCodeGenerator: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        guard let message, !message.isEmpty else { throw Self.invalid(\.message, "the message is empty; give at least one byte") }
-        guard let level = Self.levels[correctionLevel.uppercased()] else {
-            throw Self.invalid(\.correctionLevel, "'\(correctionLevel)' is not a level; use L, M, Q or H")
-        }
-        let symbol: (width: Int, modules: [UInt8])
-        do { symbol = try Self.encode(message, level: level) } catch { throw Self.invalid(\.message, error.problem) }
+        let symbol = try Self.encode(message, level: correctionLevel, refusing: Self.self, message: \.message, level: \.correctionLevel)
         let n = symbol.width
         return ModuleBitmap(width: n, height: n, dark: symbol.modules.map { $0 & 1 == 1 }, quietX: 1, quietY: 1).image(name: "qrCode")
     }
 
-    /// Why libqrencode refused a message.
-    struct EncodingRefusal: Error {
-        let problem: String
-    }
-
-    /// libqrencode's symbol for `message`: its width in modules and each module's byte, row
-    /// by row (bit 0 dark; bit 6 a finder pattern or its separator, and the other bits the other
-    /// function patterns, as libqrencode documents them).
-    static func encode(_ message: [UInt8], level: QRecLevel) throws(EncodingRefusal) -> (width: Int, modules: [UInt8]) {
-        let encoded = message.withUnsafeBufferPointer { QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, level) }
+    /// libqrencode's symbol for `message` at the level letter `level`: its width in modules and
+    /// each module's byte, row by row (bit 0 dark; bit 6 a finder pattern or its separator, and
+    /// the other bits the other function patterns, as libqrencode documents them). An empty or
+    /// too long message, or an unknown level, is `F`'s typed error naming the parameter.
+    static func encode<F: Filter>(
+        _ message: [UInt8]?, level: String, refusing: F.Type, message messageKey: PartialKeyPath<F>, level levelKey: PartialKeyPath<F>
+    ) throws(DaguerreError) -> (width: Int, modules: [UInt8]) {
+        guard let message, !message.isEmpty else { throw F.invalid(messageKey, "the message is empty; give at least one byte") }
+        guard let qrLevel = levels[level.uppercased()] else { throw F.invalid(levelKey, "'\(level)' is not a level; use L, M, Q or H") }
+        let encoded = message.withUnsafeBufferPointer { QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, qrLevel) }
         guard let code = encoded else {
             var reason = "libqrencode could not encode it (errno \(errno))"
-            if errno == ERANGE { reason = "\(message.count) bytes do not fit in a QR code (version 40) at this level" }
-            throw EncodingRefusal(problem: reason + "; shorten the message or use a lower correction level")
+            if errno == ERANGE { reason = "\(message.count) bytes do not fit in a QR code (version 40) at level \(level)" }
+            throw F.invalid(messageKey, reason + "; shorten the message or use a lower correction level")
         }
         defer { QRcode_free(code) }
         let n = Int(code.pointee.width)

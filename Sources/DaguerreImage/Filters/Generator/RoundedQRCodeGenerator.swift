@@ -53,12 +53,8 @@ public struct RoundedQRCodeGenerator: Filter {
         ])
 
     public func outputImage(_: ValidatedParameters) throws(DaguerreError) -> Image {
-        guard let message, !message.isEmpty else { throw Self.invalid(\.message, "the message is empty; give at least one byte") }
-        guard let level = QRCodeGenerator.levels[correctionLevel.uppercased()] else {
-            throw Self.invalid(\.correctionLevel, "'\(correctionLevel)' is not a level; use L, M, Q or H")
-        }
-        let symbol: (width: Int, modules: [UInt8])
-        do { symbol = try QRCodeGenerator.encode(message, level: level) } catch { throw Self.invalid(\.message, error.problem) }
+        let symbol = try QRCodeGenerator.encode(
+            message, level: correctionLevel, refusing: Self.self, message: \.message, level: \.correctionLevel)
         let drawing = RoundedQRDrawing(
             size: symbol.width, modules: symbol.modules, scale: scale, markers: Int(roundedMarkers), roundedData: roundedData,
             centerSpace: centerSpaceSize)

@@ -136,12 +136,7 @@ extension KeystoneCorrectionFilter {
     }
 
     /// The input turned by ``rotation(for:)``.
-    func corrected() throws(DaguerreError) -> Image {
-        let input = try required(\.inputImage)
-        var turn = try rotation(for: input.extent)
-        turn.inputImage = input
-        return try turn.outputImage()
-    }
+    func corrected() throws(DaguerreError) -> Image { try rotationFilter().outputImage() }
 }
 
 private func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
