@@ -174,12 +174,12 @@ dag_status dag_jpeg_decoder_icc(dag_jpeg_decoder *d, uint8_t **data, unsigned *l
     return DAG_OK;
 }
 
-dag_status dag_jpeg_decoder_start(dag_jpeg_decoder *d, int gray) {
+dag_status dag_jpeg_decoder_start(dag_jpeg_decoder *d, int gray, unsigned int scale_denom) {
     if (setjmp(d->err.jump)) return dag_classify(&d->err);
     d->cinfo.out_color_space = gray ? JCS_GRAYSCALE : JCS_RGB;
     d->cinfo.dct_method = JDCT_ISLOW;
     d->cinfo.do_fancy_upsampling = TRUE;
-    d->cinfo.scale_num = 1; d->cinfo.scale_denom = 1;
+    d->cinfo.scale_num = 1; d->cinfo.scale_denom = scale_denom;
     jpeg_start_decompress(&d->cinfo);
     return DAG_OK;
 }

@@ -127,12 +127,20 @@ public final class LivePhotoEditingContext: Sendable {
             let folder = try LivePhotoPreview.makeFolder()
             do throws(DaguerreError) {
                 let id = UUID().uuidString
-                let still = try render.still(scale: scale)
                 let stillURL = folder.appendingPathComponent("preview.JPG")
                 let movieURL = folder.appendingPathComponent("preview.MOV")
-                try AtomicFile.write(
-                    try render.stillData(still, format: .jpeg, identifier: id, adjustment: nil, quality: 0.8), to: stillURL.path)
-                let size = try render.movie(to: movieURL.path, stillScale: scale, identifier: id, bitRateShare: 0.5)
+                // The still renders beside the movie, as in a save.
+                let stillJob = LivePhotoStillJob { () throws(DaguerreError) -> [UInt8] in
+                    let t0 = Date()
+                    defer { FileHandle.standardError.write("TIMING still \(Date().timeIntervalSince(t0))\n".data(using: .utf8)!) }
+                    return try render.stillData(try render.still(scale: scale), format: .jpeg, identifier: id, adjustment: nil, quality: 0.8)
+                }
+                defer { stillJob.wait() }
+                let size: (Int, Int)
+                do throws(DaguerreError) {
+                    size = try render.movie(to: movieURL.path, stillScale: scale, identifier: id, bitRateShare: 0.5)
+                } catch { throw stillJob.failure() ?? error }
+                try AtomicFile.write(try stillJob.value(), to: stillURL.path)
                 return LivePhotoPreview(
                     stillURL: stillURL, movieURL: movieURL, size: Size(width: Double(size.0), height: Double(size.1)),
                     photoTime: self.media.photoTime, folder: folder)

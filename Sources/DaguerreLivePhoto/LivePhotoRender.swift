@@ -66,7 +66,8 @@ struct LivePhotoRender: Sendable {
     /// The still through the processor at `scale` of full size.
     func still(scale: Double) throws(DaguerreError) -> Image {
         try checkCancelled()
-        let image = try Self.scaled(media.still, by: scale)
+        let (base, baseScale) = try media.stillFile.image(forScale: scale)
+        let image = try Self.scaled(base, by: scale / baseScale)
         return try process(LivePhotoFrame(image: image, type: .photo, time: media.photoTime, renderScale: min(scale, 1)))
     }
 
@@ -109,44 +110,49 @@ struct LivePhotoRender: Sendable {
         let seconds = max(media.frameTimes.last?.seconds ?? 0, 1e-3)
         let frameRate = count > 1 ? Int((Double(count - 1) / seconds).rounded()) : 15
         var recorder: MovieRecorder?
-        var size = (0, 0)
-        var space = ColorSpace.sRGB
-        // One output frame for the whole movie: the recorder converts each frame before the
-        // next is rendered, and every pixel is rendered anew.
-        var out: PixelBuffer?
+        func record(_ k: Int, _ frame: PixelBuffer) throws(DaguerreError) {
+            if recorder == nil {
+                recorder = try MovieRecorder(
+                    destination: path,
+                    settings: settings(
+                        size: (frame.width, frame.height), frameRate: frameRate, space: frame.colorSpace ?? .sRGB,
+                        identifier: identifier, share: bitRateShare, codec: codec))
+            }
+            try recorder?.append(frame: frame, at: media.frameTimes[k])
+        }
         do throws(DaguerreError) {
-            // libswscale shrinks each frame as it converts it to RGB; the frame's image is named
-            // by the movie and its index, not by hashing its bytes.
-            try media.movie.decodeFrames(track: video.id, range: 0..<count, scale: frameScale) { (k, buffer) throws(DaguerreError) in
-                try checkCancelled()
-                let identity = "\(media.videoIdentity)|frame \(k)|\(buffer.width)×\(buffer.height) \(buffer.format)"
-                let upright = try Image(buffer: buffer, identity: identity).oriented(media.videoOrientation)
-                let frame = LivePhotoFrame(image: upright, type: .video, time: media.frameTimes[k], renderScale: renderScale)
-                let edited = try process(frame)
-                if recorder == nil {
-                    let r = Self.pixelRect(edited)
-                    size = (max(2, Int(r.width) & ~1), max(2, Int(r.height) & ~1))
-                    space = buffer.colorSpace ?? .sRGB
-                    recorder = try MovieRecorder(
-                        destination: path,
-                        settings: settings(
-                            size: size, frameRate: frameRate, space: space, identifier: identifier, share: bitRateShare, codec: codec))
+            if frameScale < 1 {
+                // Shrunk frames (a preview's) go through three threads at once: decoding and
+                // libswscale's shrinking (on one core), the render (on every core) and the
+                // encoder, each a few frames ahead of the next. Full-size frames are converted
+                // on every core already, and staging them only makes the stages compete.
+                let movie = media.movie
+                let track = video.id
+                let decoded = FrameHandoff<(Int, PixelBuffer)>(depth: 3) { (give) throws(DaguerreError) in
+                    try movie.decodeFrames(track: track, range: 0..<count, scale: frameScale) { (k, buffer) throws(DaguerreError) in
+                        try give((k, buffer))
+                    }
                 }
-                guard let recorder else { return }
-                let rect = Self.pixelRect(edited, size: size)
-                var frameOut: PixelBuffer
-                if let reused = out {
-                    frameOut = reused
-                    out = nil
-                } else {
-                    frameOut = try PixelBuffer(width: size.0, height: size.1, format: .rgba8, colorSpace: space)
+                let rendered = FrameHandoff<(Int, PixelBuffer)>(depth: 2) { (give) throws(DaguerreError) in
+                    defer { decoded.stop() }
+                    var size: (Int, Int)?
+                    while let (k, buffer) = try decoded.next() {
+                        var out: PixelBuffer?
+                        try renderFrame(k, buffer, renderScale: renderScale, size: &size, into: &out)
+                        if let out { try give((k, out)) }
+                    }
                 }
-                let placed = edited.cropped(to: rect).transformed(by: AffineTransform2D(translationX: -rect.minX, y: -rect.minY))
-                try context.render(
-                    placed, to: &frameOut, bounds: Rect(x: 0, y: 0, width: Double(size.0), height: Double(size.1)), colorSpace: space)
-                frameOut.colorSpace = space
-                try recorder.append(frame: frameOut, at: media.frameTimes[k])
-                out = frameOut
+                defer { rendered.stop() }
+                while let (k, frame) = try rendered.next() { try record(k, frame) }
+            } else {
+                // One output frame for the whole movie: the recorder converts each frame before
+                // the next is rendered, and every pixel is rendered anew.
+                var size: (Int, Int)?
+                var out: PixelBuffer?
+                try media.movie.decodeFrames(track: video.id, range: 0..<count) { (k, buffer) throws(DaguerreError) in
+                    try renderFrame(k, buffer, renderScale: renderScale, size: &size, into: &out)
+                    if let out { try record(k, out) }
+                }
             }
             guard let recorder else {
                 throw DaguerreError.corruptData(format: "Live Photo movie", detail: "no frame could be decoded", path: media.movie.path)
@@ -160,7 +166,41 @@ struct LivePhotoRender: Sendable {
             recorder?.cancel()
             throw error
         }
-        return size
+        guard let recorder else { return (0, 0) }
+        return (recorder.settings.width, recorder.settings.height)
+    }
+
+    /// One decoded frame through the processor, upright, rendered into `out` (made when nil or
+    /// of another size) at `size`: the first frame's even size, which every later frame keeps.
+    /// The frame's image is named by the movie and its index, not by hashing its bytes.
+    private func renderFrame(
+        _ k: Int, _ buffer: PixelBuffer, renderScale: Double, size: inout (Int, Int)?, into out: inout PixelBuffer?
+    ) throws(DaguerreError) {
+        try checkCancelled()
+        let identity = "\(media.videoIdentity)|frame \(k)|\(buffer.width)×\(buffer.height) \(buffer.format)"
+        let upright = try Image(buffer: buffer, identity: identity).oriented(media.videoOrientation)
+        let frame = LivePhotoFrame(image: upright, type: .video, time: media.frameTimes[k], renderScale: renderScale)
+        let edited = try process(frame)
+        let frameSize: (Int, Int)
+        if let size {
+            frameSize = size
+        } else {
+            let r = Self.pixelRect(edited)
+            frameSize = (max(2, Int(r.width) & ~1), max(2, Int(r.height) & ~1))
+            size = frameSize
+        }
+        let space = buffer.colorSpace ?? .sRGB
+        if out == nil || out?.width != frameSize.0 || out?.height != frameSize.1 {
+            out = try PixelBuffer(width: frameSize.0, height: frameSize.1, format: .rgba8, colorSpace: space)
+        }
+        guard var frameOut = out else { return }
+        out = nil  // uniquely referenced while rendered into: no copy
+        let rect = Self.pixelRect(edited, size: frameSize)
+        let placed = edited.cropped(to: rect).transformed(by: AffineTransform2D(translationX: -rect.minX, y: -rect.minY))
+        try context.render(
+            placed, to: &frameOut, bounds: Rect(x: 0, y: 0, width: Double(frameSize.0), height: Double(frameSize.1)), colorSpace: space)
+        frameOut.colorSpace = space
+        out = frameOut
     }
 
     private func settings(

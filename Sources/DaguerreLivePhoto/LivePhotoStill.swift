@@ -50,6 +50,19 @@ struct LivePhotoStill: Sendable {
         throw .corruptData(format: "Live Photo still", detail: "it is neither a JPEG nor a HEIC", path: path)
     }
 
+    /// The still upright for a render at `scale` (≤ 1) of its full size, and that image's own
+    /// scale: a JPEG rendered at half size or less is decoded smaller by libjpeg (1/2, 1/4 or
+    /// 1/8, the smallest that is still at least `scale`), at a fraction of the full decode's
+    /// cost; otherwise the full-size image at scale 1.
+    func image(forScale scale: Double) throws(DaguerreError) -> (image: Image, scale: Double) {
+        guard format == .jpeg, scale <= 0.5, let reduction = [8, 4, 2].first(where: { 1 / Double($0) >= scale }) else {
+            return (image, 1)
+        }
+        let buffer = try JPEGDecoder(data: bytes, reducedBy: reduction).decodeAll()
+        let small = try Image(buffer: buffer, colorSpace: buffer.colorSpace ?? colorSpace).oriented(orientation)
+        return (small, small.extent.width / image.extent.width)
+    }
+
     /// The metadata's EXIF orientation when it is a valid one (1–8), else 1.
     private static func exifOrientation(_ metadata: PhotoMetadata?) -> Int {
         let recorded = metadata?.orientation ?? 1

@@ -33,6 +33,26 @@ struct JPEGTests {
         #expect(tight(fromMemory).bytes == ours.bytes)
     }
 
+    /// libjpeg's DCT scaling, as Pillow's draft mode asks for it: the same size and pixels.
+    @Test("A decode reduced by 2, 4 or 8 equals Pillow's draft mode", arguments: [2, 4, 8])
+    func reducedDecodeMatchesPillowDraft(reduction: Int) throws {
+        let dir = try TemporaryDirectory()
+        let jpg = dir.path("k.jpg")
+        _ = try Judge.python("encode_jpeg.py", [Fixture.kodim(3), jpg, "90", "2", "0"])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: jpg)))
+        let full = try JPEGDecoder(data: bytes).info
+        let decoder = try JPEGDecoder(data: bytes, reducedBy: reduction)
+        // Each side divided and rounded up.
+        #expect(decoder.info.width == (full.width + reduction - 1) / reduction)
+        #expect(decoder.info.height == (full.height + reduction - 1) / reduction)
+        let ours = tight(try decoder.decodeAll())
+        let (meta, pillow) = try decodeJudge("pillow-draft-\(reduction)", jpg, mode: "RGB", in: dir)
+        #expect(meta["width"] as? Int == ours.width && meta["height"] as? Int == ours.height)
+        #expect(pillow.count == ours.bytes.count)
+        #expect(mismatches(pillow, ours.bytes) == 0, "bytes differing from Pillow's draft decode at 1/\(reduction)")
+        #expect(throws: DaguerreError.self) { try JPEGDecoder(data: bytes, reducedBy: 3) }
+    }
+
     @Test("Cropped columns, skipped rows and a restart equal the full decode")
     func cropSkipRestart() throws {
         let dir = try TemporaryDirectory()

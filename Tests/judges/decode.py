@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Independent decoder judge for DaguerreFormats tests.
 
-usage: decode.py pillow|pillow-heif|cv2|tinytiff IN OUT [PILLOW_MODE]
+usage: decode.py pillow|pillow-draft-N|pillow-heif|cv2|tinytiff IN OUT [PILLOW_MODE]
 
-Decodes IN with Pillow (optionally .convert(PILLOW_MODE)), Pillow with pillow-heif (HEIF/HEIC,
+Decodes IN with Pillow (optionally .convert(PILLOW_MODE)), a JPEG with Pillow's draft mode at
+1/N of its size (libjpeg's DCT scaling, N = 2, 4 or 8), Pillow with pillow-heif (HEIF/HEIC,
 through the libheif pillow-heif bundles: rotation and mirroring applied, as viewers show it), OpenCV (IMREAD_UNCHANGED, channels
 reordered to RGB(A)) or the small pure-Python TIFF reader in tiny_tiff.py, writes the pixels to
 OUT as raw little-endian samples (rows top to bottom, channels interleaved) and prints JSON:
@@ -19,12 +20,17 @@ def main():
     lib, path, out = sys.argv[1], sys.argv[2], sys.argv[3]
     mode = sys.argv[4] if len(sys.argv) > 4 else None
     meta = {}
-    if lib in ("pillow", "pillow-heif"):
+    if lib in ("pillow", "pillow-heif") or lib.startswith("pillow-draft-"):
         from PIL import Image
         if lib == "pillow-heif":
             import pillow_heif
             pillow_heif.register_heif_opener()
         im = Image.open(path)
+        if lib.startswith("pillow-draft-"):
+            n = int(lib.rsplit("-", 1)[1])
+            w, h = im.size
+            # Pillow picks the largest libjpeg scale that keeps at least this size: 1/n.
+            im.draft(im.mode, (w // n, h // n))
         meta["mode"] = im.mode
         if im.format == "JPEG":
             from PIL import JpegImagePlugin

@@ -35,7 +35,9 @@ dag_status dag_jpeg_decoder_read_header(dag_jpeg_decoder *d, long max_memory, da
 /// The ICC profile, malloc'ed (free with `dag_free`); *data NULL when the file has none.
 dag_status dag_jpeg_decoder_icc(dag_jpeg_decoder *d, uint8_t **data, unsigned *length);
 /// jpeg_start_decompress with `gray` ? JCS_GRAYSCALE : JCS_RGB output, ISLOW DCT, fancy upsampling.
-dag_status dag_jpeg_decoder_start(dag_jpeg_decoder *d, int gray);
+/* scale_denom 1, 2, 4 or 8: the image decoded at that fraction of its size in the DCT domain
+   (each side rounded up). */
+dag_status dag_jpeg_decoder_start(dag_jpeg_decoder *d, int gray, unsigned int scale_denom);
 /// jpeg_crop_scanline: widens [*x, *x + *width) to iMCU boundaries in place.
 dag_status dag_jpeg_decoder_crop(dag_jpeg_decoder *d, uint32_t *x, uint32_t *width);
 /// The next row to be read (output_scanline).

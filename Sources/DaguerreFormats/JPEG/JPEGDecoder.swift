@@ -32,6 +32,8 @@ public final class JPEGDecoder: ImageDecoder {
     private var columns: Range<Int>
     /// What `setColumns` asked for, to crop the same way after a restart.
     private var requestedColumns: Range<Int>?
+    /// 1, or 2, 4 or 8 for a decode at that fraction of the stored size (``init(data:limits:reducedBy:)``).
+    private let reduction: Int
 
     /// Opens the JPEG file at `path` and reads its header.
     public convenience init(path: String, limits: Limits = .default) throws(DaguerreError) {
@@ -43,16 +45,33 @@ public final class JPEGDecoder: ImageDecoder {
         try self.init(source: .memory(data), limits: limits)
     }
 
-    init(source: ImageSource, limits: Limits) throws(DaguerreError) {
+    /// Reads a JPEG held in memory at 1/`reducedBy` of its size (2, 4 or 8), scaled by libjpeg
+    /// in the DCT domain: each side is the stored one divided and rounded up, and the decode
+    /// costs about the reduced size's share. Columns are not cropped: ``setColumns(_:)`` gives
+    /// the whole width.
+    ///
+    /// ```swift
+    /// let quarter = try JPEGDecoder(data: bytes, reducedBy: 4)   // 4032×3024 → 1008×756
+    /// ```
+    public convenience init(data: [UInt8], limits: Limits = .default, reducedBy reduction: Int) throws(DaguerreError) {
+        guard [1, 2, 4, 8].contains(reduction) else {
+            throw .invalidArgument(what: "JPEG reduction 1/\(reduction)", problem: "libjpeg scales by 1/2, 1/4 or 1/8 (or 1)")
+        }
+        try self.init(source: .memory(data), limits: limits, reduction: reduction)
+    }
+
+    init(source: ImageSource, limits: Limits, reduction: Int = 1) throws(DaguerreError) {
         if case .memory(let bytes) = source, bytes.isEmpty { throw .truncated(format: "JPEG", path: nil) }
         self.source = source
         self.limits = limits
+        self.reduction = reduction
         let (h, header) = try Self.openHandle(source, limits: limits)
         handle = h
         let gray = header.components == 1
         // Placeholder until the checks below pass; `info` is complete before init returns.
         info = ImageFileInfo(
-            format: .jpeg, width: Int(header.width), height: Int(header.height),
+            format: .jpeg, width: (Int(header.width) + reduction - 1) / reduction,
+            height: (Int(header.height) + reduction - 1) / reduction,
             pixelFormat: gray ? .l8 : .rgb8, alpha: .straight, iccProfile: nil,
             colorSpace: gray ? .genericGray : .sRGB, randomAccess: false)
         columns = 0..<Int(header.width)
@@ -139,12 +158,12 @@ public final class JPEGDecoder: ImageDecoder {
         }
         guard let h = handle else { throw .corruptData(format: "JPEG", detail: "decoder closed", path: source.path) }
         if started { return h }
-        let status = dag_jpeg_decoder_start(h, info.pixelFormat == .l8 ? 1 : 0)
+        let status = dag_jpeg_decoder_start(h, info.pixelFormat == .l8 ? 1 : 0, UInt32(reduction))
         if status != DAG_OK { throw failure(status) }
         try checkWarnings()
         started = true
         columns = 0..<info.width
-        if let wanted = requestedColumns, wanted != 0..<info.width {
+        if reduction == 1, let wanted = requestedColumns, wanted != 0..<info.width {
             // Ask for one more column each side: fancy upsampling treats the edge of a cropped
             // region as the image edge, so only interior columns equal a full decode.
             let lo = max(0, wanted.lowerBound - 1)
@@ -210,5 +229,18 @@ public final class JPEGDecoder: ImageDecoder {
         if s != DAG_OK { throw failure(s) }
         try checkWarnings()
         guard Int(done) == count else { throw .truncated(format: "JPEG", path: source.path) }
+    }
+
+    /// Every row into a new buffer of ``info``'s size, format and colour space.
+    public func decodeAll() throws(DaguerreError) -> PixelBuffer {
+        var out = try PixelBuffer(width: info.width, height: info.height, format: info.pixelFormat, colorSpace: info.colorSpace)
+        _ = try setColumns(0..<info.width)
+        let rowBytes = out.bytesPerRow
+        let height = info.height
+        try out.withUnsafeMutableBytes { (raw) throws(DaguerreError) in
+            guard let base = raw.baseAddress else { return }
+            try readRows(y: 0, count: height, into: base, bytesPerRow: rowBytes)
+        }
+        return out
     }
 }

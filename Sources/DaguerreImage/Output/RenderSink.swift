@@ -6,6 +6,9 @@ import DaguerreFormats
 /// Workers call ``put`` concurrently for disjoint pieces of the current band; the renderer calls
 /// ``endBand(_:)`` between bands on one thread, and ``finish()`` or ``abort()`` at the end.
 protocol RenderSink: AnyObject, Sendable {
+    /// Whether the rows must arrive band by band (a streaming encoder); a sink that only fills
+    /// memory takes every tile of the render in one parallel sweep, with no wait between bands.
+    var needsBands: Bool { get }
     func beginBand(_ band: IntRect)
     /// Work left from the previous band (encoding it), run beside the current band's tiles.
     func backgroundTask() -> (@Sendable () -> Void)?
@@ -20,6 +23,8 @@ protocol RenderSink: AnyObject, Sendable {
 protocol GatheringSink: RenderSink {}
 
 extension GatheringSink {
+    /// Kept band by band: their totals then gather in the order they always have.
+    var needsBands: Bool { true }
     func beginBand(_ band: IntRect) {}
     func backgroundTask() -> (@Sendable () -> Void)? { nil }
     func endBand(_ band: IntRect) throws(DaguerreError) {}
@@ -64,6 +69,7 @@ final class BufferSink: PlanarRenderSink, @unchecked Sendable {
         let dst = base + (y - origin.y) * bytesPerRow + (x - origin.x) * converter.format.bytesPerPixel
         converter.convert(planes: planes, scratch: scratch, into: dst)
     }
+    var needsBands: Bool { false }
     func beginBand(_ band: IntRect) {}
     func backgroundTask() -> (@Sendable () -> Void)? { nil }
     func endBand(_ band: IntRect) throws(DaguerreError) {}
@@ -92,6 +98,7 @@ final class EncoderSink: PlanarRenderSink, @unchecked Sendable {
     /// Rows of the filled buffer waiting to be encoded.
     private var ready: Int?
     private var writeError: DaguerreError?
+    var needsBands: Bool { true }
 
     init(encoder: any ImageEncoder, converter: OutputConverter, width: Int, originX: Int, maxBandRows: Int) {
         self.encoder = encoder

@@ -91,7 +91,9 @@ struct Renderer {
         let tw = min(tileWidth, rect.width)
         let across = (rect.width + tw - 1) / tw
         let tileRowsPerBand = max(1, min(8, (2 * workers + across - 1) / across))
-        let bandHeight = tileHeight * tileRowsPerBand
+        // Bands pace a streaming sink and the file sources' decoding; without either, every
+        // tile goes in one sweep, so the workers wait for each other once, not at every band.
+        let bandHeight = sessions.isEmpty && !sink.needsBands ? rect.height : tileHeight * tileRowsPerBand
         let firstError = Mutex<DaguerreError?>(nil)
 
         var by = rect.y

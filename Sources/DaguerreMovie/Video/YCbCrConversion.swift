@@ -356,7 +356,10 @@ public enum YCbCrConversion {
                 let yr = y + row * yStride
                 let cbr = cb + (row / 2) * cbStride
                 let crr = cr + (row / 2) * crStride
-                for x in 0..<width {
+                let vectorEnd = width & ~7
+                convertRow8(
+                    y: yr, cb: cbr, cr: crr, count: vectorEnd, k: k, into: UnsafeMutableRawPointer(d), shifts: (8 * ro, 8 * go, 8 * bo))
+                for x in vectorEnd..<width {
                     let l = luma[Int(yr[x])]
                     let u = Int(cbr[x / 2])
                     let v = Int(crr[x / 2])
@@ -366,6 +369,47 @@ public enum YCbCrConversion {
                     d[4 * x + 3] = 255
                 }
             }
+        }
+    }
+
+    /// One row's first `count` (a multiple of 8) pixels, eight at a time: the same operations
+    /// in the same order as the per-code tables of ``convertYCbCr``, so the same codes, each
+    /// pixel stored as one 32-bit word with R, G and B at `shifts` and alpha in the top byte.
+    @inline(__always) private static func convertRow8(
+        y: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>, count: Int, k: BackwardCoefficients,
+        into d: UnsafeMutableRawPointer, shifts: (Int, Int, Int)
+    ) {
+        let half = SIMD8<Float>(repeating: 0.5)
+        let low = SIMD8<Float>(repeating: 0)
+        let high = SIMD8<Float>(repeating: 255)
+        let alpha = SIMD8<UInt32>(repeating: 0xFF00_0000)
+        let (rs, gs, bs) = (UInt32(shifts.0), UInt32(shifts.1), UInt32(shifts.2))
+        // A whole number in 0…255 plus 2²³ has that number in its float's low mantissa bits:
+        // the conversion to an integer without the library's generic per-lane one.
+        let magic = SIMD8<Float>(repeating: 8_388_608)
+        let byte = SIMD8<UInt32>(repeating: 0xFF)
+        @inline(__always) func code(_ v: SIMD8<Float>) -> SIMD8<UInt32> {
+            let r = (v + half).rounded(.down)
+            let above = low.replacing(with: r, where: r .> low)
+            let clamped = high.replacing(with: above, where: above .< high)
+            return unsafeBitCast(clamped + magic, to: SIMD8<UInt32>.self) & byte
+        }
+        var x = 0
+        while x < count {
+            let yv = SIMD8<Float>(UnsafeRawPointer(y + x).loadUnaligned(as: SIMD8<UInt8>.self))
+            let c4b = UnsafeRawPointer(cb + x / 2).loadUnaligned(as: SIMD4<UInt8>.self)
+            let c4r = UnsafeRawPointer(cr + x / 2).loadUnaligned(as: SIMD4<UInt8>.self)
+            let ub = SIMD8<Float>(SIMD8<UInt8>(c4b[0], c4b[0], c4b[1], c4b[1], c4b[2], c4b[2], c4b[3], c4b[3]))
+            let vr = SIMD8<Float>(SIMD8<UInt8>(c4r[0], c4r[0], c4r[1], c4r[1], c4r[2], c4r[2], c4r[3], c4r[3]))
+            let l = (yv - k.yOffset) * k.yScale
+            let u = (ub - k.cOffset) * k.cScale
+            let v = (vr - k.cOffset) * k.cScale
+            let r = code(l + k.crToR * v)
+            let g = code(l + k.cbToG * u + k.crToG * v)
+            let b = code(l + k.cbToB * u)
+            let words = (r &<< rs) | (g &<< gs) | (b &<< bs) | alpha
+            (d + 4 * x).storeBytes(of: words, as: SIMD8<UInt32>.self)
+            x += 8
         }
     }
 
