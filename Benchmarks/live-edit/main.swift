@@ -30,17 +30,23 @@ struct Options {
     var json = false
     var only: Set<String> = ["save", "preview"]
     var previewSize = 640.0
+    /// The saved pair's format: jpeg (JPEG + H.264) or heic (HEIC + HEVC).
+    var format = "jpeg"
+    /// Makes the input pair HEIC + HEVC (today's iPhones), converted from the JPEG + H.264 one.
+    var heicInput = false
 
     static let usage = """
         USAGE: live-edit-bench [--reps N] [--fps N] [--seconds S] [--still-size WxH] [--movie-size WxH]
-                               [--still PATH --movie PATH] [--work DIR] [--only save|preview] [--preview-size PX] [--json]
+                               [--still PATH --movie PATH] [--work DIR] [--only save|preview] [--preview-size PX]
+                               [--format jpeg|heic] [--heic-input] [--json]
 
         Edits a Live Photo with a three-filter chain (ExposureAdjust +0.3 EV, GaussianBlur of 8 px
         of the full-size still × renderScale, a vignette from the frame's extent) and times, run by
-        run alternating, saveLivePhoto (full size, JPEG + H.264) and prepareLivePhotoForPlayback at
+        run alternating, saveLivePhoto (full size, JPEG + H.264 or --format) and prepareLivePhotoForPlayback at
         PX (default 640) pixels. Without --still and --movie the pair is made in --work: a
         --still-size JPEG (default 4032x3024) and a --seconds (3) movie of --movie-size
-        (1440x1080) at --fps (30) frames a second.
+        (1440x1080) at --fps (30) frames a second; with --heic-input that pair is then saved once,
+        unedited, as HEIC + HEVC, and the HEIC pair is the input. --format heic saves HEIC + HEVC.
         """
 
     static func parse(_ args: [String]) throws -> Options {
@@ -69,6 +75,10 @@ struct Options {
             case "--json": o.json = true
             case "--only": o.only = Set(try value().split(separator: ",").map(String.init))
             case "--preview-size": o.previewSize = max(16, Double(try value()) ?? 640)
+            case "--format":
+                o.format = try value()
+                guard ["jpeg", "heic"].contains(o.format) else { throw Failure("--format is jpeg or heic") }
+            case "--heic-input": o.heicInput = true
             case "-h", "--help":
                 print(usage)
                 exit(0)
@@ -130,6 +140,25 @@ func makePair(_ o: Options) throws -> (still: String, movie: String) {
     return (still, movie)
 }
 
+/// The JPEG + H.264 pair saved once, unedited, as HEIC + HEVC (kept in --work for later runs).
+func makeHEICPair(_ o: Options, from pair: (still: String, movie: String)) async throws -> (still: String, movie: String) {
+    let base = (pair.still as NSString).deletingPathExtension
+    let still = base + ".HEIC"
+    let movie = base + "-hevc.MOV"
+    if (try? LivePhotoEditingContext(livePhotoEditingInput: ContentEditingInput(
+        still: URL(fileURLWithPath: still), movie: URL(fileURLWithPath: movie)))) != nil
+    {
+        return (still, movie)
+    }
+    let input = ContentEditingInput(still: URL(fileURLWithPath: pair.still), movie: URL(fileURLWithPath: pair.movie))
+    let context = try LivePhotoEditingContext(livePhotoEditingInput: input)
+    let start = now()
+    try await context.saveLivePhoto(
+        to: ContentEditingOutput(contentEditingInput: input, still: URL(fileURLWithPath: still), movie: URL(fileURLWithPath: movie)))
+    FileHandle.standardError.write(Data(String(format: "made the HEIC + HEVC pair in %.1f s: %@, %@\n", now() - start, still, movie).utf8))
+    return (still, movie)
+}
+
 /// The three-filter chain: exposure, a blur scaled by renderScale, a vignette from the extent.
 let chain: LivePhotoFrameProcessor = { (frame) throws(DaguerreError) -> Image in
     let extent = frame.image.extent
@@ -151,7 +180,8 @@ func stats(_ wall: [Double], cpu: [Double]) -> [String: Any] {
 
 do {
     let o = try Options.parse(Array(CommandLine.arguments.dropFirst()))
-    let (stillPath, moviePath) = try o.still.map { ($0, o.movie ?? "") } ?? makePair(o)
+    var (stillPath, moviePath) = try o.still.map { ($0, o.movie ?? "") } ?? makePair(o)
+    if o.heicInput && o.still == nil { (stillPath, moviePath) = try await makeHEICPair(o, from: (stillPath, moviePath)) }
     let input = ContentEditingInput(still: URL(fileURLWithPath: stillPath), movie: URL(fileURLWithPath: moviePath))
     let openStart = now()
     let context = try LivePhotoEditingContext(livePhotoEditingInput: input)
@@ -172,7 +202,7 @@ do {
     var previewCPU: [Double] = []
     for rep in 0..<o.reps {
         if o.only.contains("save") {
-            let still = URL(fileURLWithPath: "\(outDir)/IMG.JPG")
+            let still = URL(fileURLWithPath: "\(outDir)/IMG.\(o.format == "heic" ? "HEIC" : "JPG")")
             let movie = URL(fileURLWithPath: "\(outDir)/IMG.MOV")
             try? FileManager.default.removeItem(at: still)
             try? FileManager.default.removeItem(at: movie)
@@ -205,7 +235,7 @@ do {
             "still": stillPath, "movie": moviePath, "stillWidth": e.width, "stillHeight": e.height,
             "movieWidth": context.movieSize.width, "movieHeight": context.movieSize.height, "frames": frames,
             "duration": context.duration.seconds, "openSeconds": openSeconds, "reps": o.reps, "cores": cores, "peakRSSMiB": peak,
-            "previewTarget": o.previewSize,
+            "previewTarget": o.previewSize, "format": o.format,
         ]
         if !save.isEmpty { result["save"] = stats(save, cpu: saveCPU) }
         if !preview.isEmpty { result["preview"] = stats(preview, cpu: previewCPU) }

@@ -131,9 +131,7 @@ public final class LivePhotoEditingContext: Sendable {
                 let movieURL = folder.appendingPathComponent("preview.MOV")
                 // The still renders beside the movie, as in a save.
                 let stillJob = LivePhotoStillJob { () throws(DaguerreError) -> [UInt8] in
-                    let t0 = Date()
-                    defer { FileHandle.standardError.write("TIMING still \(Date().timeIntervalSince(t0))\n".data(using: .utf8)!) }
-                    return try render.stillData(try render.still(scale: scale), format: .jpeg, identifier: id, adjustment: nil, quality: 0.8)
+                    try render.stillData(try render.still(scale: scale), format: .jpeg, identifier: id, adjustment: nil, quality: 0.8)
                 }
                 defer { stillJob.wait() }
                 let size: (Int, Int)
