@@ -145,8 +145,9 @@ func makeHEICPair(_ o: Options, from pair: (still: String, movie: String)) async
     let base = (pair.still as NSString).deletingPathExtension
     let still = base + ".HEIC"
     let movie = base + "-hevc.MOV"
-    if (try? LivePhotoEditingContext(livePhotoEditingInput: ContentEditingInput(
-        still: URL(fileURLWithPath: still), movie: URL(fileURLWithPath: movie)))) != nil
+    if (try? LivePhotoEditingContext(
+        livePhotoEditingInput: ContentEditingInput(
+            still: URL(fileURLWithPath: still), movie: URL(fileURLWithPath: movie)))) != nil
     {
         return (still, movie)
     }

@@ -162,7 +162,8 @@ public final class LivePhotoEditingContext: Sendable {
             let adjustment = output.adjustmentData
             // The still renders and encodes on its own thread while the movie renders here.
             let stillJob = LivePhotoStillJob { () throws(DaguerreError) -> [UInt8] in
-                try render.stillData(try render.still(scale: 1), format: format, identifier: identifier, adjustment: adjustment, quality: 0.92)
+                try render.stillData(
+                    try render.still(scale: 1), format: format, identifier: identifier, adjustment: adjustment, quality: 0.92)
             }
             defer { stillJob.wait() }
             let sidecar =

@@ -163,7 +163,8 @@ public final class VideoDecoder {
                 depth > 8 ? AV_PIX_FMT_RGBA64LE : AV_PIX_FMT_RGBA)
         }
         guard status >= 0 else {
-            throw .processorFailed(name: "libswscale", reason: "converting a decoded \(name) frame failed (\(FFmpegError.describe(status)))")
+            throw .processorFailed(
+                name: "libswscale", reason: "converting a decoded \(name) frame failed (\(FFmpegError.describe(status)))")
         }
         return out
     }
