@@ -189,7 +189,11 @@ struct LivePhotoRender: Sendable {
             frameSize = (max(2, Int(r.width) & ~1), max(2, Int(r.height) & ~1))
             size = frameSize
         }
-        let space = buffer.colorSpace ?? .sRGB
+        // The movie's tags name BT.709 (sRGB) or Display P3 primaries. Frames decoded in another
+        // space (BT.2020: an iPhone's HLG movie, read as its SDR-compatible picture) render into
+        // Display P3, the widest the tags can name, so the pixels are what the tags say.
+        let decoded = buffer.colorSpace ?? .sRGB
+        let space = VideoColorProperties(colorSpace: decoded).rgbColorSpace == decoded ? decoded : ColorSpace.displayP3
         if out == nil || out?.width != frameSize.0 || out?.height != frameSize.1 {
             out = try PixelBuffer(width: frameSize.0, height: frameSize.1, format: .rgba8, colorSpace: space)
         }

@@ -94,6 +94,92 @@ struct LivePhotoRealFilesTests {
         try await Self.editAndJudge(input, in: dir, name: "edited")
     }
 
+    /// HDR movies (HEVC Main 10, BT.2020, HLG) as the movie of a pair: an iPhone 14 Pro's, and
+    /// ffmpeg's test pattern through libx265 (saturated bars, where the readings differ). The
+    /// edit's H.264 movie is tagged Display P3 and holds what ffmpeg's own colour conversion of
+    /// the source makes of it: BT.2020 through the BT.2020 curve (HLG's SDR-compatible
+    /// picture) to P3 values on the sRGB curve, which Apple tags transfer 1.
+    @Test(
+        "An HDR (BT.2020, HLG) movie edits into a movie whose Display P3 tags say what its pixels are (E7, W5)",
+        arguments: ["iPhone 14 Pro", "libx265 test pattern"])
+    func hdrMovieTags(source name: String) async throws {
+        let dir = try TemporaryDirectory()
+        let pair = try LivePhotoFixtures.makePair(in: dir, frames: 6)
+        var hdrPath = Fixture.thirdParty.appendingPathComponent("media3_iphone14pro_dolbyvision_hdr.mov").path
+        if name != "iPhone 14 Pro" {
+            hdrPath = dir.path("pattern.mov")
+            try Judge.run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15:d=0.4", "-c:v", "libx265", "-x265-params",
+                    "log-level=none", "-pix_fmt", "yuv420p10le", "-color_primaries", "bt2020", "-color_trc", "arib-std-b67",
+                    "-colorspace", "bt2020nc", "-tag:v", "hvc1", hdrPath,
+                ])
+        }
+        let hdr = try MovieReader(path: hdrPath)
+        let video = try #require(hdr.tracks.first { $0.mediaType == .video })
+        // The pair's movie rebuilt around the HDR video, tagged as iPhones tag it: same content
+        // identifier, no still-image time (the still is then the middle frame).
+        let writer = try MovieWriter(fileType: .quickTimeMovie)
+        var format = VideoTrackFormat(
+            width: try #require(video.width), height: try #require(video.height),
+            decoderConfiguration: try #require(video.decoderConfiguration),
+            colorProperties: VideoColorProperties(primaries: 9, transfer: 18, matrix: 9), timescale: video.timescale)
+        format.transform = video.transform
+        let track = try writer.addVideoTrack(format)
+        try writer.appendSamples(of: video, from: hdr, to: track)
+        writer.metadata = try MovieReader(path: pair.moviePath).metadata
+        _ = try writer.finish()
+        let source = dir.path("HDR.MOV")
+        try AtomicFile.write(writer.data, to: source)
+        let input = ContentEditingInput(still: URL(fileURLWithPath: pair.stillPath), movie: URL(fileURLWithPath: source))
+        let context = try LivePhotoEditingContext(livePhotoEditingInput: input)
+        let (stillOut, movieOut) = (URL(fileURLWithPath: dir.path("OUT.JPG")), URL(fileURLWithPath: dir.path("OUT.MOV")))
+        try await context.saveLivePhoto(to: ContentEditingOutput(contentEditingInput: input, still: stillOut, movie: movieOut))
+        let probe = try MovieProbe(movieOut.path)
+        #expect(probe.video?["color_primaries"] as? String == "smpte432", "\(probe.video ?? [:])")
+        // Frame 2 of both, upright, as 8-bit RGB: ffmpeg converts the source's colours itself.
+        func frame(_ path: String, _ filter: String) throws -> [UInt8] {
+            let out = dir.path("frame-\(UUID().uuidString).rgb")
+            try Judge.run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-i", path, "-vf",
+                    "\(filter)select=eq(n\\,2),scale=in_color_matrix=bt709:in_range=tv:out_range=pc,format=rgb24", "-frames:v", "1",
+                    "-f", "rawvideo", out,
+                ])
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        let convert =
+            "colorspace=iprimaries=bt2020:itrc=bt2020-10:ispace=bt2020ncl:irange=tv:primaries=%@:trc=iec61966-2-1:space=bt709:range=tv:format=yuv420p,"
+        let ours = try frame(movieOut.path, "")
+        let expected = try frame(source, String(format: convert, "smpte432"))
+        // The other reading: the BT.2020 numbers left as they are, under P3 tags.
+        let untouched = try frame(source, String(format: convert, "bt2020"))
+        #expect(!ours.isEmpty && expected.count == ours.count && untouched.count == ours.count)
+        let mse = zip(ours, expected).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(max(1, ours.count))
+        let psnr = 10 * log10(255 * 255 / max(mse, 1e-9))
+        // Where the two readings differ by 8 levels or more in a channel (saturated colours):
+        // the mean distance of ours to each.
+        var (toRight, toWrong, counted) = (0.0, 0.0, 0)
+        for p in stride(from: 0, to: min(ours.count, expected.count, untouched.count) - 2, by: 3) {
+            let d = (0..<3).map { abs(Int(expected[p + $0]) - Int(untouched[p + $0])) }.max() ?? 0
+            guard d >= 8 else { continue }
+            counted += 1
+            toRight += (0..<3).reduce(0.0) { $0 + abs(Double(ours[p + $1]) - Double(expected[p + $1])) } / 3
+            toWrong += (0..<3).reduce(0.0) { $0 + abs(Double(ours[p + $1]) - Double(untouched[p + $1])) } / 3
+        }
+        toRight /= Double(max(1, counted))
+        toWrong /= Double(max(1, counted))
+        print(
+            "HDR movie (\(name)) edited: PSNR against ffmpeg's BT.2020 → P3 conversion \(String(format: "%.2f", psnr)) dB; \(counted) pixels where the readings differ: mean distance \(String(format: "%.2f", toRight)) levels to the conversion, \(String(format: "%.2f", toWrong)) to the numbers left in BT.2020"
+        )
+        #expect(psnr >= 30, "the edit's colours against ffmpeg's conversion: \(psnr) dB")
+        if name != "iPhone 14 Pro" {  // the iPhone's scene is nearly grey: the readings agree
+            #expect(counted >= 1000 && toRight < toWrong / 2, "nearer the P3 conversion (\(toRight)) than the numbers left (\(toWrong))")
+        }
+    }
+
     @Test("ExoPlayer's cut-down samples are refused, each naming what is missing; ffmpeg or Pillow fail on them too (E1)")
     func cutDownSamples() async throws {
         let cases: [(String, String)] = [
