@@ -93,7 +93,9 @@ final class FrameHandoff<Item: Sendable>: Sendable {
     func stop() {
         state.withLock { $0.stopped = true }
         // Wakes a producer waiting for a free place; it sees `stopped` and ends.
-        for _ in 0..<depth { free.signal() }
+        // One more than the depth: the semaphore then ends at or above its starting value, as
+        // libdispatch requires when it is freed, even when the producer was waiting on a full queue.
+        for _ in 0...depth { free.signal() }
         finished.wait()
         finished.signal()
     }

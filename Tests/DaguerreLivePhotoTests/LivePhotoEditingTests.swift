@@ -233,7 +233,7 @@ struct LivePhotoEditingTests {
         #expect(dir.contents().sorted() == ["IMG.JPG", "IMG.MOV", "cut.MOV", "plain.jpg"])
     }
 
-    @Test("cancel() and a processor that throws end the save with their error; nothing is written (E5)")
+    @Test("cancel() and a processor that throws end the save and the preview with their error; nothing is written (E5, E6)")
     func cancelAndThrow() async throws {
         let dir = try TemporaryDirectory()
         let pair = try LivePhotoFixtures.makePair(in: dir)
@@ -254,6 +254,22 @@ struct LivePhotoEditingTests {
         }
         let thrown = await #expect(throws: DaguerreError.self) { try await context.saveLivePhoto(to: output) }
         #expect(thrown?.message.contains("no video today") == true)
+        // A preview small enough to shrink the frames runs on three threads (decoding, render,
+        // encoder); an error or a cancellation stops all three and ends the preview with it.
+        let small = Size(width: 160, height: 160)
+        let previewThrown = await #expect(throws: DaguerreError.self) { try await context.prepareLivePhotoForPlayback(targetSize: small) }
+        #expect(previewThrown?.message.contains("no video today") == true)
+        context.frameProcessor = { [weak context] frame in
+            if frame.type == .video, frame.time.seconds > 0.1 { context?.cancel() }
+            return frame.image
+        }
+        let previewCancelled = await #expect(throws: DaguerreError.self) {
+            try await context.prepareLivePhotoForPlayback(targetSize: small)
+        }
+        if case .cancelled = previewCancelled {} else { Issue.record("expected .cancelled, got \(String(describing: previewCancelled))") }
+        context.frameProcessor = nil
+        let preview = try await context.prepareLivePhotoForPlayback(targetSize: small)
+        #expect(preview.size == Size(width: 160, height: 120))
         #expect(dir.contents().sorted() == ["IMG.JPG", "IMG.MOV"])
     }
 }
