@@ -64,7 +64,7 @@ final class FrameHandoff<Item: Sendable>: Sendable {
             if !s.stopped { s.queue.append(.item(item)) }
             return s.stopped
         }
-        if stopped { throw .cancelled(what: "Decoding ahead") }
+        if stopped { throw .cancelled(what: "A stage of the frame pipeline whose consumer stopped") }
         ready.signal()
     }
 
@@ -78,8 +78,9 @@ final class FrameHandoff<Item: Sendable>: Sendable {
             free.signal()
             return item
         case .end:
-            ready.signal()  // every later call sees the end too
+            // Put back, so that every later call sees the end too.
             state.withLock { $0.queue.append(.end) }
+            ready.signal()
             return nil
         case .failure(let error):
             state.withLock { $0.queue.append(.failure(error)) }
