@@ -140,17 +140,13 @@ func makePair(_ o: Options) throws -> (still: String, movie: String) {
     return (still, movie)
 }
 
-/// The JPEG + H.264 pair saved once, unedited, as HEIC + HEVC (kept in --work for later runs).
-func makeHEICPair(_ o: Options, from pair: (still: String, movie: String)) async throws -> (still: String, movie: String) {
+/// The JPEG + H.264 pair saved once, unedited, as HEIC + HEVC (kept in --work for later runs:
+/// a save writes both files or neither, so both there means the pair is whole).
+func makeHEICPair(from pair: (still: String, movie: String)) async throws -> (still: String, movie: String) {
     let base = (pair.still as NSString).deletingPathExtension
     let still = base + ".HEIC"
     let movie = base + "-hevc.MOV"
-    if (try? LivePhotoEditingContext(
-        livePhotoEditingInput: ContentEditingInput(
-            still: URL(fileURLWithPath: still), movie: URL(fileURLWithPath: movie)))) != nil
-    {
-        return (still, movie)
-    }
+    if FileManager.default.fileExists(atPath: still) && FileManager.default.fileExists(atPath: movie) { return (still, movie) }
     let input = ContentEditingInput(still: URL(fileURLWithPath: pair.still), movie: URL(fileURLWithPath: pair.movie))
     let context = try LivePhotoEditingContext(livePhotoEditingInput: input)
     let start = now()
@@ -182,7 +178,7 @@ func stats(_ wall: [Double], cpu: [Double]) -> [String: Any] {
 do {
     let o = try Options.parse(Array(CommandLine.arguments.dropFirst()))
     var (stillPath, moviePath) = try o.still.map { ($0, o.movie ?? "") } ?? makePair(o)
-    if o.heicInput && o.still == nil { (stillPath, moviePath) = try await makeHEICPair(o, from: (stillPath, moviePath)) }
+    if o.heicInput && o.still == nil { (stillPath, moviePath) = try await makeHEICPair(from: (stillPath, moviePath)) }
     let input = ContentEditingInput(still: URL(fileURLWithPath: stillPath), movie: URL(fileURLWithPath: moviePath))
     let openStart = now()
     let context = try LivePhotoEditingContext(livePhotoEditingInput: input)

@@ -134,10 +134,9 @@ public final class LivePhotoEditingContext: Sendable {
                     try render.stillData(try render.still(scale: scale), format: .jpeg, identifier: id, adjustment: nil, quality: 0.8)
                 }
                 defer { stillJob.wait() }
-                let size: (Int, Int)
-                do throws(DaguerreError) {
-                    size = try render.movie(to: movieURL.path, stillScale: scale, identifier: id, bitRateShare: 0.5)
-                } catch { throw stillJob.failure() ?? error }
+                let size = try stillJob.beside { () throws(DaguerreError) in
+                    try render.movie(to: movieURL.path, stillScale: scale, identifier: id, bitRateShare: 0.5)
+                }
                 try AtomicFile.write(try stillJob.value(), to: stillURL.path)
                 return LivePhotoPreview(
                     stillURL: stillURL, movieURL: movieURL, size: Size(width: Double(size.0), height: Double(size.1)),
@@ -171,10 +170,10 @@ public final class LivePhotoEditingContext: Sendable {
             switch output.destination {
             case .pair(let stillURL, let movieURL):
                 let group = try AtomicFileGroup(destinations: [stillURL.path, movieURL.path] + (sidecar.map { [$0.0.path] } ?? []))
-                do throws(DaguerreError) {
+                try stillJob.beside { () throws(DaguerreError) in
                     try render.movie(
                         to: movieURL.path, stillScale: self.media.videoRenderScale, identifier: identifier, codec: format.videoCodec)
-                } catch { throw stillJob.failure() ?? error }
+                }
                 try AtomicFile.write(try stillJob.value(), to: stillURL.path)
                 if let (url, data) = sidecar { try AtomicFile.write(try data.sidecar(), to: url.path) }
                 try group.commit()
@@ -182,9 +181,9 @@ public final class LivePhotoEditingContext: Sendable {
                 let folder = try LivePhotoPreview.makeFolder()
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let movie = folder.appendingPathComponent("movie.MOV").path
-                do throws(DaguerreError) {
+                try stillJob.beside { () throws(DaguerreError) in
                     try render.movie(to: movie, stillScale: self.media.videoRenderScale, identifier: identifier)
-                } catch { throw stillJob.failure() ?? error }
+                }
                 let mp4 = try MotionPhotoVideo.mp4(fromLivePhotoMovie: movie)
                 let micros = Int64((self.media.photoTime.seconds * 1_000_000).rounded())
                 let file = try MotionPhoto.make(primary: try stillJob.value(), video: mp4, presentationTimestampUs: micros)

@@ -58,7 +58,7 @@ struct LivePhotoStill: Sendable {
         guard format == .jpeg, scale <= 0.5, let reduction = [8, 4, 2].first(where: { 1 / Double($0) >= scale }) else {
             return (image, 1)
         }
-        let buffer = try JPEGDecoder(data: bytes, reducedBy: reduction).decodeAll()
+        let buffer = try ImageReader.readAll(JPEGDecoder(data: bytes, reducedBy: reduction))
         let small = try Image(buffer: buffer, colorSpace: buffer.colorSpace ?? colorSpace).oriented(orientation)
         return (small, small.extent.width / image.extent.width)
     }

@@ -11,7 +11,7 @@ import Synchronization
 /// ```swift
 /// let still = LivePhotoStillJob { () throws(DaguerreError) in try render.stillData(try render.still(scale: 1), …) }
 /// defer { still.wait() }
-/// try render.movie(to: moviePath, …)
+/// try still.beside { () throws(DaguerreError) in try render.movie(to: moviePath, …) }
 /// try AtomicFile.write(try still.value(), to: stillPath)
 /// ```
 final class LivePhotoStillJob: Sendable {
@@ -35,9 +35,15 @@ final class LivePhotoStillJob: Sendable {
         finished.signal()
     }
 
-    /// The error that ended the work, or nil when it made the still; waits for it. A save
-    /// reports the still's error before the movie's, as when the still rendered first.
-    func failure() -> DaguerreError? {
+    /// Runs `body` (the movie) while the still renders; when both fail, the still's error is
+    /// the one thrown, as when the still rendered first.
+    @discardableResult
+    func beside<T>(_ body: () throws(DaguerreError) -> T) throws(DaguerreError) -> T {
+        do throws(DaguerreError) { return try body() } catch { throw failure() ?? error }
+    }
+
+    /// The error that ended the work, or nil when it made the still; waits for it.
+    private func failure() -> DaguerreError? {
         do throws(DaguerreError) {
             _ = try value()
             return nil

@@ -230,17 +230,4 @@ public final class JPEGDecoder: ImageDecoder {
         try checkWarnings()
         guard Int(done) == count else { throw .truncated(format: "JPEG", path: source.path) }
     }
-
-    /// Every row into a new buffer of ``info``'s size, format and colour space.
-    public func decodeAll() throws(DaguerreError) -> PixelBuffer {
-        var out = try PixelBuffer(width: info.width, height: info.height, format: info.pixelFormat, colorSpace: info.colorSpace)
-        _ = try setColumns(0..<info.width)
-        let rowBytes = out.bytesPerRow
-        let height = info.height
-        try out.withUnsafeMutableBytes { (raw) throws(DaguerreError) in
-            guard let base = raw.baseAddress else { return }
-            try readRows(y: 0, count: height, into: base, bytesPerRow: rowBytes)
-        }
-        return out
-    }
 }

@@ -63,7 +63,7 @@ final class FFmpegCodecSession {
     /// decoder is `.unsupported` naming `what`.
     static func decoder(
         _ id: AVCodecID, extradata: [UInt8], what: String, decoderName: String, frameThreads: Int = 1,
-        skipsLoopFilter: Bool = false, refused: (String) -> DaguerreError
+        refused: (String) -> DaguerreError
     ) throws(DaguerreError) -> FFmpegCodecSession {
         try FFmpegError.requireLibraries(for: "\(what) decoding")
         dag_av_log_quiet()
@@ -83,7 +83,6 @@ final class FFmpegCodecSession {
         ctx.pointee.extradata_size = Int32(extradata.count)
         ctx.pointee.thread_count = Int32(max(1, frameThreads))
         if frameThreads > 1 { ctx.pointee.thread_type = dag_av_thread_frame() }
-        if skipsLoopFilter { ctx.pointee.skip_loop_filter = AVDISCARD_ALL }
         let status = avcodec_open2(ctx, codec, nil)
         guard status >= 0 else {
             avcodec_free_context(&owned)

@@ -55,8 +55,7 @@ public final class VideoDecoder {
     }
 
     /// A decoder for `configuration`'s stream whose frames are `scale` (0 < scale ≤ 1) of the
-    /// coded size, decoded and converted on `threads` threads (default: one per core). At a
-    /// scale of ½ or less the decoder skips its deblocking filter (preview quality).
+    /// coded size, decoded and converted on `threads` threads (default: one per core).
     public init(
         configuration: VideoDecoderConfiguration, colorProperties: VideoColorProperties? = nil, limits: Limits = .default,
         scale: Double = 1, threads: Int? = nil
@@ -74,11 +73,7 @@ public final class VideoDecoder {
         let codec = configuration.codec
         session = try FFmpegCodecSession.decoder(
             codec == .hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264, extradata: configuration.serialized(), what: name,
-            decoderName: codec == .hevc ? "hevc" : "h264", frameThreads: threads,
-            // Frames shrunk to half size or less (a preview's) skip the deblocking filter: the
-            // area filter that shrinks them averages away more than it smooths, at about a
-            // quarter less decoding time.
-            skipsLoopFilter: scale <= 0.5
+            decoderName: codec == .hevc ? "hevc" : "h264", frameThreads: threads
         ) {
             .corruptData(format: name, detail: "the decoder refused the \(codec.configurationBoxType) parameter sets (\($0))", path: nil)
         }
