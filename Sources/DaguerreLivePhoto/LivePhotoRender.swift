@@ -136,10 +136,17 @@ struct LivePhotoRender: Sendable {
                 let rendered = FrameHandoff<(Int, PixelBuffer)>(depth: 2) { (give) throws(DaguerreError) in
                     defer { decoded.stop() }
                     var size: (Int, Int)?
+                    // Frames go to the encoder's thread, and come back to the pool once encoded.
+                    var pool: PixelBufferPool?
                     while let (k, buffer) = try decoded.next() {
-                        var out: PixelBuffer?
+                        var out = pool?.makeBuffer()
                         try renderFrame(k, buffer, renderScale: renderScale, size: &size, into: &out)
-                        if let out { try give((k, out)) }
+                        guard let out else { continue }
+                        if pool.map({ !$0.matches(out) || $0.colorSpace != out.colorSpace }) ?? true {
+                            pool = try PixelBufferPool(
+                                width: out.width, height: out.height, format: out.format, colorSpace: out.colorSpace, alpha: out.alpha)
+                        }
+                        try give((k, out))
                     }
                 }
                 defer { rendered.stop() }

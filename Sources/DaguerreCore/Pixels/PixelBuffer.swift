@@ -27,11 +27,33 @@ public struct PixelBuffer: Sendable {
         private let memory: ZeroedBuffer
         /// The pixels' bytes (the memory holds at least one).
         let count: Int
+        /// Where the memory goes back to when the last buffer using it is gone.
+        private let pool: PixelBufferPool?
         var pointer: UnsafeMutableRawPointer { memory.pointer }
         init(count: Int) {
             self.count = count
             memory = ZeroedBuffer(byteCount: count)
+            pool = nil
         }
+        init(memory: ZeroedBuffer, count: Int, pool: PixelBufferPool) {
+            self.memory = memory
+            self.count = count
+            self.pool = pool
+        }
+        deinit { pool?.recycle(memory) }
+    }
+
+    /// A buffer over `storage` (a pool's), with the geometry the pool made it for.
+    init(
+        width: Int, height: Int, bytesPerRow: Int, format: PixelFormat, alpha: AlphaMode, colorSpace: ColorSpace?, storage: Storage
+    ) {
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.format = format
+        self.alpha = alpha
+        self.colorSpace = colorSpace
+        self.storage = storage
     }
 
     /// A zero-filled buffer. Throws when the size is over `limits` (checked before allocating).
@@ -43,13 +65,16 @@ public struct PixelBuffer: Sendable {
         self.width = width
         self.height = height
         self.format = format
-        self.bytesPerRow = (width * format.bytesPerPixel + 63) & ~63
+        self.bytesPerRow = Self.alignedRowBytes(width: width, format: format)
         self.alpha = alpha
         self.colorSpace = colorSpace
         storage = Storage(count: bytesPerRow * height)
     }
 
     public var byteCount: Int { bytesPerRow * height }
+
+    /// The row stride of a buffer made here: whole 64-byte lines.
+    static func alignedRowBytes(width: Int, format: PixelFormat) -> Int { (width * format.bytesPerPixel + 63) & ~63 }
 
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(start: storage.pointer, count: storage.count))

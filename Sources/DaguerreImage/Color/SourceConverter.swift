@@ -44,6 +44,33 @@ final class SourceConverter: Sendable {
         iccTransform = icc
     }
 
+    private init(scaling c: SourceConverter, by k: Float) {
+        format = c.format
+        premultiply = c.premultiply
+        transfer = c.transfer
+        lut8 = c.lut8.map { $0 * k }
+        lut16 = []
+        matrix = nil
+        iccTransform = nil
+        summary = c.summary + ", × \(k)"
+    }
+
+    /// This conversion followed by `m`, as one table, when `m` scales R, G and B alike by a
+    /// positive factor (an exposure) and the samples are 8-bit, read by table alone (no matrix,
+    /// no profile, no premultiplication: the scale and the alpha would round in another order).
+    /// Bit for bit what ``LinearMatrix`` gives after the read: its off-diagonal products are +0
+    /// (table values are ≥ 0), so each channel is one rounded product k × table[code]. Nil
+    /// otherwise.
+    func scaled(by m: Matrix3) -> SourceConverter? {
+        let k = Float(m[0, 0])
+        guard !lut8.isEmpty, matrix == nil, iccTransform == nil, !premultiply, k > 0, k.isFinite,
+            m[1, 1] == m[0, 0], m[2, 2] == m[0, 0],
+            m[0, 1] == 0, m[0, 2] == 0, m[1, 0] == 0, m[1, 2] == 0, m[2, 0] == 0, m[2, 1] == 0,
+            lut8.allSatisfy({ $0 >= 0 })
+        else { return nil }
+        return SourceConverter(scaling: self, by: k)
+    }
+
     func convert(_ src: UnsafeRawPointer, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
         if let iccTransform {
             if !format.hasAlpha { out.update(repeating: SIMD4(0, 0, 0, 1), count: count) }

@@ -123,6 +123,15 @@ final class SourceRowProducer: RowProducer {
     }
 }
 
+extension SourceRowProducer {
+    /// This source read through `m` in one pass, when `m` only scales (exposure) and the
+    /// source's table can carry the scale: the same bits as the matrix applied after the read.
+    func scaled(by m: Matrix3) -> SourceRowProducer? {
+        guard let converter = converter.scaled(by: m) else { return nil }
+        return SourceRowProducer(rect: rect, extent: extent, converter: converter, rowAt: rowAt)
+    }
+}
+
 extension SourceRowProducer: PlanarRowSource {
     func planes(_ y: Int, x: Int, into p: PlanarSpan) -> PlanarRead {
         guard converter.convertsToPlanes, y >= extent.y, y < extent.maxY, x >= extent.x, x + p.count <= extent.maxX,

@@ -63,9 +63,9 @@ final class PointwiseNode: ImageNode, @unchecked Sendable {
         if let chain = PlanarChain(top: self, env: context.env) {
             if chain.stages.count == 1, case .matrix(let m) = chain.stages[0] {
                 // One matrix (perhaps folded from several): cheaper interleaved, with no transposes.
-                return MatrixProducer(
-                    rect: rect, dod: pixelExtent.intersection(rect), matrix: LinearMatrix(m),
-                    input: try context.producer(of: chain.base, rect: rect))
+                let input = try context.producer(of: chain.base, rect: rect)
+                if let source = input as? SourceRowProducer, let scaled = source.scaled(by: m) { return scaled }
+                return MatrixProducer(rect: rect, dod: pixelExtent.intersection(rect), matrix: LinearMatrix(m), input: input)
             }
             return PlanarChainProducer(
                 rect: rect, dod: pixelExtent.intersection(rect), input: try context.producer(of: chain.base, rect: rect),

@@ -129,10 +129,41 @@ extension SeparableConvolutionNode {
         var w = (0...r).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let sum = w[0] + 2 * w.dropFirst().reduce(0, +)
         w = w.map { $0 / sum }
-        return w.map { Float($0) }
+        return preservingOne(w.map { Float($0) })
     }
     /// A normalised box of `2r + 1` taps.
     static func boxWeights(radius r: Int) -> [Float] {
-        [Float](repeating: 1 / Float(2 * r + 1), count: r + 1)
+        preservingOne([Float](repeating: 1 / Float(2 * r + 1), count: r + 1))
+    }
+
+    /// `w` with its centre weight moved by the fewest ulps that make ``symmetric`` give exactly 1
+    /// for a constant 1: rounded to floats, normalised weights sum to 1 ± an ulp, and an opaque
+    /// image blurred came out with alphas of 0.99999994, which every later stage then treated as
+    /// translucent (an unpremultiply per pixel on output). Changes no weight by more than a few
+    /// ulps; unchanged when no nearby centre weight does it.
+    static func preservingOne(_ w: [Float]) -> [Float] {
+        guard w.count > 1 else { return w }
+        // The loop's own order: the centre times the sample, then one FMA per pair of taps.
+        func sum(_ w0: Float) -> Float {
+            var acc = 1 * w0
+            for k in 1..<w.count { acc.addProduct(1 + 1, w[k]) }
+            return acc
+        }
+        var out = w
+        var below = w[0]
+        var above = w[0]
+        for _ in 0...8 {
+            if sum(below) == 1 {
+                out[0] = below
+                return out
+            }
+            if sum(above) == 1 {
+                out[0] = above
+                return out
+            }
+            below = below.nextDown
+            above = above.nextUp
+        }
+        return w
     }
 }

@@ -109,7 +109,7 @@ final class OutputConverter: Sendable {
             return
         }
         let needsUnpremultiply = alphaOutput != .none
-        if needsUnpremultiply && (!transfer.isLinear || !lut8.isEmpty) || alphaOutput == .straight {
+        if needsUnpremultiply && (!transfer.isLinear || !lut8.isEmpty) || alphaOutput == .straight, !Self.isOpaque(px, count: count) {
             // Without a branch (blends give alphas that are 1 and not 1 in no pattern): a pixel
             // left alone is divided by 1, which changes no bit.
             for i in 0..<count {
@@ -150,6 +150,26 @@ final class OutputConverter: Sendable {
             }
         }
         PixelPack.pack(px, count: count, format: format, into: dst)
+    }
+
+    /// Whether every alpha in the span is exactly 1 (an opaque image's row, which needs no
+    /// unpremultiply): four pixels compared per step, alpha lanes only.
+    static func isOpaque(_ px: UnsafePointer<SIMD4<Float>>, count: Int) -> Bool {
+        let raw = UnsafeRawPointer(px)
+        let ones = SIMD16<Float>(repeating: 1)
+        // Colour lanes are made 1 before the comparison.
+        let colour = SIMD16<Int32>(1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0) .!= 0
+        var i = 0
+        while i &+ 4 <= count {
+            let v = raw.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self)
+            if any(v.replacing(with: 1, where: colour) .!= ones) { return false }
+            i &+= 4
+        }
+        while i < count {
+            if px[i].w != 1 { return false }
+            i &+= 1
+        }
+        return true
     }
 
     /// RGB16: curve + rounding + clamping in one table lookup per channel.

@@ -41,6 +41,9 @@ public final class VideoDecoder {
     /// The libswscale context of the frames so far, made again when their format changes.
     private var scaler: OpaquePointer?
     private var scalerKey: ScalerKey?
+    /// The frames' buffers, recycled once the caller lets go of them; made again when the
+    /// frames' size, depth or colour space changes.
+    private var pool: PixelBufferPool?
 
     /// What a libswscale context was made for.
     private struct ScalerKey: Hashable {
@@ -145,11 +148,13 @@ public final class VideoDecoder {
             let planes = YCbCrConversion.Planes420(
                 y: UnsafeRawPointer(y), yStride: Int(f.pointee.linesize.0), cb: UnsafeRawPointer(cb), cbStride: Int(f.pointee.linesize.1),
                 cr: UnsafeRawPointer(cr), crStride: Int(f.pointee.linesize.2), width: w, height: h, bitDepth: depth)
-            return try YCbCrConversion.makeRGBA(planes, matrix: matrix, fullRange: full, colorSpace: space)
+            var out = try buffer(outW, outH, deep: depth > 8, space: space)
+            YCbCrConversion.convert(planes, matrix: matrix, fullRange: full, into: &out)
+            return out
         }
         let scaler = try self.scaler(
             for: ScalerKey(width: w, height: h, format: format, matrix: matrix, fullRange: full), output: (outW, outH), deep: depth > 8)
-        var out = try PixelBuffer(width: outW, height: outH, format: depth > 8 ? .rgba16 : .rgba8, colorSpace: space, alpha: .straight)
+        var out = try buffer(outW, outH, deep: depth > 8, space: space)
         let rowBytes = out.bytesPerRow
         let status = out.withUnsafeMutableBytes { raw -> Int32 in
             guard let base = raw.baseAddress else { return -1 }
@@ -162,6 +167,20 @@ public final class VideoDecoder {
                 name: "libswscale", reason: "converting a decoded \(name) frame failed (\(FFmpegError.describe(status)))")
         }
         return out
+    }
+
+    /// An output frame from the pool (every pixel of it is written before it is returned).
+    private func buffer(_ width: Int, _ height: Int, deep: Bool, space: ColorSpace?) throws(DaguerreError) -> PixelBuffer {
+        let format: PixelFormat = deep ? .rgba16 : .rgba8
+        if let pool, pool.width == width, pool.height == height, pool.format == format, pool.colorSpace == space {
+            return pool.makeBuffer()
+        }
+        // Alpha is always opaque, where straight and premultiplied are the same pixels; saying
+        // premultiplied spares the engine a premultiplication on every read.
+        let made = try PixelBufferPool(
+            width: width, height: height, format: format, colorSpace: space, alpha: .premultiplied, limits: limits)
+        pool = made
+        return made.makeBuffer()
     }
 
     /// The libswscale context for frames like `key`, made on first use and again when the

@@ -256,13 +256,11 @@ public enum YCbCrConversion {
         var bitDepth: Int
     }
 
-    /// The pointer-level backward conversion: RGBA8 from 8-bit planes, RGBA16 from deeper ones.
-    static func makeRGBA(_ p: Planes420, matrix: UInt16, fullRange: Bool, colorSpace: ColorSpace?) throws(DaguerreError)
-        -> PixelBuffer
-    {
+    /// The pointer-level backward conversion into `out`, of the planes' size: RGBA8 from 8-bit
+    /// planes, RGBA16 from deeper ones.
+    static func convert(_ p: Planes420, matrix: UInt16, fullRange: Bool, into out: inout PixelBuffer) {
         let deep = p.bitDepth > 8
-        var out = try PixelBuffer(
-            width: p.width, height: p.height, format: deep ? .rgba16 : .rgba8, colorSpace: colorSpace, alpha: .straight)
+        assert(out.width == p.width && out.height == p.height && out.format == (deep ? .rgba16 : .rgba8))
         let rowBytes = out.bytesPerRow
         out.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
@@ -293,7 +291,6 @@ public enum YCbCrConversion {
                 }
             }
         }
-        return out
     }
 
     /// The backward matrix for samples of `bitDepth` bits to R'G'B' in 0…`maximum`: luma and
