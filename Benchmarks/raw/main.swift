@@ -1,6 +1,6 @@
 // raw-bench: the in-process half of the RAW benchmark (SPEC X7). `make-dng` writes the
 // benchmark's Bayer DNG from the virtual camera at any sensor size (the whole-process runs are
-// daguerre-bench's `raw` scenario); `make-xtrans-dng` an X-Trans DNG of the Kodak photographs
+// daguerre-bench's `raw` scenario), or with `--xtrans` the virtual X-Trans camera's; `make-xtrans-dng` an X-Trans DNG of the Kodak photographs
 // (the `rawxtrans` scenario); `make-kodak-dng` a Bayer DNG of them in uncompressed strips,
 // without a NoiseProfile (the `rawkodak` scenario); `draft` times interactive draft re-renders after a
 // parameter change, the way an editor's slider drives them; `develop` times full-size develops
@@ -28,8 +28,8 @@ func median(_ v: [Double]) -> Double {
 /// settles on a binned stream first, then one full-size raw still becomes the DNG.
 /// `push` (EV) multiplies the raw samples before writing, clipping at the white level: a DNG
 /// with blown highlights, for the draft's highlight path.
-func makeDNG(width w: Int, height h: Int, lux: Double, push: Double, output: String) throws {
-    var profile = VirtualCameraProfile.back
+func makeDNG(width w: Int, height h: Int, lux: Double, push: Double, xTrans: Bool, output: String) throws {
+    var profile = xTrans ? VirtualCameraProfile.xTrans : VirtualCameraProfile.back
     profile.sensor.width = w
     profile.sensor.height = h
     let stream = SensorReadoutMode(width: w / 4 / 2 * 2, height: h / 4 / 2 * 2, maxFrameRate: 30)
@@ -45,7 +45,7 @@ func makeDNG(width w: Int, height h: Int, lux: Double, push: Double, output: Str
         let gain = pow(2, push)
         for y in 0..<mosaic.height {
             for x in 0..<mosaic.width {
-                let b = black[(y & 1) * 2 + (x & 1)]
+                let b = black[xTrans ? 0 : (y & 1) * 2 + (x & 1)]
                 let i = y * mosaic.width + x
                 mosaic.samples[i] = UInt16(min(white, b + (Double(mosaic.samples[i]) - b) * gain).rounded())
             }
@@ -54,7 +54,7 @@ func makeDNG(width w: Int, height h: Int, lux: Double, push: Double, output: Str
     }
     try DNGWriter.write(dng, to: output)
     let m = frame.metadata
-    print(String(format: "%@: %d×%d, 1/%.0f s, ISO %.0f", output, w, h, 1 / m.exposureDuration, m.iso))
+    print(String(format: "%@: %d×%d %@, 1/%.0f s, ISO %.0f", output, w, h, xTrans ? "X-Trans" : "Bayer", 1 / m.exposureDuration, m.iso))
 }
 
 /// A DNG of real photographs: the Kodak crops (500×500) tiled across the sensor (linear light;
@@ -186,11 +186,11 @@ do {
         guard let w = value("--width", in: args).flatMap(Int.init), let h = value("--height", in: args).flatMap(Int.init),
             let out = value("--out", in: args), w >= 64, h >= 64, w % 2 == 0, h % 2 == 0
         else {
-            fail("usage: raw-bench make-dng --width W --height H --out FILE.dng [--lux L] [--push EV]   (even W, H ≥ 64)")
+            fail("usage: raw-bench make-dng --width W --height H --out FILE.dng [--lux L] [--push EV] [--xtrans]   (even W, H ≥ 64)")
         }
         try makeDNG(
             width: w, height: h, lux: value("--lux", in: args).flatMap(Double.init) ?? 300,
-            push: value("--push", in: args).flatMap(Double.init) ?? 0, output: out)
+            push: value("--push", in: args).flatMap(Double.init) ?? 0, xTrans: args.contains("--xtrans"), output: out)
     case "make-xtrans-dng":
         guard let w = value("--width", in: args).flatMap(Int.init), let h = value("--height", in: args).flatMap(Int.init),
             let out = value("--out", in: args), w >= 64, h >= 64

@@ -8,11 +8,13 @@ import Foundation
 import Testing
 
 /// RAWFilter's colour at default settings: DNGs of the virtual
-/// camera's chart under D65 and tungsten develop to the chart's truth within mean ΔE2000 2.0.
+/// camera's chart under D65 and tungsten, and of the virtual X-Trans camera's under D65, develop
+/// to the chart's truth within mean ΔE2000 2.0.
 @Suite struct RAWColorTests {
-    /// A settled frame of the chart from a small virtual back camera, as a DNG.
-    static func chartDNG(_ light: Illuminant, width w: Int = 1008, height h: Int = 756) throws -> DNGImage {
-        var profile = VirtualCameraProfile.back
+    /// A settled frame of the chart from a small virtual back camera (or the X-Trans camera), as
+    /// a DNG.
+    static func chartDNG(_ light: Illuminant, width w: Int = 1008, height h: Int = 756, xTrans: Bool = false) throws -> DNGImage {
+        var profile = xTrans ? VirtualCameraProfile.xTrans : VirtualCameraProfile.back
         profile.sensor.width = w
         profile.sensor.height = h
         profile.modes = [SensorReadoutMode(width: w, height: h, maxFrameRate: 30)]
@@ -26,11 +28,12 @@ import Testing
     }
 
     @Test(
-        "Virtual-camera chart DNGs develop to the chart's truth at default settings: mean ΔE2000 ≤ 2.0 under D65 and under tungsten",
-        arguments: [Illuminant.d65, .tungsten])
-    func chart(light: Illuminant) throws {
+        "Virtual-camera chart DNGs develop to the chart's truth at default settings: mean ΔE2000 ≤ 2.0 under D65 and under tungsten, and from the X-Trans camera",
+        arguments: [(Illuminant.d65, false), (.tungsten, false), (.d65, true)])
+    func chart(light: Illuminant, xTrans: Bool) throws {
         let (w, h) = (1008, 756)
-        let dng = try Self.chartDNG(light, width: w, height: h)
+        let dng = try Self.chartDNG(light, width: w, height: h, xTrans: xTrans)
+        if xTrans, case .mosaic(let m) = dng.rawData { #expect(m.xTrans == .standard) }
         let raw = try RAWFilter(dng: dng)
         let image = try raw.outputImage()
         let pixels = try LinearPixels(image)
@@ -56,7 +59,7 @@ import Testing
         let des = try ImageMeasures.deltaE2000(truth: truth, measured: measured, white: Illuminant.d65.whiteXYZ, exposureReference: 21)
         let mean = des.reduce(0, +) / Double(des.count)
         print(
-            "RAWFilter chart under \(light): white balance \(Int(raw.neutralTemperature)) K tint \(Int(raw.neutralTint)); mean ΔE2000 \(mean), max \(des.max() ?? 0)"
+            "RAWFilter chart under \(light)\(xTrans ? " (X-Trans)" : ""): white balance \(Int(raw.neutralTemperature)) K tint \(Int(raw.neutralTint)); mean ΔE2000 \(mean), max \(des.max() ?? 0)"
         )
         #expect(mean <= 2.0, "mean ΔE2000 \(mean): \(des)")
     }

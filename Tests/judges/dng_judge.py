@@ -65,6 +65,7 @@ def develop(path, spec_path):
     import colour
     spec = json.load(open(spec_path))
     with rawpy.imread(path) as r:
+        pattern = r.raw_pattern.tolist() if r.raw_pattern is not None else None
         rgb = r.postprocess(use_camera_wb=True, output_color=rawpy.ColorSpace.sRGB, gamma=(1, 1),
                             no_auto_bright=True, output_bps=16, user_flip=0, adjust_maximum_thr=0.0,
                             demosaic_algorithm=rawpy.DemosaicAlgorithm.AHD)
@@ -79,7 +80,7 @@ def develop(path, spec_path):
         lab_out = colour.XYZ_to_Lab(xyz, white)
         lab_truth = colour.XYZ_to_Lab(np.array(p["xyz"]), white)
         des.append(float(colour.delta_E(lab_truth, lab_out, method="CIE 2000")))
-    print(json.dumps({"mean": float(np.mean(des)), "max": float(np.max(des)), "per_patch": des}))
+    print(json.dumps({"mean": float(np.mean(des)), "max": float(np.max(des)), "per_patch": des, "raw_pattern": pattern}))
 
 
 def strips(out, active_area=None):

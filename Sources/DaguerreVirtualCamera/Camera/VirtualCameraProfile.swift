@@ -44,4 +44,13 @@ public struct VirtualCameraProfile: Sendable, Equatable {
             SensorReadoutMode(width: 1280, height: 960, maxFrameRate: 30), SensorReadoutMode(width: 2576, height: 1932, maxFrameRate: 15),
         ],
         hasFlash: false, flashLuxSecondsAtOneMetre: 0)
+
+    /// A 26 MP APS-C X-Trans camera (SPEC X6): full-resolution stills are X-Trans mosaics (raw
+    /// files with a 6×6 CFA); its 1920×1080 stream and metering read out binned, as Bayer.
+    public static let xTrans = VirtualCameraProfile(
+        name: "X-Trans Camera", sensor: .xTransCamera, lens: .xTransCamera,
+        modes: [
+            SensorReadoutMode(width: 1920, height: 1080, maxFrameRate: 30), SensorReadoutMode(width: 6240, height: 4160, maxFrameRate: 8),
+        ],
+        hasFlash: false, flashLuxSecondsAtOneMetre: 0)
 }

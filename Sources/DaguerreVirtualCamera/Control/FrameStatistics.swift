@@ -22,7 +22,7 @@ public struct FrameStatistics: Sendable {
         self.rows = rows
         let black = m.blackLevel.reduce(0, +) / 4
         let range = max(1, Double(m.whiteLevel) - black)
-        let cfa = m.pattern.cfaPattern.map(Int.init)
+        let cfa = SensorFilterColors(pattern: m.pattern, xTrans: m.xTrans)
         var cells = [SIMD3<Double>](repeating: .zero, count: columns * rows)
         var clipped = 0
         var total = 0
@@ -32,12 +32,13 @@ public struct FrameStatistics: Sendable {
             for cx in 0..<columns {
                 var sum = SIMD3<Double>.zero
                 var n = SIMD3<Double>.zero
-                // One 2×2 quad in four each way: a sixteenth of the photosites, plenty for 3A.
+                // One 2×2 quad in four each way: a sixteenth of the photosites, plenty for 3A (on
+                // X-Trans the quads' places cycle through the 6×6 block, so every colour is read).
                 for y in stride(from: cy * ch & ~1, to: min(m.height - 1, (cy + 1) * ch), by: 8) {
                     for x in stride(from: cx * cw & ~1, to: min(m.width - 1, (cx + 1) * cw), by: 8) {
                         for k in 0..<4 {
                             let v = Double(m.samples[(y + k / 2) * m.width + x + k % 2])
-                            let c = cfa[k]
+                            let c = cfa.color(x: x + k % 2, y: y + k / 2)
                             sum[c] += (v - black) / range
                             n[c] += 1
                             if v >= Double(m.whiteLevel) * 0.98 { clipped += 1 }

@@ -34,6 +34,11 @@ public struct VideoISP: Sendable {
         _ m: BayerImage, whiteBalance: SIMD3<Double>, fullRange: Bool = true,
         exposureScale: Double = 1.3
     ) throws(DaguerreError) -> PlanarYCbCr420Buffer {
+        guard m.xTrans == nil else {
+            throw .unsupported(
+                feature: "The video ISP on an X-Trans mosaic (its bilinear demosaic is for Bayer blocks)",
+                hint: "Develop an X-Trans frame with RAWFilter, or stream a binned mode, which reads out as Bayer.")
+        }
         let w = m.width
         let h = m.height
         var colour = VideoColorProperties.bt709

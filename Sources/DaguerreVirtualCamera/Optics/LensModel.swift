@@ -29,6 +29,10 @@ public struct LensModel: Sendable, Equatable {
     public static let frontCamera = LensModel(
         vignetting: 0.3, blurSigmaPixels: 0.8, distortionK1: -0.02, focalLength: 2.87,
         focalLengthIn35mm: 32, hasStabilization: false, stabilizationReduction: 0)
+    /// A 23 mm f/2.8 prime on APS-C (35 mm equivalent), for the X-Trans camera.
+    public static let xTransCamera = LensModel(
+        vignetting: 0.25, blurSigmaPixels: 0.8, distortionK1: -0.01, focalLength: 23,
+        focalLengthIn35mm: 35, hasStabilization: false, stabilizationReduction: 0)
 
     /// Where the lens images the field point at normalized radius-vector `p` (centre 0,
     /// corners at radius 1): barrel distortion pulls points inward.

@@ -1,4 +1,4 @@
-// The parameters of a simulated CMOS Bayer sensor (SPEC C4, R1): geometry, light sensitivity,
+// The parameters of a simulated CMOS sensor, Bayer or X-Trans (SPEC C4, R1, X6): geometry, light sensitivity,
 // full well, the noise sources before and after the analog gain, black level, fixed-pattern
 // noise (PRNU, DSNU), the ADC and the rolling-shutter readout.
 import DaguerreCore
@@ -21,6 +21,10 @@ public struct SensorModel: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var pattern: BayerPattern
+    /// Fujifilm's 6×6 colour filter (then `pattern` does not describe the full readout), or nil
+    /// for a Bayer sensor. Binned readouts (video and metering modes) are Bayer either way: the
+    /// simulator's video ISP demosaics Bayer mosaics only.
+    public var xTrans: XTransPattern? = nil
     /// Pixel pitch in micrometres (sets the light collected per photosite).
     public var pixelPitchMicrometres: Double
     /// Photons converted to electrons, including the colour filter's average transmission.
@@ -62,6 +66,22 @@ public struct SensorModel: Sendable, Equatable {
         fullWellElectrons: 5000, readNoiseElectrons: 2.6, postGainReadNoiseDN: 0.5, blackLevelDN: 33, prnu: 0.01,
         dsnuElectrons: 0.5, baseISO: 25, maxAnalogGain: 64, readoutTime: 0.030, patternSeed: 0xF407)
 
+    /// 26 MP APS-C X-Trans, 3.76 µm, f/2.8: a Fujifilm X-series class camera (6240×4160, a
+    /// 14-bit ADC), for X-Trans raw files whose scene is known.
+    public static let xTransCamera: SensorModel = {
+        var s = SensorModel(
+            width: 6240, height: 4160, pattern: .rggb, pixelPitchMicrometres: 3.76, quantumEfficiency: 0.5, fNumber: 2.8,
+            fullWellElectrons: 45000, readNoiseElectrons: 3, postGainReadNoiseDN: 1.2, blackLevelDN: 1024, prnu: 0.006,
+            dsnuElectrons: 0.5, baseISO: 160, maxAnalogGain: 80, readoutTime: 0.05, patternSeed: 0xF0F1)
+        s.adcBits = 14
+        s.storedBits = 14
+        s.xTrans = .standard
+        return s
+    }()
+
+    /// The colour each photosite of the full readout reads.
+    public var filterColors: SensorFilterColors { SensorFilterColors(pattern: pattern, xTrans: xTrans) }
+
     /// Electrons per 10-bit DN at unity gain: the full well spans the ADC range above black.
     public var electronsPerDN: Double { fullWellElectrons / (Double((1 << adcBits) - 1) - blackLevelDN) }
 
@@ -90,6 +110,7 @@ public struct SensorModel: Sendable, Equatable {
         var s = self
         let area = Double(width) * fieldSpan.x * Double(height) * fieldSpan.y / Double(w * h)
         s.readoutTime = readoutTime * fieldSpan.y
+        if (w, h) != (width, height) { s.xTrans = nil }
         s.width = w
         s.height = h
         s.pixelPitchMicrometres = pixelPitchMicrometres * area.squareRoot()

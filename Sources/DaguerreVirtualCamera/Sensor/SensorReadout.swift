@@ -51,7 +51,7 @@ enum SensorReadout {
         let prnu = Float(s.prnu)
         let dsnu = Float(s.dsnuElectrons)
         let table = GaussianTable.shared.values
-        let channel = s.pattern.cfaPattern.map(Int.init)
+        let channel = s.filterColors
         let exposure = Float(q.exposure)
         var samples = [UInt16](repeating: 0, count: count)
         samples.withUnsafeMutableBufferPointer { out in
@@ -92,7 +92,7 @@ enum SensorReadout {
                                     for x in 0..<w {
                                         let i = y * w + x
                                         let d = max(q.optical.distance[i], 0.1)
-                                        light[x] += flash.optical.planes[channel[(y & 1) * 2 + (x & 1)]][i] * pulse / (d * d)
+                                        light[x] += flash.optical.planes[channel.color(x: x, y: y)][i] * pulse / (d * d)
                                     }
                                 }
                                 let readSigma = readVar.squareRoot()
@@ -131,10 +131,12 @@ enum SensorReadout {
             }
         }
         let storedBlack = s.blackLevelDN * Double(s.storedScale)
-        return try BayerImage(
+        var mosaic = try BayerImage(
             width: w, height: h, pattern: s.pattern, bitsPerSample: s.storedBits, samples: samples,
             blackLevel: [storedBlack, storedBlack, storedBlack, storedBlack],
             whiteLevel: Int(maxDN) * Int(s.storedScale))
+        mosaic.xTrans = s.xTrans
+        return mosaic
     }
 
     /// The positions a row's photosites sample during its exposure (in mode pixels) and the
@@ -168,7 +170,8 @@ enum SensorReadout {
     /// Replaces one tap's scene light with a moving disc's where the disc covers row `y`.
     static func overlay(
         _ o: MovingObject, response: SIMD3<Float>, tap: SIMD2<Double>, time: Double, y: Int,
-        into light: UnsafeMutablePointer<Float>, planes: [UnsafePointer<Float>], cfa: [Int], w: Int, h: Int, span: SIMD2<Double>
+        into light: UnsafeMutablePointer<Float>, planes: [UnsafePointer<Float>], cfa: SensorFilterColors, w: Int, h: Int,
+        span: SIMD2<Double>
     ) {
         let p = o.position(at: time)
         // Field → mode pixels (centred crop), then the camera's shift (the image moves against it).
@@ -189,7 +192,7 @@ enum SensorReadout {
         let ix = Int(fx0)
         let fx = Float(tap.x - fx0)
         for x in x0...x1 {
-            let c = cfa[(y & 1) * 2 + (x & 1)]
+            let c = cfa.color(x: x, y: y)
             let plane = planes[c]
             let a = min(max(x + ix, 0), w - 1)
             let b = min(a + 1, w - 1)
@@ -199,10 +202,12 @@ enum SensorReadout {
         }
     }
 
-    /// Adds one tap's light to `light`: the planes of the row's two CFA colours, shifted by
-    /// `tap` (mode pixels) with bilinear weights, edges clamped.
+    /// Adds one tap's light to `light`: the planes of the row's CFA colours (two on a Bayer
+    /// row, three on an X-Trans row), shifted by `tap` (mode pixels) with bilinear weights,
+    /// edges clamped.
     static func accumulate(
-        _ tap: SIMD2<Double>, y: Int, into light: UnsafeMutablePointer<Float>, planes: [UnsafePointer<Float>], cfa: [Int], w: Int, h: Int
+        _ tap: SIMD2<Double>, y: Int, into light: UnsafeMutablePointer<Float>, planes: [UnsafePointer<Float>], cfa: SensorFilterColors,
+        w: Int, h: Int
     ) {
         let sy = min(max(Double(y) + tap.y, 0), Double(h - 1))
         let y0 = Int(sy)
@@ -217,24 +222,24 @@ enum SensorReadout {
         let w11 = fx * fy
         if fx == 0, fy == 0 {
             // A whole-pixel shift (always, on a tripod): one load per photosite.
-            for parity in 0..<2 {
-                let r0 = planes[cfa[(y & 1) * 2 + parity]] + y0 * w
-                var x = parity
+            for phase in 0..<cfa.period {
+                let r0 = planes[cfa.color(x: phase, y: y)] + y0 * w
+                var x = phase
                 while x < w {
                     light[x] += r0[min(max(x + ix, 0), w - 1)]
-                    x += 2
+                    x += cfa.period
                 }
             }
             return
         }
-        for parity in 0..<2 {
-            let plane = planes[cfa[(y & 1) * 2 + parity]]
+        for phase in 0..<cfa.period {
+            let plane = planes[cfa.color(x: phase, y: y)]
             let r0 = plane + y0 * w
             let r1 = plane + y1 * w
             // Columns whose source pair lies inside the row need no clamping.
             let lo = max(0, -ix)
             let hi = min(w, w - 1 - ix)
-            var x = parity
+            var x = phase
             while x < w {
                 let a: Int
                 let b: Int
@@ -246,7 +251,7 @@ enum SensorReadout {
                     b = min(a + 1, w - 1)
                 }
                 light[x] += w00 * r0[a] + w01 * r0[b] + w10 * r1[a] + w11 * r1[b]
-                x += 2
+                x += cfa.period
             }
         }
     }
