@@ -54,8 +54,8 @@ extension RAWFilter {
             if !settings.gainMaps.isEmpty { key += " gain maps \(settings.gainMaps.count)" }
         }
         var sharpening: NoiseReductionSharpening?
-        if let blockStep = version.noiseReductionBlockStep, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, !xTrans, let mosaic {
-            let profile = try noiseProfile()
+        if let blockStep = version.noiseReductionBlockStep, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, let mosaic {
+            let profile = xTrans ? xTransNoiseProfile() : try noiseProfile()
             if profile.hasNoise {
                 let controls = try noiseReductionControls
                 settings.noiseReduction = NoiseReductionSettings(
@@ -64,7 +64,7 @@ extension RAWFilter {
                 key += " nr \(luminanceNoiseReductionAmount) \(profile.planes.map { "\($0.scale),\($0.offset)" })" + controls.sourceKey
                 if controls.sharpness > 0 {
                     let noise = NoiseReductionSharpening.luminanceNoise(
-                        profile: profile, cfaPattern: mosaic.pattern.cfaPattern,
+                        profile: profile, cfaPattern: xTrans ? CFANoiseProfile.xTransColors : mosaic.pattern.cfaPattern,
                         matrix: settings.matrix, neutral: settings.neutral)
                     sharpening = NoiseReductionSharpening(amount: controls.sharpness, luminanceNoise: noise)
                 }
@@ -160,21 +160,26 @@ extension RAWFilter {
         return try image.oriented(orientation)
     }
 
-    /// What an X-Trans develop lacks: raw noise reduction (DCT4-2S works on the four planes of a
-    /// 2×2 Bayer block). The default amount leaves it out; asking for it by any other amount or
-    /// control says so.
+    /// What an X-Trans develop lacks: a noise estimate. Raw noise reduction runs on X-Trans
+    /// mosaics (``XTransNoiseReduction``) with the file's NoiseProfile; a file without one
+    /// develops without it at the default amount, and asking for it by any other amount or
+    /// control says why it cannot run.
     func checkXTransOptions() throws(DaguerreError) {
         let controls = try noiseReductionControls
-        guard luminanceNoiseReductionAmount == 0 || luminanceNoiseReductionAmount == Self.defaultLuminanceNoiseReductionAmount,
-            controls.isNeutral
-        else {
-            throw .unsupported(
-                feature:
-                    "raw noise reduction (luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount), its sharpness, contrast and detail) on an X-Trans mosaic",
-                hint:
-                    "Noise reduction works on 2×2 Bayer mosaics; for X-Trans leave it at its default (off) and use colorNoiseReductionAmount."
-            )
-        }
+        let asked = luminanceNoiseReductionAmount != Self.defaultLuminanceNoiseReductionAmount && luminanceNoiseReductionAmount > 0
+        guard asked || !controls.isNeutral, !xTransNoiseProfile().hasNoise else { return }
+        throw .unsupported(
+            feature:
+                "raw noise reduction (luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount), its sharpness, contrast and detail) on an X-Trans mosaic without a NoiseProfile",
+            hint:
+                "X-Trans noise reduction needs the file's DNG NoiseProfile (the noise estimator reads 2×2 Bayer planes); without one, leave it at its default (off for such files) and use colorNoiseReductionAmount."
+        )
+    }
+
+    /// An X-Trans file's noise, each colour's model from its DNG NoiseProfile (planes indexed by
+    /// colour: ``CFANoiseProfile/xTransColors``); noise-free when the file states none.
+    func xTransNoiseProfile() -> CFANoiseProfile {
+        CFANoiseProfile(dng: header.color.noiseProfile, cfaPattern: CFANoiseProfile.xTransColors) ?? .noiseFree
     }
 
     /// Core Image's fine noise-reduction controls, validated (each finite, 0…1).

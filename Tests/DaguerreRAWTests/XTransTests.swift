@@ -263,7 +263,9 @@ import Testing
         #expect(half.width == 48)
     }
 
-    @Test("Raw noise reduction asked for on an X-Trans mosaic is a typed error naming X-Trans; its default leaves it out")
+    @Test(
+        "Raw noise reduction asked for on an X-Trans mosaic without a NoiseProfile is a typed error naming X-Trans; its default leaves it out"
+    )
     func noiseReductionRefused() throws {
         var raw = try RAWFilter(dng: try Self.clippedScene())
         _ = try raw.outputImage()

@@ -64,39 +64,8 @@ import Testing
         var frame = try camera.captureRAW(mode: profile.modes[0], at: 0)
         for i in 1..<20 { frame = try camera.captureRAW(mode: profile.modes[0], at: Double(i) / 30) }
         #expect(frame.mosaic.xTrans == .standard)
-        let dir = try TemporaryDirectory()
-        let path = dir.path("virtual-xtrans.dng")
-        try DNGWriter.write(camera.dngImage(for: frame), to: path)
-        SampleFiles.keep(path)
-
-        let colors = profile.sensor.filterColors
-        let studio = StudioScene()
-        let black = frame.mosaic.blackLevel[0]
-        let range = Double(frame.mosaic.whiteLevel) - black
-        var patches: [[String: Any]] = []
-        var greyLevel = 0.0
-        for i in 0..<24 {
-            let box = studio.chartPatchBox(i)
-            let x = Int(box.u.lowerBound * Double(w))
-            let y = Int(box.v.lowerBound * Double(h))
-            let size = Int((box.u.upperBound - box.u.lowerBound) * Double(w))
-            let xyz = Colorimetry.xyz(ofReflectance: SpectralTables.colorChecker[i], under: .d65)
-            patches.append(["x": x, "y": y, "size": size, "xyz": [xyz.x, xyz.y, xyz.z]])
-            if i == 21 {
-                var sum = 0.0
-                var n = 0.0
-                for yy in y + size / 4..<y + 3 * size / 4 {
-                    for xx in x + size / 4..<x + 3 * size / 4 where colors.color(x: xx, y: yy) == 1 {
-                        sum += Double(frame.mosaic.samples[yy * w + xx])
-                        n += 1
-                    }
-                }
-                greyLevel = (sum / n - black) / range / xyz.y
-            }
-        }
-        let spec = dir.path("chart.json")
-        try JSONSerialization.data(withJSONObject: ["exposure": greyLevel, "patches": patches]).write(to: URL(fileURLWithPath: spec))
-        let result = try Judge.python("dng_judge.py", ["develop", path, spec])
+        let result = try libRawChartResult(
+            camera: camera, frame: frame, illuminant: .d65, colors: profile.sensor.filterColors, name: "virtual-xtrans")
         let mean = try #require(result["mean"] as? Double)
         let worst = try #require(result["max"] as? Double)
         let pattern = try #require(result["raw_pattern"] as? [[Int]])

@@ -155,8 +155,11 @@ final class SourceConverter: Sendable {
         case (.rgba, .uint8):
             lut8.withUnsafeBufferPointer { lut in
                 let s = src.assumingMemoryBound(to: UInt8.self)
-                for i in 0..<count {
-                    out[i] = SIMD4(lut[Int(s[4 * i])], lut[Int(s[4 * i + 1])], lut[Int(s[4 * i + 2])], Float(s[4 * i + 3]) * (1 / 255))
+                let l = lut.baseAddress!
+                var i = 0
+                while i < count {
+                    out[i] = SIMD4(l[Int(s[4 &* i])], l[Int(s[4 &* i &+ 1])], l[Int(s[4 &* i &+ 2])], Float(s[4 &* i &+ 3]) * (1 / 255))
+                    i &+= 1
                 }
             }
         case (.l, .uint8):

@@ -37,7 +37,10 @@ final class RAWDevelopDecoder: DevelopSource {
     /// (LMMSE-GW and X-Trans; the Bayer draft paths read a whole mosaic).
     convenience init(stored: StoredMosaic, settings: DevelopSettings) throws(DaguerreError) {
         if stored.layout.xTrans != nil {
-            let bandRows = DevelopChunks.chunkRows + 2 * XTransDevelop.mosaicReach(passes: Self.xTransPasses(settings))
+            let bandRows =
+                DevelopChunks.chunkRows + 2
+                * XTransDevelop.mosaicReach(
+                    passes: Self.xTransPasses(settings), noiseReduction: settings.noiseReduction != nil)
             try self.init(.streamed(StreamedMosaic(stored: stored, limits: settings.limits, bandRows: bandRows)), settings: settings)
             return
         }

@@ -64,6 +64,11 @@ struct CFANoiseProfile: Sendable, Equatable {
         }
     }
 
+    /// The colours a profile is read with for an X-Trans mosaic (R, G, B, G), so that its
+    /// `planes[c]` is colour c's model: X-Trans noise reduction works on single-colour planes,
+    /// not on the positions of a 2×2 block.
+    static let xTransColors: [UInt8] = [0, 1, 2, 1]
+
     /// True when at least one plane has noise to reduce.
     var hasNoise: Bool { planes.contains { $0.hasNoise } }
 

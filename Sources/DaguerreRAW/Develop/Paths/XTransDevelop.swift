@@ -2,7 +2,9 @@
 // column blocks that the workers take in turn; each block's window (the block and the
 // demosaic's halo, folded back into the mosaic at its edges by whole 6×6 repeats, so the colour
 // filter stays in phase) is linearized, white balanced and encoded in the power-2.5 domain from
-// per-code tables (and lens shading, OpcodeList2's gain maps), demosaicked by ``XTransDemosaic``, decoded to linear light, sent through the
+// per-code tables (with raw noise reduction: linearized with the noise reduction's halo more,
+// denoised by ``XTransNoiseReduction``, then encoded), lens shading applied (OpcodeList2's gain
+// maps), demosaicked by ``XTransDemosaic``, decoded to linear light, sent through the
 // highlight stage (which reads the X-Trans mosaic for the colours that clipped) and the matrix.
 // The algorithm for one band; which bands, when and on which thread is ``DevelopChunks``'.
 import DaguerreCore
@@ -30,9 +32,12 @@ final class XTransDevelop: ChunkDevelop {
     /// Columns demosaicked at a time by one worker (plus the halo each side).
     static let blockColumns = 1024
 
-    /// How far beyond a band's rows its develop reads the mosaic: the demosaic's halo, and a
-    /// 6×6 repeat for the fold at the mosaic's edges (the highlight stage's reach lies inside).
-    static func mosaicReach(passes: Int) -> Int { XTransDemosaic.halo(passes: passes) + 6 }
+    /// How far beyond a band's rows its develop reads the mosaic: the demosaic's halo (and the
+    /// noise reduction's, when it runs), and a 6×6 repeat for the fold at the mosaic's edges
+    /// (the highlight stage's reach lies inside).
+    static func mosaicReach(passes: Int, noiseReduction: Bool) -> Int {
+        XTransDemosaic.halo(passes: passes) + (noiseReduction ? XTransNoiseReduction.halo : 0) + 6
+    }
 
     init(mosaic: DevelopMosaic, settings: DevelopSettings, pattern: XTransPattern, passes: Int) {
         self.mosaic = mosaic
@@ -44,6 +49,17 @@ final class XTransDevelop: ChunkDevelop {
     }
 
     private var workspaces: [XTransDemosaic.Workspace] = []
+    /// Per worker, with noise reduction: its denoiser and the linear window it denoises.
+    private var denoisers: [(nr: XTransNoiseReduction, window: ZeroedBuffer)] = []
+
+    /// Per 2×2 position (black level), raw code → linear value above black, for the windows
+    /// noise reduction denoises; built on first use.
+    private lazy var linearTables: [Float] = {
+        let lin = Linearization(layout: layout)
+        var table = [Float](repeating: 0, count: 4 * 65536)
+        for p in 0..<4 { for code in 0..<65536 { table[p * 65536 + code] = Float(lin.value(Double(code), at: p)) } }
+        return table
+    }()
 
     /// Per 2×2 position (black level) and colour (white balance), raw code → white-balanced,
     /// normalized value in the power-2.5 domain; built on first use.
@@ -70,7 +86,7 @@ final class XTransDevelop: ChunkDevelop {
         assistance: WorkerPool.Assistance?
     ) throws(DaguerreError) {
         guard !rows.isEmpty, !columns.isEmpty else { return }
-        let reachRows = Self.mosaicReach(passes: demosaic.passes)
+        let reachRows = Self.mosaicReach(passes: demosaic.passes, noiseReduction: settings.noiseReduction != nil)
         let first = settings.crop.y + rows.lowerBound
         let reach = (first - reachRows)..<(first + rows.count + reachRows)
         try mosaic.withRows(reach, assistance: assistance) { (source) throws(DaguerreError) in
@@ -94,7 +110,8 @@ final class XTransDevelop: ChunkDevelop {
         let halo = demosaic.halo
         let sensorRows = (s.crop.y + band.lowerBound)..<(s.crop.y + band.upperBound)
         let sensorColumns = (s.crop.x + cols.lowerBound)..<(s.crop.x + cols.upperBound)
-        let needed = max(0, sensorRows.lowerBound - halo - 6)..<min(h, sensorRows.upperBound + halo + 6)
+        let nrHalo = s.noiseReduction == nil ? 0 : XTransNoiseReduction.halo
+        let needed = max(0, sensorRows.lowerBound - halo - nrHalo - 6)..<min(h, sensorRows.upperBound + halo + nrHalo + 6)
         try source.check(holds: needed.clamped(to: 0..<h), for: "X-Trans develop")
         let workers = max(1, WorkerPool.processorCount)
         var blocks = (cols.count + Self.blockColumns - 1) / Self.blockColumns
@@ -105,6 +122,25 @@ final class XTransDevelop: ChunkDevelop {
         // One workspace per worker (the reading thread that assists is one more).
         if workspaces.count < workers + 1 { workspaces = (0...workers).map { _ in XTransDemosaic.Workspace() } }
         for ws in workspaces { ws.reserve(windowWidth * windowHeight) }
+        if s.noiseReduction != nil {
+            let (nw, nh) = (windowWidth + 2 * nrHalo, windowHeight + 2 * nrHalo)
+            if denoisers.count < workers + 1 || denoisers[0].nr.maxWidth < nw || denoisers[0].nr.maxHeight < nh {
+                denoisers = []
+                for _ in 0...workers {
+                    denoisers.append(
+                        (
+                            try XTransNoiseReduction(pattern: pattern, maxWidth: nw, maxHeight: nh, limits: s.limits),
+                            ZeroedBuffer(byteCount: nw * nh * MemoryLayout<Float>.stride)
+                        ))
+                }
+            }
+        }
+        // Colour c's model is the profile's plane c (read with ``CFANoiseProfile/xTransColors``).
+        let noise = s.noiseReduction.map { nr in
+            (models: Array(nr.profile.planes.prefix(3)), amount: nr.amount, scales: nr.controls.coefficientNoiseScales, step: nr.blockStep)
+        }
+        let gains = (0..<3).map { Float(1 / max(s.balance[$0], 1e-6)) }
+        let denoisers = UnsafeTransfer(denoisers)
         let spaces = UnsafeTransfer(workspaces)
         let demosaic = demosaic
         let pattern = pattern
@@ -113,8 +149,10 @@ final class XTransDevelop: ChunkDevelop {
         let out = UnsafeTransfer(destination)
         let gainMaps = s.gainMaps
         let area = s.activeArea ?? IntRect(x: 0, y: 0, width: w, height: h)
+        let linear = noise == nil ? [] : linearTables
         encodeTables.withUnsafeBufferPointer { tablesBuffer in
             let tables = UnsafeTransfer(UnsafeMutablePointer(mutating: tablesBuffer.baseAddress!))
+            let linear = UnsafeTransfer(linear)
             // Safety: each column block writes only its own columns of `destination`, and each
             // worker uses its own workspace; the mosaic rows and the tables are read-only here
             // and outlive the call.
@@ -135,15 +173,48 @@ final class XTransDevelop: ChunkDevelop {
                 let columnsIn = (0..<ww).map { Self.fold(ox + $0, w) }
                 let inside = max(0, ox)..<min(w, ox + ww)
                 let m = ws.mosaic
+                if let noise {
+                    // Linear values of the window and the noise reduction's halo around it,
+                    // denoised, then white balanced and encoded into the demosaic's window.
+                    let (nx, ny) = (ox - nrHalo, oy - nrHalo)
+                    let (nw, nh) = (ww + 2 * nrHalo, windowHeight + 2 * nrHalo)
+                    let (nr, buffer) = denoisers.value[worker]
+                    let lin = buffer.pointer.assumingMemoryBound(to: Float.self)
+                    let nrColumns = (0..<nw).map { Self.fold(nx + $0, w) }
+                    linear.value.withUnsafeBufferPointer { table in
+                        for wy in 0..<nh {
+                            let sy = Self.fold(ny + wy, h)
+                            let line = source.row(sy)
+                            let dst = lin + wy * nw
+                            for wx in 0..<nw {
+                                let sx = nrColumns[wx]
+                                dst[wx] = table[((sy & 1) << 1 | (sx & 1)) << 16 | Int(line[sx])]
+                            }
+                        }
+                    }
+                    nr.denoise(
+                        MosaicWindow(x: nx, y: ny, width: nw, height: nh, stride: nw, samples: lin), models: noise.models,
+                        amount: noise.amount, noiseScales: noise.scales, blockStep: noise.step)
+                    for wy in 0..<windowHeight {
+                        let src = lin + (wy + nrHalo) * nw + nrHalo
+                        let dst = m + wy * ww
+                        for wx in 0..<ww {
+                            let c = pattern.color(x: columnsIn[wx], y: Self.fold(oy + wy, h))
+                            dst[wx] = PowerDomain.encode(max(0, src[wx] * gains[c]))
+                        }
+                    }
+                }
                 for wy in 0..<windowHeight {
                     let sy = Self.fold(oy + wy, h)
                     let line = source.row(sy)
                     let row = (wy % 6) * 6
                     let dst = m + wy * ww
                     var pos = 0
-                    for wx in 0..<ww {
-                        dst[wx] = tables.value[tableBase[row + pos] + Int(line[columnsIn[wx]])]
-                        pos = pos == 5 ? 0 : pos + 1
+                    if noise == nil {
+                        for wx in 0..<ww {
+                            dst[wx] = tables.value[tableBase[row + pos] + Int(line[columnsIn[wx]])]
+                            pos = pos == 5 ? 0 : pos + 1
+                        }
                     }
                     // Lens shading multiplies linear light, so the domain's value by the factor^0.4.
                     if let factors = LensShading.factors(gainMaps, area: area, row: sy, columns: inside) {
