@@ -26,7 +26,9 @@ import Testing
 
     @Test(
         "FuzzRAWDevelop: its seeds develop in all eight of its modes, and the DNG crashes go through the develop without a trap",
-        arguments: ["fuzz/corpus-dng/tiny-opcodes.dng", "fuzz/corpus-dng/tiny-uncompressed.dng"]
+        arguments: [
+            "fuzz/corpus-dng/tiny-opcodes.dng", "fuzz/corpus-dng/tiny-uncompressed.dng", "fuzz/corpus-dng/tiny-xtrans-noiseprofile.dng",
+        ]
             + inputs("dng-").map { "Tests/fuzz-regressions/" + $0 }
             + inputs("rawdev-").map { "Tests/fuzz-regressions/" + $0 })
     func rawDevelop(_ path: String) throws {
