@@ -142,7 +142,7 @@ struct LivePhotoRender: Sendable {
                         var out = pool?.makeBuffer()
                         try renderFrame(k, buffer, renderScale: renderScale, size: &size, into: &out)
                         guard let out else { continue }
-                        if pool.map({ !$0.matches(out) || $0.colorSpace != out.colorSpace }) ?? true {
+                        if pool.map({ !$0.matches(out) }) ?? true {
                             pool = try PixelBufferPool(
                                 width: out.width, height: out.height, format: out.format, colorSpace: out.colorSpace, alpha: out.alpha)
                         }

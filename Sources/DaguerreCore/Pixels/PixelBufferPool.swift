@@ -46,9 +46,14 @@ public final class PixelBufferPool: Sendable {
         bytesPerRow = PixelBuffer.alignedRowBytes(width: width, format: format)
     }
 
-    /// Whether this pool's buffers have `buffer`'s size and format.
+    /// Whether this pool makes buffers of this size, format and colour space.
+    public func matches(width: Int, height: Int, format: PixelFormat, colorSpace: ColorSpace?) -> Bool {
+        width == self.width && height == self.height && format == self.format && colorSpace == self.colorSpace
+    }
+
+    /// Whether this pool makes buffers like `buffer` (size, format, colour space).
     public func matches(_ buffer: PixelBuffer) -> Bool {
-        buffer.width == width && buffer.height == height && buffer.format == format
+        matches(width: buffer.width, height: buffer.height, format: buffer.format, colorSpace: buffer.colorSpace)
     }
 
     /// A buffer of the pool's size, format, colour space and alpha mode: a released block when

@@ -172,7 +172,7 @@ public final class VideoDecoder {
     /// An output frame from the pool (every pixel of it is written before it is returned).
     private func buffer(_ width: Int, _ height: Int, deep: Bool, space: ColorSpace?) throws(DaguerreError) -> PixelBuffer {
         let format: PixelFormat = deep ? .rgba16 : .rgba8
-        if let pool, pool.width == width, pool.height == height, pool.format == format, pool.colorSpace == space {
+        if let pool, pool.matches(width: width, height: height, format: format, colorSpace: space) {
             return pool.makeBuffer()
         }
         // Alpha is always opaque, where straight and premultiplied are the same pixels; saying

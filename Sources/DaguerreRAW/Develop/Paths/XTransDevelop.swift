@@ -149,8 +149,10 @@ final class XTransDevelop: ChunkDevelop {
         let out = UnsafeTransfer(destination)
         let gainMaps = s.gainMaps
         let area = s.activeArea ?? IntRect(x: 0, y: 0, width: w, height: h)
+        // Each path builds only its own tables (per code: linear values to denoise, or encoded ones).
         let linear = noise == nil ? [] : linearTables
-        encodeTables.withUnsafeBufferPointer { tablesBuffer in
+        let encoded = noise == nil ? encodeTables : [0]
+        encoded.withUnsafeBufferPointer { tablesBuffer in
             let tables = UnsafeTransfer(UnsafeMutablePointer(mutating: tablesBuffer.baseAddress!))
             let linear = UnsafeTransfer(linear)
             // Safety: each column block writes only its own columns of `destination`, and each
@@ -173,13 +175,13 @@ final class XTransDevelop: ChunkDevelop {
                 let columnsIn = (0..<ww).map { Self.fold(ox + $0, w) }
                 let inside = max(0, ox)..<min(w, ox + ww)
                 let m = ws.mosaic
-                if let noise {
+                // With noise reduction: the worker's linear window (the block's and the halo around it).
+                let (nw, nh) = (ww + 2 * nrHalo, windowHeight + 2 * nrHalo)
+                let lin = noise == nil ? nil : denoisers.value[worker].window.pointer.assumingMemoryBound(to: Float.self)
+                if let noise, let lin {
                     // Linear values of the window and the noise reduction's halo around it,
                     // denoised, then white balanced and encoded into the demosaic's window.
                     let (nx, ny) = (ox - nrHalo, oy - nrHalo)
-                    let (nw, nh) = (ww + 2 * nrHalo, windowHeight + 2 * nrHalo)
-                    let (nr, buffer) = denoisers.value[worker]
-                    let lin = buffer.pointer.assumingMemoryBound(to: Float.self)
                     let nrColumns = (0..<nw).map { Self.fold(nx + $0, w) }
                     linear.value.withUnsafeBufferPointer { table in
                         for wy in 0..<nh {
@@ -192,25 +194,23 @@ final class XTransDevelop: ChunkDevelop {
                             }
                         }
                     }
-                    nr.denoise(
+                    denoisers.value[worker].nr.denoise(
                         MosaicWindow(x: nx, y: ny, width: nw, height: nh, stride: nw, samples: lin), models: noise.models,
                         amount: noise.amount, noiseScales: noise.scales, blockStep: noise.step)
-                    for wy in 0..<windowHeight {
-                        let src = lin + (wy + nrHalo) * nw + nrHalo
-                        let dst = m + wy * ww
-                        for wx in 0..<ww {
-                            let c = pattern.color(x: columnsIn[wx], y: Self.fold(oy + wy, h))
-                            dst[wx] = PowerDomain.encode(max(0, src[wx] * gains[c]))
-                        }
-                    }
                 }
                 for wy in 0..<windowHeight {
                     let sy = Self.fold(oy + wy, h)
-                    let line = source.row(sy)
-                    let row = (wy % 6) * 6
                     let dst = m + wy * ww
-                    var pos = 0
-                    if noise == nil {
+                    if let lin {
+                        // The denoised linear row, white balanced and encoded.
+                        let src = lin + (wy + nrHalo) * nw + nrHalo
+                        for wx in 0..<ww {
+                            dst[wx] = PowerDomain.encode(max(0, src[wx] * gains[pattern.color(x: columnsIn[wx], y: sy)]))
+                        }
+                    } else {
+                        let line = source.row(sy)
+                        let row = (wy % 6) * 6
+                        var pos = 0
                         for wx in 0..<ww {
                             dst[wx] = tables.value[tableBase[row + pos] + Int(line[columnsIn[wx]])]
                             pos = pos == 5 ? 0 : pos + 1
