@@ -372,30 +372,42 @@ enum NoiseScenes {
     }
 
     @Test(
-        "A plane sampled every 4th row of blocks (the step a 24 MP mosaic gets) still estimates σ within 15 % of the truth; planes under the bound use every block"
+        "A mosaic whose planes exceed the bound is read in evenly spread bands of two rows of blocks (as a 24 MP one is) and still estimates σ within 15 % of the truth; planes within the bound use every block; the mosaic still in its DNG, decoded only in those bands, gives the same estimate bit for bit"
     )
-    func sampledBlocks() throws {
+    func sampledBands() throws {
         let (w, h) = (1024, 768)
         let whole = IntRect(x: 0, y: 0, width: w, height: h)
         let (mosaic, truth) = try NoiseScenes.mosaic(width: w, height: h, electrons: 1667, seed: 5) { x, y, c in
             NoiseScenes.smooth(x, y, c, width: w, height: h)
         }
-        // 64 × 48 blocks a plane: a bound of 768 takes every 4th row of blocks.
+        // 64 × 48 blocks a plane, 128 in a band of 34 rows: a bound of 1 536 reads 12 of the 23
+        // bands that fit.
+        let area = try #require(NoiseEstimator.Area(whole, width: w, height: h))
+        let tops = [0, 32, 96, 160, 224, 288, 352, 416, 480, 544, 608, 672]
+        #expect(area.bands(maxBlocks: 1536) == tops.map { $0..<($0 + 34) })
+        #expect(area.bands(maxBlocks: 64 * 48) == nil)
         let all = NoiseEstimator.estimate(mosaic, region: whole)
-        let sampled = NoiseEstimator.estimate(mosaic, region: whole, maxBlocks: 768)
-        let samples = mosaic.samples.withUnsafeBufferPointer {
-            NoiseEstimator.blockStatistics($0.baseAddress!, mosaic: mosaic, position: 0, x0: 0, y0: 0, x1: w, y1: h, maxBlocks: 768)
-        }
-        #expect(samples.count == 12 * 64)
+        let sampled = NoiseEstimator.estimate(mosaic, region: whole, maxBlocks: 1536)
+        let band = try #require(area.clipped(to: 224..<258))
+        #expect((0..<4).map { band.plane(position: $0).blockRows } == [2, 2, 2, 2])
+        #expect((0..<4).map { band.plane(position: $0).blockColumns } == [64, 64, 64, 64])
         for p in 0..<4 {
             for level in [0.05, 0.18, 0.5] {
-                // Only 768 blocks a plane here (a 24 MP plane keeps about 23 000), so the bins are
-                // small: the sampled σ differed from all blocks' by up to 12 %.
+                // About 1 500 blocks a plane here (a 24 MP plane keeps about 25 000), so the bins
+                // are small.
                 let s = sampled.planes[p].sigma(at: level)
                 let t = truth.sigma(at: level)
                 #expect(abs(s / t - 1) < 0.15, "plane \(p), level \(level): σ sampled \(s), true \(t)")
             }
         }
         #expect(NoiseEstimator.estimate(mosaic, region: whole, maxBlocks: 64 * 48).planes == all.planes)
+        // In its file (16-row strips): only the bands' strips are decoded, to the same blocks.
+        let bytes = try DNGWriter.data(for: DNGImage(raw: mosaic, uniqueCameraModel: "Daguerre Estimate Test"), compression: .none)
+        guard case .storedMosaic(let stored) = try DNGReader.open(bytes: bytes).rawData else {
+            throw Judge.Failure(description: "the DNG's mosaic was decoded on opening, not left in the file")
+        }
+        let fromFile = try #require(try NoiseEstimator.estimate(stored, region: whole, limits: .default, maxBlocks: 1536))
+        #expect(fromFile.planes == sampled.planes)
+        #expect(try NoiseEstimator.estimate(stored, region: whole, limits: .default) == nil, "within the bound: read whole")
     }
 }

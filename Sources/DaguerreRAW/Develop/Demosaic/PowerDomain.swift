@@ -42,21 +42,37 @@ enum PowerDomain {
     }
 
     /// Decodes a developed row (planes r, g, b, in the domain), multiplies it by `matrix` into
-    /// interleaved RGB `out`, and says whether any pixel has a channel above `knee` (linear),
-    /// which the highlight stage must then look at.
+    /// interleaved RGB `out`, marks in `flags` (1 byte a pixel) each pixel with a channel above
+    /// `knee` (linear), which the highlight stage must then look at, and says whether any is.
     static func developRow(
         _ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
-        matrix: DevelopMatrix, knee: SIMD3<Float>, into out: UnsafeMutablePointer<Float>
+        matrix: DevelopMatrix, knee: SIMD3<Float>, into out: UnsafeMutablePointer<Float>, flags: UnsafeMutablePointer<UInt8>
     ) -> Bool {
         let (kr, kg, kb) = (knee.x, knee.y, knee.z)
-        var flagged: Int32 = 0
+        var flagged: UInt8 = 0
         for i in 0..<count {
             let x = decode(r[i])
             let y = decode(g[i])
             let z = decode(b[i])
-            flagged |= (x > kr ? 1 : 0) | (y > kg ? 1 : 0) | (z > kb ? 1 : 0)
+            let f: UInt8 = (x > kr ? 1 : 0) | (y > kg ? 1 : 0) | (z > kb ? 1 : 0)
+            flags[i] = f
+            flagged |= f
             matrix.write(x, y, z, to: out + 3 &* i)
         }
         return flagged != 0
+    }
+
+    /// Calls `body(i)` for each `i` in `0..<count` whose flag (from ``developRow``) is set,
+    /// skipping eight clear flags at a time.
+    @inline(__always) static func forEachFlagged(_ flags: UnsafePointer<UInt8>, count: Int, _ body: (Int) -> Void) {
+        let words = UnsafeRawPointer(flags)
+        var i = 0
+        while i + 8 <= count {
+            if words.loadUnaligned(fromByteOffset: i, as: UInt64.self) != 0 {
+                for j in i..<(i + 8) where flags[j] != 0 { body(j) }
+            }
+            i += 8
+        }
+        for j in i..<max(i, count) where flags[j] != 0 { body(j) }
     }
 }

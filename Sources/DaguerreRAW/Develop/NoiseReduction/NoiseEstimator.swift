@@ -4,6 +4,7 @@
 import DaguerreCore
 import DaguerreFormats
 import Dispatch
+import Synchronization
 
 /// Estimates σ² = S·x + O for each Bayer position from the mosaic itself.
 ///
@@ -11,10 +12,12 @@ import Dispatch
 /// (2×2 cells a b / c d: LL = (a+b+c+d)/2, HL = (a−b+c−d)/2, LH = (a+b−c−d)/2, HH = (a−b−c+d)/2;
 /// for white noise every detail coefficient has the noise variance and all are independent):
 /// 1. The plane is cut into blocks of 8×8 samples; blocks with a sample at 95 % of white or more
-///    are dropped (clipping flattens noise). A plane of more than ``maxBlocksPerPlane`` blocks
-///    is sampled: every k-th row of blocks, k the smallest step that keeps the count within the
-///    bound (a 24 MP mosaic: every 4th, about 23 000 blocks a plane; 12 MP and less: all). The
-///    bins then still hold hundreds of blocks each, and the scan and the sorts cost a quarter.
+///    are dropped (clipping flattens noise). A mosaic whose planes hold more than
+///    ``maxBlocksPerPlane`` blocks is sampled in bands of two rows of blocks spread evenly down
+///    it, as many as keep a plane within the bound (a 24 MP mosaic: 33 bands of 34 rows, about
+///    25 000 blocks a plane; 6 MP and less: every block). The bins then still hold hundreds of
+///    blocks each; the scan and the sorts cost a quarter; and a mosaic still in its file is
+///    decoded only in those bands, so its develop streams it as it would with a NoiseProfile.
 /// 2. Per block: the mean level; the noise measure, the mean square of the 16 finest diagonal
 ///    details HH₁ (blind to constant and linear signal); and a texture measure, the mean square
 ///    of the other details of the two finest scales (16 HL₁, 16 LH₁, and HL₂, LH₂, HH₂ of the
@@ -44,67 +47,147 @@ enum NoiseEstimator {
     static let minBlocksPerBin = 40
     /// Blocks with any sample at or above this fraction of white are not used.
     static let clipLevel = 0.95
-    /// The most blocks a plane contributes (step 1): rows of blocks are sampled beyond it.
+    /// The most blocks a plane contributes (step 1): bands of rows are sampled beyond it.
     static let maxBlocksPerPlane = 25_000
 
     /// The profile of the photosites in `region` (clipped to the mosaic). Planes without 40
     /// blocks at one level (regions of about 130×130 photosites and less) get the zero model:
     /// noise reduction stays off. `maxBlocks` bounds the blocks a plane contributes (step 1).
     static func estimate(_ mosaic: BayerImage, region: IntRect, maxBlocks: Int = maxBlocksPerPlane) -> CFANoiseProfile {
-        let x0 = max(region.x, 0)
-        let y0 = max(region.y, 0)
-        let x1 = min(region.x + region.width, mosaic.width)
-        let y1 = min(region.y + region.height, mosaic.height)
-        guard x1 > x0, y1 > y0 else { return .noiseFree }
+        guard let area = Area(region, width: mosaic.width, height: mosaic.height) else { return .noiseFree }
+        let bands = area.bands(maxBlocks: maxBlocks) ?? [area.y0..<area.y1]
+        let layout = mosaic.layout
+        return mosaic.samples.withUnsafeBufferPointer { samples in
+            let whole = MosaicRows(whole: samples.baseAddress!, width: mosaic.width, height: mosaic.height)
+            // One item per band and plane: a single band (every block) still uses every core.
+            return profile(items: 4 * bands.count) { item, blocks in
+                guard let part = area.clipped(to: bands[item / 4]) else { return }
+                blocks[item % 4] = blockStatistics(whole, layout: layout, position: item % 4, area: part)
+            }
+        }
+    }
+
+    /// The same estimate for a mosaic still in its file, decoding only the strips or tiles that
+    /// hold the bands it reads (two fifths of a 24 MP mosaic in 16-row strips), a band at a
+    /// time on each core: the develop then streams the file as it does for one with a
+    /// NoiseProfile. Nil when every block is read (a plane within the bound): the caller then
+    /// estimates from the whole mosaic, decoded once for everything that needs it.
+    static func estimate(
+        _ stored: StoredMosaic, region: IntRect, limits: Limits, maxBlocks: Int = maxBlocksPerPlane
+    ) throws(DaguerreError) -> CFANoiseProfile? {
+        let layout = stored.layout
+        guard let area = Area(region, width: layout.width, height: layout.height) else { return .noiseFree }
+        guard let bands = area.bands(maxBlocks: maxBlocks) else { return nil }
+        let failure = Mutex<DaguerreError?>(nil)
+        let result = profile(items: bands.count) { band, blocks in
+            do throws(DaguerreError) {
+                // The rows point into the stream's buffer: it lives until they are scanned.
+                let stream = StreamedMosaic(stored: stored, limits: limits)
+                let rows = try stream.cover(bands[band])
+                guard let part = area.clipped(to: bands[band]) else { return }
+                blocks = withExtendedLifetime(stream) { (0..<4).map { blockStatistics(rows, layout: layout, position: $0, area: part) } }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return result
+    }
+
+    /// Steps 3 and 4 for each plane, over the blocks `scan` finds for each item (per plane),
+    /// the items scanned on all cores and their blocks kept in item order.
+    private static func profile(items: Int, scan: @Sendable (_ item: Int, _ blocks: inout [[Block]]) -> Void) -> CFANoiseProfile {
+        var parts = [[[Block]]](repeating: [[], [], [], []], count: items)
         var models = [NoiseModel](repeating: .zero, count: 4)
-        models.withUnsafeMutableBufferPointer { out in
-            let results = UnsafeTransfer(out.baseAddress!)
-            mosaic.samples.withUnsafeBufferPointer { samples in
-                let src = UnsafeTransfer(samples.baseAddress!)
-                // Safety: each iteration writes its own element of `models`; the samples are read-only.
-                WorkerPool.forEach(4) { position in
-                    let stats = blockStatistics(
-                        src.value, mosaic: mosaic, position: position, x0: x0, y0: y0, x1: x1, y1: y1, maxBlocks: maxBlocks)
-                    results.value[position] = fit(stats)
+        parts.withUnsafeMutableBufferPointer { out in
+            let found = UnsafeTransfer(out.baseAddress!)
+            // Safety: each item writes its own element of `parts`, each plane its own model.
+            WorkerPool.forEach(items) { item in scan(item, &found.value[item]) }
+            let scanned = UnsafeTransfer(UnsafePointer(out.baseAddress!))
+            models.withUnsafeMutableBufferPointer { fitted in
+                let models = UnsafeTransfer(fitted.baseAddress!)
+                WorkerPool.forEach(4) { p in
+                    models.value[p] = fit(UnsafeBufferPointer(start: scanned.value, count: items).flatMap { $0[p] })
                 }
             }
         }
         return CFANoiseProfile(planes: models)
     }
 
+    /// Sampled bands (step 1) start at multiples of this many rows and hold two rows of
+    /// blocks in every plane: 34 rows, the planes of odd rows starting a row lower.
+    static let sampledBandStride = 32
+
+    /// The photosites an estimate reads: a region clipped to the mosaic.
+    struct Area: Sendable {
+        let x0: Int, y0: Int, x1: Int, y1: Int
+
+        init?(_ region: IntRect, width: Int, height: Int) {
+            self.init(
+                x0: max(region.x, 0), y0: max(region.y, 0), x1: min(region.x + region.width, width),
+                y1: min(region.y + region.height, height))
+        }
+
+        init?(x0: Int, y0: Int, x1: Int, y1: Int) {
+            guard x1 > x0, y1 > y0 else { return nil }
+            (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+        }
+
+        /// The part of the area in mosaic rows `rows`.
+        func clipped(to rows: Range<Int>) -> Area? {
+            Area(x0: x0, y0: max(y0, rows.lowerBound), x1: x1, y1: min(y1, rows.upperBound))
+        }
+
+        /// The first photosite of Bayer position `position` inside the area, and the plane's
+        /// rows and columns of whole blocks there.
+        func plane(position: Int) -> (row: Int, column: Int, blockRows: Int, blockColumns: Int) {
+            let firstRow = y0 + (((position >> 1) - y0) & 1)
+            let firstColumn = x0 + (((position & 1) - x0) & 1)
+            let rows = max(0, (y1 - firstRow + 1) / 2)
+            let columns = max(0, (x1 - firstColumn + 1) / 2)
+            return (firstRow, firstColumn, rows / blockSize, columns / blockSize)
+        }
+
+        /// The rows read when a plane holds more than `maxBlocks` blocks (step 1): bands of 34
+        /// rows starting at multiples of ``sampledBandStride`` inside the area, spread evenly
+        /// down it, as many as keep a plane within the bound (at least one). Nil when every
+        /// block is within it.
+        func bands(maxBlocks: Int) -> [Range<Int>]? {
+            let p = plane(position: 0)
+            guard p.blockRows * p.blockColumns > maxBlocks else { return nil }
+            let stride = sampledBandStride
+            let rows = stride + 2
+            let first = (y0 + stride - 1) / stride
+            let slots = max(0, (y1 - rows) / stride + 1 - first)
+            let count = min(slots, max(1, maxBlocks / max(2 * p.blockColumns, 1)))
+            guard count >= 1, count < slots else { return nil }
+            return (0..<count).map { i in
+                let top = (first + i * slots / count) * stride
+                return top..<(top + rows)
+            }
+        }
+    }
+
     /// One block's level, noise measure (HH₁ mean square) and texture measure.
     struct Block { var level: Double, fine: Double, texture: Double }
 
-    /// The usable blocks of one Bayer position's plane inside the region, from every k-th row
-    /// of blocks when the plane has more than `maxBlocks` (step 1).
-    static func blockStatistics(
-        _ samples: UnsafePointer<UInt16>, mosaic: BayerImage, position: Int,
-        x0: Int, y0: Int, x1: Int, y1: Int, maxBlocks: Int = maxBlocksPerPlane
-    ) -> [Block] {
-        let py = position >> 1
-        let px = position & 1
-        let firstRow = y0 + ((py - y0) & 1)
-        let firstColumn = x0 + ((px - x0) & 1)
-        let rows = max(0, (y1 - firstRow + 1) / 2)
-        let columns = max(0, (x1 - firstColumn + 1) / 2)
+    /// The usable blocks of one Bayer position's plane inside `area`, read from `rows`, which
+    /// must hold the area's rows (none where it does not).
+    static func blockStatistics(_ rows: MosaicRows, layout: MosaicLayout, position: Int, area: Area) -> [Block] {
+        let (firstRow, firstColumn, blockRows, blockColumns) = area.plane(position: position)
         let b = blockSize
-        let blockRows = rows / b
-        let blockColumns = columns / b
-        guard blockRows > 0, blockColumns > 0 else { return [] }
-        let black = mosaic.blackLevel.count == 4 ? mosaic.blackLevel[position] : 0
-        let scale =
-            mosaic.blackLevel.count == 4 ? Linearization(layout: mosaic.layout).scale[position] : 1 / max(Double(mosaic.whiteLevel), 1)
-        let clip = black + clipLevel * (Double(mosaic.whiteLevel) - black)
-        let w = mosaic.width
+        guard blockRows > 0, blockColumns > 0, rows.range.contains(area.y0), area.y1 <= rows.range.upperBound else { return [] }
+        let black = layout.blackLevel.count == 4 ? layout.blackLevel[position] : 0
+        let scale = layout.blackLevel.count == 4 ? Linearization(layout: layout).scale[position] : 1 / max(Double(layout.whiteLevel), 1)
+        let clip = black + clipLevel * (Double(layout.whiteLevel) - black)
         var blocks: [Block] = []
-        let rowStep = max(1, (blockRows * blockColumns + max(maxBlocks, 1) - 1) / max(maxBlocks, 1))
-        blocks.reserveCapacity((blockRows + rowStep - 1) / rowStep * blockColumns)
+        blocks.reserveCapacity(blockRows * blockColumns)
         var plane = [Double](repeating: 0, count: b * b)
         var means = [Double](repeating: 0, count: b * b / 4)
-        for br in stride(from: 0, to: blockRows, by: rowStep) {
+        for br in 0..<blockRows {
             blockLoop: for bc in 0..<blockColumns {
                 for r in 0..<b {
-                    let row = samples + (firstRow + 2 * (br * b + r)) * w + firstColumn + 2 * bc * b
+                    let row = rows.row(firstRow + 2 * (br * b + r)) + firstColumn + 2 * bc * b
                     for c in 0..<b {
                         let code = Double(row[2 * c])
                         if code >= clip { continue blockLoop }

@@ -176,13 +176,17 @@ struct DemosaicOutput {
             let px = pixel
             let rows = mosaic
             guard let curve else {
-                // The power domain: a vectorized row, and the scalar pixel path (the same
-                // arithmetic) only over rows that have a pixel near clipping.
-                guard PowerDomain.developRow(r, g, b, count: count, matrix: px.balancedMatrix, knee: knee, into: o) else { return }
-                for i in 0..<count {
-                    px.writeBalanced(
-                        PowerDomain.decode(r[i]), PowerDomain.decode(g[i]), PowerDomain.decode(b[i]), x: x0 + i, y: y, rows: rows,
-                        to: o + 3 * i)
+                // The power domain: a vectorized row, then the scalar pixel path (the same
+                // arithmetic) over the pixels it marked near clipping alone.
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { flags in
+                    let marks = flags.baseAddress!
+                    guard PowerDomain.developRow(r, g, b, count: count, matrix: px.balancedMatrix, knee: knee, into: o, flags: marks)
+                    else { return }
+                    PowerDomain.forEachFlagged(marks, count: count) { i in
+                        px.writeBalanced(
+                            PowerDomain.decode(r[i]), PowerDomain.decode(g[i]), PowerDomain.decode(b[i]), x: x0 + i, y: y, rows: rows,
+                            to: o + 3 * i)
+                    }
                 }
                 return
             }

@@ -223,6 +223,8 @@ final class XTransDevelop: ChunkDevelop {
                 }
                 demosaic.run(ws, width: ww, height: windowHeight, originX: ox, originY: oy)
                 let count = end - start
+                let marks = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+                defer { marks.deallocate() }
                 for y in sensorRows {
                     let wy = y - oy
                     let at = wy * ww + halo
@@ -232,12 +234,12 @@ final class XTransDevelop: ChunkDevelop {
                     let r = ws.plane(0) + at
                     let g = ws.plane(1) + at
                     let b = ws.plane(2) + at
-                    guard PowerDomain.developRow(r, g, b, count: count, matrix: pixel.balancedMatrix, knee: knee, into: o),
+                    guard PowerDomain.developRow(r, g, b, count: count, matrix: pixel.balancedMatrix, knee: knee, into: o, flags: marks),
                         let hl = pixel.highlight
                     else { continue }
-                    for i in 0..<count {
+                    PowerDomain.forEachFlagged(marks, count: count) { i in
                         var v = SIMD3(PowerDomain.decode(r[i]), PowerDomain.decode(g[i]), PowerDomain.decode(b[i]))
-                        guard hl.mayBeClipped(v) else { continue }
+                        guard hl.mayBeClipped(v) else { return }
                         v = hl.apply(v, clipped: Self.clippedColours(x: start + i, y: y, in: source, layout: pattern, pixel: pixel))
                         pixel.balancedMatrix.write(v.x, v.y, v.z, to: o + 3 * i)
                     }
