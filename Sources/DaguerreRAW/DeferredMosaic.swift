@@ -1,7 +1,7 @@
 // A RAWFilter's mosaic while it is still in its DNG (SPEC X6, X7): the full develop streams it
 // band by band from the file's chunks (``StreamedMosaic``); anything that reads it whole (draft
-// renders, a neutral picked in the image, the noise estimate, ``RAWFilter/dng``) decodes it once,
-// and copies of the filter share that.
+// renders, a neutral picked in the image, the noise estimate of a mosaic too small to sample,
+// ``RAWFilter/dng``) decodes it once, and copies of the filter share that.
 import DaguerreCore
 import DaguerreFormats
 import Synchronization

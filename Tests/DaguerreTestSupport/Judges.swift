@@ -103,5 +103,11 @@ public final class TemporaryDirectory: @unchecked Sendable {
     public func path(_ file: String) -> String { url.appendingPathComponent(file).path }
     /// Names of the files in the directory (to check that no temporary file was left behind).
     public func contents() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] }
-    deinit { try? FileManager.default.removeItem(at: url) }
+    /// Removes the directory now; an error says why it could not be (a test that fills it with
+    /// hundreds of megabytes calls this, so a failure is seen instead of a leftover).
+    public func remove() throws {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        try FileManager.default.removeItem(at: url)
+    }
+    deinit { try? remove() }
 }

@@ -27,10 +27,12 @@ struct PhotoSettingsRuleTests {
     }
 
     /// Places a Live Photo URL may point at: a new file in a writable folder, a file that
-    /// exists, a folder that does not, a remote URL.
+    /// exists, a folder that does not, a remote URL. One folder for every run (a static is
+    /// never released, so a folder per run would stay behind each time).
     static let folder: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("daguerre-rules-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("daguerre-rules")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for gone in ["new.mov", "missing"] { try? FileManager.default.removeItem(at: url.appendingPathComponent(gone)) }
         _ = FileManager.default.createFile(atPath: url.appendingPathComponent("exists.mov").path, contents: Data([0]))
         return url
     }()
