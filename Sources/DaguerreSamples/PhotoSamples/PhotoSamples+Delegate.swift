@@ -98,7 +98,20 @@ extension PhotoSamples {
         photoDisplayTime: Double, resolvedSettings: ResolvedPhotoSettings, error: DaguerreError?
     ) {
         note("didFinishProcessingLivePhotoToMovieFile", resolvedSettings)
-        if let error { noteError(error) }
+        if let error {
+            noteError(error)
+            return
+        }
+        // The seeds' app hands the movie to the photo library, which takes the temporary file
+        // away; here it moves beside the sample's photos, so nothing stays in the temporary
+        // directory (where a later request with the same uniqueID would find it taken).
+        let path = uniqueFilePath(kind: "mov") + ".mov"
+        do {
+            try FileManager.default.moveItem(atPath: outputFileURL.path, toPath: path)
+            noteFile(path)
+        } catch {
+            noteError(DaguerreError.io(operation: "move the Live Photo movie", path: outputFileURL.path, reason: "\(error)"))
+        }
     }
 
     public func capture(

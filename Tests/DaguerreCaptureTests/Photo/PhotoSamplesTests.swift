@@ -123,6 +123,8 @@ struct PhotoSamplesTests {
             ])
         #expect(live.errors.isEmpty, "\(live.summary)")
         #expect(live.resolved.first?.livePhotoMovieDimensions == CaptureDimensions(width: 576, height: 432))
+        // The movie moved beside the photo: nothing is left in the temporary directory.
+        #expect(live.files.map { ($0 as NSString).pathExtension } == ["jpg", "mov"], "\(live.summary)")
 
         // Scene monitoring over 400 → 30 → 1 → 400 lux: SIS, then flash, then neither.
         let scene = try record("sceneMonitoring")
