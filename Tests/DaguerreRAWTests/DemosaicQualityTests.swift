@@ -78,9 +78,7 @@ import Testing
     /// Our CPSNR per image, and LibRaw's mean CPSNR with AHD and DHT on the same mosaics.
     static func measureKodak24(version: String) throws -> (ours: [Double], ahd: Double, dht: Double) {
         let dir = try TemporaryDirectory()
-        var context = Context.Options()
-        context.workingFormat = .rgbaf
-        let ctx = try Context(options: context)
+        let ctx = try Context(options: .init(workingFormat: .rgbaf))
         var ours: [Double] = []
         var pairs: [[String]] = []
         for i in 1...24 {

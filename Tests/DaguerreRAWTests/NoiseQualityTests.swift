@@ -87,9 +87,7 @@ import Testing
             ? ["make", dir.path("data"), "--edges", "4:1,low", "--seeds", "16", "--low-seeds", "64"]
             : ["make", dir.path("data"), "--crop", "0", "500", "0", "1000", "--edges", "4:1", "--seeds", "8"]
         var spec = try Judge.python("noise_judge.py", make)
-        var options = Context.Options()
-        options.workingFormat = .rgbaf
-        let context = try Context(options: options)
+        let context = try Context(options: .init(workingFormat: .rgbaf))
         let scene = try Judge.need(spec["scene"] as? [String: String], "the judge's scene list")
         var ours: [String: String] = [:]
         for (name, path) in scene.sorted(by: { $0.key < $1.key }) {
@@ -152,9 +150,7 @@ import Testing
                 "make", dir.path("data"), "--crop", "0", "500", "0", "1000", "--edges", "4:1,low",
                 "--seeds", "8", "--low-seeds", "16",
             ])
-        var options = Context.Options()
-        options.workingFormat = .rgbaf
-        let context = try Context(options: options)
+        let context = try Context(options: .init(workingFormat: .rgbaf))
         var ours: [String: String] = [:]
         for (name, path) in try #require(spec["scene"] as? [String: String]) {
             let dng = try DNGReader.read(path: path)

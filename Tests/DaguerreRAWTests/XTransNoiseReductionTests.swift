@@ -45,9 +45,7 @@ import Testing
     )
     func kodak() throws {
         let dir = try TemporaryDirectory()
-        var options = Context.Options()
-        options.workingFormat = .rgbaf
-        let ctx = try Context(options: options)
+        let ctx = try Context(options: .init(workingFormat: .rgbaf))
         var with: [Double] = []
         var without: [Double] = []
         for i in [3, 8, 13, 19, 23] {

@@ -165,9 +165,7 @@ import Testing
         ours: [Double], draft: [Double], libraw: [String: Double], librawBest: [Double], pattern: [Int]
     ) {
         let dir = try TemporaryDirectory()
-        var options = Context.Options()
-        options.workingFormat = .rgbaf
-        let ctx = try Context(options: options)
+        let ctx = try Context(options: .init(workingFormat: .rgbaf))
         var ours: [Double] = []
         var draft: [Double] = []
         var pairs: [[String]] = []

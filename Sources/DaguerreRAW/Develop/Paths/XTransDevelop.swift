@@ -52,15 +52,6 @@ final class XTransDevelop: ChunkDevelop {
     /// Per worker, with noise reduction: its denoiser and the linear window it denoises.
     private var denoisers: [(nr: XTransNoiseReduction, window: ZeroedBuffer)] = []
 
-    /// Per 2×2 position (black level), raw code → linear value above black, for the windows
-    /// noise reduction denoises; built on first use.
-    private lazy var linearTables: [Float] = {
-        let lin = Linearization(layout: layout)
-        var table = [Float](repeating: 0, count: 4 * 65536)
-        for p in 0..<4 { for code in 0..<65536 { table[p * 65536 + code] = Float(lin.value(Double(code), at: p)) } }
-        return table
-    }()
-
     /// Per 2×2 position (black level) and colour (white balance), raw code → white-balanced,
     /// normalized value in the power-2.5 domain; built on first use.
     private lazy var encodeTables: [Float] = {
@@ -149,12 +140,13 @@ final class XTransDevelop: ChunkDevelop {
         let out = UnsafeTransfer(destination)
         let gainMaps = s.gainMaps
         let area = s.activeArea ?? IntRect(x: 0, y: 0, width: w, height: h)
-        // Each path builds only its own tables (per code: linear values to denoise, or encoded ones).
-        let linear = noise == nil ? [] : linearTables
+        // Without noise reduction codes are encoded through per-code tables; with it they are
+        // linearized as the Bayer denoise window is (``Linearization``'s Float form), no table.
         let encoded = noise == nil ? encodeTables : [0]
+        let levels = Linearization(layout: layout)
+        let (black, scale) = (levels.floatBlack, levels.floatScale)
         encoded.withUnsafeBufferPointer { tablesBuffer in
             let tables = UnsafeTransfer(UnsafeMutablePointer(mutating: tablesBuffer.baseAddress!))
-            let linear = UnsafeTransfer(linear)
             // Safety: each column block writes only its own columns of `destination`, and each
             // worker uses its own workspace; the mosaic rows and the tables are read-only here
             // and outlive the call.
@@ -177,33 +169,32 @@ final class XTransDevelop: ChunkDevelop {
                 let m = ws.mosaic
                 // With noise reduction: the worker's linear window (the block's and the halo around it).
                 let (nw, nh) = (ww + 2 * nrHalo, windowHeight + 2 * nrHalo)
-                let lin = noise == nil ? nil : denoisers.value[worker].window.pointer.assumingMemoryBound(to: Float.self)
-                if let noise, let lin {
+                let linear = noise == nil ? nil : denoisers.value[worker].window.pointer.assumingMemoryBound(to: Float.self)
+                if let noise, let linear {
                     // Linear values of the window and the noise reduction's halo around it,
                     // denoised, then white balanced and encoded into the demosaic's window.
                     let (nx, ny) = (ox - nrHalo, oy - nrHalo)
                     let nrColumns = (0..<nw).map { Self.fold(nx + $0, w) }
-                    linear.value.withUnsafeBufferPointer { table in
-                        for wy in 0..<nh {
-                            let sy = Self.fold(ny + wy, h)
-                            let line = source.row(sy)
-                            let dst = lin + wy * nw
-                            for wx in 0..<nw {
-                                let sx = nrColumns[wx]
-                                dst[wx] = table[((sy & 1) << 1 | (sx & 1)) << 16 | Int(line[sx])]
-                            }
+                    for wy in 0..<nh {
+                        let sy = Self.fold(ny + wy, h)
+                        let line = source.row(sy)
+                        let dst = linear + wy * nw
+                        for wx in 0..<nw {
+                            let sx = nrColumns[wx]
+                            let p = (sy & 1) << 1 | (sx & 1)
+                            dst[wx] = (Float(line[sx]) - black[p]) * scale[p]
                         }
                     }
                     denoisers.value[worker].nr.denoise(
-                        MosaicWindow(x: nx, y: ny, width: nw, height: nh, stride: nw, samples: lin), models: noise.models,
+                        MosaicWindow(x: nx, y: ny, width: nw, height: nh, stride: nw, samples: linear), models: noise.models,
                         amount: noise.amount, noiseScales: noise.scales, blockStep: noise.step)
                 }
                 for wy in 0..<windowHeight {
                     let sy = Self.fold(oy + wy, h)
                     let dst = m + wy * ww
-                    if let lin {
+                    if let linear {
                         // The denoised linear row, white balanced and encoded.
-                        let src = lin + (wy + nrHalo) * nw + nrHalo
+                        let src = linear + (wy + nrHalo) * nw + nrHalo
                         for wx in 0..<ww {
                             dst[wx] = PowerDomain.encode(max(0, src[wx] * gains[pattern.color(x: columnsIn[wx], y: sy)]))
                         }
