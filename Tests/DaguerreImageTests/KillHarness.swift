@@ -252,10 +252,12 @@ struct KillHarness: Sendable {
                     let folder = root.path("\(w)/kill-\(n)")
                     do {
                         var o = try kill(writers[w], plan: plan, folder: folder, named: false, calibration: calibrated[w]!)
-                        // A run faster than the calibration can commit before its kill: try again
-                        // sooner, at most twice (a run that still finishes counts as finished).
+                        // A run faster than the calibration can commit before its kill (and finish,
+                        // or be killed on its way out): try again sooner, at most twice (a run
+                        // that still finishes counts as finished).
                         var sooner = plan
-                        for attempt in 1...2 where !o.killed && o.run.status == 0 && sooner.after != .start {
+                        for attempt in 1...2
+                        where (o.killed ? o.allOutputsCommitted : o.run.status == 0) && sooner.after != .start {
                             sooner.delay /= 2
                             o = try kill(
                                 writers[w], plan: sooner, folder: folder + "-sooner\(attempt)", named: false, calibration: calibrated[w]!)
