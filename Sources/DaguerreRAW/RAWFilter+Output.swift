@@ -37,7 +37,7 @@ extension RAWFilter {
         let neutral = colorModel.xyzToCamera(white: white) * Primaries.xyz(white)
         let mosaic = header.mosaicLayout
         let xTrans = mosaic?.xTrans != nil
-        if xTrans { try checkXTransOptions() }
+        if xTrans { try checkXTransOptions(version) }
         let halfSize = version.halfSizeDevelop && mosaic != nil && !xTrans && scaleFactor <= 0.5 && crop.width >= 4 && crop.height >= 4
         let demosaic: DemosaicMethod = halfSize ? .halfSize : (isDraftModeEnabled ? .bilinear : version.demosaic)
         let highlight = version.highlightRecovery ? HighlightRecovery(neutral: neutral, amount: highlightRecoveryAmount) : nil
@@ -55,7 +55,7 @@ extension RAWFilter {
         }
         var sharpening: NoiseReductionSharpening?
         if let blockStep = version.noiseReductionBlockStep, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, let mosaic {
-            let profile = xTrans ? xTransNoiseProfile() : try noiseProfile()
+            let profile = xTrans ? try xTransNoiseProfile(version) : try noiseProfile()
             if profile.hasNoise {
                 let controls = try noiseReductionControls
                 settings.noiseReduction = NoiseReductionSettings(
@@ -160,25 +160,46 @@ extension RAWFilter {
         return try image.oriented(orientation)
     }
 
-    /// What an X-Trans develop lacks: a noise estimate. Raw noise reduction runs on X-Trans
-    /// mosaics (``XTransNoiseReduction``) with the file's NoiseProfile; a file without one
-    /// develops without it at the default amount, and asking for it by any other amount or
-    /// control says why it cannot run.
-    func checkXTransOptions() throws(DaguerreError) {
+    /// What an X-Trans develop lacks in pipeline version 4 and before: a noise estimate. Raw
+    /// noise reduction runs on X-Trans mosaics (``XTransNoiseReduction``) with the file's
+    /// NoiseProfile, and from version 5 with an estimate where the file has none; in the older
+    /// versions such a file develops without it at the default amount, and asking for it by any
+    /// other amount or control says why it cannot run.
+    func checkXTransOptions(_ version: PipelineVersion) throws(DaguerreError) {
+        guard !version.estimatesXTransNoise else { return }
         let controls = try noiseReductionControls
         let asked = luminanceNoiseReductionAmount != Self.defaultLuminanceNoiseReductionAmount && luminanceNoiseReductionAmount > 0
-        guard asked || !controls.isNeutral, !xTransNoiseProfile().hasNoise else { return }
+        guard asked || !controls.isNeutral, !statedXTransNoiseProfile().hasNoise else { return }
         throw .unsupported(
             feature:
-                "raw noise reduction (luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount), its sharpness, contrast and detail) on an X-Trans mosaic without a NoiseProfile",
+                "raw noise reduction (luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount), its sharpness, contrast and detail) on an X-Trans mosaic without a NoiseProfile in pipeline version \(version.name)",
             hint:
-                "X-Trans noise reduction needs the file's DNG NoiseProfile (the noise estimator reads 2×2 Bayer planes); without one, leave it at its default (off for such files) and use colorNoiseReductionAmount."
+                "Version \(version.name) reduces X-Trans noise only with the file's DNG NoiseProfile; decoderVersion \"\(PipelineVersion.default.name)\" (the default) estimates one, or leave the amount at its default (off for such files) and use colorNoiseReductionAmount."
         )
     }
 
-    /// An X-Trans file's noise, each colour's model from its DNG NoiseProfile (planes indexed by
-    /// colour: ``CFANoiseProfile/xTransColors``); noise-free when the file states none.
-    func xTransNoiseProfile() -> CFANoiseProfile {
+    /// An X-Trans file's noise, each colour's model (planes indexed by colour:
+    /// ``CFANoiseProfile/xTransColors``): from its DNG NoiseProfile; without one, estimated from
+    /// the photosites (``NoiseEstimator/estimate(xTrans:pattern:region:)``, made once per filter)
+    /// where `version` does so, else noise-free. An estimate too small to see counts as
+    /// noise-free.
+    func xTransNoiseProfile(_ version: PipelineVersion) throws(DaguerreError) -> CFANoiseProfile {
+        if let stated = CFANoiseProfile(dng: header.color.noiseProfile, cfaPattern: CFANoiseProfile.xTransColors) { return stated }
+        guard version.estimatesXTransNoise else { return .noiseFree }
+        return try facts.noiseProfile.withLock { (cached) throws(DaguerreError) -> CFANoiseProfile in
+            if let cached { return cached }
+            var result = CFANoiseProfile.noiseFree
+            if let mosaic = try wholeMosaic(), let pattern = mosaic.xTrans {
+                let estimate = NoiseEstimator.estimate(xTrans: mosaic, pattern: pattern, region: crop)
+                if !estimate.isNegligible() { result = estimate }
+            }
+            cached = result
+            return result
+        }
+    }
+
+    /// The X-Trans noise the file states (noise-free when it states none).
+    private func statedXTransNoiseProfile() -> CFANoiseProfile {
         CFANoiseProfile(dng: header.color.noiseProfile, cfaPattern: CFANoiseProfile.xTransColors) ?? .noiseFree
     }
 
@@ -199,13 +220,17 @@ extension RAWFilter {
         {
             throw .unsupported(
                 feature: "RAWFilter.luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount) in pipeline version \(decoderVersion)",
-                hint: "Versions 1 and 2 have no noise reduction; use decoderVersion \"4\" (the default) or \"3\".")
+                hint:
+                    "Versions 1 and 2 have no noise reduction; use decoderVersion \"\(PipelineVersion.default.name)\" (the default) or \"3\"."
+            )
         }
         let controls = try noiseReductionControls
         if !version.hasNoiseReduction, !controls.isNeutral {
             throw .unsupported(
                 feature: "RAWFilter's noise-reduction sharpness, contrast and detail in pipeline version \(decoderVersion)",
-                hint: "Versions 1 and 2 have no noise reduction; leave them at 0 or use decoderVersion \"4\" (the default) or \"3\".")
+                hint:
+                    "Versions 1 and 2 have no noise reduction; leave them at 0 or use decoderVersion \"\(PipelineVersion.default.name)\" (the default) or \"3\"."
+            )
         }
     }
 }

@@ -1,7 +1,7 @@
 // RAWFilter (SPEC X1–X8, W7; CIRAWFilter with the prefix dropped): develops DNGs into a
 // wide-gamut, extended-range linear image in the engine, with Core Image's RAW options. It reads
 // Bayer DNGs (and other RAWs through LibRaw) and develops them through linearization, raw noise
-// reduction (pipeline versions 3 and 4), white balance (as shot, or by temperature and tint), a
+// reduction (pipeline versions 3 and later), white balance (as shot, or by temperature and tint), a
 // demosaic, the DNG colour model (matrices interpolated by temperature) and exposure. Options a
 // pipeline version does not have (noise reduction in versions 1 and 2) keep their defaults there;
 // setting them throws `.unsupported` when the image is asked for, saying so.
@@ -59,10 +59,10 @@ public struct RAWFilter: Sendable {
     public var boostAmount = 0.0
     /// Shadow lift, −1…1 (0 off), judged on perceptual luminance.
     public var boostShadowAmount = 0.0
-    /// Clipped highlights (pipeline versions 3 and 4, ``HighlightRecovery``): 0 clips them to white,
+    /// Clipped highlights (pipeline versions 3 and later, ``HighlightRecovery``): 0 clips them to white,
     /// 1 (default) keeps the brightness the unclipped channels still see, neutral, above 1.
     public var highlightRecoveryAmount = 1.0
-    /// Raw noise reduction (X3; pipeline versions 3 and 4), Core Image's range 0...1. The default 0.5
+    /// Raw noise reduction (X3; pipeline versions 3 and later), Core Image's range 0...1. The default 0.5
     /// reduces the noise the file describes (its DNG NoiseProfile, or an estimate made from the
     /// image when it has none) by DCT4-2S before white balance and demosaic; 0 turns noise
     /// reduction off and shows the raw noise. The method's amount is a = 2 × this value (so the
@@ -77,7 +77,7 @@ public struct RAWFilter: Sendable {
     public var colorNoiseReductionAmount = 0.0
     /// Core Image's fine controls of raw noise reduction (X1, X3), each 0…1, default 0: DCT4-2S
     /// exactly as the noise research specified it (the develop is bit for bit the same). They
-    /// act only where noise reduction runs (pipeline versions 3 and 4, ``luminanceNoiseReductionAmount``
+    /// act only where noise reduction runs (pipeline versions 3 and later, ``luminanceNoiseReductionAmount``
     /// above 0, a noisy file, not draft mode); versions 1 and 2 accept only 0. Out of range or
     /// not finite: ``outputImage()`` throws `.invalidArgument`.
     ///
@@ -107,7 +107,7 @@ public struct RAWFilter: Sendable {
     /// Vibrance (saturation weighted toward muted colours) and saturation, −1…1, 0 off.
     public var vibranceAmount = 0.0
     public var saturationAmount = 0.0
-    /// Lens correction from the file's opcodes (pipeline versions 3 and 4): OpcodeList2's gain maps
+    /// Lens correction from the file's opcodes (pipeline versions 3 and later): OpcodeList2's gain maps
     /// (shading, on the linearized photosites, in every demosaic path) and OpcodeList3's
     /// WarpRectilinear (distortion). Defaults to on when the file carries either.
     public var isLensCorrectionEnabled: Bool
@@ -131,11 +131,12 @@ public struct RAWFilter: Sendable {
 
     /// The pipeline versions this build can reproduce (X5), newest last: 1 develops with the
     /// bilinear demosaic, 2 with LMMSE-GW, 3 adds raw noise reduction (DCT4-2S) before LMMSE-GW,
-    /// highlight recovery and lens correction, and 4 (the default) is version 3 made about 1.4×
-    /// as fast: LMMSE-GW in a power-2.5 domain whose encode and decode vectorize (Kodak24 40.06
-    /// dB against 40.00), and DCT4-2S visiting every other block (``DCT4PlaneDenoiser/BlockStep``;
-    /// 0.6 dB less than version 3 under the noise protocol, still 2.8 dB above LibRaw's best).
-    /// Versions 1 and 2 predate the later stages and leave them out; no version's pixels change
+    /// highlight recovery and lens correction, 4 is version 3 made about 1.4× as fast: LMMSE-GW
+    /// in a power-2.5 domain whose encode and decode vectorize (Kodak24 40.06 dB against 40.00),
+    /// and DCT4-2S visiting every other block (``DCT4PlaneDenoiser/BlockStep``; 0.6 dB less than
+    /// version 3 under the noise protocol, still 2.8 dB above LibRaw's best), and 5 (the default)
+    /// is version 4 with the noise of X-Trans files that state none estimated (Bayer files
+    /// develop as in version 4, bit for bit). Versions 1 and 2 predate the later stages and leave them out; no version's pixels change
     /// once it is released (each is pinned by a golden checksum in the tests).
     public static var supportedDecoderVersions: [String] { PipelineVersion.names }
     public var decoderVersion = PipelineVersion.default.name

@@ -37,17 +37,18 @@ enum NoiseScenes {
     /// seen by a sensor with `electrons` at white and `readNoise` electrons of read noise, and
     /// the DNG NoiseProfile of that sensor. `electrons` 0 gives the noise-free mosaic.
     static func mosaic(
-        width: Int, height: Int, electrons: Double, readNoise: Double = 3, seed: UInt64 = 1,
+        width: Int, height: Int, electrons: Double, readNoise: Double = 3, seed: UInt64 = 1, xTrans: Bool = false,
         scene: (Int, Int, Int) -> Double
     ) throws -> (BayerImage, NoiseModel) {
         var m = try BayerImage(width: width, height: height, pattern: .rggb, bitsPerSample: 14)
+        if xTrans { m.xTrans = .standard }
         m.blackLevel = [512, 512, 512, 512]
         m.whiteLevel = 16383
         let range = Double(16383 - 512)
         var rng = SeededRandom(seed: seed)
         for y in 0..<height {
             for x in 0..<width {
-                let v = max(0, min(1, scene(x, y, m.pattern.color(x: x, y: y))))
+                let v = max(0, min(1, scene(x, y, m.layout.color(x: x, y: y))))
                 var dn = v * range
                 if electrons > 0 {
                     let g = electrons / range  // electrons per DN
@@ -409,5 +410,45 @@ enum NoiseScenes {
         let fromFile = try #require(try NoiseEstimator.estimate(stored, region: whole, limits: .default, maxBlocks: 1536))
         #expect(fromFile.planes == sampled.planes)
         #expect(try NoiseEstimator.estimate(stored, region: whole, limits: .default) == nil, "within the bound: read whole")
+    }
+
+    @Test(
+        "On a synthetic Poisson–Gaussian X-Trans mosaic the estimate (one model for the three colours, from the 2×2 squares of adjacent greens in every 3×3 block) is within 15 % of the true σ at levels 0.05, 0.18 and 0.5; a noise-free one gives a negligible profile"
+    )
+    func xTransEstimate() throws {
+        // Every X-Trans layout (from any origin) has its squares of greens: each sample green.
+        for shift in 0..<36 {
+            let pattern = XTransPattern.standard.shifted(x: shift % 6, y: shift / 6)
+            let squares = try #require(NoiseEstimator.Lattice(xTransGreenSquares: pattern))
+            #expect(squares.period == 3 && squares.pairs)
+            for k in 0..<8 {
+                for j in 0..<8 {
+                    #expect(pattern.color(x: squares.phaseX + squares.offset(k), y: squares.phaseY + squares.offset(j)) == 1)
+                }
+            }
+        }
+        let (w, h) = (1536, 1152)
+        let whole = IntRect(x: 0, y: 0, width: w, height: h)
+        for electrons in [1667.0, 833.0] {
+            let (mosaic, truth) = try NoiseScenes.mosaic(width: w, height: h, electrons: electrons, seed: 7, xTrans: true) { x, y, c in
+                NoiseScenes.smooth(x, y, c, width: w, height: h)
+            }
+            let estimate = NoiseEstimator.estimate(xTrans: mosaic, pattern: .standard, region: whole)
+            #expect(estimate.planes[1] == estimate.planes[3], "planes R, G, B, G")
+            for (color, model) in estimate.planes.prefix(3).enumerated() {
+                for level in [0.05, 0.18, 0.5] {
+                    let ratio = model.sigma(at: level) / truth.sigma(at: level)
+                    #expect(
+                        abs(ratio - 1) < 0.15,
+                        "\(electrons) e⁻, colour \(color), level \(level): σ estimated \(model.sigma(at: level)), true \(truth.sigma(at: level))"
+                    )
+                }
+            }
+        }
+        let (clean, _) = try NoiseScenes.mosaic(width: w, height: h, electrons: 0, xTrans: true) { x, y, c in
+            NoiseScenes.smooth(x, y, c, width: w, height: h)
+        }
+        let estimate = NoiseEstimator.estimate(xTrans: clean, pattern: .standard, region: whole)
+        #expect(estimate.isNegligible(), "noise-free mosaic: \(estimate.planes)")
     }
 }

@@ -262,16 +262,20 @@ import Testing
     }
 
     @Test(
-        "Raw noise reduction asked for on an X-Trans mosaic without a NoiseProfile is a typed error naming X-Trans; its default leaves it out"
+        "In pipeline version 4, raw noise reduction asked for on an X-Trans mosaic without a NoiseProfile is a typed error naming X-Trans and the version that estimates one; its default leaves it out (version 5, the default, estimates the noise)"
     )
     func noiseReductionRefused() throws {
         var raw = try RAWFilter(dng: try Self.clippedScene())
+        raw.luminanceNoiseReductionAmount = 0.8
+        _ = try raw.outputImage()
+        raw.decoderVersion = "4"
+        raw.luminanceNoiseReductionAmount = RAWFilter.defaultLuminanceNoiseReductionAmount
         _ = try raw.outputImage()
         raw.luminanceNoiseReductionAmount = 0.8
         #expect {
             _ = try raw.outputImage()
         } throws: { error in
-            "\(error)".contains("X-Trans")
+            "\(error)".contains("X-Trans") && "\(error)".contains("decoderVersion \"5\"")
         }
     }
 }

@@ -7,9 +7,10 @@ import DaguerreCore
 /// One pipeline version: the stages RAWFilter runs and their parameters.
 ///
 /// ```swift
-/// let v = try PipelineVersion.named("4")
+/// let v = try PipelineVersion.named("5")
 /// v.demosaic                    // .lmmseGW
 /// v.noiseReductionBlockStep     // .alternate
+/// v.estimatesXTransNoise        // true
 /// ```
 struct PipelineVersion: Sendable, Equatable {
     /// The name RAWFilter's `decoderVersion` takes.
@@ -26,6 +27,9 @@ struct PipelineVersion: Sendable, Equatable {
     let lensCorrection: Bool
     /// Scale factors of ½ or less develop at half size first.
     let halfSizeDevelop: Bool
+    /// An X-Trans mosaic without a NoiseProfile gets an estimated one (``NoiseEstimator``), as a
+    /// Bayer mosaic always has; before, it developed without raw noise reduction.
+    var estimatesXTransNoise = false
 
     /// Every version this build reproduces, oldest first.
     static let all: [PipelineVersion] = [
@@ -45,11 +49,16 @@ struct PipelineVersion: Sendable, Equatable {
         PipelineVersion(
             name: "4", demosaic: .lmmseGW, domain: .power25, noiseReductionBlockStep: .alternate,
             highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true),
+        // 5: version 4, and X-Trans mosaics without a NoiseProfile denoised from an estimate
+        // (Bayer mosaics develop as in version 4, bit for bit).
+        PipelineVersion(
+            name: "5", demosaic: .lmmseGW, domain: .power25, noiseReductionBlockStep: .alternate,
+            highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true, estimatesXTransNoise: true),
     ]
 
     /// The version RAWFilter develops with unless told otherwise (a new row is not the default
     /// until this says so).
-    static let `default` = all.first { $0.name == "4" } ?? all[all.count - 1]
+    static let `default` = all.first { $0.name == "5" } ?? all[all.count - 1]
 
     /// The names RAWFilter accepts, oldest first.
     static var names: [String] { all.map(\.name) }

@@ -1,5 +1,5 @@
 // The first stages of RAW development as a row source (SPEC X2, X3, X6): linearize (black and
-// white levels per CFA position), reduce noise (pipeline versions 3 and 4), demosaic, and the
+// white levels per CFA position), reduce noise (pipeline versions 3 and later), demosaic, and the
 // camera → working-space matrix (which carries the white balance), row band by row band as the
 // engine asks, so a whole developed image never exists in memory. It picks the develop path
 // (``WholeMosaicDevelop``'s bilinear and half-size rows, ``LMMSEGWDevelop`` on ``DevelopChunks``'

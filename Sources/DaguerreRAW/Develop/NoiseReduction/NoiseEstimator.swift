@@ -6,9 +6,10 @@ import DaguerreFormats
 import Dispatch
 import Synchronization
 
-/// Estimates σ² = S·x + O for each Bayer position from the mosaic itself.
+/// Estimates σ² = S·x + O for each Bayer position, or each X-Trans colour, from the mosaic itself.
 ///
-/// Method (per CFA plane, on the linearized signal x), with the orthonormal 2-D Haar transform
+/// Method (per single-colour plane, on the linearized signal x: a Bayer position; for X-Trans,
+/// the 2×2 squares of green photosites, see ``estimate(xTrans:pattern:region:)``), with the orthonormal 2-D Haar transform
 /// (2×2 cells a b / c d: LL = (a+b+c+d)/2, HL = (a−b+c−d)/2, LH = (a+b−c−d)/2, HH = (a−b−c+d)/2;
 /// for white noise every detail coefficient has the noise variance and all are independent):
 /// 1. The plane is cut into blocks of 8×8 samples; blocks with a sample at 95 % of white or more
@@ -141,11 +142,21 @@ enum NoiseEstimator {
         /// The first photosite of Bayer position `position` inside the area, and the plane's
         /// rows and columns of whole blocks there.
         func plane(position: Int) -> (row: Int, column: Int, blockRows: Int, blockColumns: Int) {
-            let firstRow = y0 + (((position >> 1) - y0) & 1)
-            let firstColumn = x0 + (((position & 1) - x0) & 1)
-            let rows = max(0, (y1 - firstRow + 1) / 2)
-            let columns = max(0, (x1 - firstColumn + 1) / 2)
-            return (firstRow, firstColumn, rows / blockSize, columns / blockSize)
+            plane(Lattice(bayerPosition: position))
+        }
+
+        /// The first photosite of `lattice` inside the area, and the plane's rows and columns of
+        /// whole blocks there.
+        func plane(_ lattice: Lattice) -> (row: Int, column: Int, blockRows: Int, blockColumns: Int) {
+            let p = lattice.period
+            let firstRow = y0 + ((lattice.phaseY - y0) % p + p) % p
+            let firstColumn = x0 + ((lattice.phaseX - x0) % p + p) % p
+            // Plane samples whose photosites lie inside the area.
+            func count(_ first: Int, _ end: Int) -> Int {
+                guard lattice.pairs else { return max(0, (end - first + p - 1) / p) }
+                return end - first >= 2 ? 2 * ((end - first - 2) / p + 1) : 0
+            }
+            return (firstRow, firstColumn, count(firstRow, y1) / blockSize, count(firstColumn, x1) / blockSize)
         }
 
         /// The rows read when a plane holds more than `maxBlocks` blocks (step 1): bands of 34
@@ -171,15 +182,99 @@ enum NoiseEstimator {
     /// One block's level, noise measure (HH₁ mean square) and texture measure.
     struct Block { var level: Double, fine: Double, texture: Double }
 
+    /// The photosites of one colour that form a plane: those at (`phaseX`, `phaseY`) plus
+    /// multiples of `period` in each direction (image coordinates); with `pairs`, each of those
+    /// and the photosite after it in each direction (2×2 squares of adjacent photosites,
+    /// `period` apart), so that the finest Haar cells are the squares. A Bayer position is a
+    /// lattice of period 2; X-Trans greens come in 2×2 squares every 3 photosites.
+    struct Lattice: Sendable, Hashable {
+        var period: Int, phaseX: Int, phaseY: Int, pairs: Bool
+
+        init(period: Int, phaseX: Int, phaseY: Int, pairs: Bool = false) {
+            (self.period, self.phaseX, self.phaseY, self.pairs) = (period, phaseX, phaseY, pairs)
+        }
+
+        /// Position `position` of the 2×2 Bayer block, row-major.
+        init(bayerPosition position: Int) { self.init(period: 2, phaseX: position & 1, phaseY: position >> 1) }
+
+        /// The photosite offset of plane sample `k` from the plane's first (either direction).
+        @inline(__always) func offset(_ k: Int) -> Int { pairs ? (k >> 1) * period + (k & 1) : k * period }
+
+        /// The 2×2 squares of green photosites of an X-Trans filter: every 3×3 block has one
+        /// (its greens repeat every 3 photosites). Nil for a pattern without them.
+        init?(xTransGreenSquares pattern: XTransPattern) {
+            let green = { (x: Int, y: Int) in
+                (0..<2).allSatisfy { m in (0..<2).allSatisfy { pattern.color(x: x + 3 * m, y: y + 3 * $0) == 1 } }
+            }
+            for py in 0..<3 {
+                for px in 0..<3 where green(px, py) && green(px + 1, py) && green(px, py + 1) && green(px + 1, py + 1) {
+                    self.init(period: 3, phaseX: px, phaseY: py, pairs: true)
+                    return
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The profile of an X-Trans mosaic's photosites in `region`: one model for the three
+    /// colours (`planes` R, G, B, G, as X-Trans noise reduction reads them,
+    /// ``CFANoiseProfile/xTransColors``), fitted by steps 1 to 4 on the 2×2 squares of adjacent
+    /// green photosites that every 3×3 block of the filter holds: blocks of 4×4 squares, whose
+    /// finest Haar cells are the squares themselves, so the noise measure sees detail one
+    /// photosite across, finer than a Bayer plane's (the red and blue planes, a photosite in
+    /// every 6 each way, see so much texture at that scale that the estimate doubled on the
+    /// Kodak photographs). A photosite's noise depends on the light it caught and the sensor's
+    /// gain, not on its filter's colour, so the green model serves red and blue (cameras'
+    /// NoiseProfiles state nearly equal pairs per colour). Every block is read (a 26 MP mosaic:
+    /// about 180 000).
+    static func estimate(xTrans mosaic: BayerImage, pattern: XTransPattern, region: IntRect) -> CFANoiseProfile {
+        guard let area = Area(region, width: mosaic.width, height: mosaic.height), let squares = Lattice(xTransGreenSquares: pattern)
+        else { return .noiseFree }
+        let layout = mosaic.layout
+        // Bands of block rows, one item each, on every core.
+        let (_, _, blockRows, _) = area.plane(squares)
+        let bandRows = 16
+        let bands = (blockRows + bandRows - 1) / bandRows
+        var found = [[Block]](repeating: [], count: bands)
+        mosaic.samples.withUnsafeBufferPointer { samples in
+            let whole = MosaicRows(whole: samples.baseAddress!, width: mosaic.width, height: mosaic.height)
+            found.withUnsafeMutableBufferPointer { out in
+                let blocks = UnsafeTransfer(out.baseAddress!)
+                // Safety: each band writes its own element.
+                WorkerPool.forEach(bands) { band in
+                    // The band's photosite rows: its block rows' squares (4 squares, 12 rows, a block).
+                    let first = area.plane(squares).row + band * bandRows * blockSize / 2 * squares.period
+                    let end = min(area.y1, first + bandRows * blockSize / 2 * squares.period)
+                    guard let part = Area(x0: area.x0, y0: first, x1: area.x1, y1: end) else { return }
+                    blocks.value[band] = blockStatistics(whole, layout: layout, lattice: squares, area: part)
+                }
+            }
+        }
+        return CFANoiseProfile(uniform: fit(found.flatMap { $0 }))
+    }
+
     /// The usable blocks of one Bayer position's plane inside `area`, read from `rows`, which
     /// must hold the area's rows (none where it does not).
     static func blockStatistics(_ rows: MosaicRows, layout: MosaicLayout, position: Int, area: Area) -> [Block] {
-        let (firstRow, firstColumn, blockRows, blockColumns) = area.plane(position: position)
+        blockStatistics(rows, layout: layout, lattice: Lattice(bayerPosition: position), area: area)
+    }
+
+    /// The usable blocks of one lattice's plane inside `area`, read from `rows`, which must hold
+    /// the area's rows (none where it does not). Each photosite is linearized with the black
+    /// level of its place in the 2×2 block (for a Bayer lattice, one place).
+    static func blockStatistics(_ rows: MosaicRows, layout: MosaicLayout, lattice: Lattice, area: Area) -> [Block] {
+        let (firstRow, firstColumn, blockRows, blockColumns) = area.plane(lattice)
         let b = blockSize
         guard blockRows > 0, blockColumns > 0, rows.range.contains(area.y0), area.y1 <= rows.range.upperBound else { return [] }
-        let black = layout.blackLevel.count == 4 ? layout.blackLevel[position] : 0
-        let scale = layout.blackLevel.count == 4 ? Linearization(layout: layout).scale[position] : 1 / max(Double(layout.whiteLevel), 1)
-        let clip = black + clipLevel * (Double(layout.whiteLevel) - black)
+        let places = layout.blackLevel.count == 4
+        let scales = places ? Linearization(layout: layout).scale : []
+        var black = SIMD4<Double>.zero
+        var scale = SIMD4<Double>(repeating: 1 / max(Double(layout.whiteLevel), 1))
+        for q in 0..<4 where places {
+            black[q] = layout.blackLevel[q]
+            scale[q] = scales[q]
+        }
+        let clip = black + clipLevel * (SIMD4(repeating: Double(layout.whiteLevel)) - black)
         var blocks: [Block] = []
         blocks.reserveCapacity(blockRows * blockColumns)
         var plane = [Double](repeating: 0, count: b * b)
@@ -187,11 +282,15 @@ enum NoiseEstimator {
         for br in 0..<blockRows {
             blockLoop: for bc in 0..<blockColumns {
                 for r in 0..<b {
-                    let row = rows.row(firstRow + 2 * (br * b + r)) + firstColumn + 2 * bc * b
+                    let y = firstRow + lattice.offset(br * b + r)
+                    let x0 = firstColumn + lattice.offset(bc * b)
+                    let row = rows.row(y) + x0
                     for c in 0..<b {
-                        let code = Double(row[2 * c])
-                        if code >= clip { continue blockLoop }
-                        plane[r * b + c] = (code - black) * scale
+                        let dx = lattice.offset(c)
+                        let q = (y & 1) << 1 | ((x0 + dx) & 1)
+                        let code = Double(row[dx])
+                        if code >= clip[q] { continue blockLoop }
+                        plane[r * b + c] = (code - black[q]) * scale[q]
                     }
                 }
                 // Level 1 over the 2×2 cells; LL₁ kept for level 2.

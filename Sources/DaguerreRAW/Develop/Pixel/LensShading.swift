@@ -1,4 +1,4 @@
-// Lens shading per photosite (SPEC X3, DNG 1.4 §7 GainMap, pipeline versions 3 and 4): the
+// Lens shading per photosite (SPEC X3, DNG 1.4 §7 GainMap, pipeline versions 3 and later): the
 // factors OpcodeList2's gain maps give one sensor row, for the develop paths that multiply each
 // photosite they read (the draft paths; the full develop shades its noise-reduction window).
 import DaguerreCore
