@@ -9,9 +9,10 @@ import Synchronization
 /// Estimates σ² = S·x + O for each Bayer position, or each X-Trans colour, from the mosaic itself.
 ///
 /// Method (per single-colour plane, on the linearized signal x: a Bayer position; for X-Trans,
-/// the 2×2 squares of green photosites, see ``estimate(xTrans:pattern:region:)``), with the orthonormal 2-D Haar transform
-/// (2×2 cells a b / c d: LL = (a+b+c+d)/2, HL = (a−b+c−d)/2, LH = (a+b−c−d)/2, HH = (a−b−c+d)/2;
-/// for white noise every detail coefficient has the noise variance and all are independent):
+/// the 2×2 squares of green photosites, see ``estimate(xTrans:pattern:region:)``), with the
+/// orthonormal 2-D Haar transform (2×2 cells a b / c d: LL = (a+b+c+d)/2, HL = (a−b+c−d)/2,
+/// LH = (a+b−c−d)/2, HH = (a−b−c+d)/2; for white noise every detail coefficient has the noise
+/// variance and all are independent):
 /// 1. The plane is cut into blocks of 8×8 samples; blocks with a sample at 95 % of white or more
 ///    are dropped (clipping flattens noise). A mosaic whose planes hold more than
 ///    ``maxBlocksPerPlane`` blocks is sampled in bands of two rows of blocks spread evenly down
