@@ -159,6 +159,47 @@ import Testing
     }
     static let golden4 = "0x64d92ea465bc7240"
 
+    /// The noisy fixed DNG's scene and noise through the X-Trans filter, without a NoiseProfile
+    /// (as LibRaw reads a Fujifilm RAF).
+    static func noisyFixedXTransDNG() throws -> DNGImage {
+        var dng = try noisyFixedDNG()
+        let clean = try #require(try fixedDNG().mosaic)
+        var mosaic = try #require(dng.mosaic)
+        mosaic.xTrans = .standard
+        // Each photosite takes its X-Trans colour's value from the clean Bayer scene's 2×2 cell,
+        // with the noise the Bayer one got.
+        let w = mosaic.width
+        for y in 0..<mosaic.height {
+            for x in 0..<w {
+                let c = XTransPattern.standard.color(x: x, y: y)
+                let cell = (0..<4).first { clean.pattern.color(x: (x & ~1) + $0 % 2, y: (y & ~1) + $0 / 2) == c } ?? 0
+                let source = Int(clean.samples[((y & ~1) + cell / 2) * w + (x & ~1) + cell % 2])
+                let noise = Int(mosaic.samples[y * w + x]) - Int(clean.samples[y * w + x])
+                mosaic.samples[y * w + x] = UInt16(max(0, min(16383, source + noise)))
+            }
+        }
+        dng.rawData = .mosaic(mosaic)
+        dng.color.noiseProfile = []
+        return dng
+    }
+
+    @Test(
+        "Pipeline version 5 is pinned on a noisy fixed X-Trans DNG without a NoiseProfile (its noise estimated and reduced); version 4 renders it without noise reduction, as version 5 does at amount 0"
+    )
+    func versionFiveIsPinned() throws {
+        var raw = try RAWFilter(dng: try Self.noisyFixedXTransDNG())
+        #expect(raw.decoderVersion == "5")
+        let print5 = try Self.fingerprint(try raw.outputImage(), reference: "raw-develop-v5-xtrans-noisy")
+        #expect(print5 == Self.golden5XTrans, "version 5 now renders \(print5)")
+        raw.decoderVersion = "4"
+        let print4 = try Self.fingerprint(try raw.outputImage())
+        #expect(print4 != print5, "version 4 estimated the X-Trans noise")
+        raw.decoderVersion = "5"
+        raw.luminanceNoiseReductionAmount = 0
+        #expect(try Self.fingerprint(try raw.outputImage()) == print4)
+    }
+    static let golden5XTrans = "0xf076214e2e604275"
+
     @Test(
         "Versions 3 and 4 render any region exactly as the same region of the whole image (noise reduction windows, chunks and column ranges)",
         arguments: ["3", "4"])
