@@ -11,7 +11,8 @@ import Synchronization
 /// let anyClipped = facts.clippedRows(mosaic).contains(true)   // scanned once, then shared
 /// ```
 final class MosaicFacts: Sendable {
-    /// The noise model noise reduction uses (``RAWFilter/noiseProfile(_:)``).
+    /// The noise model noise reduction uses, once estimated (``RAWFilter/noiseProfile()``,
+    /// ``RAWFilter/xTransNoiseProfile(_:)``).
     let noiseProfile = Mutex<CFANoiseProfile?>(nil)
     /// Per row, whether a photosite in it reached the white level
     /// (``HighlightRecovery/rowsReachingWhite(_:)``): a draft leaves its highlight inputs out

@@ -169,38 +169,13 @@ extension RAWFilter {
         guard !version.estimatesXTransNoise else { return }
         let controls = try noiseReductionControls
         let asked = luminanceNoiseReductionAmount != Self.defaultLuminanceNoiseReductionAmount && luminanceNoiseReductionAmount > 0
-        guard asked || !controls.isNeutral, !statedXTransNoiseProfile().hasNoise else { return }
+        guard asked || !controls.isNeutral, !(statedXTransNoiseProfile()?.hasNoise ?? false) else { return }
         throw .unsupported(
             feature:
                 "raw noise reduction (luminanceNoiseReductionAmount \(luminanceNoiseReductionAmount), its sharpness, contrast and detail) on an X-Trans mosaic without a NoiseProfile in pipeline version \(version.name)",
             hint:
                 "Version \(version.name) reduces X-Trans noise only with the file's DNG NoiseProfile; decoderVersion \"\(PipelineVersion.default.name)\" (the default) estimates one, or leave the amount at its default (off for such files) and use colorNoiseReductionAmount."
         )
-    }
-
-    /// An X-Trans file's noise, each colour's model (planes indexed by colour:
-    /// ``CFANoiseProfile/xTransColors``): from its DNG NoiseProfile; without one, estimated from
-    /// the photosites (``NoiseEstimator/estimate(xTrans:pattern:region:)``, made once per filter)
-    /// where `version` does so, else noise-free. An estimate too small to see counts as
-    /// noise-free.
-    func xTransNoiseProfile(_ version: PipelineVersion) throws(DaguerreError) -> CFANoiseProfile {
-        if let stated = CFANoiseProfile(dng: header.color.noiseProfile, cfaPattern: CFANoiseProfile.xTransColors) { return stated }
-        guard version.estimatesXTransNoise else { return .noiseFree }
-        return try facts.noiseProfile.withLock { (cached) throws(DaguerreError) -> CFANoiseProfile in
-            if let cached { return cached }
-            var result = CFANoiseProfile.noiseFree
-            if let mosaic = try wholeMosaic(), let pattern = mosaic.xTrans {
-                let estimate = NoiseEstimator.estimate(xTrans: mosaic, pattern: pattern, region: crop)
-                if !estimate.isNegligible() { result = estimate }
-            }
-            cached = result
-            return result
-        }
-    }
-
-    /// The X-Trans noise the file states (noise-free when it states none).
-    private func statedXTransNoiseProfile() -> CFANoiseProfile {
-        CFANoiseProfile(dng: header.color.noiseProfile, cfaPattern: CFANoiseProfile.xTransColors) ?? .noiseFree
     }
 
     /// Core Image's fine noise-reduction controls, validated (each finite, 0…1).

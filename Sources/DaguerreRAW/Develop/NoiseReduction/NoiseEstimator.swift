@@ -62,10 +62,11 @@ enum NoiseEstimator {
         return mosaic.samples.withUnsafeBufferPointer { samples in
             let whole = MosaicRows(whole: samples.baseAddress!, width: mosaic.width, height: mosaic.height)
             // One item per band and plane: a single band (every block) still uses every core.
-            return profile(items: 4 * bands.count) { item, blocks in
-                guard let part = area.clipped(to: bands[item / 4]) else { return }
-                blocks[item % 4] = blockStatistics(whole, layout: layout, position: item % 4, area: part)
-            }
+            return CFANoiseProfile(
+                planes: models(items: 4 * bands.count, planes: 4) { item, blocks in
+                    guard let part = area.clipped(to: bands[item / 4]) else { return }
+                    blocks[item % 4] = blockStatistics(whole, layout: layout, position: item % 4, area: part)
+                })
         }
     }
 
@@ -81,7 +82,7 @@ enum NoiseEstimator {
         guard let area = Area(region, width: layout.width, height: layout.height) else { return .noiseFree }
         guard let bands = area.bands(maxBlocks: maxBlocks) else { return nil }
         let failure = Mutex<DaguerreError?>(nil)
-        let result = profile(items: bands.count) { band, blocks in
+        let result = models(items: bands.count, planes: 4) { band, blocks in
             do throws(DaguerreError) {
                 // The rows point into the stream's buffer: it lives until they are scanned.
                 let stream = StreamedMosaic(stored: stored, limits: limits)
@@ -93,14 +94,16 @@ enum NoiseEstimator {
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        return result
+        return CFANoiseProfile(planes: result)
     }
 
-    /// Steps 3 and 4 for each plane, over the blocks `scan` finds for each item (per plane),
-    /// the items scanned on all cores and their blocks kept in item order.
-    private static func profile(items: Int, scan: @Sendable (_ item: Int, _ blocks: inout [[Block]]) -> Void) -> CFANoiseProfile {
-        var parts = [[[Block]]](repeating: [[], [], [], []], count: items)
-        var models = [NoiseModel](repeating: .zero, count: 4)
+    /// Steps 3 and 4 for each of `planes` planes, over the blocks `scan` finds for each item
+    /// (per plane), the items scanned on all cores and their blocks kept in item order.
+    private static func models(
+        items: Int, planes: Int, scan: @Sendable (_ item: Int, _ blocks: inout [[Block]]) -> Void
+    ) -> [NoiseModel] {
+        var parts = [[[Block]]](repeating: Array(repeating: [], count: planes), count: items)
+        var models = [NoiseModel](repeating: .zero, count: planes)
         parts.withUnsafeMutableBufferPointer { out in
             let found = UnsafeTransfer(out.baseAddress!)
             // Safety: each item writes its own element of `parts`, each plane its own model.
@@ -108,12 +111,12 @@ enum NoiseEstimator {
             let scanned = UnsafeTransfer(UnsafePointer(out.baseAddress!))
             models.withUnsafeMutableBufferPointer { fitted in
                 let models = UnsafeTransfer(fitted.baseAddress!)
-                WorkerPool.forEach(4) { p in
+                WorkerPool.forEach(planes) { p in
                     models.value[p] = fit(UnsafeBufferPointer(start: scanned.value, count: items).flatMap { $0[p] })
                 }
             }
         }
-        return CFANoiseProfile(planes: models)
+        return models
     }
 
     /// Sampled bands (step 1) start at multiples of this many rows and hold two rows of
@@ -232,26 +235,20 @@ enum NoiseEstimator {
         guard let area = Area(region, width: mosaic.width, height: mosaic.height), let squares = Lattice(xTransGreenSquares: pattern)
         else { return .noiseFree }
         let layout = mosaic.layout
-        // Bands of block rows, one item each, on every core.
-        let (_, _, blockRows, _) = area.plane(squares)
-        let bandRows = 16
-        let bands = (blockRows + bandRows - 1) / bandRows
-        var found = [[Block]](repeating: [], count: bands)
-        mosaic.samples.withUnsafeBufferPointer { samples in
+        // Bands of 16 block rows (4 squares, 12 photosite rows, a block), one item each.
+        let (firstRow, _, blockRows, _) = area.plane(squares)
+        let bandBlocks = 16
+        let bandRows = bandBlocks * blockSize / 2 * squares.period
+        return mosaic.samples.withUnsafeBufferPointer { samples in
             let whole = MosaicRows(whole: samples.baseAddress!, width: mosaic.width, height: mosaic.height)
-            found.withUnsafeMutableBufferPointer { out in
-                let blocks = UnsafeTransfer(out.baseAddress!)
-                // Safety: each band writes its own element.
-                WorkerPool.forEach(bands) { band in
-                    // The band's photosite rows: its block rows' squares (4 squares, 12 rows, a block).
-                    let first = area.plane(squares).row + band * bandRows * blockSize / 2 * squares.period
-                    let end = min(area.y1, first + bandRows * blockSize / 2 * squares.period)
-                    guard let part = Area(x0: area.x0, y0: first, x1: area.x1, y1: end) else { return }
-                    blocks.value[band] = blockStatistics(whole, layout: layout, lattice: squares, area: part)
-                }
-            }
+            let bands = (blockRows + bandBlocks - 1) / bandBlocks
+            return CFANoiseProfile(
+                uniform: models(items: bands, planes: 1) { band, blocks in
+                    let first = firstRow + band * bandRows
+                    guard let part = Area(x0: area.x0, y0: first, x1: area.x1, y1: min(area.y1, first + bandRows)) else { return }
+                    blocks[0] = blockStatistics(whole, layout: layout, lattice: squares, area: part)
+                }[0])
         }
-        return CFANoiseProfile(uniform: fit(found.flatMap { $0 }))
     }
 
     /// The usable blocks of one Bayer position's plane inside `area`, read from `rows`, which
