@@ -58,7 +58,7 @@ struct LivePhotoOrientationTests {
             let v = try Judge.run("exiftool", ["-validate", "-warning", "-a", "-s3", path])
             #expect(v.hasPrefix("OK"), "exiftool -validate \(path): \(v)")
         }
-        #expect(try Judge.run("ffmpeg", ["-v", "error", "-i", dir.path("OUT.MOV"), "-f", "null", "-"]).isEmpty)
+        #expect(try Judge.ffmpegDecodeMessages(dir.path("OUT.MOV")).isEmpty)
         let probe = try MovieProbe(dir.path("OUT.MOV"))
         #expect(probe.video?["codec_name"] as? String == (codec == .hevc ? "hevc" : "h264"))
         // Reopened (a HEIC + HEVC pair is an input too) and saved again from the adjustment data:

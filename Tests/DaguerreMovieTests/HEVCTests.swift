@@ -99,7 +99,7 @@ struct HEVCTests {
         #expect(video["width"] as? Int == w && video["height"] as? Int == h)
         #expect(video["nb_frames"] as? String == "\(n)")
         #expect(try TrackTransformTests.ffprobeRotation(path) == -90)
-        #expect(try Judge.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"]).isEmpty)
+        #expect(try Judge.ffmpegDecodeMessages(path).isEmpty)
 
         let movie = try MovieReader(path: path)
         let track = try #require(movie.tracks.first)

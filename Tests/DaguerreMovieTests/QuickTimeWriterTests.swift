@@ -68,7 +68,7 @@ struct QuickTimeWriterTests {
         #expect(tags["com.apple.quicktime.content.identifier"] as? String == Self.uuid)
 
         // ffmpeg decodes every packet of every stream without a word.
-        let decodeLog = try Judge.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])
+        let decodeLog = try Judge.ffmpegDecodeMessages(path)
         #expect(decodeLog.isEmpty)
         SampleFiles.keep(path, as: "live-photo-srgb.mov")
     }

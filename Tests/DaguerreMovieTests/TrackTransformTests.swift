@@ -133,7 +133,7 @@ struct TrackTransformTests {
                 // ffprobe prints no side data for the identity matrix.
                 #expect(probe == (rotation == 0 ? nil : Self.counterClockwise(rotation)), "ffprobe \(path)")
             }
-            #expect(try Judge.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"]).isEmpty)
+            #expect(try Judge.ffmpegDecodeMessages(path).isEmpty)
         }
         print(table.joined(separator: "\n"))
     }

@@ -28,9 +28,23 @@ public enum Judge {
         return value
     }
 
+    /// What ffmpeg says (at `-v error`, on stderr) while it decodes every stream of `path` to
+    /// nothing: empty for a file it reads cleanly. Throws when ffmpeg fails outright.
+    public static func ffmpegDecodeMessages(_ path: String) throws -> String {
+        try runCapturing("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"]).stderr
+    }
+
     /// Runs `executable` with `arguments`; returns stdout. Throws with stderr on a non-zero exit.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> String {
+        try runCapturing(executable, arguments, stdin: stdin).stdout
+    }
+
+    /// Runs `executable` with `arguments`; returns stdout and stderr (judges such as ffmpeg
+    /// report problems on stderr and still exit 0). Throws with stderr on a non-zero exit.
+    public static func runCapturing(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (
+        stdout: String, stderr: String
+    ) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = [executable] + arguments
@@ -46,12 +60,13 @@ public enum Judge {
         let (outData, errData) = readToEnd(out, err)
         p.waitUntilExit()
         let stdout = String(decoding: outData, as: UTF8.self)
+        let stderr = String(decoding: errData, as: UTF8.self)
         guard p.terminationStatus == 0 else {
             throw Failure(
                 description: "\(executable) \(arguments.joined(separator: " ")) exited \(p.terminationStatus): "
-                    + String(decoding: errData, as: UTF8.self) + "\nIf a judge is missing, run scripts/setup.")
+                    + stderr + "\nIf a judge is missing, run scripts/setup.")
         }
-        return stdout
+        return (stdout, stderr)
     }
 
     /// Everything `handle` gives until end of file. Foundation's `readDataToEndOfFile()` traps
