@@ -20,6 +20,9 @@ struct LivePhotoMedia: Sendable {
     let videoOrientation: Int
     /// Each frame's presentation time from the first frame's, in presentation order.
     let frameTimes: [MediaTime]
+    /// Where the last frame ends, on the same clock: a saved movie keeps every frame's time and
+    /// length, so its video lasts as long as the original's.
+    let videoEnd: MediaTime
     let duration: MediaTime
     let photoTime: MediaTime
     /// The pair's content identifier (nil for a Motion Photo, which needs none).
@@ -126,15 +129,22 @@ struct LivePhotoMedia: Sendable {
         }
         var times: [Int64] = []
         times.reserveCapacity(video.sampleCount)
+        var end = Int64.min
         for i in 0..<video.sampleCount {
             guard let s = video.sample(at: i) else {
                 throw .corruptData(format: "Live Photo movie", detail: "its sample table is inconsistent at frame \(i)", path: path)
             }
             times.append(s.presentationTime)
+            let (sampleEnd, overflow) = s.presentationTime.addingReportingOverflow(max(0, s.duration))
+            end = max(end, overflow ? s.presentationTime : sampleEnd)
         }
         times.sort()
         let first = times[0]
         let frameTimes = times.map { MediaTime(value: $0 - first, timescale: video.timescale) }
+        // The samples' end, unless the track is shown for less (a file cut short keeps its
+        // last sample's old length in the sample table and its true length in the track header).
+        var videoEnd = MediaTime(value: end - first, timescale: video.timescale)
+        if let last = frameTimes.last, video.duration > last, video.duration < videoEnd { videoEnd = video.duration }
         let audio = movie.tracks.first { $0.mediaType == .audio && $0.enabled }
         let duration = movie.duration
         // The still's time: the movie's still-image-time item, else the middle.
@@ -145,7 +155,7 @@ struct LivePhotoMedia: Sendable {
         let photo = min(max(time ?? middle, MediaTime(value: 0, timescale: duration.timescale)), duration)
         return LivePhotoMedia(
             stillFile: still, movie: movie, video: video, audio: audio, videoOrientation: video.transform.exifOrientation,
-            frameTimes: frameTimes, duration: duration, photoTime: photo, contentIdentifier: identifier,
+            frameTimes: frameTimes, videoEnd: videoEnd, duration: duration, photoTime: photo, contentIdentifier: identifier,
             videoIdentity: "\(path)|\(movie.byteCount) bytes|still \(still.bytes.count) bytes|track \(video.id)")
     }
 }

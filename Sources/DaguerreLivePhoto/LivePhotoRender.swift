@@ -168,7 +168,7 @@ struct LivePhotoRender: Sendable {
                 try recorder.append(audio: try samples(of: audio))
             }
             try checkCancelled()
-            _ = try recorder.finish()
+            _ = try recorder.finish(videoEnd: media.videoEnd)
         } catch {
             recorder?.cancel()
             throw error
@@ -229,6 +229,8 @@ struct LivePhotoRender: Sendable {
             contentIdentifier: identifier, stillImageTime: media.photoTime)
         settings.creationDate = media.movie.creationDate
         settings.videoCodec = codec
+        // The original's clock, so that every frame keeps its exact time.
+        if (1...1_000_000).contains(media.video.timescale) { settings.videoTimescale = media.video.timescale }
         return settings
     }
 

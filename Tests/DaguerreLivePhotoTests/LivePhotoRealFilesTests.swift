@@ -14,7 +14,7 @@ import Testing
 struct LivePhotoRealFilesTests {
     /// Saves `input` with a square crop as a JPEG + MOV pair and as a Motion Photo, and judges
     /// both: exiftool -validate, ffmpeg decodes without a message, the halves pair, the photo
-    /// time is kept within one frame of the movie's rate.
+    /// time is kept within one frame of the movie's rate, the video's length is kept.
     static func editAndJudge(_ input: ContentEditingInput, in dir: TemporaryDirectory, name: String) async throws {
         let context = try LivePhotoEditingContext(livePhotoEditingInput: input)
         context.frameProcessor = LivePhotoEditingTests.squareCrop
@@ -33,6 +33,12 @@ struct LivePhotoRealFilesTests {
         #expect(!uuid.isEmpty && uuid == content && uuid == pair.contentIdentifier, "\(name): the halves pair")
         let stillImageTime = try Judge.run("exiftool", ["-ee", "-s3", "-StillImageTime", movie.path])
         #expect(!stillImageTime.isEmpty, "\(name): exiftool finds the still-image-time item")
+        // The video lasts as long as the original's (its frames' times and lengths kept; the
+        // recorder's clock is 1/600 s, so the end rounds to it).
+        let saved = try LivePhotoEditingContext(livePhotoEditingInput: ContentEditingInput(still: still, movie: movie))
+        #expect(
+            abs(saved.media.videoEnd.seconds - media.videoEnd.seconds) <= 1.0 / 600,
+            "\(name): video \(media.videoEnd.seconds) s → \(saved.media.videoEnd.seconds) s")
         #expect(abs((pair.stillImageTime?.seconds ?? -1) - context.photoTime.seconds) <= frame, "\(name): photo time kept")
         #expect(try JPEGFileMetadata(path: still.path).width == side)
 
@@ -46,7 +52,7 @@ struct LivePhotoRealFilesTests {
             #expect(v.hasPrefix("OK"), "exiftool -validate \(path): \(v)")
         }
         for path in [movie.path, mp4] {
-            #expect(try Judge.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"]).isEmpty, "ffmpeg on \(path)")
+            #expect(try Judge.ffmpegDecodeMessages(path).isEmpty, "ffmpeg on \(path)")
         }
         let reopened = try LivePhotoEditingContext(livePhotoEditingInput: ContentEditingInput(motionPhoto: motion))
         #expect(abs(reopened.photoTime.seconds - context.photoTime.seconds) <= frame, "\(name): the Motion Photo keeps the photo time")

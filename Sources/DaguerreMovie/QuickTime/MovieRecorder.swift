@@ -46,8 +46,8 @@ public final class MovieRecorder {
     private var lastFrameTime: Int64?
     private var done = false
 
-    /// Ticks per second of the video track (Apple's video timescale).
-    static let videoTimescale: Int32 = 600
+    /// Ticks per second of the video track (``MovieSettings/videoTimescale``).
+    private let timescale: Int32
 
     /// Opens the destination (fails at once with `.io` if its directory is not writable) and
     /// sets up the encoder and tracks.
@@ -58,6 +58,11 @@ public final class MovieRecorder {
         if let audio = settings.audio, !(1...2).contains(audio.channels) {
             throw .invalidArgument(what: "Audio with \(audio.channels) channels", problem: "Live Photo movies have mono or stereo audio")
         }
+        guard (1...1_000_000).contains(settings.videoTimescale) else {
+            throw .invalidArgument(
+                what: "Video timescale \(settings.videoTimescale)", problem: "give 1 to 1 000 000 ticks a second (600 is Apple's)")
+        }
+        timescale = settings.videoTimescale
         self.settings = settings
         self.destination = destination
         let color = settings.colorProperties
@@ -65,14 +70,14 @@ public final class MovieRecorder {
             H264EncoderSettings(
                 width: settings.width, height: settings.height, frameRate: settings.frameRate,
                 bitRate: settings.bitRate, colorProperties: color, preset: settings.encoderPreset,
-                threads: settings.encoderThreads, timescale: MovieRecorder.videoTimescale))
+                threads: settings.encoderThreads, timescale: timescale))
         scratch = try PlanarYCbCr420Buffer(width: settings.width, height: settings.height, colorProperties: color)
         let writer = try MovieWriter(destination: destination, fileType: .quickTimeMovie)
         if let date = settings.creationDate { writer.creationDate = date }
         var videoFormat = VideoTrackFormat(
             width: settings.width, height: settings.height,
             decoderConfiguration: encoder.trackConfiguration,
-            colorProperties: color, timescale: MovieRecorder.videoTimescale)
+            colorProperties: color, timescale: timescale)
         videoFormat.transform = settings.transform
         let video = try writer.addVideoTrack(videoFormat)
         // Track order as in iPhone Live Photo movies: video, audio, timed metadata.
@@ -137,9 +142,11 @@ public final class MovieRecorder {
     }
 
     /// Finishes encoding, writes the still-image-time sample and the metadata, and moves the
-    /// movie into place.
+    /// movie into place. The last frame lasts until `videoEnd` when that is after it (an edited
+    /// movie keeps its original's length, whatever its frame rate), else one frame period of
+    /// the settings' rate.
     @discardableResult
-    public func finish() throws(DaguerreError) -> MovieFileInfo {
+    public func finish(videoEnd: MediaTime? = nil) throws(DaguerreError) -> MovieFileInfo {
         try checkOpen()
         guard frameCount > 0 else {
             cancel()
@@ -148,12 +155,15 @@ public final class MovieRecorder {
         do {
             try submit(try encoder.finish())
             if let pending {
-                let period = Int64(MovieRecorder.videoTimescale) / Int64(max(1, settings.frameRate))
-                try writer.append(sample: pending.data, to: videoTrack, duration: max(1, period), isSync: pending.isKeyFrame)
+                var duration = max(1, Int64(timescale) / Int64(max(1, settings.frameRate)))
+                if let end = videoEnd?.converted(to: timescale).value, end > pending.presentationTime {
+                    duration = end - pending.presentationTime
+                }
+                try writer.append(sample: pending.data, to: videoTrack, duration: duration, isSync: pending.isKeyFrame)
                 self.pending = nil
             }
             if let first = firstFrameTime, first > 0 {
-                try writer.setEdit(of: videoTrack, startTime: MediaTime(value: first, timescale: MovieRecorder.videoTimescale))
+                try writer.setEdit(of: videoTrack, startTime: MediaTime(value: first, timescale: timescale))
             }
             if let metadataTrack, let still = settings.stillImageTime {
                 // L4: the still-image-time item (value -1, int8) in one sample that starts at the
@@ -193,10 +203,12 @@ public final class MovieRecorder {
     }
 
     private func frameTicks(_ time: MediaTime) throws(DaguerreError) -> Int64 {
-        let ticks = time.converted(to: MovieRecorder.videoTimescale).value
+        let ticks = time.converted(to: timescale).value
         guard ticks >= 0 else { throw .invalidArgument(what: "Frame time \(time.seconds) s", problem: "must not be negative") }
         if let last = lastFrameTime, ticks <= last {
-            throw .invalidArgument(what: "Frame time \(time.seconds) s", problem: "frame times must increase by at least 1/600 s")
+            throw .invalidArgument(
+                what: "Frame time \(time.seconds) s",
+                problem: "frame times must increase by at least one tick of the video timescale (1/\(timescale) s)")
         }
         if firstFrameTime == nil { firstFrameTime = ticks }
         lastFrameTime = ticks

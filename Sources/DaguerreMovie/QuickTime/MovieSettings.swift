@@ -63,6 +63,10 @@ public struct MovieSettings: Sendable, Hashable {
     /// The creation time written in the movie's headers (nil: now). A fixed date makes the same
     /// frames give the same file, byte for byte (an edit resumed from its adjustment data).
     public var creationDate: Date?
+    /// Ticks per second of the video track: 600, Apple's, by default. An edited movie keeps its
+    /// original's (a Samsung movie's 90 000), so its frames' uneven times stay exact instead of
+    /// rounding to 1/600 s, where readers that infer a frame rate from them stumble.
+    public var videoTimescale: Int32 = 600
     /// The video track's display matrix: frames are encoded as given (width × height) and players
     /// turn them as this says, as iPhones record portrait movies
     /// (`try TrackTransform(rotation: 90, width: 1440, height: 1080)`).

@@ -60,10 +60,14 @@ public final class HEVCEncoder {
         ctx.pointee.color_range = color.fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         ctx.pointee.flags |= dag_av_codec_flag_global_header()
         // x265's own options: closed GOPs of keyFrameDistance frames (every key frame an IDR), no
-        // B-frames (so no reordering), no version SEI in the stream, no console output.
+        // B-frames (so no reordering), no version SEI in the stream, no console output, and no
+        // timing information in the parameter sets: the rate given above is the average that rate
+        // control budgets with, while a Live Photo's frames come at uneven times, which the
+        // container's sample table holds (a fixed rate in the VUI makes ffmpeg collide frames on
+        // its clock, as with H.264; see X264Encoder).
         var params = [
             "log-level=none", "info=0", "bframes=0", "open-gop=0", "keyint=\(settings.keyFrameDistance)",
-            "min-keyint=\(settings.keyFrameDistance)", "scenecut=0", "repeat-headers=0", "annexb=1",
+            "min-keyint=\(settings.keyFrameDistance)", "scenecut=0", "repeat-headers=0", "annexb=1", "vui-timing-info=0",
         ]
         if settings.threads > 0 { params += ["pools=\(settings.threads)", "frame-threads=\(min(settings.threads, 4))"] }
         var options: OpaquePointer?

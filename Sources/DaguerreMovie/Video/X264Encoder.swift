@@ -54,7 +54,12 @@ public final class X264Encoder {
         p.i_fps_den = 1
         p.i_timebase_num = 1
         p.i_timebase_den = UInt32(settings.timescale)
-        p.b_vfr_input = 0
+        // Frames carry their own times (a Live Photo's are uneven: an iPhone's movie mixes 1/15
+        // and 1/30 s steps), so rate control follows them, and the stream's timing information
+        // states the timescale without a fixed rate. With a fixed rate the SPS would claim the
+        // movie's average (17 fps for an iPhone 6s movie), and ffmpeg, which then trusts that
+        // rate over the container's, collides frames on its coarser clock.
+        p.b_vfr_input = 1
         p.i_threads = Int32(settings.threads)
         p.i_bframe = 0
         p.i_sync_lookahead = 0
