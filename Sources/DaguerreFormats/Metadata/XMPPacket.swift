@@ -70,19 +70,37 @@ public struct XMPPacket: Sendable, Equatable {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: ">", with: "&gt;")
         }
-        var nsDecl: [String: String] = [:]  // prefix -> uri
-        for uri in properties.keys { nsDecl[prefixes[uri] ?? "ns\(nsDecl.count)"] = uri }
+        // Prefix → URI. Every namespace keeps its own prefix where it has a usable one that no
+        // other namespace took first; the rest get ns0, ns1, … in the order of their URIs, so
+        // the same packet is always the same text.
+        var nsDecl: [String: String] = [:]
+        let reserved: Set<String> = ["rdf", "x"]
         if containerDirectory != nil {
             nsDecl[Namespace.container.prefix] = Namespace.container.uri
             nsDecl[Namespace.containerItem.prefix] = Namespace.containerItem.uri
+        }
+        var unnamed: [String] = []
+        // Properties with no namespace cannot be written as RDF/XML attributes: left out.
+        let written = properties.keys.filter { !$0.isEmpty }.sorted()
+        for uri in written where !nsDecl.values.contains(uri) {
+            if let prefix = prefixes[uri], Self.isUsablePrefix(prefix), nsDecl[prefix] == nil, !reserved.contains(prefix) {
+                nsDecl[prefix] = uri
+            } else {
+                unnamed.append(uri)
+            }
+        }
+        var next = 0
+        for uri in unnamed {
+            while nsDecl["ns\(next)"] != nil { next += 1 }
+            nsDecl["ns\(next)"] = uri
         }
         var s = "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
         s += "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\" x:xmptk=\"Daguerre\">\n"
         s += " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
         s += "  <rdf:Description rdf:about=\"\""
         for (prefix, uri) in nsDecl.sorted(by: { $0.key < $1.key }) { s += "\n    xmlns:\(prefix)=\"\(esc(uri))\"" }
-        for uri in properties.keys.sorted() {
-            let prefix = nsDecl.first { $0.value == uri }?.key ?? "ns"
+        for uri in written {
+            guard let prefix = nsDecl.first(where: { $0.value == uri })?.key else { continue }
             for (name, value) in (properties[uri] ?? [:]).sorted(by: { $0.key < $1.key }) {
                 s += "\n    \(prefix):\(name)=\"\(esc(value))\""
             }
@@ -115,11 +133,23 @@ public struct XMPPacket: Sendable, Equatable {
             throw .corruptData(format: "XMP", detail: parser.parserError.map { "\($0)" } ?? "the XML does not parse", path: nil)
         }
         properties = collector.properties
+        prefixes = collector.prefixes
         containerDirectory = collector.items.isEmpty && !collector.sawDirectory ? nil : collector.items
     }
 }
 
 extension XMPPacket {
+    /// An XML name without a colon (NCName), as a namespace prefix must be: letters, digits, `_`,
+    /// `-` and `.`, not starting with a digit, `-` or `.`, nor with "xml".
+    static func isUsablePrefix(_ prefix: String) -> Bool {
+        guard let first = prefix.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
+            !prefix.lowercased().hasPrefix("xml")
+        else { return false }
+        return prefix.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || $0.properties.numericType != nil || "_-.".unicodeScalars.contains($0)
+        }
+    }
+
     /// The packet's bytes with every processing instruction (`<?…?>`) removed.
     ///
     /// XMP's only PIs are the `<?xpacket?>` wrapper, which carries nothing the packet needs, and
@@ -149,6 +179,8 @@ extension XMPPacket {
 /// Container:Directory items.
 private final class XMPCollector: NSObject, XMLParserDelegate {
     package var properties: [String: [String: String]] = [:]
+    /// The prefix each property namespace was first written with.
+    package var prefixes: [String: String] = [:]
     package var items: [XMPPacket.ContainerItem] = []
     package var sawDirectory = false
     private var stack: [(uri: String, name: String)] = []
@@ -176,10 +208,12 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
             return
         }
         if uri == Self.rdf && name == "Description" {
+            // Properties in attribute form; rdf:about and the like are RDF's syntax, not properties.
             for (qname, value) in attributes {
                 let parts = qname.split(separator: ":", maxSplits: 1)
-                guard parts.count == 2, let nsURI = namespaces[String(parts[0])] else { continue }
+                guard parts.count == 2, let nsURI = namespaces[String(parts[0])], !Self.ignoredURIs.contains(nsURI) else { continue }
                 properties[nsURI, default: [:]][String(parts[1])] = value
+                if prefixes[nsURI] == nil { prefixes[nsURI] = String(parts[0]) }
             }
         }
     }
@@ -200,6 +234,8 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
             stack[stack.count - 2].uri == Self.rdf, stack[stack.count - 2].name == "Description"
         {
             properties[uri, default: [:]][name] = trimmed
+            let parts = (qualifiedName ?? "").split(separator: ":", maxSplits: 1)
+            if prefixes[uri] == nil, parts.count == 2 { prefixes[uri] = String(parts[0]) }
         }
         text = ""
         _ = stack.popLast()
