@@ -63,6 +63,9 @@ public final class LivePhotoEditingContext: Sendable {
     public var photoTime: MediaTime { media.photoTime }
     /// The stored still's EXIF orientation (1…8); ``fullSizeImage`` is already upright.
     public var orientation: Int { media.stillFile.orientation }
+    /// The identifier that pairs the still and the movie (the still's MakerNote and the movie's
+    /// content identifier, equal); nil for a Motion Photo, one file that needs none.
+    public var contentIdentifier: String? { media.contentIdentifier }
     /// The movie's size, upright.
     public var movieSize: Size {
         let (w, h) = media.videoSize

@@ -41,6 +41,9 @@ struct LiveInfoCommand: ParsableCommand {
         print("still: \(Int(still.width))×\(Int(still.height)) upright (EXIF orientation \(context.orientation))")
         print("movie: \(context.movieSize), \(String(format: "%.3f", context.duration.seconds)) s")
         print(String(format: "photo time: %.3f s", context.photoTime.seconds))
+        print(
+            "pairing: \(context.contentIdentifier.map { "content identifier \($0) in the still and the movie" } ?? "one Motion Photo file")"
+        )
         let adjustment = try? AdjustmentData.read(fromStill: input.fullSizeImageURL.path)
         if let adjustment {
             print(
