@@ -230,7 +230,7 @@ struct LivePhotoRender: Sendable {
         settings.creationDate = media.movie.creationDate
         settings.videoCodec = codec
         // The original's clock, so that every frame keeps its exact time.
-        if (1...1_000_000).contains(media.video.timescale) { settings.videoTimescale = media.video.timescale }
+        if MovieSettings.videoTimescales.contains(media.video.timescale) { settings.videoTimescale = media.video.timescale }
         return settings
     }
 

@@ -34,6 +34,11 @@ public enum Judge {
         try runCapturing("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"]).stderr
     }
 
+    /// Throws unless Python's XML parser (ElementTree) reads `text` as well-formed XML.
+    public static func parseXML(_ text: String) throws {
+        try run("python3", ["-c", "import sys, xml.etree.ElementTree as E; E.fromstring(sys.stdin.buffer.read())"], stdin: Data(text.utf8))
+    }
+
     /// Runs `executable` with `arguments`; returns stdout. Throws with stderr on a non-zero exit.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> String {

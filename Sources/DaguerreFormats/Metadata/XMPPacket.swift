@@ -70,37 +70,41 @@ public struct XMPPacket: Sendable, Equatable {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: ">", with: "&gt;")
         }
-        // Prefix → URI. Every namespace keeps its own prefix where it has a usable one that no
+        // URI → prefix. Every namespace keeps its own prefix where it has a usable one that no
         // other namespace took first; the rest get ns0, ns1, … in the order of their URIs, so
         // the same packet is always the same text.
-        var nsDecl: [String: String] = [:]
-        let reserved: Set<String> = ["rdf", "x"]
+        var prefixOf: [String: String] = [:]
+        var taken: Set<String> = ["rdf", "x"]
         if containerDirectory != nil {
-            nsDecl[Namespace.container.prefix] = Namespace.container.uri
-            nsDecl[Namespace.containerItem.prefix] = Namespace.containerItem.uri
+            for ns in [Namespace.container, Namespace.containerItem] {
+                prefixOf[ns.uri] = ns.prefix
+                taken.insert(ns.prefix)
+            }
         }
-        var unnamed: [String] = []
         // Properties with no namespace cannot be written as RDF/XML attributes: left out.
         let written = properties.keys.filter { !$0.isEmpty }.sorted()
-        for uri in written where !nsDecl.values.contains(uri) {
-            if let prefix = prefixes[uri], Self.isUsablePrefix(prefix), nsDecl[prefix] == nil, !reserved.contains(prefix) {
-                nsDecl[prefix] = uri
+        var unnamed: [String] = []
+        for uri in written where prefixOf[uri] == nil {
+            if let prefix = prefixes[uri], Self.isUsablePrefix(prefix), !taken.contains(prefix) {
+                prefixOf[uri] = prefix
+                taken.insert(prefix)
             } else {
                 unnamed.append(uri)
             }
         }
         var next = 0
         for uri in unnamed {
-            while nsDecl["ns\(next)"] != nil { next += 1 }
-            nsDecl["ns\(next)"] = uri
+            while taken.contains("ns\(next)") { next += 1 }
+            prefixOf[uri] = "ns\(next)"
+            taken.insert("ns\(next)")
         }
         var s = "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
         s += "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\" x:xmptk=\"Daguerre\">\n"
         s += " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
         s += "  <rdf:Description rdf:about=\"\""
-        for (prefix, uri) in nsDecl.sorted(by: { $0.key < $1.key }) { s += "\n    xmlns:\(prefix)=\"\(esc(uri))\"" }
+        for (uri, prefix) in prefixOf.sorted(by: { $0.value < $1.value }) { s += "\n    xmlns:\(prefix)=\"\(esc(uri))\"" }
         for uri in written {
-            guard let prefix = nsDecl.first(where: { $0.value == uri })?.key else { continue }
+            guard let prefix = prefixOf[uri] else { continue }
             for (name, value) in (properties[uri] ?? [:]).sorted(by: { $0.key < $1.key }) {
                 s += "\n    \(prefix):\(name)=\"\(esc(value))\""
             }

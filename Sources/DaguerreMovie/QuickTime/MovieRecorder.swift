@@ -58,9 +58,12 @@ public final class MovieRecorder {
         if let audio = settings.audio, !(1...2).contains(audio.channels) {
             throw .invalidArgument(what: "Audio with \(audio.channels) channels", problem: "Live Photo movies have mono or stereo audio")
         }
-        guard (1...1_000_000).contains(settings.videoTimescale) else {
+        guard MovieSettings.videoTimescales.contains(settings.videoTimescale) else {
             throw .invalidArgument(
-                what: "Video timescale \(settings.videoTimescale)", problem: "give 1 to 1 000 000 ticks a second (600 is Apple's)")
+                what: "Video timescale \(settings.videoTimescale)",
+                problem:
+                    "give \(MovieSettings.videoTimescales.lowerBound) to \(MovieSettings.videoTimescales.upperBound) ticks a second (600 is Apple's)"
+            )
         }
         timescale = settings.videoTimescale
         self.settings = settings

@@ -67,6 +67,8 @@ public struct MovieSettings: Sendable, Hashable {
     /// original's (a Samsung movie's 90 000), so its frames' uneven times stay exact instead of
     /// rounding to 1/600 s, where readers that infer a frame rate from them stumble.
     public var videoTimescale: Int32 = 600
+    /// The video timescales a recording accepts.
+    public static let videoTimescales: ClosedRange<Int32> = 1...1_000_000
     /// The video track's display matrix: frames are encoded as given (width × height) and players
     /// turn them as this says, as iPhones record portrait movies
     /// (`try TrackTransform(rotation: 90, width: 1440, height: 1080)`).
