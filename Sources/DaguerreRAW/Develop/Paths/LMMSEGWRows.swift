@@ -177,16 +177,27 @@ struct DemosaicOutput {
             let rows = mosaic
             guard let curve else {
                 // The power domain: a vectorized row, then the scalar pixel path (the same
-                // arithmetic) over the pixels it marked near clipping alone.
+                // arithmetic) over the pixels it marked near clipping alone, and only where a
+                // photosite within reach of the segment is at white (elsewhere that path would
+                // write what the row did).
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { flags in
                     let marks = flags.baseAddress!
-                    guard PowerDomain.developRow(r, g, b, count: count, matrix: px.balancedMatrix, knee: knee, into: o, flags: marks)
+                    guard PowerDomain.developRow(r, g, b, count: count, matrix: px.balancedMatrix, knee: knee, into: o, flags: marks),
+                        px.mayReachWhite(y: y, x0: x0, count: count, rows: rows)
                     else { return }
                     PowerDomain.forEachFlagged(marks, count: count) { i in
                         px.writeBalanced(
                             PowerDomain.decode(r[i]), PowerDomain.decode(g[i]), PowerDomain.decode(b[i]), x: x0 + i, y: y, rows: rows,
                             to: o + 3 * i)
                     }
+                }
+                return
+            }
+            guard px.mayReachWhite(y: y, x0: x0, count: count, rows: rows) else {
+                for i in 0..<count {
+                    px.balancedMatrix.write(
+                        SRGBCurve.decodeFast(r[i], curve), SRGBCurve.decodeFast(g[i], curve), SRGBCurve.decodeFast(b[i], curve),
+                        to: o + 3 * i)
                 }
                 return
             }

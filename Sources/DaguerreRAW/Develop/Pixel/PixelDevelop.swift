@@ -28,6 +28,8 @@ struct PixelDevelop: Sendable {
     let neutral: SIMD3<Float>, gain: SIMD3<Float>
     /// Per CFA position, the code that counts as clipped; which colour each position is.
     let threshold: SIMD4<Int32>
+    /// The lowest of `threshold`: a photosite below it is clipped at no CFA position.
+    let lowestThreshold: Int32
     let colors: BayerPatternColors
     let height: Int
 
@@ -38,6 +40,7 @@ struct PixelDevelop: Sendable {
         balancedMatrix = DevelopMatrix(s.matrix * Matrix3.diagonal(n.x, n.y, n.z))
         (neutral, gain) = s.whiteBalance
         threshold = HighlightRecovery.thresholds(black: m.blackLevel, white: m.whiteLevel)
+        lowestThreshold = threshold.min()
         colors = BayerPatternColors(m.pattern.cfaPattern)
         height = m.height
     }
@@ -51,6 +54,26 @@ struct PixelDevelop: Sendable {
     @inline(__always) func camera(_ rgb: SIMD3<Float>, x: Int, y: Int, rows: MosaicRows) -> SIMD3<Float> {
         guard let hl = highlight else { return rgb }
         return hl.apply(rgb * gain, clipped: clipped(x: x, y: y, rows: rows)) * neutral
+    }
+
+    /// Whether a photosite within the highlight stage's reach of row `y`, columns
+    /// `x0 ..< x0 + count`, is at a clip threshold. Where none is, every pixel of the segment
+    /// has no clipped colour and the stage leaves it as it is (``HighlightRecovery/apply(_:clipped:)``),
+    /// so its per-pixel look at the mosaic can be skipped: a Kodak photograph's bright sky is
+    /// near the knee over whole rows without a single photosite at white.
+    @inline(__always) func mayReachWhite(y: Int, x0: Int, count: Int, rows: MosaicRows) -> Bool {
+        guard highlight != nil else { return false }
+        let reach = HighlightRecovery.reach
+        let lo = max(0, x0 - reach)
+        let hi = min(rows.width, x0 + count + reach)
+        guard hi > lo else { return false }
+        for yy in max(0, y - reach)...min(height - 1, y + reach) {
+            let line = rows.row(yy)
+            var top: UInt16 = 0
+            for x in lo..<hi { top = max(top, line[x]) }
+            if Int32(top) >= lowestThreshold { return true }
+        }
+        return false
     }
 
     /// White-balanced RGB with its clipped colours rebuilt.
