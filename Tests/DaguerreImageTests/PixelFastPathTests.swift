@@ -74,4 +74,36 @@ import Testing
             }
         }
     }
+
+    /// A RAW develop's rows packed straight from their floats (``OutputConverter/convert(floatRGB:count:into:)``,
+    /// sixteen values a conversion) against the same pixels spread to four floats and packed.
+    @Test("RGB floats pack straight to RGB8 and RGB16 as their four-float pixels do, at every length from 0 to 40")
+    func floatRGBPacksEqualPixelPacks() throws {
+        for format in [PixelFormat.rgb8, .rgb16] {
+            let converter = try OutputConverter(
+                format: format, alpha: .none, destination: .sRGB, working: .extendedLinearSRGB, workingFormat: .rgbah)
+            #expect(converter.packsFloatRGB)
+            let bytes = format.bytesPerPixel
+            var rng = SeededRandom(seed: 7)
+            for n in 0...40 {
+                let floats = (0..<(3 * n)).map { _ in Self.value(&rng) }
+                var pixels = (0..<n).map { SIMD4(floats[3 * $0], floats[3 * $0 + 1], floats[3 * $0 + 2], 1) }
+                var got = [UInt8](repeating: 1, count: bytes * n)
+                var want = [UInt8](repeating: 2, count: bytes * n)
+                floats.withUnsafeBufferPointer { src in
+                    got.withUnsafeMutableBytes { converter.convert(floatRGB: src.baseAddress!, count: n, into: $0.baseAddress!) }
+                }
+                pixels.withUnsafeMutableBufferPointer { px in
+                    want.withUnsafeMutableBytes { converter.convert(px.baseAddress!, count: n, into: $0.baseAddress!) }
+                }
+                #expect(got == want, "\(format), n \(n)")
+            }
+        }
+        // A matrix to other primaries, or alpha in the output, takes the four-float path.
+        let p3 = try OutputConverter(
+            format: .rgb16, alpha: .none, destination: .displayP3, working: .extendedLinearSRGB, workingFormat: .rgbah)
+        let alpha = try OutputConverter(
+            format: .rgba8, alpha: .premultiplied, destination: .sRGB, working: .extendedLinearSRGB, workingFormat: .rgbah)
+        #expect(!p3.packsFloatRGB && !alpha.packsFloatRGB)
+    }
 }

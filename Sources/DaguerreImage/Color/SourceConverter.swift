@@ -87,6 +87,13 @@ final class SourceConverter: Sendable {
         }
     }
 
+    /// Whether ``convert`` only spreads RGB float rows to pixels with alpha 1 (linear samples in
+    /// the working space, no matrix, profile or premultiplication: what RAW developers stream),
+    /// so a packer that reads three floats a pixel can take the stored rows as they are.
+    var passesFloatRGB: Bool {
+        format == .rgbf && iccTransform == nil && matrix == nil && transfer.isLinear && !premultiply
+    }
+
     /// Whether ``convertPlanar`` can give this source's rows: 8-bit RGB, RGBA or grey samples
     /// with an analytic curve (photos), not an lcms2 transform.
     var convertsToPlanes: Bool {

@@ -124,6 +124,16 @@ final class SourceRowProducer: RowProducer {
 }
 
 extension SourceRowProducer {
+    /// The stored RGB floats of row `y` from the tile's first column, when the converter passes
+    /// them as they are (``SourceConverter/passesFloatRGB``) and the row holds every column of
+    /// the tile; nil otherwise (``row(_:into:)`` then reads it).
+    func floatRGB(_ y: Int) -> UnsafePointer<Float>? {
+        guard converter.passesFloatRGB, y >= extent.y, y < extent.maxY, rect.x >= extent.x, rect.maxX <= extent.maxX,
+            let (base, held) = rowAt(y), rect.x >= held.lowerBound, rect.maxX <= held.upperBound
+        else { return nil }
+        return (base + (rect.x - held.lowerBound) * converter.format.bytesPerPixel).assumingMemoryBound(to: Float.self)
+    }
+
     /// This source read through `m` in one pass, when `m` only scales (exposure) and the
     /// source's table can carry the scale: the same bits as the matrix applied after the read.
     func scaled(by m: Matrix3) -> SourceRowProducer? {

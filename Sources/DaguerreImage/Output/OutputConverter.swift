@@ -96,6 +96,55 @@ final class OutputConverter: Sendable {
         }
     }
 
+    /// Whether ``convert(floatRGB:count:into:)`` applies: RGB8 or RGB16 through the table, no
+    /// matrix, no lcms2 transform and no alpha in the output (JPEG, 16-bit TIFF and PNG).
+    var packsFloatRGB: Bool {
+        matrix == nil && iccTransform == nil && alphaOutput == .none && ((format == .rgb8 && !lut8.isEmpty) || !lut16.isEmpty)
+    }
+
+    /// Packs `count` pixels of RGB floats (opaque, unpremultiplied: a RAW develop's rows) into
+    /// `dst`: bit for bit what ``convert(_:count:into:)`` gives for them spread to pixels with
+    /// alpha 1, with no spreading. Input and output interleave the same three channels, so each
+    /// float is one lookup by its half-float bit pattern. Only when ``packsFloatRGB``.
+    func convert(floatRGB src: UnsafePointer<Float>, count: Int, into dst: UnsafeMutableRawPointer) {
+        if !lut8.isEmpty {
+            lut8.withUnsafeBufferPointer {
+                Self.lookup(src, count: 3 &* count, table: $0.baseAddress!, into: dst.assumingMemoryBound(to: UInt8.self))
+            }
+        } else {
+            lut16.withUnsafeBufferPointer {
+                Self.lookup(src, count: 3 &* count, table: $0.baseAddress!, into: dst.assumingMemoryBound(to: UInt16.self))
+            }
+        }
+    }
+
+    /// `d[i] = l[half(s[i])]`: sixteen conversions in one instruction, then one lookup each.
+    @inline(__always) private static func lookup<Code>(
+        _ s: UnsafePointer<Float>, count: Int, table l: UnsafePointer<Code>, into d: UnsafeMutablePointer<Code>
+    ) {
+        let raw = UnsafeRawPointer(s)
+        var i = 0
+        while i &+ 16 <= count {
+            // The sixteen bit patterns as four words, each split by shifts: a quarter of the
+            // loads of reading them back one by one.
+            let words = unsafeBitCast(
+                SIMD16<Float16>(raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self)), to: SIMD4<UInt64>.self)
+            let o = d + i
+            for w in 0..<4 {
+                let v = words[w]
+                o[4 &* w] = l[Int(truncatingIfNeeded: v & 0xFFFF)]
+                o[4 &* w &+ 1] = l[Int(truncatingIfNeeded: (v >> 16) & 0xFFFF)]
+                o[4 &* w &+ 2] = l[Int(truncatingIfNeeded: (v >> 32) & 0xFFFF)]
+                o[4 &* w &+ 3] = l[Int(truncatingIfNeeded: v >> 48)]
+            }
+            i &+= 16
+        }
+        while i < count {
+            d[i] = l[Int(Float16(s[i]).bitPattern)]
+            i &+= 1
+        }
+    }
+
     /// Converts `count` pixels in place and packs them into `dst`.
     func convert(_ px: UnsafeMutablePointer<SIMD4<Float>>, count: Int, into dst: UnsafeMutableRawPointer) {
         if let matrix { matrix.apply(px, count: count) }

@@ -44,9 +44,18 @@ protocol PlanarRenderSink: RenderSink {
     func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>)
 }
 
+/// A sink whose rows are packed by an ``OutputConverter`` into memory it can point at, so a tile
+/// whose rows need no conversion of their own (a bare RAW develop's) is packed straight from
+/// the source's stored rows (``OutputConverter/convert(floatRGB:count:into:)``).
+protocol PackingRenderSink: RenderSink {
+    var converter: OutputConverter { get }
+    /// Where the packed pixel (x, y) of the current band goes.
+    func destination(y: Int, x: Int) -> UnsafeMutableRawPointer
+}
+
 /// Renders straight into memory the caller owns (`render(_:toBitmap:...)`), or into a
 /// ``PixelBuffer``. No band buffer: tiles write their pixels in place.
-final class BufferSink: PlanarRenderSink, @unchecked Sendable {
+final class BufferSink: PlanarRenderSink, PackingRenderSink, @unchecked Sendable {
     // Safety: workers write disjoint rectangles of `base`, which the caller keeps alive for the
     // duration of the render call.
     let base: UnsafeMutableRawPointer
@@ -60,14 +69,15 @@ final class BufferSink: PlanarRenderSink, @unchecked Sendable {
         self.origin = origin
         self.converter = converter
     }
+    func destination(y: Int, x: Int) -> UnsafeMutableRawPointer {
+        base + (y - origin.y) * bytesPerRow + (x - origin.x) * converter.format.bytesPerPixel
+    }
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
-        let dst = base + (y - origin.y) * bytesPerRow + (x - origin.x) * converter.format.bytesPerPixel
-        converter.convert(pixels, count: count, into: dst)
+        converter.convert(pixels, count: count, into: destination(y: y, x: x))
     }
     var acceptsPlanes: Bool { converter.packsPlanes }
     func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>) {
-        let dst = base + (y - origin.y) * bytesPerRow + (x - origin.x) * converter.format.bytesPerPixel
-        converter.convert(planes: planes, scratch: scratch, into: dst)
+        converter.convert(planes: planes, scratch: scratch, into: destination(y: y, x: x))
     }
     var needsBands: Bool { false }
     func beginBand(_ band: IntRect) {}
@@ -82,7 +92,7 @@ final class BufferSink: PlanarRenderSink, @unchecked Sendable {
 /// Two band buffers alternate: while the workers fill one, the previous band is encoded from
 /// the other by a task the renderer runs beside the tiles, so encoding overlaps computing.
 /// Bands reach the encoder in order; an encoder error surfaces at the next band or at `finish`.
-final class EncoderSink: PlanarRenderSink, @unchecked Sendable {
+final class EncoderSink: PlanarRenderSink, PackingRenderSink, @unchecked Sendable {
     // Safety: workers write disjoint parts of `buffers[current]` during a band; the background
     // task reads only `buffers[current ^ 1]`; `endBand`, `finish` and `abort` run alone between
     // bands, after every task of the band has returned.
@@ -135,15 +145,15 @@ final class EncoderSink: PlanarRenderSink, @unchecked Sendable {
             }
         }
     }
+    func destination(y: Int, x: Int) -> UnsafeMutableRawPointer {
+        buffers[current] + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel
+    }
     func put(y: Int, x: Int, count: Int, pixels: UnsafeMutablePointer<SIMD4<Float>>) {
-        converter.convert(
-            pixels, count: count, into: buffers[current] + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel)
+        converter.convert(pixels, count: count, into: destination(y: y, x: x))
     }
     var acceptsPlanes: Bool { converter.packsPlanes }
     func put(y: Int, x: Int, planes: PlanarSpan, scratch: UnsafeMutablePointer<UInt16>) {
-        converter.convert(
-            planes: planes, scratch: scratch,
-            into: buffers[current] + (y - bandY) * rowBytes + (x - originX) * converter.format.bytesPerPixel)
+        converter.convert(planes: planes, scratch: scratch, into: destination(y: y, x: x))
     }
     func endBand(_ rect: IntRect) throws(DaguerreError) {
         if let e = writeError { throw e }

@@ -180,6 +180,19 @@ struct Renderer {
                     planar.put(y: y, x: rect.x, planes: chain.planes(y, scratch: row), scratch: scratch)
                 }
                 chain.rowsPackedFromPlanes += rect.height
+            } else if let source = producer as? SourceRowProducer, source.converter.passesFloatRGB,
+                let packing = sink as? PackingRenderSink, packing.converter.packsFloatRGB
+            {
+                // A bare RGB float source (a RAW develop) into RGB8 or RGB16: packed from its
+                // stored rows, with no spreading to four-float pixels and back.
+                for y in rect.y..<rect.maxY {
+                    if let floats = source.floatRGB(y) {
+                        packing.converter.convert(floatRGB: floats, count: rect.width, into: packing.destination(y: y, x: rect.x))
+                    } else {
+                        producer.row(y, into: row)
+                        sink.put(y: y, x: rect.x, count: rect.width, pixels: row)
+                    }
+                }
             } else {
                 for y in rect.y..<rect.maxY {
                     producer.row(y, into: row)
