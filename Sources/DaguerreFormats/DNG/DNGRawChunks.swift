@@ -127,6 +127,20 @@ package struct DNGRawChunks: Sendable {
         return try body(UnsafeRawBufferPointer(buffer))
     }
 
+    /// The first `count` bytes of chunk `i`, into `destination`: a strip of 16-bit samples read
+    /// straight into its rows. Throws if the chunk is shorter.
+    private func readChunk(_ i: Int, prefix count: Int, into destination: UnsafeMutableRawBufferPointer) throws(DaguerreError) {
+        let offset = layout.offsets[i]
+        guard layout.counts[i] >= count, destination.count >= count else { throw .truncated(format: "DNG", path: nil) }
+        guard let file else {
+            bytes.withUnsafeBytes { all in
+                destination.baseAddress!.copyMemory(from: all.baseAddress! + offset, byteCount: count)
+            }
+            return
+        }
+        try file.readFully(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: destination[0..<count]), format: "DNG")
+    }
+
     /// Whether `target` holds every row of chunk `i`'s chunk row (the part inside the image).
     private func rowsHeld(by target: Target, chunk i: Int) -> Bool {
         let (_, y0, _, validH) = rectangle(i)
@@ -238,7 +252,20 @@ package struct DNGRawChunks: Sendable {
         let spp = shape.samplesPerPixel
         let cw = layout.chunkWidth * spp
         let ch = layout.chunkHeight
-        let (_, _, validW, validH) = rectangle(i)
+        let (_, y0, validW, validH) = rectangle(i)
+        if shape.compression == 1, shape.bits == 16, layout.isStrips, validW > 0, validH > 0 {
+            // 16-bit strips (uncompressed camera DNGs) lie in the file as their rows lie in the
+            // target: read straight into it, swapped where the file's byte order is not the
+            // machine's. No scratch strip, and one copy instead of three.
+            let dst = address(target, x: 0, y: y0)
+            let n = validW * validH
+            try readChunk(i, prefix: 2 * n, into: UnsafeMutableRawBufferPointer(start: dst, count: 2 * n))
+            if (shape.byteOrder == .littleEndian) != (UInt16(1).littleEndian == 1) {
+                for k in 0..<n { dst[k] = dst[k].byteSwapped }
+            }
+            linearize(i, target)
+            return shape.bits
+        }
         var scratch: [UInt16] = []
         let significant = try withChunk(i) { (data) throws(DaguerreError) -> Int in
             switch shape.compression {
