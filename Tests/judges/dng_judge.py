@@ -14,6 +14,8 @@
                                      writes an uncompressed 16-bit RGGB DNG of 60×45 in strips
                                      of 7 rows (the last one short), with tifffile, as other
                                      tools write them; with TOP,LEFT an ActiveArea from there
+  dng_judge.py strips-big-endian OUT.dng
+                                     the same in big-endian byte order (MM)
   dng_judge.py handover OUT.dng KIND
                                      writes a 96×64 RGGB DNG that Daguerre's reader refuses,
                                      with tifffile: KIND "planecolor" is uncompressed 16-bit
@@ -83,7 +85,7 @@ def develop(path, spec_path):
     print(json.dumps({"mean": float(np.mean(des)), "max": float(np.max(des)), "per_patch": des, "raw_pattern": pattern}))
 
 
-def strips(out, active_area=None):
+def strips(out, active_area=None, byteorder="<"):
     import tifffile
     h, w = 45, 60
     y, x = np.mgrid[0:h, 0:w]
@@ -96,7 +98,8 @@ def strips(out, active_area=None):
     if active_area:   # "top,left": an ActiveArea from there to the end (CFAPattern counts from it)
         top, left = (int(v) for v in active_area.split(","))
         tags.append((50829, 4, 4, (top, left, h, w), True))
-    tifffile.imwrite(out, dn, photometric=32803, compression=None, subfiletype=0, rowsperstrip=7, extratags=tags, metadata=None)
+    tifffile.imwrite(out, dn, photometric=32803, compression=None, subfiletype=0, rowsperstrip=7, extratags=tags, metadata=None,
+                     byteorder=byteorder)
     with tifffile.TiffFile(out) as tf:
         page = tf.pages[0]
         print(json.dumps({"width": w, "height": h, "rows_per_strip": int(page.tags["RowsPerStrip"].value),
@@ -170,4 +173,5 @@ def compare(path, ours_path):
 
 
 if __name__ == "__main__":
-    {"raw": raw, "develop": develop, "compare": compare, "strips": strips, "handover": handover}[sys.argv[1]](*sys.argv[2:])
+    {"raw": raw, "develop": develop, "compare": compare, "strips": strips, "handover": handover,
+     "strips-big-endian": lambda out: strips(out, None, ">")}[sys.argv[1]](*sys.argv[2:])
