@@ -116,19 +116,19 @@ package struct DNGRawChunks: Sendable {
     private func withChunk<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws(DaguerreError) -> R) throws(DaguerreError) -> R {
         let offset = layout.offsets[i]
         let count = layout.counts[i]
-        guard let file else {
+        guard file != nil else {
             return try bytes.withUnsafeBufferPointer { (all) throws(DaguerreError) in
                 try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[offset..<offset + count])))
             }
         }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
         defer { buffer.deallocate() }
-        try file.readFully(at: offset, into: buffer, format: "DNG")
+        try readChunk(i, prefix: count, into: buffer)
         return try body(UnsafeRawBufferPointer(buffer))
     }
 
-    /// The first `count` bytes of chunk `i`, into `destination`: a strip of 16-bit samples read
-    /// straight into its rows. Throws if the chunk is shorter.
+    /// The first `count` bytes of chunk `i`, into `destination`: a buffer of its own, or a strip
+    /// of 16-bit samples read straight into the mosaic's rows. Throws if the chunk is shorter.
     private func readChunk(_ i: Int, prefix count: Int, into destination: UnsafeMutableRawBufferPointer) throws(DaguerreError) {
         let offset = layout.offsets[i]
         guard layout.counts[i] >= count, destination.count >= count else { throw .truncated(format: "DNG", path: nil) }
@@ -260,9 +260,7 @@ package struct DNGRawChunks: Sendable {
             let dst = address(target, x: 0, y: y0)
             let n = validW * validH
             try readChunk(i, prefix: 2 * n, into: UnsafeMutableRawBufferPointer(start: dst, count: 2 * n))
-            if (shape.byteOrder == .littleEndian) != (UInt16(1).littleEndian == 1) {
-                for k in 0..<n { dst[k] = dst[k].byteSwapped }
-            }
+            DNGReader.toHostOrder(dst, count: n, from: shape.byteOrder)
             linearize(i, target)
             return shape.bits
         }

@@ -228,6 +228,13 @@ extension DNGReader {
         return tile
     }
 
+    /// Swaps `count` 16-bit samples copied from a file in `byteOrder` into the machine's order
+    /// (nothing to do when they agree).
+    static func toHostOrder(_ samples: UnsafeMutablePointer<UInt16>, count: Int, from byteOrder: TIFFByteOrder) {
+        guard (byteOrder == .littleEndian) != (UInt16(1).littleEndian == 1) else { return }
+        for i in 0..<count { samples[i] = samples[i].byteSwapped }
+    }
+
     /// Uncompressed samples: 8 or 16 bits in file order, other depths packed big-endian with
     /// each row starting on a byte boundary (DNG 1.4 §3, BitsPerSample).
     static func unpack(
@@ -246,9 +253,7 @@ extension DNGReader {
             out.withUnsafeMutableBufferPointer { o in
                 let dst = o.baseAddress!
                 UnsafeMutableRawPointer(dst).copyMemory(from: data.baseAddress!, byteCount: rows * rowBytes)
-                if (byteOrder == .littleEndian) != (UInt16(1).littleEndian == 1) {
-                    for i in 0..<(rows * rowSamples) { dst[i] = dst[i].byteSwapped }
-                }
+                toHostOrder(dst, count: rows * rowSamples, from: byteOrder)
             }
             return
         }

@@ -79,6 +79,29 @@ struct HighlightRecovery: Sendable, Hashable {
         return found
     }
 
+    /// Whether a photosite within ``reach`` of row `y`, columns `x0 ..< x0 + count`, is at or
+    /// above `lowest` (the lowest of the positions' clip thresholds): when none is,
+    /// ``clippedColours(x:y:in:height:threshold:colors:)`` finds nothing for any pixel of the
+    /// segment.
+    @inline(__always) static func reachesWhite(
+        y: Int, x0: Int, count: Int, in rows: MosaicRows, height h: Int, lowest: Int32
+    ) -> Bool {
+        let lo = max(0, x0 - reach)
+        let hi = min(rows.width, x0 + count + reach)
+        guard hi > lo, h > 0 else { return false }
+        for yy in max(0, y - reach)...min(h - 1, y + reach) {
+            if reachesWhite(rows.row(yy) + lo, count: hi - lo, lowest: lowest) { return true }
+        }
+        return false
+    }
+
+    /// Whether one of `count` photosites from `line` is at or above `lowest`.
+    @inline(__always) static func reachesWhite(_ line: UnsafePointer<UInt16>, count: Int, lowest: Int32) -> Bool {
+        var top: UInt16 = 0
+        for x in 0..<count { top = max(top, line[x]) }
+        return Int32(top) >= lowest
+    }
+
     /// Per mosaic row, whether a photosite in it is at the lowest of the positions' clip
     /// thresholds (``thresholds``): one pass over the samples, a band of rows per worker. Rows
     /// without one (nearly all of a typical photo) need no highlight work at all.
@@ -94,10 +117,7 @@ struct HighlightRecovery: Sendable, Hashable {
                 let samples = UnsafeTransfer(UnsafeMutablePointer(mutating: s.baseAddress!))
                 WorkerPool.share(iterations: bands) { b in
                     for y in (rows * b / bands)..<(rows * (b + 1) / bands) {
-                        let line = samples.value + y * w
-                        var top: UInt16 = 0
-                        for x in 0..<w { top = max(top, line[x]) }
-                        out.value[y] = Int32(top) >= lowest
+                        out.value[y] = reachesWhite(samples.value + y * w, count: w, lowest: lowest)
                     }
                 }
             }

@@ -193,18 +193,15 @@ struct DemosaicOutput {
                 }
                 return
             }
-            guard px.mayReachWhite(y: y, x0: x0, count: count, rows: rows) else {
-                for i in 0..<count {
-                    px.balancedMatrix.write(
-                        SRGBCurve.decodeFast(r[i], curve), SRGBCurve.decodeFast(g[i], curve), SRGBCurve.decodeFast(b[i], curve),
-                        to: o + 3 * i)
-                }
-                return
-            }
+            // Away from white the highlight stage would leave every pixel as it is: the matrix alone.
+            let nearWhite = px.mayReachWhite(y: y, x0: x0, count: count, rows: rows)
             for i in 0..<count {
-                px.writeBalanced(
-                    SRGBCurve.decodeFast(r[i], curve), SRGBCurve.decodeFast(g[i], curve), SRGBCurve.decodeFast(b[i], curve),
-                    x: x0 + i, y: y, rows: rows, to: o + 3 * i)
+                let (lr, lg, lb) = (SRGBCurve.decodeFast(r[i], curve), SRGBCurve.decodeFast(g[i], curve), SRGBCurve.decodeFast(b[i], curve))
+                if nearWhite {
+                    px.writeBalanced(lr, lg, lb, x: x0 + i, y: y, rows: rows, to: o + 3 * i)
+                } else {
+                    px.balancedMatrix.write(lr, lg, lb, to: o + 3 * i)
+                }
             }
         }
     }

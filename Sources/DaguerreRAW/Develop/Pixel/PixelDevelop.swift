@@ -62,18 +62,8 @@ struct PixelDevelop: Sendable {
     /// so its per-pixel look at the mosaic can be skipped: a Kodak photograph's bright sky is
     /// near the knee over whole rows without a single photosite at white.
     @inline(__always) func mayReachWhite(y: Int, x0: Int, count: Int, rows: MosaicRows) -> Bool {
-        guard highlight != nil else { return false }
-        let reach = HighlightRecovery.reach
-        let lo = max(0, x0 - reach)
-        let hi = min(rows.width, x0 + count + reach)
-        guard hi > lo else { return false }
-        for yy in max(0, y - reach)...min(height - 1, y + reach) {
-            let line = rows.row(yy)
-            var top: UInt16 = 0
-            for x in lo..<hi { top = max(top, line[x]) }
-            if Int32(top) >= lowestThreshold { return true }
-        }
-        return false
+        highlight != nil
+            && HighlightRecovery.reachesWhite(y: y, x0: x0, count: count, in: rows, height: height, lowest: lowestThreshold)
     }
 
     /// White-balanced RGB with its clipped colours rebuilt.
