@@ -268,6 +268,61 @@ enum NoiseScenes {
     }
 
     @Test(
+        "Stabilizing the codes themselves gives the linearized window's denoised samples bit for bit (cut windows, both block steps, three strips); with a plane to leave as it is, it declines and touches nothing",
+        arguments: [DCT4PlaneDenoiser.BlockStep.every, .alternate])
+    func codesEqualLinearizedWindow(step: DCT4PlaneDenoiser.BlockStep) throws {
+        let (w, h) = (4400, 96)
+        var (mosaic, model) = try NoiseScenes.mosaic(width: w, height: h, electrons: 1667, seed: 7) { x, y, c in
+            NoiseScenes.smooth(x % 300, y, c, width: 300, height: h)
+        }
+        // Black levels that differ by position, so each table must be its own position's.
+        mosaic.blackLevel = [512, 500, 520, 508]
+        let profile = CFANoiseProfile(planes: [model, NoiseModel(scale: model.scale * 1.2, offset: model.offset), model, model])
+        let codes = StabilizedCodes(layout: mosaic.layout, profile: profile)
+        let lin = Linearization(layout: mosaic.layout)
+        let nr = try MosaicNoiseReduction(maxWidth: w, maxHeight: h, workers: 2)
+        try mosaic.samples.withUnsafeBufferPointer { s in
+            let rows = MosaicRows(whole: try #require(s.baseAddress), width: w, height: h)
+            for (x0, y0, x1, y1) in [(0, 0, w, h), (32, 4, 4000, 90), (64, 8, 300, 40)] {
+                let (ww, wh) = (x1 - x0, y1 - y0)
+                var linearized = [Float](repeating: 0, count: ww * wh)
+                for r in 0..<wh {
+                    for c in 0..<ww {
+                        let p = ((y0 + r) & 1) << 1 | ((x0 + c) & 1)
+                        linearized[r * ww + c] = (Float(mosaic.samples[(y0 + r) * w + x0 + c]) - lin.floatBlack[p]) * lin.floatScale[p]
+                    }
+                }
+                var fromCodes = [Float](repeating: .nan, count: ww * wh)
+                let done = fromCodes.withUnsafeMutableBufferPointer { b in
+                    nr.denoise(
+                        MosaicWindow(x: x0, y: y0, width: ww, height: wh, stride: ww, samples: b.baseAddress!), codes: rows,
+                        stabilized: codes,
+                        profile: profile, amount: 1, blockStep: step)
+                }
+                #expect(done)
+                let original = linearized
+                linearized.withUnsafeMutableBufferPointer { b in
+                    nr.denoise(
+                        MosaicWindow(x: x0, y: y0, width: ww, height: wh, stride: ww, samples: b.baseAddress!), profile: profile, amount: 1,
+                        blockStep: step)
+                }
+                #expect(linearized != original, "window \(x0),\(y0): noise reduction changed nothing")
+                let differing = zip(fromCodes, linearized).filter { $0.bitPattern != $1.bitPattern }.count
+                #expect(differing == 0, "window \(x0),\(y0)–\(x1),\(y1): \(differing) samples differ from the linearized window's")
+            }
+            // A noise-free plane is left linearized, which only the window path can do.
+            let partial = CFANoiseProfile(planes: [model, .zero, model, model])
+            var untouched = [Float](repeating: 7, count: 64 * 64)
+            let declined = untouched.withUnsafeMutableBufferPointer { b in
+                !nr.denoise(
+                    MosaicWindow(x: 0, y: 0, width: 64, height: 64, stride: 64, samples: b.baseAddress!), codes: rows,
+                    stabilized: StabilizedCodes(layout: mosaic.layout, profile: partial), profile: partial, amount: 1, blockStep: step)
+            }
+            #expect(declined && untouched.allSatisfy { $0 == 7 })
+        }
+    }
+
+    @Test(
         "On a flat noisy field the noise falls more than 4× in σ and the level stays unbiased; amount 0 and a noise-free profile leave the mosaic untouched"
     )
     func flatField() throws {

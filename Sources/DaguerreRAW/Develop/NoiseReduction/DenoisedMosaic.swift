@@ -50,6 +50,8 @@ final class DenoisedMosaic {
     private var reducer: MosaicNoiseReduction?
     /// The window size allocated so far.
     private var reserved = (width: 0, height: 0)
+    /// Every code's stabilized value per position, for the noise reduction (built on first use).
+    private lazy var stabilizedCodes = StabilizedCodes(layout: mosaic, profile: settings?.profile ?? .noiseFree)
 
     init(
         layout: MosaicLayout, settings: NoiseReductionSettings?, gainMaps: [DNGGainMap] = [], activeArea: IntRect? = nil,
@@ -134,12 +136,23 @@ final class DenoisedMosaic {
         let window = MosaicWindow(
             x: x0, y: from, width: ww, height: y0 + wh - from, stride: ww, samples: buffer.baseAddress! + (from - y0) * ww)
         try source.check(holds: window.y..<(window.y + window.height), for: "raw noise reduction")
-        Self.linearize(m, from: source, into: window, assistance: assistance)
-        applyGainMaps(window)
-        if let nr {
-            reducer?.denoise(
-                window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep,
-                assistance: assistance)
+        // Without gain maps, the noise reduction stabilizes the codes themselves when it
+        // denoises every photosite: the linearized window would only be read back and overwritten.
+        let denoisedFromCodes =
+            gainMaps.isEmpty
+            && nr.map { nr in
+                reducer?.denoise(
+                    window, codes: source, stabilized: stabilizedCodes, profile: nr.profile, amount: nr.amount,
+                    noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep, assistance: assistance) == true
+            } == true
+        if !denoisedFromCodes {
+            Self.linearize(m, from: source, into: window, assistance: assistance)
+            applyGainMaps(window)
+            if let nr {
+                reducer?.denoise(
+                    window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales,
+                    blockStep: nr.blockStep, assistance: assistance)
+            }
         }
         if !keep.isEmpty {
             carried.withUnsafeBufferPointer { src in

@@ -97,17 +97,54 @@ final class MosaicNoiseReduction {
         _ window: MosaicWindow, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1),
         blockStep: DCT4PlaneDenoiser.BlockStep = .every, assistance: WorkerPool.Assistance? = nil
     ) {
+        _ = run(
+            window, input: .window, profile: profile, amount: amount, noiseScales: noiseScales, blockStep: blockStep, assistance: assistance
+        )
+    }
+
+    /// ``denoise(_:profile:amount:noiseScales:blockStep:assistance:)`` stabilizing the photosites
+    /// straight from their codes in `rows` (through `codes`, made for `profile`) instead of from
+    /// the window's linearized samples, which it then need not hold: the window receives every
+    /// photosite's denoised value, bit for bit what linearizing it first gives. Only when every
+    /// photosite of the window is denoised; otherwise it returns false and leaves the window as
+    /// it was (the caller linearizes it and denoises that).
+    func denoise(
+        _ window: MosaicWindow, codes rows: MosaicRows, stabilized codes: StabilizedCodes, profile: CFANoiseProfile, amount: Float,
+        noiseScales: SIMD16<Float> = SIMD16(repeating: 1), blockStep: DCT4PlaneDenoiser.BlockStep = .every,
+        assistance: WorkerPool.Assistance? = nil
+    ) -> Bool {
+        guard rows.range.contains(window.y), rows.range.contains(window.y + window.height - 1), window.x + window.width <= rows.width
+        else { return false }
+        return run(
+            window, input: .codes(rows, codes), profile: profile, amount: amount, noiseScales: noiseScales, blockStep: blockStep,
+            assistance: assistance)
+    }
+
+    /// Where a run's stabilized samples come from.
+    private enum Input: Sendable {
+        /// The window's linearized samples.
+        case window
+        /// The mosaic's codes, through the tables.
+        case codes(MosaicRows, StabilizedCodes)
+    }
+
+    /// Denoises what it can of `window`; with codes as the input, all of it or nothing (false).
+    private func run(
+        _ window: MosaicWindow, input: Input, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float>,
+        blockStep: DCT4PlaneDenoiser.BlockStep, assistance: WorkerPool.Assistance?
+    ) -> Bool {
         guard amount > 0, amount.isFinite, profile.hasNoise, window.x >= 0, window.y >= 0,
             window.width >= 1, window.height >= 1, window.width <= maxWidth, window.height <= maxHeight,
             window.stride >= window.width
-        else { return }
+        else { return false }
         let planes = (0..<4).map { Plane(position: $0, of: window, model: profile.planes[$0]) }
         let strips = planes.map(\.strips).max() ?? 0
-        guard strips > 0 else { return }
+        guard strips > 0 else { return false }
+        if case .codes = input, planes.contains(where: { $0.strips == 0 }) { return false }
         // Every boundary's neighbours, before any strip writes: the stabilizing transform is
         // elementwise, so these are the values a strip-by-strip run carried over.
         for plane in planes where plane.strips > 1 {
-            for b in 0..<(plane.strips - 1) { plane.saveBoundary(b, of: window, into: boundary(plane.position, b)) }
+            for b in 0..<(plane.strips - 1) { plane.saveBoundary(b, of: window, input: input, into: boundary(plane.position, b)) }
         }
         let spaces = UnsafeTransfer(workspaces)
         let w = UnsafeTransfer(window)
@@ -121,11 +158,12 @@ final class MosaicNoiseReduction {
             let strip = item / 4
             guard strip < plane.strips else { return }
             plane.denoise(
-                strip: strip, of: w.value, amount: amount, noiseScales: noiseScales, blockStep: blockStep,
+                strip: strip, of: w.value, input: input, amount: amount, noiseScales: noiseScales, blockStep: blockStep,
                 workspace: spaces.value[worker],
                 left: strip > 0 ? me.value.boundary(plane.position, strip - 1) : nil,
                 right: strip + 1 < plane.strips ? me.value.boundary(plane.position, strip) + Self.stripHalo : nil)
         }
+        return true
     }
 
     /// The saved neighbours of boundary `b` (after strip `b`) of Bayer position `position`.
@@ -157,21 +195,30 @@ final class MosaicNoiseReduction {
         /// Plane row `r` of the window, from column 0.
         func row(_ r: Int, of window: MosaicWindow) -> UnsafeMutablePointer<Float> { window.samples + (r0 + 2 * r) * window.stride + c0 }
 
+        /// Stabilizes plane row `r`'s `count` samples from plane column `c` into `dst`.
+        func stabilize(_ r: Int, from c: Int, count: Int, of window: MosaicWindow, input: Input, into dst: UnsafeMutablePointer<Float>) {
+            switch input {
+            case .window: vst.forward(everyOther: row(r, of: window) + 2 * c, count: count, into: dst)
+            case .codes(let mosaic, let codes):
+                let line = mosaic.row(window.y + r0 + 2 * r) + window.x + c0 + 2 * c
+                codes.forward(everyOther: line, position: position, count: count, into: dst)
+            }
+        }
+
         /// Stabilizes the `stripHalo` columns on each side of the end of strip `b`.
-        func saveBoundary(_ b: Int, of window: MosaicWindow, into saved: UnsafeMutablePointer<Float>) {
+        func saveBoundary(_ b: Int, of window: MosaicWindow, input: Input, into saved: UnsafeMutablePointer<Float>) {
             let end = (b + 1) * stripColumns
             let halo = stripHalo
             let count = min(columns, end + halo) - (end - halo)
-            for r in 0..<rows {
-                vst.forward(everyOther: row(r, of: window) + 2 * (end - halo), count: count, into: saved + r * 2 * halo)
-            }
+            for r in 0..<rows { stabilize(r, from: end - halo, count: count, of: window, input: input, into: saved + r * 2 * halo) }
         }
 
         /// Stabilizes, denoises and writes back strip `strip`: its own columns from the window,
         /// the neighbours on each side from the saved boundaries.
         func denoise(
-            strip: Int, of window: MosaicWindow, amount: Float, noiseScales: SIMD16<Float>, blockStep: DCT4PlaneDenoiser.BlockStep,
-            workspace: DCT4PlaneDenoiser, left: UnsafeMutablePointer<Float>?, right: UnsafeMutablePointer<Float>?
+            strip: Int, of window: MosaicWindow, input: Input, amount: Float, noiseScales: SIMD16<Float>,
+            blockStep: DCT4PlaneDenoiser.BlockStep, workspace: DCT4PlaneDenoiser, left: UnsafeMutablePointer<Float>?,
+            right: UnsafeMutablePointer<Float>?
         ) {
             let halo = stripHalo
             let start = strip * stripColumns
@@ -182,7 +229,7 @@ final class MosaicNoiseReduction {
             for r in 0..<rows {
                 let dst = workspace.inputRow(r)
                 if let left { dst.update(from: left + r * 2 * halo, count: start - in0) }
-                vst.forward(everyOther: row(r, of: window) + 2 * start, count: end - start, into: dst + (start - in0))
+                stabilize(r, from: start, count: end - start, of: window, input: input, into: dst + (start - in0))
                 if let right { (dst + (end - in0)).update(from: right + r * 2 * halo, count: in1 - end) }
             }
             workspace.denoise(rows: rows, columns: in1 - in0, amount: amount, noiseScales: noiseScales, blockStep: blockStep)
