@@ -130,6 +130,56 @@ import Testing
         return printed
     }
 
+    @Test(
+        "By noise level (4 800 to 150 e⁻ at 18 % grey; the CI subset's crop, or the frame with DAGUERRE_NOISE_PROTOCOL=full): driven by the file's NoiseProfile, the default develop never scores below noise reduction off against the noise-free render, and gains more the noisier the file; from an estimate it gains at the noisiest level (the table printed shows where it loses)"
+    )
+    func byNoiseLevel() async throws {
+        let scored = try await onOwnThread { try Self.measureLevels() }
+        var rows = ["| e⁻ at 18 % grey | NR off | default, file's NoiseProfile | default, estimated |", "| ---: | ---: | ---: | ---: |"]
+        var gains: [Double] = []
+        for level in scored.keys.sorted(by: { Int($0) ?? 0 > Int($1) ?? 0 }) {
+            let row = try #require(scored[level])
+            let (off, stated, unstated) = (try #require(row["off"]), try #require(row["stated"]), try #require(row["unstated"]))
+            rows.append(
+                String(format: "| %@ | %.2f | %.2f (%+.2f) | %.2f (%+.2f) |", level, off, stated, stated - off, unstated, unstated - off))
+            #expect(stated >= off - 0.02, "\(level) e⁻, NoiseProfile stated: \(stated) dB against \(off) without noise reduction")
+            gains.append(stated - off)
+        }
+        print("N protocol by noise level (PSNR vs the noise-free render, dB):\n" + rows.joined(separator: "\n"))
+        #expect(gains.count == 6 && zip(gains, gains.dropFirst()).allSatisfy { $0 < $1 }, "gains by level, least noisy first: \(gains)")
+        let noisiest = try #require(scored["150"])
+        #expect(try #require(noisiest["unstated"]) > (try #require(noisiest["off"])) + 1.5)
+    }
+
+    /// Makes the frame (the CI subset's crop unless the whole protocol runs) at each of the
+    /// judge's noise levels, develops it (noise-free at amount 0;
+    /// noisy at defaults with and without its NoiseProfile, and at amount 0) and returns the
+    /// judge's PSNR of each noisy render against the noise-free one, by level.
+    static func measureLevels() throws -> [String: [String: Double]] {
+        let dir = try TemporaryDirectory("noise-levels")
+        let crop = Self.full ? [] : ["--crop", "0", "500", "0", "1000"]
+        let made = try Judge.python("noise_judge.py", ["levels", dir.path("data")] + crop)
+        let levels = try Judge.need(made["levels"] as? [String: [String: String]], "the judge's levels")
+        let context = try Context(options: .init(workingFormat: .rgbaf))
+        var renders: [String: [String: String]] = [:]
+        for (level, files) in levels {
+            var paths: [String: String] = [:]
+            for (name, key, amount) in [
+                ("clean", "clean", 0.0), ("stated", "stated", 0.5), ("unstated", "unstated", 0.5), ("off", "stated", 0),
+            ] {
+                let out = dir.path("\(level)_\(name).f32")
+                try Self.develop(
+                    try DNGReader.read(path: try Judge.need(files[key], "\(level) \(key)")), amount: amount, to: out, context: context)
+                paths[name] = out
+            }
+            renders[level] = paths
+        }
+        let specPath = dir.path("levels.json")
+        try JSONSerialization.data(withJSONObject: ["renders": renders], options: [.sortedKeys]).write(to: URL(fileURLWithPath: specPath))
+        let scored = try Judge.python("noise_judge.py", ["score-levels", specPath])
+        return try Judge.need(scored as? [String: [String: Double]], "the judge's scores")
+    }
+
     /// The fine controls on the CI subset (opt-in: about 10 minutes on 2 cores).
     static var controlSettings: [(name: String, control: WritableKeyPath<RAWFilter, Double>, value: Double)] {
         [

@@ -30,6 +30,13 @@ LibRaw: AHD (or as named), linear, raw colour, camera WB, 16-bit, adjust_maximum
       writes the DNGs and truth; prints {"scene": {"1600_noisy": dng, ...}, "charts": [...], ...}
   noise_judge.py tile OUT.dng WIDTH HEIGHT ISO
       the noisy frame tiled to a big DNG (for timing the develop)
+  noise_judge.py levels OUT_DIR [--crop R0 R1 C0 C1]
+      the same frame (or crop) at six noise levels (4800, 2400, 1200, 600, 300 and 150 e- at 18 % grey, seed
+      = the level): per level a noise-free DNG, the noisy one with its NoiseProfile and the noisy
+      one without it; prints {"levels": {"4800": {"clean": dng, "stated": dng, "unstated": dng}, ...}}
+  noise_judge.py score-levels SPEC.json
+      SPEC: {"renders": {level: {"clean": f32, "stated": f32, "unstated": f32, "off": f32}}}, "off"
+      the noisy file without noise reduction; prints each noisy render's PSNR vs the clean render
   noise_judge.py score SPEC.json
       SPEC: the make output plus "ours": {name: render.f32} for every scene DNG and chart DNG
       (render.f32: int32 width, int32 height, then float32 linear RGB rows) and "libraw":
@@ -50,6 +57,7 @@ KODAK = os.path.join(os.path.dirname(HERE), "Resources", "kodak24")
 IMAGES = [f"kodim{i:02d}" for i in range(1, 13)]
 BLACK, WHITE, READ_E, BORDER = 512, 16383, 3.0, 10
 ISOS = {1600: 300.0 / 0.18, 3200: 150.0 / 0.18}
+LEVELS = [4800, 2400, 1200, 600, 300, 150]  # e- at 18 % grey
 EDGES = {"4:1": (0.10, 0.40), "low": (0.15, 0.20)}
 ANGLE = 5.0
 # XYZ -> linear sRGB (IEC 61966-2-1), as DNG ColorMatrix1 (XYZ -> camera).
@@ -91,8 +99,8 @@ def mosaic(lin):
     return cfa
 
 
-def sensor(lin, iso, noisy, seed):
-    we = ISOS[iso]
+def sensor(lin, iso, noisy, seed, we=None):
+    we = we or ISOS[iso]
     g = we / (WHITE - BLACK)
     e = we * mosaic(lin)
     if noisy:
@@ -104,7 +112,7 @@ def sensor(lin, iso, noisy, seed):
     return np.clip(np.round(BLACK + e / g), 0, WHITE).astype(np.uint16), profile
 
 
-def write_dng(path, dn, profile):
+def write_dng(path, dn, profile, stated=True):
     srat = []
     for v in XYZ_TO_SRGB.ravel():
         srat += [int(round(v * 1000000)), 1000000]
@@ -116,8 +124,9 @@ def write_dng(path, dn, profile):
         (50714, 4, 1, BLACK, True), (50717, 4, 1, WHITE, True),
         (50721, 10, 9, tuple(srat), True), (50778, 3, 1, 21, True),
         (50728, 5, 3, (1, 1, 1, 1, 1, 1), True),
-        (51041, 12, 2, tuple(float(v) for v in profile), True),
     ]
+    if stated:
+        tags.append((51041, 12, 2, tuple(float(v) for v in profile), True))
     tifffile.imwrite(path, dn, photometric=32803, compression=None, subfiletype=0, extratags=tags, metadata=None)
 
 
@@ -157,6 +166,31 @@ def make(out, crop, edges, seeds, low_seeds):
                 write_dng(p, dn, profile)
                 charts.append({"edge": edge, "iso": iso, "seed": s, "dng": p})
     return {"dir": out, "crop": [r0, r1, c0, c1], "scene": scene, "charts": charts}
+
+
+def make_levels(out, crop=None):
+    os.makedirs(out, exist_ok=True)
+    lin = scene_linear()
+    r0, r1, c0, c1 = crop or (0, lin.shape[0], 0, lin.shape[1])
+    levels = {}
+    for e in LEVELS:
+        we = e / 0.18
+        noisy, profile = sensor(lin, None, True, e, we)
+        clean, zero = sensor(lin, None, False, 0, we)
+        paths = {k: os.path.join(out, f"level{e}_{k}.dng") for k in ("clean", "stated", "unstated")}
+        write_dng(paths["clean"], clean[r0:r1, c0:c1], zero)
+        write_dng(paths["stated"], noisy[r0:r1, c0:c1], profile)
+        write_dng(paths["unstated"], noisy[r0:r1, c0:c1], profile, stated=False)
+        levels[str(e)] = paths
+    return {"levels": levels}
+
+
+def score_levels(spec):
+    res = {}
+    for level, renders in spec["renders"].items():
+        clean = read_f32(renders["clean"])
+        res[level] = {k: psnr8(read_f32(v), clean) for k, v in renders.items() if k != "clean"}
+    return res
 
 
 # ------------------------------------------------------------------ scoring
@@ -361,6 +395,13 @@ def main():
         reps = (-(-h // dn.shape[0]), -(-w // dn.shape[1]))
         write_dng(sys.argv[2], np.tile(dn, reps)[:h & ~1, :w & ~1], profile)
         print(json.dumps({"dng": sys.argv[2], "width": w & ~1, "height": h & ~1}))
+    elif len(sys.argv) in (3, 8) and sys.argv[1] == "levels":
+        crop = [int(v) for v in sys.argv[4:8]] if len(sys.argv) == 8 and sys.argv[3] == "--crop" else None
+        if len(sys.argv) == 8 and (crop is None or any(v % 2 for v in crop)):
+            raise SystemExit("levels: --crop takes four even numbers R0 R1 C0 C1")
+        print(json.dumps(make_levels(sys.argv[2], crop)))
+    elif len(sys.argv) == 3 and sys.argv[1] == "score-levels":
+        print(json.dumps(score_levels(json.load(open(sys.argv[2])))))
     elif len(sys.argv) == 3 and sys.argv[1] == "score":
         print(json.dumps(score(json.load(open(sys.argv[2])))))
     else:
