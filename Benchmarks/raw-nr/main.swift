@@ -31,7 +31,7 @@ do {
         for _ in 0..<reps {
             best = min(best, try NoiseReductionBenchmark.run(mosaic, scale: 1 / 1667, offset: 9 / (1667.0 * 1667.0), developChunks: chunks))
         }
-        print(String(format: "%@: linearize + DCT4-2S %.3f s (%.1f ns/photosite)", name, best, best / Double(width * height) * 1e9))
+        print(String(format: "%@: stabilize + DCT4-2S %.3f s (%.1f ns/photosite)", name, best, best / Double(width * height) * 1e9))
     }
     let estimate = (0..<reps).map { _ in NoiseReductionBenchmark.estimate(mosaic) }.min() ?? 0
     print(String(format: "noise estimate of the whole mosaic: %.3f s", estimate))

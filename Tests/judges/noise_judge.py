@@ -397,8 +397,9 @@ def main():
         print(json.dumps({"dng": sys.argv[2], "width": w & ~1, "height": h & ~1}))
     elif len(sys.argv) in (3, 8) and sys.argv[1] == "levels":
         crop = [int(v) for v in sys.argv[4:8]] if len(sys.argv) == 8 and sys.argv[3] == "--crop" else None
-        if len(sys.argv) == 8 and (crop is None or any(v % 2 for v in crop)):
-            raise SystemExit("levels: --crop takes four even numbers R0 R1 C0 C1")
+        inside = crop is not None and 0 <= crop[0] < crop[1] <= 1500 and 0 <= crop[2] < crop[3] <= 2000
+        if len(sys.argv) == 8 and (not inside or any(v % 2 for v in crop)):
+            raise SystemExit("levels: --crop takes four even numbers R0 R1 C0 C1 inside the 2000x1500 frame")
         print(json.dumps(make_levels(sys.argv[2], crop)))
     elif len(sys.argv) == 3 and sys.argv[1] == "score-levels":
         print(json.dumps(score_levels(json.load(open(sys.argv[2])))))

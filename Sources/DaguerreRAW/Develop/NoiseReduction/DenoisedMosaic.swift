@@ -51,7 +51,7 @@ final class DenoisedMosaic {
     /// The window size allocated so far.
     private var reserved = (width: 0, height: 0)
     /// Every code's stabilized value per position, for the noise reduction (built on first use).
-    private lazy var stabilizedCodes = StabilizedCodes(layout: mosaic, profile: settings?.profile ?? .noiseFree)
+    private var stabilizedCodes: StabilizedCodes?
 
     init(
         layout: MosaicLayout, settings: NoiseReductionSettings?, gainMaps: [DNGGainMap] = [], activeArea: IntRect? = nil,
@@ -138,13 +138,14 @@ final class DenoisedMosaic {
         try source.check(holds: window.y..<(window.y + window.height), for: "raw noise reduction")
         // Without gain maps, the noise reduction stabilizes the codes themselves when it
         // denoises every photosite: the linearized window would only be read back and overwritten.
-        let denoisedFromCodes =
-            gainMaps.isEmpty
-            && nr.map { nr in
-                reducer?.denoise(
-                    window, codes: source, stabilized: stabilizedCodes, profile: nr.profile, amount: nr.amount,
-                    noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep, assistance: assistance) == true
-            } == true
+        var denoisedFromCodes = false
+        if let nr, let reducer, gainMaps.isEmpty, nr.profile.planes.allSatisfy(\.hasNoise) {
+            let codes = stabilizedCodes ?? StabilizedCodes(layout: m, profile: nr.profile)
+            stabilizedCodes = codes
+            denoisedFromCodes = reducer.denoise(
+                window, codes: source, stabilized: codes, profile: nr.profile, amount: nr.amount,
+                noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep, assistance: assistance)
+        }
         if !denoisedFromCodes {
             Self.linearize(m, from: source, into: window, assistance: assistance)
             applyGainMaps(window)
@@ -203,11 +204,11 @@ final class DenoisedMosaic {
                     let s1 = scale[(sy & 1) << 1 | ((x0 + 1) & 1)]
                     var c = 0
                     while c + 1 < ww {
-                        o[c] = (Float(row[c]) - b0) * s0
-                        o[c + 1] = (Float(row[c + 1]) - b1) * s1
+                        o[c] = Linearization.float(row[c], black: b0, scale: s0)
+                        o[c + 1] = Linearization.float(row[c + 1], black: b1, scale: s1)
                         c += 2
                     }
-                    if c < ww { o[c] = (Float(row[c]) - b0) * s0 }
+                    if c < ww { o[c] = Linearization.float(row[c], black: b0, scale: s0) }
                 }
             }
         }

@@ -103,17 +103,19 @@ final class MosaicNoiseReduction {
     }
 
     /// ``denoise(_:profile:amount:noiseScales:blockStep:assistance:)`` stabilizing the photosites
-    /// straight from their codes in `rows` (through `codes`, made for `profile`) instead of from
-    /// the window's linearized samples, which it then need not hold: the window receives every
-    /// photosite's denoised value, bit for bit what linearizing it first gives. Only when every
-    /// photosite of the window is denoised; otherwise it returns false and leaves the window as
-    /// it was (the caller linearizes it and denoises that).
+    /// straight from the mosaic's codes (`codes:`, which must hold the window's rows) through the
+    /// tables (`stabilized:`, made for `profile`) instead of from the window's linearized samples,
+    /// which it then need not hold: the window receives every photosite's denoised value, bit
+    /// for bit what linearizing it first gives. Only when every photosite of the window is
+    /// denoised; otherwise (or for tables of another profile) it returns false and leaves the
+    /// window as it was, and the caller linearizes it and denoises that.
     func denoise(
         _ window: MosaicWindow, codes rows: MosaicRows, stabilized codes: StabilizedCodes, profile: CFANoiseProfile, amount: Float,
         noiseScales: SIMD16<Float> = SIMD16(repeating: 1), blockStep: DCT4PlaneDenoiser.BlockStep = .every,
         assistance: WorkerPool.Assistance? = nil
     ) -> Bool {
-        guard rows.range.contains(window.y), rows.range.contains(window.y + window.height - 1), window.x + window.width <= rows.width
+        guard codes.profile == profile, rows.range.contains(window.y), rows.range.contains(window.y + window.height - 1),
+            window.x + window.width <= rows.width
         else { return false }
         return run(
             window, input: .codes(rows, codes), profile: profile, amount: amount, noiseScales: noiseScales, blockStep: blockStep,

@@ -6,8 +6,8 @@ import DaguerreFormats
 import Dispatch
 
 @_spi(Benchmarks) public enum NoiseReductionBenchmark {
-    /// Seconds spent on one develop-shaped pass over `mosaic` (every photosite): linearizing
-    /// and DCT4-2S (amount 1, the uniform profile S = `scale`, O = `offset`) through the same
+    /// Seconds spent on one develop-shaped pass over `mosaic` (every photosite): stabilizing
+    /// the codes (``StabilizedCodes``) and DCT4-2S (amount 1, the uniform profile S = `scale`, O = `offset`) through the same
     /// ``DenoisedMosaic`` as RAWFilter's develop source, in its chunks
     /// (`DevelopChunks.chunkRows`, with the demosaic's halo) or, with `developChunks`
     /// false, as one full-frame window.

@@ -17,6 +17,8 @@ struct StabilizedCodes: Sendable {
     static let codesPerPosition = 1 << 16
     /// Position p's table from `p · codesPerPosition`.
     private let values: [Float]
+    /// The noise models the tables stabilize with.
+    let profile: CFANoiseProfile
 
     /// The tables of a mosaic's levels and a noise profile's models.
     init(layout: MosaicLayout, profile: CFANoiseProfile) {
@@ -29,11 +31,13 @@ struct StabilizedCodes: Sendable {
             for p in 0..<4 {
                 let vst = GeneralizedAnscombe(profile.planes[p])
                 // The linearized value as the denoise window holds it, then the transform's
-                // scalar form, whose operations are its row loop's, lane for lane.
-                for code in 0..<n { t[p * n + code] = vst.forward((Float(code) - black[p]) * scale[p]) }
+                // scalar form, whose operations are its row loop's, lane for lane (its max and
+                // the loop's select differ only for NaN, which finite levels and models never give).
+                for code in 0..<n { t[p * n + code] = vst.forward(Linearization.float(UInt16(code), black: black[p], scale: scale[p])) }
             }
         }
         self.values = values
+        self.profile = profile
     }
 
     /// `into[i]` = the stabilized value of `codes[2·i]`, all at Bayer position `position`.

@@ -48,4 +48,8 @@ struct Linearization: Sendable {
     var floatBlack: [Float] { black.map(Float.init) }
     /// 1 / range per position or plane, rounded to float.
     var floatScale: [Float] { range.map { Float(1 / $0) } }
+
+    /// The Float form for one code: (code − black) × scale, with ``floatBlack`` and
+    /// ``floatScale`` of its position (the denoise window and the tables that stand in for it).
+    @inline(__always) static func float(_ code: UInt16, black: Float, scale: Float) -> Float { (Float(code) - black) * scale }
 }
