@@ -38,10 +38,10 @@ struct HalfSizeRow {
         let (b0, b1, b2, b3) = layout.black
         let (s0, s1, s2, s3) = layout.scale
         let x = 2 &* j
-        var l0 = (Float(top[x]) - b0) * s0
-        var l1 = (Float(top[x &+ 1]) - b1) * s1
-        var l2 = (Float(bottom[x]) - b2) * s2
-        var l3 = (Float(bottom[x &+ 1]) - b3) * s3
+        var l0 = Linearization.float(top[x], black: b0, scale: s0)
+        var l1 = Linearization.float(top[x &+ 1], black: b1, scale: s1)
+        var l2 = Linearization.float(bottom[x], black: b2, scale: s2)
+        var l3 = Linearization.float(bottom[x &+ 1], black: b3, scale: s3)
         if shaded, let t = topGain, let u = bottomGain {
             l0 *= t[x]
             l1 *= t[x &+ 1]

@@ -74,7 +74,9 @@ final class LinearRawDevelopDecoder: DevelopSource {
         let scale = lin.floatScale
         for r in 0..<count {
             let src = ((active.y + band.lowerBound + r) * l.width + active.x + span.lowerBound) * spp
-            for i in 0..<sw * spp { pixels[r * sw * spp + i] = (Float(l.samples[src + i]) - black[i % spp]) * scale[i % spp] }
+            for i in 0..<sw * spp {
+                pixels[r * sw * spp + i] = Linearization.float(l.samples[src + i], black: black[i % spp], scale: scale[i % spp])
+            }
         }
         for op in opcodes { op.apply(to: &pixels, width: active.width, height: active.height, channels: spp, rows: band, columns: span) }
         let matrix = DevelopMatrix(s.matrix)

@@ -42,7 +42,7 @@ extension WholeMosaicDevelop {
                         let xx = first - 1 + i
                         let cx = xx < 0 ? xx + 2 : xx >= w ? xx - 2 : xx
                         let p = (cy & 1) * 2 + (cx & 1)
-                        let v = (Float(line[cx]) - black[p]) * scale[p]
+                        let v = Linearization.float(line[cx], black: black[p], scale: scale[p])
                         lines[k * stride + i] = gains.map { v * $0[cx - shadingColumns.lowerBound] } ?? v
                     }
                 }

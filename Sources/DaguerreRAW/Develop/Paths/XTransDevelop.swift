@@ -182,7 +182,7 @@ final class XTransDevelop: ChunkDevelop {
                         for wx in 0..<nw {
                             let sx = nrColumns[wx]
                             let p = (sy & 1) << 1 | (sx & 1)
-                            dst[wx] = (Float(line[sx]) - black[p]) * scale[p]
+                            dst[wx] = Linearization.float(line[sx], black: black[p], scale: scale[p])
                         }
                     }
                     denoisers.value[worker].nr.denoise(

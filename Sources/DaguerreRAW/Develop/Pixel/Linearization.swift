@@ -50,6 +50,7 @@ struct Linearization: Sendable {
     var floatScale: [Float] { range.map { Float(1 / $0) } }
 
     /// The Float form for one code: (code − black) × scale, with ``floatBlack`` and
-    /// ``floatScale`` of its position (the denoise window and the tables that stand in for it).
+    /// ``floatScale`` of its position or plane (every Float pixel loop and the noise reduction's
+    /// code tables go through it).
     @inline(__always) static func float(_ code: UInt16, black: Float, scale: Float) -> Float { (Float(code) - black) * scale }
 }
