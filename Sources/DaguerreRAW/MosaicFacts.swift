@@ -11,9 +11,9 @@ import Synchronization
 /// let anyClipped = facts.clippedRows(mosaic).contains(true)   // scanned once, then shared
 /// ```
 final class MosaicFacts: Sendable {
-    /// The noise model noise reduction uses, once estimated (``RAWFilter/noiseProfile()``,
-    /// ``RAWFilter/xTransNoiseProfile(_:)``).
-    let noiseProfile = Mutex<CFANoiseProfile?>(nil)
+    /// The noise model noise reduction uses, once estimated by each method
+    /// (``RAWFilter/noiseProfile(_:)``, ``RAWFilter/xTransNoiseProfile(_:)``).
+    let noiseProfiles = Mutex<[NoiseEstimator.Method: CFANoiseProfile]>([:])
     /// Per row, whether a photosite in it reached the white level
     /// (``HighlightRecovery/rowsReachingWhite(_:)``): a draft leaves its highlight inputs out
     /// when no row has one (``DraftBalance``), and its clip-mask decoders skip rows far from one.

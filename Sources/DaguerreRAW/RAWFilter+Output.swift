@@ -55,7 +55,7 @@ extension RAWFilter {
         }
         var sharpening: NoiseReductionSharpening?
         if let blockStep = version.noiseReductionBlockStep, demosaic == .lmmseGW, luminanceNoiseReductionAmount > 0, let mosaic {
-            let profile = xTrans ? try xTransNoiseProfile(version) : try noiseProfile()
+            let profile = xTrans ? try xTransNoiseProfile(version) : try noiseProfile(version)
             if profile.hasNoise {
                 let controls = try noiseReductionControls
                 settings.noiseReduction = NoiseReductionSettings(

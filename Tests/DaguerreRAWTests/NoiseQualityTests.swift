@@ -158,7 +158,8 @@ import Testing
     static func measureLevels() throws -> [String: [String: Double]] {
         let dir = try TemporaryDirectory("noise-levels")
         let crop = Self.full ? [] : ["--crop", "0", "500", "0", "1000"]
-        let made = try Judge.python("noise_judge.py", ["levels", dir.path("data")] + crop)
+        let grainFree = ProcessInfo.processInfo.environment["DAGUERRE_NOISE_SCENE"] == "grain-free" ? ["--grain-free"] : []
+        let made = try Judge.python("noise_judge.py", ["levels", dir.path("data")] + crop + grainFree)
         let levels = try Judge.need(made["levels"] as? [String: [String: String]], "the judge's levels")
         let context = try Context(options: .init(workingFormat: .rgbaf))
         var renders: [String: [String: String]] = [:]

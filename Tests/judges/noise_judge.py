@@ -30,8 +30,9 @@ LibRaw: AHD (or as named), linear, raw colour, camera WB, 16-bit, adjust_maximum
       writes the DNGs and truth; prints {"scene": {"1600_noisy": dng, ...}, "charts": [...], ...}
   noise_judge.py tile OUT.dng WIDTH HEIGHT ISO
       the noisy frame tiled to a big DNG (for timing the develop)
-  noise_judge.py levels OUT_DIR [--crop R0 R1 C0 C1]
-      the same frame (or crop) at six noise levels (4800, 2400, 1200, 600, 300 and 150 e- at 18 % grey, seed
+  noise_judge.py levels OUT_DIR [--crop R0 R1 C0 C1] [--grain-free]
+      the same frame (or crop; with --grain-free, its photographs without the scans' film grain,
+      removed by OpenCV's non-local means) at six noise levels (4800, 2400, 1200, 600, 300 and 150 e- at 18 % grey, seed
       = the level): per level a noise-free DNG, the noisy one with its NoiseProfile and the noisy
       one without it; prints {"levels": {"4800": {"clean": dng, "stated": dng, "unstated": dng}, ...}}
   noise_judge.py score-levels SPEC.json
@@ -83,8 +84,13 @@ def oetf(x):
     return np.where(x <= 0.0031308, 12.92 * x, 1.055 * np.power(x, 1 / 2.4) - 0.055)
 
 
-def scene_linear():
+def scene_linear(grain_free=False):
     tiles = [np.asarray(Image.open(os.path.join(KODAK, n + ".png")).convert("RGB")) for n in IMAGES]
+    if grain_free:
+        # The film grain of the scans removed (OpenCV's non-local means, strength 7): photographs
+        # whose flattest parts are smooth, as a digital camera's scene is.
+        import cv2
+        tiles = [cv2.fastNlMeansDenoisingColored(np.ascontiguousarray(t), None, 7, 7, 7, 21) for t in tiles]
     rows = [np.concatenate(tiles[r * 4:(r + 1) * 4], axis=1) for r in range(3)]
     return eotf(np.concatenate(rows, axis=0) / 255.0)
 
@@ -168,9 +174,9 @@ def make(out, crop, edges, seeds, low_seeds):
     return {"dir": out, "crop": [r0, r1, c0, c1], "scene": scene, "charts": charts}
 
 
-def make_levels(out, crop=None):
+def make_levels(out, crop=None, grain_free=False):
     os.makedirs(out, exist_ok=True)
-    lin = scene_linear()
+    lin = scene_linear(grain_free)
     r0, r1, c0, c1 = crop or (0, lin.shape[0], 0, lin.shape[1])
     levels = {}
     for e in LEVELS:
@@ -395,12 +401,15 @@ def main():
         reps = (-(-h // dn.shape[0]), -(-w // dn.shape[1]))
         write_dng(sys.argv[2], np.tile(dn, reps)[:h & ~1, :w & ~1], profile)
         print(json.dumps({"dng": sys.argv[2], "width": w & ~1, "height": h & ~1}))
-    elif len(sys.argv) in (3, 8) and sys.argv[1] == "levels":
-        crop = [int(v) for v in sys.argv[4:8]] if len(sys.argv) == 8 and sys.argv[3] == "--crop" else None
+    elif len(sys.argv) >= 3 and sys.argv[1] == "levels":
+        args = sys.argv[3:]
+        grain_free = "--grain-free" in args
+        args = [a for a in args if a != "--grain-free"]
+        crop = [int(v) for v in args[1:5]] if len(args) == 5 and args[0] == "--crop" else None
         inside = crop is not None and 0 <= crop[0] < crop[1] <= 1500 and 0 <= crop[2] < crop[3] <= 2000
-        if len(sys.argv) == 8 and (not inside or any(v % 2 for v in crop)):
+        if args and (not inside or any(v % 2 for v in crop)):
             raise SystemExit("levels: --crop takes four even numbers R0 R1 C0 C1 inside the 2000x1500 frame")
-        print(json.dumps(make_levels(sys.argv[2], crop)))
+        print(json.dumps(make_levels(sys.argv[2], crop, grain_free)))
     elif len(sys.argv) == 3 and sys.argv[1] == "score-levels":
         print(json.dumps(score_levels(json.load(open(sys.argv[2])))))
     elif len(sys.argv) == 3 and sys.argv[1] == "score":

@@ -7,10 +7,11 @@ import DaguerreCore
 /// One pipeline version: the stages RAWFilter runs and their parameters.
 ///
 /// ```swift
-/// let v = try PipelineVersion.named("5")
+/// let v = try PipelineVersion.named("6")
 /// v.demosaic                    // .lmmseGW
 /// v.noiseReductionBlockStep     // .alternate
 /// v.estimatesXTransNoise        // true
+/// v.noiseEstimate               // .separatingTexture
 /// ```
 struct PipelineVersion: Sendable, Equatable {
     /// The name RAWFilter's `decoderVersion` takes.
@@ -30,6 +31,8 @@ struct PipelineVersion: Sendable, Equatable {
     /// An X-Trans mosaic without a NoiseProfile gets an estimated one (``NoiseEstimator``), as a
     /// Bayer mosaic always has; before, it developed without raw noise reduction.
     var estimatesXTransNoise = false
+    /// How a Bayer file without a NoiseProfile has its noise estimated.
+    var noiseEstimate = NoiseEstimator.Method.shotAndRead
 
     /// Every version this build reproduces, oldest first.
     static let all: [PipelineVersion] = [
@@ -54,11 +57,18 @@ struct PipelineVersion: Sendable, Equatable {
         PipelineVersion(
             name: "5", demosaic: .lmmseGW, domain: .power25, noiseReductionBlockStep: .alternate,
             highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true, estimatesXTransNoise: true),
+        // 6: version 5, with the noise of a Bayer file without a NoiseProfile estimated apart
+        // from the fine texture that looks like it (files with a NoiseProfile, X-Trans files and
+        // files whose planes do not agree on a separated estimate develop as in version 5).
+        PipelineVersion(
+            name: "6", demosaic: .lmmseGW, domain: .power25, noiseReductionBlockStep: .alternate,
+            highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true, estimatesXTransNoise: true,
+            noiseEstimate: .separatingTexture),
     ]
 
     /// The version RAWFilter develops with unless told otherwise (a new row is not the default
     /// until this says so).
-    static let `default` = all.first { $0.name == "5" } ?? all[all.count - 1]
+    static let `default` = all.first { $0.name == "6" } ?? all[all.count - 1]
 
     /// The names RAWFilter accepts, oldest first.
     static var names: [String] { all.map(\.name) }

@@ -9,7 +9,7 @@ import Synchronization
 /// Estimates σ² = S·x + O for each Bayer position, or each X-Trans colour, from the mosaic itself.
 ///
 /// Method (per single-colour plane, on the linearized signal x: a Bayer position; for X-Trans,
-/// the 2×2 squares of green photosites, see ``estimate(xTrans:pattern:region:)``), with the
+/// the 2×2 squares of green photosites, see ``estimate(xTrans:pattern:region:method:)``), with the
 /// orthonormal 2-D Haar transform (2×2 cells a b / c d: LL = (a+b+c+d)/2, HL = (a−b+c−d)/2,
 /// LH = (a+b−c−d)/2, HH = (a−b−c+d)/2; for white noise every detail coefficient has the noise
 /// variance and all are independent):
@@ -31,14 +31,21 @@ import Synchronization
 ///    Selecting by a measure independent of the noise measure keeps the estimate unbiased on
 ///    pure noise; narrow bins keep the selection from preferring darker, less noisy blocks.
 /// 4. S and O are fitted to the bins by least squares weighted by count/variance², constrained
-///    to be non-negative (the through-origin fit when O < 0, the constant when S < 0).
+///    to be non-negative (the through-origin fit when O < 0, the constant when S < 0). With
+///    ``Method/separatingTexture`` (pipeline version 6) a third term T·x² takes the fine texture
+///    whose variance grows with the square of the level (``TextureSeparatingFit``), where it
+///    explains the bins significantly better and the four planes then agree on the noise.
 ///
-/// Measured (Tests: NoiseEstimatorTests; Benchmarks/NOISE_RESULTS.md): on smooth synthetic
-/// Poisson–Gaussian mosaics σ is within 10 % of the truth from 5 % to 50 % of white. Fine
-/// texture that looks like noise at the finest scale biases it upward: by about 13 % / 8 % in σ
-/// on the whole Kodak noise-protocol frame at ISO 1600 / 3200 (whose film-scanned scene has
-/// grain of its own), 25–45 % on its most textured crop; it then acts like a higher amount. A
-/// noise-free smooth mosaic gives a negligible profile
+/// Measured (Tests: NoiseEstimatorTests, TextureSeparatingFitTests; Benchmarks/NOISE_RESULTS.md):
+/// on smooth synthetic Poisson–Gaussian mosaics σ is within 10 % of the truth from 5 % to 50 %
+/// of white. Fine texture that looks like noise at the finest scale biases it upward: by about
+/// 13 % / 8 % in σ on the whole Kodak noise-protocol frame at ISO 1600 / 3200 (whose film-scanned
+/// scene has grain of its own), 25–45 % on its most textured crop; it then acts like a higher
+/// amount. The texture term takes part of that bias off the frame at low noise (σ 1.9× the
+/// truth at 4 800 e⁻ at 18 % grey becomes 1.5–1.7×); the scans' grain, even in the sRGB
+/// encoding, grows with the level nearly as shot noise does in linear light, and no
+/// statistic of a Bayer mosaic tells the rest from noise. A noise-free smooth mosaic gives a
+/// negligible profile
 /// (``CFANoiseProfile/isNegligible(visibleSigma:)``), which turns noise reduction off.
 enum NoiseEstimator {
     static let blockSize = 8
@@ -52,10 +59,27 @@ enum NoiseEstimator {
     /// The most blocks a plane contributes (step 1): bands of rows are sampled beyond it.
     static let maxBlocksPerPlane = 25_000
 
+    /// How step 4 fits the bins (``PipelineVersion/noiseEstimate``).
+    enum Method: Sendable, Hashable {
+        /// σ² = S·x + O (versions 1 to 5).
+        case shotAndRead
+        /// σ² = S·x + O + T·x², the noise S·x + O (``TextureSeparatingFit``), where the planes
+        /// agree on it: their σ at 18 % grey within ``agreement`` of each other, as one sensor's
+        /// photosites must be. Where they do not, or for a single plane, σ² = S·x + O (version 6).
+        case separatingTexture
+    }
+
+    /// The most the planes' σ at 18 % grey may differ (max/min) for texture-separated fits to
+    /// stand. On the N protocol's frame they agree within 1.1 at every noise level; on its
+    /// textured CI crop the fits put the noise of some planes into texture and differ tenfold.
+    static let agreement = 1.5
+
     /// The profile of the photosites in `region` (clipped to the mosaic). Planes without 40
     /// blocks at one level (regions of about 130×130 photosites and less) get the zero model:
     /// noise reduction stays off. `maxBlocks` bounds the blocks a plane contributes (step 1).
-    static func estimate(_ mosaic: BayerImage, region: IntRect, maxBlocks: Int = maxBlocksPerPlane) -> CFANoiseProfile {
+    static func estimate(
+        _ mosaic: BayerImage, region: IntRect, maxBlocks: Int = maxBlocksPerPlane, method: Method = .shotAndRead
+    ) -> CFANoiseProfile {
         guard let area = Area(region, width: mosaic.width, height: mosaic.height) else { return .noiseFree }
         let bands = area.bands(maxBlocks: maxBlocks) ?? [area.y0..<area.y1]
         let layout = mosaic.layout
@@ -63,7 +87,7 @@ enum NoiseEstimator {
             let whole = MosaicRows(whole: samples.baseAddress!, width: mosaic.width, height: mosaic.height)
             // One item per band and plane: a single band (every block) still uses every core.
             return CFANoiseProfile(
-                planes: models(items: 4 * bands.count, planes: 4) { item, blocks in
+                planes: models(items: 4 * bands.count, planes: 4, method: method) { item, blocks in
                     guard let part = area.clipped(to: bands[item / 4]) else { return }
                     blocks[item % 4] = blockStatistics(whole, layout: layout, position: item % 4, area: part)
                 })
@@ -76,13 +100,14 @@ enum NoiseEstimator {
     /// NoiseProfile. Nil when every block is read (a plane within the bound): the caller then
     /// estimates from the whole mosaic, decoded once for everything that needs it.
     static func estimate(
-        _ stored: StoredMosaic, region: IntRect, limits: Limits, maxBlocks: Int = maxBlocksPerPlane
+        _ stored: StoredMosaic, region: IntRect, limits: Limits, maxBlocks: Int = maxBlocksPerPlane,
+        method: Method = .shotAndRead
     ) throws(DaguerreError) -> CFANoiseProfile? {
         let layout = stored.layout
         guard let area = Area(region, width: layout.width, height: layout.height) else { return .noiseFree }
         guard let bands = area.bands(maxBlocks: maxBlocks) else { return nil }
         let failure = Mutex<DaguerreError?>(nil)
-        let result = models(items: bands.count, planes: 4) { band, blocks in
+        let result = models(items: bands.count, planes: 4, method: method) { band, blocks in
             do throws(DaguerreError) {
                 // The rows point into the stream's buffer: it lives until they are scanned.
                 let stream = StreamedMosaic(stored: stored, limits: limits)
@@ -100,23 +125,35 @@ enum NoiseEstimator {
     /// Steps 3 and 4 for each of `planes` planes, over the blocks `scan` finds for each item
     /// (per plane), the items scanned on all cores and their blocks kept in item order.
     private static func models(
-        items: Int, planes: Int, scan: @Sendable (_ item: Int, _ blocks: inout [[Block]]) -> Void
+        items: Int, planes: Int, method: Method, scan: @Sendable (_ item: Int, _ blocks: inout [[Block]]) -> Void
     ) -> [NoiseModel] {
         var parts = [[[Block]]](repeating: Array(repeating: [], count: planes), count: items)
-        var models = [NoiseModel](repeating: .zero, count: planes)
+        var planeBins = [[Bin]](repeating: [], count: planes)
         parts.withUnsafeMutableBufferPointer { out in
             let found = UnsafeTransfer(out.baseAddress!)
-            // Safety: each item writes its own element of `parts`, each plane its own model.
+            // Safety: each item writes its own element of `parts`, each plane its own bins.
             WorkerPool.forEach(items) { item in scan(item, &found.value[item]) }
-            let scanned = UnsafeTransfer(UnsafePointer(out.baseAddress!))
-            models.withUnsafeMutableBufferPointer { fitted in
-                let models = UnsafeTransfer(fitted.baseAddress!)
-                WorkerPool.forEach(planes) { p in
-                    models.value[p] = fit(UnsafeBufferPointer(start: scanned.value, count: items).flatMap { $0[p] })
-                }
+            let scanned = UnsafeBufferPointer(start: UnsafePointer(out.baseAddress!), count: items)
+            let blocks = UnsafeTransfer(scanned)
+            planeBins.withUnsafeMutableBufferPointer { binned in
+                let binned = UnsafeTransfer(binned.baseAddress!)
+                WorkerPool.forEach(planes) { p in binned.value[p] = bins(blocks.value.flatMap { $0[p] }) }
             }
         }
+        var models = planeBins.map { fit(bins: $0) }
+        if method == .separatingTexture, planes > 1 {
+            let separated = planeBins.map { TextureSeparatingFit(bins: $0).noise }
+            if agree(separated) { models = separated }
+        }
         return models
+    }
+
+    /// True when every model has noise and their σ at 18 % grey lie within ``agreement`` of
+    /// each other.
+    static func agree(_ models: [NoiseModel]) -> Bool {
+        let sigmas = models.map { $0.sigma(at: 0.18) }
+        guard let low = sigmas.min(), let high = sigmas.max(), low > 0 else { return false }
+        return high <= agreement * low
     }
 
     /// Sampled bands (step 1) start at multiples of this many rows and hold two rows of
@@ -186,6 +223,10 @@ enum NoiseEstimator {
     /// One block's level, noise measure (HH₁ mean square) and texture measure.
     struct Block { var level: Double, fine: Double, texture: Double }
 
+    /// One level bin (step 3): its median level, the mean noise measure of its flattest
+    /// blocks, and how many blocks that mean is over.
+    struct Bin: Sendable, Equatable { var level: Double, variance: Double, count: Double }
+
     /// The photosites of one colour that form a plane: those at (`phaseX`, `phaseY`) plus
     /// multiples of `period` in each direction (image coordinates); with `pairs`, each of those
     /// and the photosite after it in each direction (2×2 squares of adjacent photosites,
@@ -231,7 +272,9 @@ enum NoiseEstimator {
     /// gain, not on its filter's colour, so the green model serves red and blue (cameras'
     /// NoiseProfiles state nearly equal pairs per colour). Every block is read (a 26 MP mosaic:
     /// about 180 000).
-    static func estimate(xTrans mosaic: BayerImage, pattern: XTransPattern, region: IntRect) -> CFANoiseProfile {
+    static func estimate(
+        xTrans mosaic: BayerImage, pattern: XTransPattern, region: IntRect, method: Method = .shotAndRead
+    ) -> CFANoiseProfile {
         guard let area = Area(region, width: mosaic.width, height: mosaic.height), let squares = Lattice(xTransGreenSquares: pattern)
         else { return .noiseFree }
         let layout = mosaic.layout
@@ -243,7 +286,7 @@ enum NoiseEstimator {
             let whole = MosaicRows(whole: samples.baseAddress!, width: mosaic.width, height: mosaic.height)
             let bands = (blockRows + bandBlocks - 1) / bandBlocks
             return CFANoiseProfile(
-                uniform: models(items: bands, planes: 1) { band, blocks in
+                uniform: models(items: bands, planes: 1, method: method) { band, blocks in
                     let first = firstRow + band * bandRows
                     guard let part = Area(x0: area.x0, y0: first, x1: area.x1, y1: min(area.y1, first + bandRows)) else { return }
                     blocks[0] = blockStatistics(whole, layout: layout, lattice: squares, area: part)
@@ -334,13 +377,11 @@ enum NoiseEstimator {
         return blocks
     }
 
-    /// Steps 3 and 4: level bins, the flattest blocks' variance per bin, the constrained fit.
-    static func fit(_ blocks: [Block]) -> NoiseModel {
-        guard !blocks.isEmpty else { return .zero }
+    /// Step 3: the bins' levels, the flattest blocks' mean noise measure in each, and the
+    /// number of blocks that mean is over.
+    static func bins(_ blocks: [Block]) -> [Bin] {
         let sorted = blocks.sorted { $0.level < $1.level }
-        var levels: [Double] = []
-        var variances: [Double] = []
-        var counts: [Double] = []
+        var bins: [Bin] = []
         var lo = 0
         while lo < sorted.count {
             let limit = max(sorted[lo].level, binFloor) * binRatio
@@ -351,10 +392,23 @@ enum NoiseEstimator {
             guard bin.count >= minBlocksPerBin else { continue }
             let take = max(Int(Double(bin.count) * flattestFraction), min(bin.count, minFlattest))
             let flattest = bin.sorted { $0.texture < $1.texture }.prefix(take)
-            levels.append(bin[bin.startIndex + bin.count / 2].level)
-            variances.append(flattest.reduce(0) { $0 + $1.fine } / Double(flattest.count))
-            counts.append(Double(flattest.count))
+            bins.append(
+                Bin(
+                    level: bin[bin.startIndex + bin.count / 2].level,
+                    variance: flattest.reduce(0) { $0 + $1.fine } / Double(flattest.count), count: Double(flattest.count)))
         }
+        return bins
+    }
+
+    /// Steps 3 and 4: level bins, the flattest blocks' variance per bin, the constrained fit.
+    static func fit(_ blocks: [Block]) -> NoiseModel { fit(bins: bins(blocks)) }
+
+    /// Step 4: σ² = S·x + O fitted to the bins.
+    static func fit(bins found: [Bin]) -> NoiseModel {
+        guard !found.isEmpty else { return .zero }
+        let levels = found.map(\.level)
+        let variances = found.map(\.variance)
+        let counts = found.map(\.count)
         let bins = levels.count
         guard bins >= 2 else { return bins == 1 ? NoiseModel(scale: 0, offset: max(variances[0], 0)) : .zero }
         // Weighted least squares of variance = S·level + O; weight count/variance² (relative error).
