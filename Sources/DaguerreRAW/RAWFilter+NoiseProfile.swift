@@ -6,14 +6,16 @@ import Synchronization
 
 extension RAWFilter {
     /// The noise profile noise reduction uses: the DNG's NoiseProfile when it has a usable one,
-    /// else an estimate from the developed photosites (``NoiseEstimator``) by `version`'s method,
-    /// made once per filter and method; an estimate too small to see counts as noise-free.
+    /// else an estimate from the developed photosites (``NoiseEstimator``) by the method of
+    /// `version` (the filter's ``decoderVersion`` when nil), made once per filter and method; an
+    /// estimate too small to see counts as noise-free.
     /// Only the estimate reads the photosites: a large mosaic still in its file is sampled in
     /// bands (the develop then streams it), a smaller one decoded whole.
-    func noiseProfile(_ version: PipelineVersion = .default) throws(DaguerreError) -> CFANoiseProfile {
+    func noiseProfile(_ version: PipelineVersion? = nil) throws(DaguerreError) -> CFANoiseProfile {
         guard let pattern = header.mosaicLayout?.pattern else { return .noiseFree }
         if let given = CFANoiseProfile(dng: header.color.noiseProfile, cfaPattern: pattern.cfaPattern) { return given }
-        let method = version.noiseEstimate
+        let method: NoiseEstimator.Method
+        if let version { method = version.noiseEstimate } else { method = try pipelineVersion.noiseEstimate }
         return try cachedEstimate(method) { () throws(DaguerreError) in try estimatedNoiseProfile(method) }
     }
 
@@ -25,10 +27,11 @@ extension RAWFilter {
     func xTransNoiseProfile(_ version: PipelineVersion) throws(DaguerreError) -> CFANoiseProfile {
         if let stated = statedXTransNoiseProfile() { return stated }
         guard version.estimatesXTransNoise else { return .noiseFree }
-        let method = version.noiseEstimate
-        return try cachedEstimate(method) { () throws(DaguerreError) -> CFANoiseProfile? in
+        // One model for the three colours: the texture-separated fit needs four planes to agree,
+        // so every version estimates X-Trans noise with the two-term fit.
+        return try cachedEstimate(.shotAndRead) { () throws(DaguerreError) -> CFANoiseProfile? in
             guard let mosaic = try wholeMosaic(), let pattern = mosaic.xTrans else { return nil }
-            return NoiseEstimator.estimate(xTrans: mosaic, pattern: pattern, region: crop, method: method)
+            return NoiseEstimator.estimate(xTrans: mosaic, pattern: pattern, region: crop)
         }
     }
 
@@ -38,7 +41,7 @@ extension RAWFilter {
     }
 
     /// The estimate `make` gives by `method` (noise-free when it gives none, or one too small
-    /// to see by the method's measure), made once per filter and method and shared by its copies.
+    /// to see), made once per filter and method and shared by its copies.
     private func cachedEstimate(
         _ method: NoiseEstimator.Method, _ make: () throws(DaguerreError) -> CFANoiseProfile?
     ) throws(DaguerreError) -> CFANoiseProfile {

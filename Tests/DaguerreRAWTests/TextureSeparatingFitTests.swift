@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test(
-        "From bins of a sensor's noise alone the fit finds S and O and no texture term; from bins with texture whose variance grows with the level's square it finds all three; nothing finite is negative"
+        "From bins of a sensor's noise alone the fit finds S and O and no texture term; from bins with texture whose variance grows with the level's square it finds all three; texture alone leaves no noise; no bins give none"
     )
     func fitsTheTerms() {
         let sensor = NoiseModel(scale: 1.0 / 6000, offset: 2e-7)
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test(
-        "On a smooth Poisson–Gaussian mosaic with fine texture of 4 % of the level (the same in every colour, as film grain and foliage are) the estimate is within 20 % of the true σ at 18 % grey in every plane, where the two-term fit counts the texture as noise (over 1.3×); without the texture both are within 15 %, bit for bit the same"
+        "On a smooth Poisson–Gaussian mosaic with white fine texture of 4 % of the level, the same in every colour (the texture term's own case) the estimate is within 20 % of the true σ at 18 % grey in every plane, where the two-term fit counts the texture as noise (over 1.3×); without the texture both are within 15 %, bit for bit the same"
     )
     func separatesTexture() throws {
         let (w, h) = (1024, 768)
@@ -63,11 +63,44 @@ import Testing
         }
     }
 
-    @Test("Planes whose separated noise disagrees by more than 1.5× at 18 % grey (no one sensor's) keep the two-term fit")
+    @Test(
+        "Where one plane's texture grows as the square of the level and another's as the level itself (which reads as noise), the planes' separated fits disagree and every plane keeps the two-term fit, bit for bit; without the second plane's texture the first plane's fit is separated"
+    )
+    func disagreementKeepsTheTwoTermFit() throws {
+        let (w, h) = (1024, 768)
+        var rng = SeededRandom(seed: 17)
+        let grain = (0..<(w * h)).map { _ in NoiseScenes.gaussian(&rng) }
+        let whole = IntRect(x: 0, y: 0, width: w, height: h)
+        var separatedGreen: [NoiseModel] = []
+        for redTexture in [false, true] {
+            let (mosaic, _) = try NoiseScenes.mosaic(width: w, height: h, electrons: 6000, seed: 19) { x, y, c in
+                let level = NoiseScenes.smooth(x, y, c, width: w, height: h)
+                let g = grain[y * w + x]
+                // RGGB: the greens of even rows get texture of 4 % of the level; red, with
+                // `redTexture`, texture of variance 3 × the shot noise's (3·x/6000).
+                if c == 1, y % 2 == 0 { return level * (1 + 0.04 * g) }
+                if c == 0, redTexture { return level + (3 * level / 6000).squareRoot() * g }
+                return level
+            }
+            let twoTerm = NoiseEstimator.estimate(mosaic, region: whole)
+            let separated = NoiseEstimator.estimate(mosaic, region: whole, method: .separatingTexture)
+            if redTexture {
+                #expect(separated.planes == twoTerm.planes, "separated \(separated.planes), two-term \(twoTerm.planes)")
+                #expect(separated.planes[1] != separatedGreen[0], "the textured green plane's fit would have been separated")
+            } else {
+                #expect(separated.planes[1] != twoTerm.planes[1], "the textured green plane: \(separated.planes[1]) \(twoTerm.planes[1])")
+                separatedGreen = [separated.planes[1]]
+            }
+        }
+    }
+
+    @Test("Planes agree when their σ are within 1.5× of each other at 5 %, 18 % and 50 % of white, and none is zero")
     func disagreeingPlanesFallBack() {
         let a = NoiseModel(scale: 1e-4, offset: 0)
         #expect(NoiseEstimator.agree([a, a, NoiseModel(scale: 1.4e-4, offset: 0), a]))
         #expect(!NoiseEstimator.agree([a, a, NoiseModel(scale: 2.3e-4, offset: 0), a]))
         #expect(!NoiseEstimator.agree([a, .zero, a, a]))
+        // Equal at 18 % grey, 1.52× apart at 5 % of white.
+        #expect(!NoiseEstimator.agree([a, NoiseModel(scale: 0.5e-4, offset: 0.09e-4), a, a]))
     }
 }

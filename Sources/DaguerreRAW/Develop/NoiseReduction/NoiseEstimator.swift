@@ -64,14 +64,16 @@ enum NoiseEstimator {
         /// σ² = S·x + O (versions 1 to 5).
         case shotAndRead
         /// σ² = S·x + O + T·x², the noise S·x + O (``TextureSeparatingFit``), where the planes
-        /// agree on it: their σ at 18 % grey within ``agreement`` of each other, as one sensor's
-        /// photosites must be. Where they do not, or for a single plane, σ² = S·x + O (version 6).
+        /// agree on it: their σ within ``agreement`` of each other (``agree(_:)``), as one
+        /// sensor's photosites must be. Where they do not, or for a single plane (an X-Trans
+        /// mosaic's), σ² = S·x + O (version 6).
         case separatingTexture
     }
 
-    /// The most the planes' σ at 18 % grey may differ (max/min) for texture-separated fits to
-    /// stand. On the N protocol's frame they agree within 1.1 at every noise level; on its
-    /// textured CI crop the fits put the noise of some planes into texture and differ tenfold.
+    /// The most the planes' σ may differ (max/min, at 5 %, 18 % and 50 % of white) for
+    /// texture-separated fits to stand. On the N protocol's frame made at six noise levels they
+    /// agree at every level (at 18 % grey within 1.1×); on its textured CI crop the fits put
+    /// the noise of some planes into texture and differ tenfold.
     static let agreement = 1.5
 
     /// The profile of the photosites in `region` (clipped to the mosaic). Planes without 40
@@ -148,12 +150,14 @@ enum NoiseEstimator {
         return models
     }
 
-    /// True when every model has noise and their σ at 18 % grey lie within ``agreement`` of
-    /// each other.
+    /// True when every model has noise and their σ lie within ``agreement`` of each other at
+    /// 5 %, 18 % and 50 % of white.
     static func agree(_ models: [NoiseModel]) -> Bool {
-        let sigmas = models.map { $0.sigma(at: 0.18) }
-        guard let low = sigmas.min(), let high = sigmas.max(), low > 0 else { return false }
-        return high <= agreement * low
+        [0.05, 0.18, 0.5].allSatisfy { level in
+            let sigmas = models.map { $0.sigma(at: level) }
+            guard let low = sigmas.min(), let high = sigmas.max(), low > 0 else { return false }
+            return high <= agreement * low
+        }
     }
 
     /// Sampled bands (step 1) start at multiples of this many rows and hold two rows of
@@ -412,14 +416,14 @@ enum NoiseEstimator {
         let bins = levels.count
         guard bins >= 2 else { return bins == 1 ? NoiseModel(scale: 0, offset: max(variances[0], 0)) : .zero }
         // Weighted least squares of variance = S·level + O; weight count/variance² (relative error).
-        let floor = max(variances.max() ?? 0, 1e-30) * 1e-6
+        let floor = weightFloor(variances)
         var sww = 0.0
         var swx = 0.0
         var swxx = 0.0
         var swv = 0.0
         var swxv = 0.0
         for i in 0..<bins {
-            let w = counts[i] / pow2(max(variances[i], floor))
+            let w = weight(count: counts[i], variance: variances[i], floor: floor)
             let x = levels[i]
             let v = variances[i]
             sww += w
@@ -443,5 +447,13 @@ enum NoiseEstimator {
         return NoiseModel(scale: max(s, 0), offset: max(o, 0))
     }
 
-    @inline(__always) private static func pow2(_ v: Double) -> Double { v * v }
+    /// A bin's weight in the fits: its count over its variance squared (the variance's relative
+    /// error), the variance held at `floor` or more.
+    @inline(__always) static func weight(count: Double, variance: Double, floor: Double) -> Double {
+        let v = max(variance, floor)
+        return count / (v * v)
+    }
+
+    /// The least variance a bin's weight is taken at: a millionth of the largest bin's.
+    static func weightFloor(_ variances: [Double]) -> Double { max(variances.max() ?? 0, 1e-30) * 1e-6 }
 }

@@ -1,24 +1,29 @@
 // The noise a raw file's photosites carry, told apart from fine scene texture that looks like
 // it (SPEC X3: noise reduction from an estimate when the DNG has no NoiseProfile). The flattest
 // blocks of a photograph still hold texture at the finest scale: film grain in a scan, foliage,
-// fabric. Its variance grows with the square of the level, as the photo-response
-// non-uniformity term of the EMVA 1288 sensor model does, while the sensor's temporal noise
-// grows with the level itself (shot noise) from a floor (read noise). Fitting the three terms and
-// keeping only the temporal two is what keeps noise reduction from smoothing away texture at
-// low noise. Our own code: a three-term non-negative least squares over a dozen bins, for which
-// no Debian library is worth a dependency.
+// fabric. Where its variance grows with the square of the level, as the photo-response
+// non-uniformity term of the EMVA 1288 sensor model does, and the sensor's temporal noise grows
+// with the level itself (shot noise) from a floor (read noise), fitting the three terms and
+// keeping only the temporal two reduces how much texture noise reduction smooths away at low
+// noise. A sensor's own photo-response non-uniformity has the same form, so it is left as it is
+// too. Our own code: a three-term non-negative least squares over a dozen bins, for which no
+// Debian library is worth a dependency.
 
 /// The bins' variances fitted as σ² = S·x + O + T·x², each term non-negative, weighted by
-/// count/σ² squared (each bin's relative error); the noise is S·x + O.
+/// count/σ² squared (each bin's relative error, ``NoiseEstimator/weight(count:variance:floor:)``);
+/// the noise is S·x + O.
 ///
 /// The fit tries every subset of the three terms that holds T, solves its weighted least
-/// squares, and takes the one with the least residual among those whose terms are all
-/// non-negative. It is kept only when it explains enough more than the two-term fit of versions
-/// 1 to 5 (``NoiseEstimator/fit(bins:)``), which is the result otherwise: for the bins of white noise, the weighted residual
-/// times 8 (a bin's variance is a mean of `count` blocks' means of 16 squared Haar
-/// coefficients: relative variance 2/(16·count)) follows a χ² law, and T must lower it by more
-/// than ``significance`` (χ² of one degree of freedom at p = 0.001). A sensor's noise alone,
-/// with no texture at the finest scale, so keeps the two-term fit.
+/// squares (columns scaled to unit diagonal; a pivot under 1e-12 of the largest is singular),
+/// and takes the one with the least residual among those whose terms are all non-negative. It
+/// is kept only when it explains enough more than the two-term fit of versions 1 to 5
+/// (``NoiseEstimator/fit(bins:)``), which is the result otherwise: for the bins of white noise,
+/// the weighted residual times 8 (a bin's variance is a mean of `count` blocks' means of 16
+/// squared Haar coefficients: relative variance 2/(16·count)) follows a χ² law, and T must
+/// lower it by more than ``significance`` (χ² of one degree of freedom at p = 0.001). A
+/// sensor's noise alone, with no texture at the finest scale, so keeps the two-term fit 999
+/// times in 1 000. ``NoiseEstimator`` then uses the separated fits only where the planes agree
+/// on the noise (``NoiseEstimator/agree(_:)``).
 ///
 /// ```swift
 /// let fit = TextureSeparatingFit(bins: NoiseEstimator.bins(blocks))
@@ -41,9 +46,9 @@ struct TextureSeparatingFit: Sendable, Equatable {
             (noise, texture) = (.zero, 0)
             return
         }
-        let floor = max(usable.map(\.variance).max() ?? 0, 1e-30) * 1e-6
+        let floor = NoiseEstimator.weightFloor(usable.map(\.variance))
         let rows = usable.map { bin in
-            (x: bin.level, v: bin.variance, w: bin.count / ((max(bin.variance, floor)) * max(bin.variance, floor)))
+            (x: bin.level, v: bin.variance, w: NoiseEstimator.weight(count: bin.count, variance: bin.variance, floor: floor))
         }
         func residual(_ model: NoiseModel, texture: Double) -> Double {
             rows.reduce(0) { sum, row in
@@ -82,13 +87,21 @@ struct TextureSeparatingFit: Sendable, Equatable {
         (noise, texture) = (textured.model, textured.texture)
     }
 
-    /// The solution of the n×n symmetric system a·c = b (Gaussian elimination with partial
-    /// pivoting), or nil when it is singular.
+    /// The solution of the n×n symmetric system a·c = b, or nil when it is singular: the columns
+    /// are scaled to a unit diagonal (the terms' sums span dozens of orders of magnitude), then
+    /// Gaussian elimination with partial pivoting, a pivot under 1e-12 counting as zero.
     static func solveSymmetric(_ a: [Double], _ b: [Double], _ n: Int) -> [Double]? {
-        var m = a
-        var r = b
+        guard n > 0, a.count == n * n, b.count == n else { return nil }
+        let scale = (0..<n).map { i in a[i * n + i] > 0 && a[i * n + i].isFinite ? 1 / a[i * n + i].squareRoot() : 0 }
+        guard scale.allSatisfy({ $0 > 0 && $0.isFinite }) else { return nil }
+        var m = [Double](repeating: 0, count: n * n)
+        var r = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            r[i] = b[i] * scale[i]
+            for j in 0..<n { m[i * n + j] = a[i * n + j] * scale[i] * scale[j] }
+        }
         for k in 0..<n {
-            guard let p = (k..<n).max(by: { abs(m[$0 * n + k]) < abs(m[$1 * n + k]) }), abs(m[p * n + k]) > 1e-300 else { return nil }
+            guard let p = (k..<n).max(by: { abs(m[$0 * n + k]) < abs(m[$1 * n + k]) }), abs(m[p * n + k]) > 1e-12 else { return nil }
             if p != k {
                 for j in 0..<n { m.swapAt(k * n + j, p * n + j) }
                 r.swapAt(k, p)
@@ -105,6 +118,6 @@ struct TextureSeparatingFit: Sendable, Equatable {
             for j in (k + 1)..<n { s -= m[k * n + j] * c[j] }
             c[k] = s / m[k * n + k]
         }
-        return c
+        return zip(c, scale).map { $0 * $1 }
     }
 }
