@@ -21,7 +21,7 @@ extension RAWFilter {
 
     /// An X-Trans file's noise, each colour's model (planes indexed by colour:
     /// ``CFANoiseProfile/xTransColors``): from its DNG NoiseProfile; without one, estimated from
-    /// the photosites (``NoiseEstimator/estimate(xTrans:pattern:region:method:)``, made once per filter)
+    /// the photosites (``NoiseEstimator/estimate(xTrans:pattern:region:)``, made once per filter)
     /// where `version` does so, else noise-free. An estimate too small to see counts as
     /// noise-free.
     func xTransNoiseProfile(_ version: PipelineVersion) throws(DaguerreError) -> CFANoiseProfile {

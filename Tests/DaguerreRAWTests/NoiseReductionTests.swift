@@ -33,6 +33,13 @@ enum NoiseScenes {
         return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 
+    /// `width` × `height` standard normal deviates (row-major) from `seed`: white texture for a
+    /// scene, the same in every colour.
+    static func grain(width: Int, height: Int, seed: UInt64) -> [Double] {
+        var rng = SeededRandom(seed: seed)
+        return (0..<(width * height)).map { _ in gaussian(&rng) }
+    }
+
     /// A 14-bit RGGB mosaic (black 512, white 16383) of `scene(x, y, colour)` (linear 0...1)
     /// seen by a sensor with `electrons` at white and `readNoise` electrons of read noise, and
     /// the DNG NoiseProfile of that sensor. `electrons` 0 gives the noise-free mosaic.

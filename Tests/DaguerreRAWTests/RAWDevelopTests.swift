@@ -209,8 +209,7 @@ import Testing
     /// that sensor's noise.
     static func texturedDNG() throws -> (DNGImage, NoiseModel) {
         let (w, h) = (512, 384)
-        var rng = SeededRandom(seed: 6)
-        let grain = (0..<(w * h)).map { _ in NoiseScenes.gaussian(&rng) }
+        let grain = NoiseScenes.grain(width: w, height: h, seed: 6)
         let (mosaic, truth) = try NoiseScenes.mosaic(width: w, height: h, electrons: 6000, seed: 60) { x, y, _ in
             0.015 * pow(1.3, Double(x / 32)) * (1 + 0.04 * grain[y * w + x])
         }

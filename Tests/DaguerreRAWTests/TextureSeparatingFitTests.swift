@@ -16,6 +16,12 @@ import Testing
         }
     }
 
+    /// The whole mosaic's estimate by the two-term fit and by the texture-separating one.
+    static func estimates(_ mosaic: BayerImage) -> (twoTerm: CFANoiseProfile, separated: CFANoiseProfile) {
+        let whole = IntRect(x: 0, y: 0, width: mosaic.width, height: mosaic.height)
+        return (NoiseEstimator.estimate(mosaic, region: whole), NoiseEstimator.estimate(mosaic, region: whole, method: .separatingTexture))
+    }
+
     @Test(
         "From bins of a sensor's noise alone the fit finds S and O and no texture term; from bins with texture whose variance grows with the level's square it finds all three; texture alone leaves no noise; no bins give none"
     )
@@ -40,15 +46,12 @@ import Testing
     )
     func separatesTexture() throws {
         let (w, h) = (1024, 768)
-        var rng = SeededRandom(seed: 11)
-        let grain = (0..<(w * h)).map { _ in NoiseScenes.gaussian(&rng) }
-        let whole = IntRect(x: 0, y: 0, width: w, height: h)
+        let grain = NoiseScenes.grain(width: w, height: h, seed: 11)
         for texture in [0.0, 0.04] {
             let (mosaic, truth) = try NoiseScenes.mosaic(width: w, height: h, electrons: 6000, seed: 13) { x, y, c in
                 NoiseScenes.smooth(x, y, c, width: w, height: h) * (1 + texture * grain[y * w + x])
             }
-            let twoTerm = NoiseEstimator.estimate(mosaic, region: whole)
-            let separated = NoiseEstimator.estimate(mosaic, region: whole, method: .separatingTexture)
+            let (twoTerm, separated) = Self.estimates(mosaic)
             let t = truth.sigma(at: 0.18)
             for p in 0..<4 {
                 let (a, b) = (twoTerm.planes[p].sigma(at: 0.18) / t, separated.planes[p].sigma(at: 0.18) / t)
@@ -68,9 +71,7 @@ import Testing
     )
     func disagreementKeepsTheTwoTermFit() throws {
         let (w, h) = (1024, 768)
-        var rng = SeededRandom(seed: 17)
-        let grain = (0..<(w * h)).map { _ in NoiseScenes.gaussian(&rng) }
-        let whole = IntRect(x: 0, y: 0, width: w, height: h)
+        let grain = NoiseScenes.grain(width: w, height: h, seed: 17)
         var separatedGreen: [NoiseModel] = []
         for redTexture in [false, true] {
             let (mosaic, _) = try NoiseScenes.mosaic(width: w, height: h, electrons: 6000, seed: 19) { x, y, c in
@@ -82,8 +83,7 @@ import Testing
                 if c == 0, redTexture { return level + (3 * level / 6000).squareRoot() * g }
                 return level
             }
-            let twoTerm = NoiseEstimator.estimate(mosaic, region: whole)
-            let separated = NoiseEstimator.estimate(mosaic, region: whole, method: .separatingTexture)
+            let (twoTerm, separated) = Self.estimates(mosaic)
             if redTexture {
                 #expect(separated.planes == twoTerm.planes, "separated \(separated.planes), two-term \(twoTerm.planes)")
                 #expect(separated.planes[1] != separatedGreen[0], "the textured green plane's fit would have been separated")

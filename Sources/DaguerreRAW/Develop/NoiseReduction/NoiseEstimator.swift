@@ -9,7 +9,7 @@ import Synchronization
 /// Estimates σ² = S·x + O for each Bayer position, or each X-Trans colour, from the mosaic itself.
 ///
 /// Method (per single-colour plane, on the linearized signal x: a Bayer position; for X-Trans,
-/// the 2×2 squares of green photosites, see ``estimate(xTrans:pattern:region:method:)``), with the
+/// the 2×2 squares of green photosites, see ``estimate(xTrans:pattern:region:)``), with the
 /// orthonormal 2-D Haar transform (2×2 cells a b / c d: LL = (a+b+c+d)/2, HL = (a−b+c−d)/2,
 /// LH = (a+b−c−d)/2, HH = (a−b−c+d)/2; for white noise every detail coefficient has the noise
 /// variance and all are independent):
@@ -276,9 +276,7 @@ enum NoiseEstimator {
     /// gain, not on its filter's colour, so the green model serves red and blue (cameras'
     /// NoiseProfiles state nearly equal pairs per colour). Every block is read (a 26 MP mosaic:
     /// about 180 000).
-    static func estimate(
-        xTrans mosaic: BayerImage, pattern: XTransPattern, region: IntRect, method: Method = .shotAndRead
-    ) -> CFANoiseProfile {
+    static func estimate(xTrans mosaic: BayerImage, pattern: XTransPattern, region: IntRect) -> CFANoiseProfile {
         guard let area = Area(region, width: mosaic.width, height: mosaic.height), let squares = Lattice(xTransGreenSquares: pattern)
         else { return .noiseFree }
         let layout = mosaic.layout
@@ -290,7 +288,7 @@ enum NoiseEstimator {
             let whole = MosaicRows(whole: samples.baseAddress!, width: mosaic.width, height: mosaic.height)
             let bands = (blockRows + bandBlocks - 1) / bandBlocks
             return CFANoiseProfile(
-                uniform: models(items: bands, planes: 1, method: method) { band, blocks in
+                uniform: models(items: bands, planes: 1, method: .shotAndRead) { band, blocks in
                     let first = firstRow + band * bandRows
                     guard let part = Area(x0: area.x0, y0: first, x1: area.x1, y1: min(area.y1, first + bandRows)) else { return }
                     blocks[0] = blockStatistics(whole, layout: layout, lattice: squares, area: part)
@@ -408,24 +406,19 @@ enum NoiseEstimator {
     static func fit(_ blocks: [Block]) -> NoiseModel { fit(bins: bins(blocks)) }
 
     /// Step 4: σ² = S·x + O fitted to the bins.
-    static func fit(bins found: [Bin]) -> NoiseModel {
-        guard !found.isEmpty else { return .zero }
-        let levels = found.map(\.level)
-        let variances = found.map(\.variance)
-        let counts = found.map(\.count)
-        let bins = levels.count
-        guard bins >= 2 else { return bins == 1 ? NoiseModel(scale: 0, offset: max(variances[0], 0)) : .zero }
+    static func fit(bins: [Bin]) -> NoiseModel {
+        guard bins.count >= 2 else { return bins.first.map { NoiseModel(scale: 0, offset: max($0.variance, 0)) } ?? .zero }
         // Weighted least squares of variance = S·level + O; weight count/variance² (relative error).
-        let floor = weightFloor(variances)
+        let floor = weightFloor(bins.map(\.variance))
         var sww = 0.0
         var swx = 0.0
         var swxx = 0.0
         var swv = 0.0
         var swxv = 0.0
-        for i in 0..<bins {
-            let w = weight(count: counts[i], variance: variances[i], floor: floor)
-            let x = levels[i]
-            let v = variances[i]
+        for bin in bins {
+            let w = weight(count: bin.count, variance: bin.variance, floor: floor)
+            let x = bin.level
+            let v = bin.variance
             sww += w
             swx += w * x
             swxx += w * x * x
