@@ -145,7 +145,9 @@ let package = Package(
         // Test-only helpers: running the independent judges (Python packages, exiftool), the
         // test data's folders and the reference images beside the golden checksums.
         .target(name: "DaguerreTestSupport", dependencies: ["DaguerreCore", "DaguerreFormats"], path: "Tests/DaguerreTestSupport"),
-        .testTarget(name: "DaguerreCoreTests", dependencies: ["DaguerreCore", "DaguerreTestSupport"]),
+        .testTarget(
+            name: "DaguerreCoreTests",
+            dependencies: ["DaguerreCore", "DaguerreTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "DaguerreFormatsTests",
             dependencies: ["DaguerreFormats", "CDaguerreCodecs", "DaguerreFuzzTargets", "DaguerreTestSupport"]),

@@ -382,7 +382,7 @@ enum NoiseEstimator {
     /// Step 3: the bins' levels, the flattest blocks' mean noise measure in each, and the
     /// number of blocks that mean is over.
     static func bins(_ blocks: [Block]) -> [Bin] {
-        let sorted = blocks.sorted { $0.level < $1.level }
+        let sorted = ordered(blocks, by: \.level)
         var bins: [Bin] = []
         var lo = 0
         while lo < sorted.count {
@@ -393,13 +393,21 @@ enum NoiseEstimator {
             lo = hi
             guard bin.count >= minBlocksPerBin else { continue }
             let take = max(Int(Double(bin.count) * flattestFraction), min(bin.count, minFlattest))
-            let flattest = bin.sorted { $0.texture < $1.texture }.prefix(take)
+            let flattest = ordered(bin, by: \.texture).prefix(take)
             bins.append(
                 Bin(
                     level: bin[bin.startIndex + bin.count / 2].level,
                     variance: flattest.reduce(0) { $0 + $1.fine } / Double(flattest.count), count: Double(flattest.count)))
         }
         return bins
+    }
+
+    /// `blocks` sorted by `key`, equal keys in their order: a stable sort (``StableOrder``, by
+    /// radix; by comparison where a key is NaN, which finite codes never give).
+    private static func ordered<Blocks: Collection<Block>>(_ blocks: Blocks, by key: (Block) -> Double) -> [Block] {
+        let all = Array(blocks)
+        guard let order = StableOrder.ascending(all.map(key)) else { return all.sorted { key($0) < key($1) } }
+        return order.map { all[$0] }
     }
 
     /// Steps 3 and 4: level bins, the flattest blocks' variance per bin, the constrained fit.
