@@ -37,8 +37,8 @@ public enum StableOrder {
                         // Digit `shift`: a counting pass, then a stable scatter. A digit that every
                         // key shares (the high bits of keys of one sign and scale) moves nothing.
                         count.update(repeating: 0)
-                        for e in source { count[Int(truncatingIfNeeded: (e.key >> shift) & mask)] += 1 }
-                        let first = Int(truncatingIfNeeded: (source[0].key >> shift) & mask)
+                        for e in source { count[Int(truncatingIfNeeded: (e.key &>> shift) & mask)] += 1 }
+                        let first = Int(truncatingIfNeeded: (source[0].key &>> shift) & mask)
                         if count[first] != source.count {
                             var start = 0
                             for d in 0..<radix {
@@ -47,7 +47,7 @@ public enum StableOrder {
                                 start += n
                             }
                             for e in source {
-                                let d = Int(truncatingIfNeeded: (e.key >> shift) & mask)
+                                let d = Int(truncatingIfNeeded: (e.key &>> shift) & mask)
                                 target[count[d]] = e
                                 count[d] += 1
                             }
@@ -73,9 +73,9 @@ public enum StableOrder {
     private static let mask = UInt64(radix - 1)
 
     /// A bit pattern whose unsigned order is `<`'s order of the (non-NaN) Doubles: the sign bit
-    /// set on positive values, every bit flipped on negative ones; −0 is made +0 first.
+    /// set on positive values, every bit flipped on negative ones; −0 is taken as +0 (`<` ties them).
     @inline(__always) static func orderedBits(_ v: Double) -> UInt64 {
-        let b = (v + 0).bitPattern
+        let b = (v == 0 ? 0 : v).bitPattern
         return b >> 63 == 0 ? b | (1 << 63) : ~b
     }
 }
