@@ -134,9 +134,10 @@ public struct RAWFilter: Sendable {
     /// highlight recovery and lens correction, 4 is version 3 made about 1.4× as fast: LMMSE-GW
     /// in a power-2.5 domain whose encode and decode vectorize (Kodak24 40.06 dB against 40.00),
     /// and DCT4-2S visiting every other block (``DCT4PlaneDenoiser/BlockStep``; 0.6 dB less than
-    /// version 3 under the noise protocol, still 2.8 dB above LibRaw's best), and 5 (the default)
-    /// is version 4 with the noise of X-Trans files that state none estimated (Bayer files
-    /// develop as in version 4, bit for bit). Versions 1 and 2 predate the later stages and leave them out; no version's pixels change
+    /// version 3 under the noise protocol, still 2.8 dB above LibRaw's best), 5 is version 4 with
+    /// the noise of X-Trans files that state none estimated (Bayer files develop as in version 4,
+    /// bit for bit), and 6 (the default) is version 5 with the noise estimate of Bayer files
+    /// that state none separating fine texture (``TextureSeparatingFit``). Versions 1 and 2 predate the later stages and leave them out; no version's pixels change
     /// once it is released (each is pinned by a golden checksum in the tests).
     public static var supportedDecoderVersions: [String] { PipelineVersion.names }
     public var decoderVersion = PipelineVersion.default.name

@@ -1,9 +1,9 @@
-// The full develop (SPEC X2, X3; pipeline versions 2–4): each band of rows is split into column
-// blocks that the workers take in turn; each block is demosaicked by LMMSE-GW with its halo read
-// from the mosaic (mirrored at the mosaic's edges), after the mosaic is linearized, white
-// balanced and encoded in the version's domain (from per-code tables, or from the denoised
-// window when noise reduction or lens shading runs), and each developed pixel is decoded to
-// linear light and sent through the highlight stage and the matrix. The algorithm for one band;
+// The full develop of a Bayer mosaic (SPEC X2, X3; pipeline versions 2 and later): each band of
+// rows is split into column blocks that the workers take in turn; each block is demosaicked by
+// LMMSE-GW with its halo read from the mosaic (mirrored at the mosaic's edges), after the mosaic
+// is linearized, white balanced and encoded in the version's domain (from per-code tables, or
+// from the denoised window when noise reduction or lens shading runs), and each developed pixel
+// is decoded to linear light and sent through the highlight stage and the matrix. The algorithm for one band;
 // which bands, when and on which thread is the chunk schedule's (``DevelopChunks``).
 import DaguerreCore
 import DaguerreFormats
