@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "DaguerreCore",
             dependencies: ["CLCMS2", .product(name: "Crypto", package: "swift-crypto")]),
-        // Still formats: JPEG, PNG, TIFF, DNG, HEIF/HEIC (read), EXIF/XMP/ICC.
+        // Still formats: JPEG, PNG, TIFF, DNG, HEIF/HEIC (read and written), EXIF/XMP/ICC.
         .target(name: "DaguerreFormats", dependencies: ["DaguerreCore", "CDaguerreCodecs", "CHeif"]),
         // Movies: QuickTime/MP4, H.264, HEVC, AAC, the Live Photo pair and Motion Photo; the only
         // module that needs the video libraries.

@@ -37,8 +37,9 @@ import Synchronization
 /// **Threads.** Every method is safe from any thread. Configuration and run-state changes are
 /// serialized by one mutex, held while devices are configured, started and stopped; the
 /// delivery path takes only a second, short-held mutex, so devices never wait on
-/// configuration. Observers are never called while either is held: events are yielded to
-/// AsyncStreams or dispatched to the handler's queue. All stored state is in those mutexes or
+/// configuration. A third mutex holds only the observers (the streams and the handler), and no
+/// observer is called while any of the three is held: events are yielded to AsyncStreams or
+/// dispatched to the handler's queue. All stored state is in those mutexes or
 /// immutable, so the class is checked `Sendable` (no `@unchecked` needed).
 ///
 /// ```swift
