@@ -9,7 +9,8 @@ import DaguerreCore
 import DaguerreFormats
 import DaguerreImage
 
-/// Develops rows of a Bayer or X-Trans mosaic into linear RGB float rows (`.rgbf`) in the working space.
+/// Develops rows of a Bayer or X-Trans mosaic into linear RGB float rows (`.rgbf`) in the working
+/// space.
 ///
 /// ```swift
 /// let source = try RAWDevelopDecoder(mosaic: mosaic, settings: settings)

@@ -3,8 +3,8 @@
 // LMMSE-GW with its halo read from the mosaic (mirrored at the mosaic's edges), after the mosaic
 // is linearized, white balanced and encoded in the version's domain (from per-code tables, or
 // from the denoised window when noise reduction or lens shading runs), and each developed pixel
-// is decoded to linear light and sent through the highlight stage and the matrix. The algorithm for one band;
-// which bands, when and on which thread is the chunk schedule's (``DevelopChunks``).
+// is decoded to linear light and sent through the highlight stage and the matrix. The algorithm
+// for one band; which bands, when and on which thread is the chunk schedule's (``DevelopChunks``).
 import DaguerreCore
 import DaguerreFormats
 
