@@ -60,7 +60,7 @@ extension RAWFilter {
                 let controls = try noiseReductionControls
                 settings.noiseReduction = NoiseReductionSettings(
                     profile: profile, amount: Float(2 * luminanceNoiseReductionAmount), controls: controls,
-                    blockStep: blockStep)
+                    blockStep: blockStep, pilot: xTrans ? .perPlane : version.noiseReductionPilot)
                 key += " nr \(luminanceNoiseReductionAmount) \(profile.planes.map { "\($0.scale),\($0.offset)" })" + controls.sourceKey
                 if controls.sharpness > 0 {
                     let noise = NoiseReductionSharpening.luminanceNoise(

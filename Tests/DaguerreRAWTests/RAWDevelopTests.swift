@@ -135,7 +135,7 @@ import Testing
     )
     func versionFourIsPinned() throws {
         var raw = try RAWFilter(dng: try Self.noisyFixedDNG())
-        #expect(raw.decoderVersion == "6")
+        #expect(raw.decoderVersion == "7")
         raw.decoderVersion = "5"
         #expect(try Self.fingerprint(try raw.outputImage()) == Self.golden4, "version 5 on a Bayer file")
         raw.decoderVersion = "4"
@@ -185,11 +185,13 @@ import Testing
     }
 
     @Test(
-        "Pipeline version 5 is pinned on a noisy fixed X-Trans DNG without a NoiseProfile (its noise estimated and reduced), and version 6 (the default) renders it bit for bit the same; version 4 renders it without noise reduction, as version 5 does at amount 0"
+        "Pipeline version 5 is pinned on a noisy fixed X-Trans DNG without a NoiseProfile (its noise estimated and reduced), and versions 6 and 7 (the default) render it bit for bit the same; version 4 renders it without noise reduction, as version 5 does at amount 0"
     )
     func versionFiveIsPinned() throws {
         var raw = try RAWFilter(dng: try Self.noisyFixedXTransDNG())
-        #expect(raw.decoderVersion == "6")
+        #expect(raw.decoderVersion == "7")
+        #expect(try Self.fingerprint(try raw.outputImage()) == Self.golden5XTrans, "version 7 on an X-Trans file")
+        raw.decoderVersion = "6"
         #expect(try Self.fingerprint(try raw.outputImage()) == Self.golden5XTrans, "version 6 on an X-Trans file")
         raw.decoderVersion = "5"
         let print5 = try Self.fingerprint(try raw.outputImage(), reference: "raw-develop-v5-xtrans-noisy")
@@ -219,12 +221,12 @@ import Testing
     }
 
     @Test(
-        "Pipeline version 6 (the default) is pinned on a DNG without a NoiseProfile whose flattest blocks hold texture as well as noise: its estimate leaves the texture out (within 20 % of the true σ at 18 % grey, where version 5's counts it), so it develops differently from version 5, which is pinned there too; a Bayer file with a NoiseProfile develops as in version 5"
+        "Pipeline version 6 is pinned on a DNG without a NoiseProfile whose flattest blocks hold texture as well as noise: its estimate leaves the texture out (within 20 % of the true σ at 18 % grey, where version 5's counts it), so it develops differently from version 5, which is pinned there too; a Bayer file with a NoiseProfile develops as in version 5"
     )
     func versionSixIsPinned() throws {
         let (dng, truth) = try Self.texturedDNG()
         var raw = try RAWFilter(dng: dng)
-        #expect(raw.decoderVersion == "6" && RAWFilter.supportedDecoderVersions.last == "6")
+        raw.decoderVersion = "6"
         let six = try raw.noiseProfile(try PipelineVersion.named("6"))
         let five = try raw.noiseProfile(try PipelineVersion.named("5"))
         // 6 000 e⁻ at white: σ at 18 % grey is about 0.0055, the texture's 0.0072 more.
@@ -239,6 +241,7 @@ import Testing
         #expect(print5 == Self.golden5Textured, "version 5 now renders \(print5)")
         #expect(print5 != print6)
         var profiled = try RAWFilter(dng: try Self.noisyFixedDNG())
+        profiled.decoderVersion = "6"
         #expect(try Self.fingerprint(try profiled.outputImage()) == Self.golden4, "version 6 on a Bayer file with a NoiseProfile")
         profiled.decoderVersion = "5"
         #expect(try Self.fingerprint(try profiled.outputImage()) == Self.golden4)
@@ -247,8 +250,40 @@ import Testing
     static let golden6Textured = "0xbf7a6480e3b84719"
 
     @Test(
-        "Versions 3 and 4 render any region exactly as the same region of the whole image (noise reduction windows, chunks and column ranges)",
-        arguments: ["3", "4"])
+        "Pipeline version 7 (the default) is pinned on the noisy fixed DNG and on the textured DNG without a NoiseProfile: its Bayer noise reduction takes the Wiener stage's pilot from the four planes together, so it renders differently from version 6, and nearer the noise-free develop on the noisy fixed DNG; its noise estimate is version 6's"
+    )
+    func versionSevenIsPinned() throws {
+        var raw = try RAWFilter(dng: try Self.noisyFixedDNG())
+        #expect(raw.decoderVersion == "7" && RAWFilter.supportedDecoderVersions.last == "7")
+        let image7 = try raw.outputImage()
+        let print7 = try Self.fingerprint(image7, reference: "raw-develop-v7-noisy")
+        #expect(print7 == Self.golden7, "version 7 now renders \(print7)")
+        raw.decoderVersion = "6"
+        let image6 = try raw.outputImage()
+        #expect(try Self.fingerprint(image6) == Self.golden4)
+        // Against the develop of the same DNG without its noise (versions 7 and 6 agree there:
+        // no noise, no noise reduction), in linear values.
+        let clean = try RAWFilter(dng: try Self.fixedDNG()).outputImage()
+        let context = try LinearPixels.floatContext()
+        let truth = try LinearPixels(clean, context: context)
+        let error7 = try LinearPixels(image7, context: context).meanAbsoluteDifference(truth)
+        let error6 = try LinearPixels(image6, context: context).meanAbsoluteDifference(truth)
+        #expect(error7 < error6, "mean |v7 − clean| \(error7), mean |v6 − clean| \(error6)")
+        let (dng, _) = try Self.texturedDNG()
+        var textured = try RAWFilter(dng: dng)
+        #expect(try textured.noiseProfile() == (try textured.noiseProfile(try PipelineVersion.named("6"))))
+        let crop = Rect(x: 192, y: 128, width: 128, height: 128)
+        let textured7 = try Self.fingerprint(try textured.outputImage().cropped(to: crop), reference: "raw-develop-v7-textured")
+        #expect(textured7 == Self.golden7Textured, "version 7 now renders \(textured7)")
+        textured.decoderVersion = "6"
+        #expect(try Self.fingerprint(try textured.outputImage().cropped(to: crop)) == Self.golden6Textured)
+    }
+    static let golden7 = "0x6302a0a5e2d0ac60"
+    static let golden7Textured = "0xbd88ed77dcbbcd59"
+
+    @Test(
+        "Versions 3, 4 and 7 render any region exactly as the same region of the whole image (noise reduction windows, chunks and column ranges)",
+        arguments: ["3", "4", "7"])
     func regionsMatchWholeImage(version: String) throws {
         let (w, h) = (240, 600)
         var mosaic = try BayerImage(width: w, height: h, pattern: .grbg, bitsPerSample: 14)

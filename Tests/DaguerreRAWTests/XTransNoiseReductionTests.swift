@@ -108,7 +108,7 @@ import Testing
         for i in Self.kodakImages {
             let (_, path, scene) = try Self.noisyKodak(i, statesProfile: false, in: dir)
             var raw = try RAWFilter(url: URL(fileURLWithPath: path))
-            #expect(raw.decoderVersion == "6")
+            #expect(raw.decoderVersion == "7")
             let profile = try raw.xTransNoiseProfile(try PipelineVersion.named("5"))
             // Film grain and fine texture read as noise too (NoiseEstimator): bounds from the
             // truth's σ at 18 % grey, per colour.

@@ -44,6 +44,8 @@ struct NoiseReductionSettings: Sendable, Equatable {
     var controls = NoiseReductionControls()
     /// Every block (pipeline version 3) or every other block in each direction (version 4).
     var blockStep: DCT4PlaneDenoiser.BlockStep = .every
+    /// Each Bayer plane's own first stage (versions 3–6) or one over the four together (version 7).
+    var pilot: MosaicNoiseReduction.Pilot = .perPlane
 }
 
 /// The demosaic methods (X2: a fast one for draft mode and small scales, a high-quality one).

@@ -33,6 +33,8 @@ struct PipelineVersion: Sendable, Equatable {
     var estimatesXTransNoise = false
     /// How a Bayer file without a NoiseProfile has its noise estimated.
     var noiseEstimate = NoiseEstimator.Method.shotAndRead
+    /// What the Bayer noise reduction's Wiener stage takes as its pilot.
+    var noiseReductionPilot = MosaicNoiseReduction.Pilot.perPlane
 
     /// Every version this build reproduces, oldest first.
     static let all: [PipelineVersion] = [
@@ -64,11 +66,18 @@ struct PipelineVersion: Sendable, Equatable {
             name: "6", demosaic: .lmmseGW, domain: .power25, noiseReductionBlockStep: .alternate,
             highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true, estimatesXTransNoise: true,
             noiseEstimate: .separatingTexture),
+        // 7: version 6, with the Bayer noise reduction's pilot made from the four planes together
+        // in non-overlapping blocks (``JointCFAPilot``) instead of each plane's first stage at
+        // every other block (X-Trans files develop as in version 6).
+        PipelineVersion(
+            name: "7", demosaic: .lmmseGW, domain: .power25, noiseReductionBlockStep: .alternate,
+            highlightRecovery: true, lensCorrection: true, halfSizeDevelop: true, estimatesXTransNoise: true,
+            noiseEstimate: .separatingTexture, noiseReductionPilot: .jointCFA),
     ]
 
     /// The version RAWFilter develops with unless told otherwise (a new row is not the default
     /// until this says so).
-    static let `default` = all.first { $0.name == "6" } ?? all[all.count - 1]
+    static let `default` = all.first { $0.name == "7" } ?? all[all.count - 1]
 
     /// The names RAWFilter accepts, oldest first.
     static var names: [String] { all.map(\.name) }

@@ -109,7 +109,20 @@ final class DCT4PlaneDenoiser {
     /// Where row `r` (0..<rows) of the stabilized input goes: `columns` floats.
     func inputRow(_ r: Int) -> UnsafeMutablePointer<Float> { y + (r + Self.pad) * stride + Self.pad }
 
-    /// Row `r` of the denoised result (still stabilized), valid after ``denoise(rows:columns:amount:noiseScales:)``.
+    /// Mirrors input rows `rows` (written through ``inputRow(_:)``) past the plane's left and
+    /// right edges, as ``denoise(rows:columns:amount:noiseScales:blockStep:givenPilot:)`` does
+    /// first: each row then reads 3 mirrored samples on each side, then zeros.
+    func extendInputColumns(rows: Range<Int>, columns: Int) {
+        guard columns >= 4, columns <= maxColumns, rows.lowerBound >= 0, rows.upperBound <= maxRows else { return }
+        for r in rows { extendRow(y + (r + Self.pad) * stride, columns: columns) }
+    }
+
+    /// Where row `r` (0..<rows) of a pilot made elsewhere goes (``JointCFAPilot``): `columns`
+    /// floats, read by ``denoise(rows:columns:amount:noiseScales:blockStep:givenPilot:)`` with
+    /// `givenPilot` true.
+    func pilotRow(_ r: Int) -> UnsafeMutablePointer<Float> { p + (r + Self.pad) * stride + Self.pad }
+
+    /// Row `r` of the denoised result (still stabilized), valid after ``denoise(rows:columns:amount:noiseScales:blockStep:givenPilot:)``.
     func outputRow(_ r: Int) -> UnsafePointer<Float> { UnsafePointer(p + (r + Self.pad) * stride + Self.pad) }
 
     /// Denoises the `rows` × `columns` plane written through ``inputRow(_:)``; both at least 4 and
@@ -118,8 +131,12 @@ final class DCT4PlaneDenoiser {
     /// each coefficient (``NoiseReductionControls/coefficientNoiseScales``; all 1 by default).
     /// `blockStep` is 1 (every block, DCT4-2S as specified: pipeline version 3) or 2 (blocks at
     /// even extended rows and columns, each sample covered by 4 blocks instead of 16: a quarter
-    /// of the work, pipeline version 4; see ``BlockStep``).
-    func denoise(rows: Int, columns: Int, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1), blockStep: BlockStep = .every) {
+    /// of the work, pipeline version 4; see ``BlockStep``). With `givenPilot`, the first stage is
+    /// not run: the Wiener stage reads the pilot written through ``pilotRow(_:)`` (version 7).
+    func denoise(
+        rows: Int, columns: Int, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1), blockStep: BlockStep = .every,
+        givenPilot: Bool = false
+    ) {
         guard rows >= 4, columns >= 4, rows <= maxRows, columns <= maxColumns, amount > 0, amount.isFinite else {
             for r in 0..<min(rows, maxRows) {
                 (p + (r + Self.pad) * stride + Self.pad).update(from: inputRow(r), count: min(columns, maxColumns))
@@ -128,7 +145,7 @@ final class DCT4PlaneDenoiser {
         }
         extend(y, rows: rows, columns: columns)
         // Stage 1 makes the pilot p = num/den; stage 2 reads it (extended like y) and leaves z in p.
-        for pilot in [false, true] {
+        for pilot in givenPilot ? [true] : [false, true] {
             if pilot { extend(p, rows: rows, columns: columns) }
             pass(rows: rows, columns: columns, amount: amount, noiseScales: noiseScales, pilot: pilot, step: blockStep)
         }
@@ -145,18 +162,21 @@ final class DCT4PlaneDenoiser {
         case alternate
     }
 
+    /// One extended row's mirrored columns, and its slack cleared (the last SIMD group reads it:
+    /// it must be finite).
+    @inline(__always) private func extendRow(_ row: UnsafeMutablePointer<Float>, columns: Int) {
+        let pad = Self.pad
+        for k in 1...pad {
+            row[pad - k] = row[pad + k]
+            row[pad + columns - 1 + k] = row[pad + columns - 1 - k]
+        }
+        (row + columns + 2 * pad).update(repeating: 0, count: stride - columns - 2 * pad)
+    }
+
     /// Whole-sample mirroring by `pad` on each side: v(−k) = v(k), v(n−1+k) = v(n−1−k).
     private func extend(_ plane: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
         let pad = Self.pad
-        for r in 0..<rows {
-            let row = plane + (r + pad) * stride
-            for k in 1...pad {
-                row[pad - k] = row[pad + k]
-                row[pad + columns - 1 + k] = row[pad + columns - 1 - k]
-            }
-            // The slack after the extended row is read by the last SIMD group: keep it finite.
-            (row + columns + 2 * pad).update(repeating: 0, count: stride - columns - 2 * pad)
-        }
+        for r in 0..<rows { extendRow(plane + (r + pad) * stride, columns: columns) }
         for k in 1...pad {
             (plane + (pad - k) * stride).update(from: plane + (pad + k) * stride, count: stride)
             (plane + (pad + rows - 1 + k) * stride).update(from: plane + (pad + rows - 1 - k) * stride, count: stride)
@@ -171,7 +191,7 @@ final class DCT4PlaneDenoiser {
     private static func cosPi(_ t: Double) -> Double { cos(Double.pi * t) }
 
     /// Forward 1-D DCT of (a, b, c, d) by even/odd butterflies.
-    @inline(__always) private static func forward(_ a: V, _ b: V, _ c: V, _ d: V) -> (V, V, V, V) {
+    @inline(__always) static func forward(_ a: V, _ b: V, _ c: V, _ d: V) -> (V, V, V, V) {
         let s0 = a + d
         let s1 = b + c
         let e0 = a - d
@@ -180,7 +200,7 @@ final class DCT4PlaneDenoiser {
     }
 
     /// Inverse 1-D DCT: x[k] = Σ_u D[u][k]·X[u].
-    @inline(__always) private static func inverse(_ a: V, _ b: V, _ c: V, _ e: V) -> (V, V, V, V) {
+    @inline(__always) static func inverse(_ a: V, _ b: V, _ c: V, _ e: V) -> (V, V, V, V) {
         // D[0][1] = D[0][0], D[2][1] = −D[2][0], D[1][1] = d11, D[3][1] = d31 (see forward).
         let e0 = d0 * a + d20 * c
         let e1 = d0 * a - d20 * c
@@ -191,7 +211,7 @@ final class DCT4PlaneDenoiser {
 
     /// −|v|: the sign bit set. `−|c| < −T` is `|c| > T` exactly (negation is exact), and NaN
     /// compares false either way.
-    @inline(__always) private static func negativeMagnitude(_ v: V) -> V {
+    @inline(__always) static func negativeMagnitude(_ v: V) -> V {
         unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) | SIMD8(repeating: 0x8000_0000), to: V.self)
     }
 

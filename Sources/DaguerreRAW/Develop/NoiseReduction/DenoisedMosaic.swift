@@ -144,7 +144,7 @@ final class DenoisedMosaic {
             stabilizedCodes = codes
             denoisedFromCodes = reducer.denoise(
                 window, codes: source, stabilized: codes, profile: nr.profile, amount: nr.amount,
-                noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep, assistance: assistance)
+                noiseScales: nr.controls.coefficientNoiseScales, blockStep: nr.blockStep, pilot: nr.pilot, assistance: assistance)
         }
         if !denoisedFromCodes {
             Self.linearize(m, from: source, into: window, assistance: assistance)
@@ -152,7 +152,7 @@ final class DenoisedMosaic {
             if let nr {
                 reducer?.denoise(
                     window, profile: nr.profile, amount: nr.amount, noiseScales: nr.controls.coefficientNoiseScales,
-                    blockStep: nr.blockStep, assistance: assistance)
+                    blockStep: nr.blockStep, pilot: nr.pilot, assistance: assistance)
             }
         }
         if !keep.isEmpty {

@@ -49,7 +49,20 @@ final class MosaicNoiseReduction {
     /// run has them: 8 block columns are 8 samples at block step 1 and 16 at step 2.
     static let stripColumns = 1024, stripHalo = 16
 
+    /// What the Wiener stage's pilot is made from.
+    enum Pilot: Sendable, Hashable {
+        /// Each plane's own first stage (DCT4-2S as specified; pipeline versions 3–6).
+        case perPlane
+        /// One first stage over the four planes together in non-overlapping blocks
+        /// (``JointCFAPilot``; pipeline version 7). X-Trans mosaics keep their own.
+        case jointCFA
+    }
+
     private let workspaces: [DCT4PlaneDenoiser]
+    /// The joint pilot's workspaces: plane k's strip s at `4s + k` (each plane strip's samples
+    /// stay in its workspace from the stabilizing to the Wiener stage, which the joint pilot
+    /// between them reads and writes for all four planes).
+    private let stripWorkspaces: [DCT4PlaneDenoiser]
     /// Per plane and strip boundary: the stabilized samples of the `stripHalo` columns on each
     /// side of it (`2 · stripHalo` floats a plane row), taken from the window before any strip
     /// overwrites them.
@@ -75,6 +88,12 @@ final class MosaicNoiseReduction {
         }
         workspaces = spaces
         planeRows = rows
+        var stripSpaces: [DCT4PlaneDenoiser] = []
+        for _ in 0..<(4 * max(1, (columns + Self.stripColumns - 1) / Self.stripColumns)) {
+            stripSpaces.append(
+                try DCT4PlaneDenoiser(maxRows: rows, maxColumns: min(columns, Self.stripColumns + 2 * Self.stripHalo), limits: limits))
+        }
+        stripWorkspaces = stripSpaces
         boundaryCount = max(0, (columns + Self.stripColumns - 1) / Self.stripColumns - 1)
         let floats = 4 * max(1, boundaryCount) * rows * 2 * Self.stripHalo
         boundaries = .allocate(capacity: floats)
@@ -95,11 +114,11 @@ final class MosaicNoiseReduction {
     /// samples) for its valid part to equal a full-frame run bit for bit.
     func denoise(
         _ window: MosaicWindow, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float> = SIMD16(repeating: 1),
-        blockStep: DCT4PlaneDenoiser.BlockStep = .every, assistance: WorkerPool.Assistance? = nil
+        blockStep: DCT4PlaneDenoiser.BlockStep = .every, pilot: Pilot = .perPlane, assistance: WorkerPool.Assistance? = nil
     ) {
         _ = run(
-            window, input: .window, profile: profile, amount: amount, noiseScales: noiseScales, blockStep: blockStep, assistance: assistance
-        )
+            window, input: .window, profile: profile, amount: amount, noiseScales: noiseScales, blockStep: blockStep, pilot: pilot,
+            assistance: assistance)
     }
 
     /// ``denoise(_:profile:amount:noiseScales:blockStep:assistance:)`` stabilizing the photosites
@@ -111,7 +130,7 @@ final class MosaicNoiseReduction {
     /// window as it was, and the caller linearizes it and denoises that.
     func denoise(
         _ window: MosaicWindow, codes rows: MosaicRows, stabilized codes: StabilizedCodes, profile: CFANoiseProfile, amount: Float,
-        noiseScales: SIMD16<Float> = SIMD16(repeating: 1), blockStep: DCT4PlaneDenoiser.BlockStep = .every,
+        noiseScales: SIMD16<Float> = SIMD16(repeating: 1), blockStep: DCT4PlaneDenoiser.BlockStep = .every, pilot: Pilot = .perPlane,
         assistance: WorkerPool.Assistance? = nil
     ) -> Bool {
         guard codes.profile == profile, rows.range.contains(window.y), rows.range.contains(window.y + window.height - 1),
@@ -119,7 +138,7 @@ final class MosaicNoiseReduction {
         else { return false }
         return run(
             window, input: .codes(rows, codes), profile: profile, amount: amount, noiseScales: noiseScales, blockStep: blockStep,
-            assistance: assistance)
+            pilot: pilot, assistance: assistance)
     }
 
     /// Where a run's stabilized samples come from.
@@ -133,7 +152,7 @@ final class MosaicNoiseReduction {
     /// Denoises what it can of `window`; with codes as the input, all of it or nothing (false).
     private func run(
         _ window: MosaicWindow, input: Input, profile: CFANoiseProfile, amount: Float, noiseScales: SIMD16<Float>,
-        blockStep: DCT4PlaneDenoiser.BlockStep, assistance: WorkerPool.Assistance?
+        blockStep: DCT4PlaneDenoiser.BlockStep, pilot: Pilot, assistance: WorkerPool.Assistance?
     ) -> Bool {
         guard amount > 0, amount.isFinite, profile.hasNoise, window.x >= 0, window.y >= 0,
             window.width >= 1, window.height >= 1, window.width <= maxWidth, window.height <= maxHeight,
@@ -153,6 +172,10 @@ final class MosaicNoiseReduction {
         let me = UnsafeTransfer(self)
         // The last workspace is the assisting thread's (worker `workers` of the run).
         let workers = workspaces.count - 1
+        if pilot == .jointCFA, blockStep == .alternate, planes.allSatisfy({ $0.strips == strips }) {
+            runJoint(planes, strips: strips, window: window, input: input, amount: amount, noiseScales: noiseScales, assistance: assistance)
+            return true
+        }
         // Safety: each worker owns one workspace; an item writes only its own plane's samples of
         // its own strip's columns, which no other item reads (they read the boundaries instead).
         WorkerPool.share(workers: workers, items: 4 * strips, assistance: assistance) { worker, item in
@@ -166,6 +189,74 @@ final class MosaicNoiseReduction {
                 right: strip + 1 < plane.strips ? me.value.boundary(plane.position, strip) + Self.stripHalo : nil)
         }
         return true
+    }
+
+    /// Version 7's run (``Pilot/jointCFA``): every plane strip stabilized into its own
+    /// workspace and the four planes' joint pilot made from them (``JointCFAPilot``), a band
+    /// of block rows of a strip per item, then each plane strip's Wiener stage.
+    ///
+    /// The blocks lie on plane rows and columns that are multiples of 4 in the image (a window
+    /// starts on a photosite row that is a multiple of 4 and a column that is a multiple of 32,
+    /// and strips on plane columns that are multiples of 16), so a window's pilot equals the
+    /// full frame's away from its edges; at an edge that is not an image border only the first
+    /// ``halo`` photosites differ, as for the first stage it replaces. The four planes' row r
+    /// and column c are one 2×2 Bayer cell when the window starts on even coordinates, as
+    /// ``DenoisedMosaic``'s windows do.
+    private func runJoint(
+        _ planes: [Plane], strips: Int, window: MosaicWindow, input: Input, amount: Float, noiseScales: SIMD16<Float>,
+        assistance: WorkerPool.Assistance?
+    ) {
+        let spaces = UnsafeTransfer(stripWorkspaces)
+        let w = UnsafeTransfer(window)
+        let me = UnsafeTransfer(self)
+        let workers = workspaces.count - 1
+        let halo = Self.stripHalo
+        // Bands of 8 block rows (32 plane rows of four planes: their stabilized rows stay in
+        // the core's cache for the pilot that reads them). A band reads only rows it
+        // stabilizes itself: mirrored rows past a plane's last row lie within 5 rows of it, so
+        // the last band is at least 3 block rows tall; the first band's rows before 0 mirror rows
+        // 1…3 of the same band.
+        let first = -((window.y / 2) & 3)
+        let rows = SIMD4(planes[0].rows, planes[1].rows, planes[2].rows, planes[3].rows)
+        let blockRows = (rows.max() - first + 3) / 4
+        let band = 8
+        let whole = max(1, (blockRows + band - 1) / band)
+        let bands = whole > 1 && blockRows - (whole - 1) * band < 3 ? whole - 1 : whole
+        // Safety (both loops): an item writes only its own plane strip's workspace (or, for the
+        // first loop, its own rows of its strip's four), and its own plane's samples of its own
+        // strip's columns of the window, which no other item reads (they read the boundaries).
+        WorkerPool.share(workers: workers, items: strips * bands, assistance: assistance) { _, item in
+            let strip = item / bands
+            let b = item % bands
+            let blocks = (b * band)..<(b + 1 == bands ? blockRows : (b + 1) * band)
+            let stripSpaces = spaces.value
+            for k in 0..<4 {
+                let plane = planes[k]
+                let span = max(0, first + 4 * blocks.lowerBound)..<min(plane.rows, first + 4 * blocks.upperBound)
+                let workspace = stripSpaces[4 * strip + k]
+                plane.stabilize(
+                    strip: strip, rows: span, of: w.value, input: input, into: workspace,
+                    left: strip > 0 ? me.value.boundary(plane.position, strip - 1) : nil,
+                    right: strip + 1 < strips ? me.value.boundary(plane.position, strip) + halo : nil)
+                workspace.extendInputColumns(rows: span, columns: plane.stripSpan(strip).count)
+            }
+            let columns = SIMD4(
+                planes[0].stripSpan(strip).count, planes[1].stripSpan(strip).count, planes[2].stripSpan(strip).count,
+                planes[3].stripSpan(strip).count)
+            JointCFAPilot.make(
+                blockRows: blocks, first: first, rows: rows, columns: columns, amount: amount,
+                noiseScales: noiseScales, input: { k, r in UnsafePointer(stripSpaces[4 * strip + k].inputRow(r)) },
+                output: { k, r in stripSpaces[4 * strip + k].pilotRow(r) })
+        }
+        WorkerPool.share(workers: workers, items: 4 * strips, assistance: assistance) { _, item in
+            let plane = planes[item % 4]
+            let strip = item / 4
+            let workspace = spaces.value[item]
+            workspace.denoise(
+                rows: plane.rows, columns: plane.stripSpan(strip).count, amount: amount, noiseScales: noiseScales,
+                blockStep: .alternate, givenPilot: true)
+            plane.writeBack(strip: strip, from: workspace, into: w.value)
+        }
     }
 
     /// The saved neighbours of boundary `b` (after strip `b`) of Bayer position `position`.
@@ -215,29 +306,50 @@ final class MosaicNoiseReduction {
             for r in 0..<rows { stabilize(r, from: end - halo, count: count, of: window, input: input, into: saved + r * 2 * halo) }
         }
 
-        /// Stabilizes, denoises and writes back strip `strip`: its own columns from the window,
-        /// the neighbours on each side from the saved boundaries.
+        /// The plane columns strip `strip` reads: its own and up to ``stripHalo`` more on each side.
+        func stripSpan(_ strip: Int) -> Range<Int> {
+            let start = strip * stripColumns
+            return max(0, start - stripHalo)..<min(columns, min(columns, start + stripColumns) + stripHalo)
+        }
+
+        /// Stabilizes strip `strip` into `workspace`'s input rows: its own columns from the
+        /// window, the neighbours on each side from the saved boundaries.
+        func stabilize(
+            strip: Int, rows range: Range<Int>? = nil, of window: MosaicWindow, input: Input, into workspace: DCT4PlaneDenoiser,
+            left: UnsafeMutablePointer<Float>?, right: UnsafeMutablePointer<Float>?
+        ) {
+            let halo = stripHalo
+            let start = strip * stripColumns
+            let end = min(columns, start + stripColumns)
+            let span = stripSpan(strip)
+            for r in range ?? 0..<rows {
+                let dst = workspace.inputRow(r)
+                if let left { dst.update(from: left + r * 2 * halo, count: start - span.lowerBound) }
+                stabilize(r, from: start, count: end - start, of: window, input: input, into: dst + (start - span.lowerBound))
+                if let right { (dst + (end - span.lowerBound)).update(from: right + r * 2 * halo, count: span.upperBound - end) }
+            }
+        }
+
+        /// Writes strip `strip`'s own columns of `workspace`'s result back into the window.
+        func writeBack(strip: Int, from workspace: DCT4PlaneDenoiser, into window: MosaicWindow) {
+            let start = strip * stripColumns
+            let end = min(columns, start + stripColumns)
+            let offset = start - stripSpan(strip).lowerBound
+            for r in 0..<rows {
+                vst.inverse(workspace.outputRow(r) + offset, count: end - start, everyOther: row(r, of: window) + 2 * start)
+            }
+        }
+
+        /// Stabilizes, denoises and writes back strip `strip` (each plane's own pilot).
         func denoise(
             strip: Int, of window: MosaicWindow, input: Input, amount: Float, noiseScales: SIMD16<Float>,
             blockStep: DCT4PlaneDenoiser.BlockStep, workspace: DCT4PlaneDenoiser, left: UnsafeMutablePointer<Float>?,
             right: UnsafeMutablePointer<Float>?
         ) {
-            let halo = stripHalo
-            let start = strip * stripColumns
-            let end = min(columns, start + stripColumns)
-            // Input columns in0..<in1: the strip's own, and up to `halo` more on each side.
-            let in0 = max(0, start - halo)
-            let in1 = min(columns, end + halo)
-            for r in 0..<rows {
-                let dst = workspace.inputRow(r)
-                if let left { dst.update(from: left + r * 2 * halo, count: start - in0) }
-                stabilize(r, from: start, count: end - start, of: window, input: input, into: dst + (start - in0))
-                if let right { (dst + (end - in0)).update(from: right + r * 2 * halo, count: in1 - end) }
-            }
-            workspace.denoise(rows: rows, columns: in1 - in0, amount: amount, noiseScales: noiseScales, blockStep: blockStep)
-            for r in 0..<rows {
-                vst.inverse(workspace.outputRow(r) + (start - in0), count: end - start, everyOther: row(r, of: window) + 2 * start)
-            }
+            stabilize(strip: strip, of: window, input: input, into: workspace, left: left, right: right)
+            workspace.denoise(
+                rows: rows, columns: stripSpan(strip).count, amount: amount, noiseScales: noiseScales, blockStep: blockStep)
+            writeBack(strip: strip, from: workspace, into: window)
         }
     }
 }
