@@ -139,8 +139,8 @@ public struct RAWFilter: Sendable {
     /// bit for bit), 6 is version 5 with the noise estimate of Bayer files that state none
     /// separating fine texture (``TextureSeparatingFit``), and 7 (the default) is version 6 with
     /// the Bayer noise reduction's Wiener stage piloted by one pass over the four planes
-    /// together (``JointCFAPilot``: 0.07–0.20 dB more at every level of the noise protocol, and
-    /// a little faster; X-Trans files develop as in version 6). Versions 1 and 2 predate the
+    /// together (``JointCFAPilot``: 0.04–0.41 dB more at every level of the noise protocol, at
+    /// about the same speed; X-Trans files develop as in version 6). Versions 1 and 2 predate the
     /// later stages and leave them out; no version's pixels change
     /// once it is released (each is pinned by a golden checksum in the tests).
     public static var supportedDecoderVersions: [String] { PipelineVersion.names }

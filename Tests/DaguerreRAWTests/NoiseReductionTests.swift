@@ -87,7 +87,10 @@ enum NoiseScenes {
     /// A wide noisy frame of ``smooth(_:_:_:width:height:)`` repeating every `period` columns,
     /// its profile, a noise reduction sized for it, and its linearized samples denoised by that
     /// as one full-frame window.
-    static func denoisedFrame(width w: Int, height h: Int, electrons: Double, period: Int, step: DCT4PlaneDenoiser.BlockStep) throws
+    static func denoisedFrame(
+        width w: Int, height h: Int, electrons: Double, period: Int, step: DCT4PlaneDenoiser.BlockStep,
+        pilot: MosaicNoiseReduction.Pilot = .perPlane
+    ) throws
         -> (mosaic: BayerImage, profile: CFANoiseProfile, nr: MosaicNoiseReduction, full: [Float])
     {
         let (mosaic, model) = try mosaic(width: w, height: h, electrons: electrons) { x, y, c in
@@ -99,7 +102,7 @@ enum NoiseScenes {
         full.withUnsafeMutableBufferPointer { b in
             nr.denoise(
                 MosaicWindow(x: 0, y: 0, width: w, height: h, stride: w, samples: b.baseAddress!), profile: profile, amount: 1,
-                blockStep: step)
+                blockStep: step, pilot: pilot)
         }
         return (mosaic, profile, nr, full)
     }
@@ -246,6 +249,148 @@ enum NoiseScenes {
     }
 
     @Test(
+        "Version 7's joint pilot: a window denoises bit-identically to the full frame inside its valid part (14 photosites from cut edges), for windows ending on odd and even rows and columns, frames whose planes differ by a column (one strip fewer in one plane) and by a row",
+        arguments: [(4400, 150), (4097, 133)])
+    func jointWindowsEqualFullFrame(width w: Int, height h: Int) throws {
+        let (mosaic, profile, nr, full) = try NoiseScenes.denoisedFrame(
+            width: w, height: h, electrons: 1667, period: 200, step: .alternate, pilot: .jointCFA)
+        let original = NoiseScenes.linear(mosaic)
+        #expect(zip(full, original).contains { $0 != $1 }, "noise reduction changed nothing")
+        // Cut ends at every residue the joint blocks care about (x1, y1 ≡ 7 mod 8 among them).
+        let windows = [
+            (32, 20, 160, 90), (0, 0, 96, 64), (64, 56, 207, 143), (32, 4, 135, h), (2016, 28, w, h), (0, 60, 2095, 127),
+            (1024, 0, 3071, 101),
+        ].map { ($0.0, $0.1, min($0.2, w), min($0.3, h)) }
+        let m = MosaicNoiseReduction.halo(.jointCFA)
+        for (x0, y0, x1, y1) in windows {
+            var part = [Float](repeating: 0, count: (x1 - x0) * (y1 - y0))
+            for r in y0..<y1 { for c in x0..<x1 { part[(r - y0) * (x1 - x0) + c - x0] = original[r * w + c] } }
+            part.withUnsafeMutableBufferPointer { b in
+                nr.denoise(
+                    MosaicWindow(x: x0, y: y0, width: x1 - x0, height: y1 - y0, stride: x1 - x0, samples: b.baseAddress!), profile: profile,
+                    amount: 1, blockStep: .alternate, pilot: .jointCFA)
+            }
+            var mismatches = 0
+            for r in (y0 == 0 ? 0 : y0 + m)..<(y1 == h ? h : y1 - m) {
+                for c in (x0 == 0 ? 0 : x0 + m)..<(x1 == w ? w : x1 - m) where part[(r - y0) * (x1 - x0) + c - x0] != full[r * w + c] {
+                    mismatches += 1
+                }
+            }
+            #expect(mismatches == 0, "window \(x0),\(y0)–\(x1),\(y1): \(mismatches) samples differ from the full frame")
+        }
+    }
+
+    /// The joint pilot written out in Double: non-overlapping 4×4 blocks from plane row
+    /// `gridOrigin`, rows and columns whole-sample mirrored, each plane's 2-D DCT-II, the 2×2
+    /// cell's Haar transform across the planes, coefficients at or under 2.5 set to 0 except the
+    /// sum's DC, and back.
+    static func referenceJointPilot(_ planes: [[Double]], rows: [Int], columns: [Int], gridOrigin: Int) -> [[Double]] {
+        var d = [[Double]](repeating: [0, 0, 0, 0], count: 4)
+        for u in 0..<4 {
+            for k in 0..<4 { d[u][k] = (u == 0 ? 0.5 : 0.5.squareRoot()) * cos(Double.pi * Double((2 * k + 1) * u) / 8) }
+        }
+        func mirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : (i >= n ? 2 * (n - 1) - i : i) }
+        var out = (0..<4).map { [Double](repeating: 0, count: rows[$0] * columns[$0]) }
+        var r0 = gridOrigin
+        while r0 < rows.max()! {
+            var c0 = 0
+            while c0 < columns.max()! {
+                // c[k][u][v]
+                var c = [[[Double]]](repeating: [[Double]](repeating: [0, 0, 0, 0], count: 4), count: 4)
+                for k in 0..<4 {
+                    for u in 0..<4 {
+                        for v in 0..<4 {
+                            var sum = 0.0
+                            for i in 0..<4 {
+                                for j in 0..<4 {
+                                    let x = planes[k][mirror(r0 + i, rows[k]) * columns[k] + mirror(c0 + j, columns[k])]
+                                    sum += d[u][i] * d[v][j] * x
+                                }
+                            }
+                            c[k][u][v] = sum
+                        }
+                    }
+                }
+                let haar: [[Double]] = [[1, 1, 1, 1], [1, -1, 1, -1], [1, 1, -1, -1], [1, -1, -1, 1]]
+                var h = c
+                for u in 0..<4 {
+                    for v in 0..<4 {
+                        for a in 0..<4 {
+                            var s = 0.0
+                            for k in 0..<4 { s += 0.5 * haar[a][k] * c[k][u][v] }
+                            h[a][u][v] = (a == 0 && u == 0 && v == 0) || abs(s) > 2.5 ? s : 0
+                        }
+                    }
+                }
+                for k in 0..<4 {
+                    for i in 0..<4 {
+                        for j in 0..<4 {
+                            let r = r0 + i
+                            let col = c0 + j
+                            guard r >= 0, r < rows[k], col < columns[k] else { continue }
+                            var x = 0.0
+                            for u in 0..<4 {
+                                for v in 0..<4 {
+                                    var back = 0.0
+                                    for a in 0..<4 { back += 0.5 * haar[a][k] * h[a][u][v] }
+                                    x += d[u][i] * d[v][j] * back
+                                }
+                            }
+                            out[k][r * columns[k] + col] = x
+                        }
+                    }
+                }
+                c0 += 4
+            }
+            r0 += 4
+        }
+        return out
+    }
+
+    @Test(
+        "The joint pilot equals its definition written out in Double (up to Float32 rounding), for planes of equal sizes and planes a row and a column apart, on the grid and two rows off it",
+        arguments: [(13, 29, 0), (14, 30, -2), (11, 37, 0), (9, 11, -2)])
+    func jointPilotMatchesReference(rows: Int, columns: Int, gridOrigin: Int) throws {
+        var rng = SeededRandom(seed: 11)
+        // Planes 0 and 1 one row taller than 2 and 3 when `rows` is odd; 0 and 2 one column wider.
+        let sizes = (0..<4).map { k in (rows - (rows % 2 == 1 && k >= 2 ? 1 : 0), columns - (columns % 2 == 1 && k % 2 == 1 ? 1 : 0)) }
+        let planes = sizes.map { size in
+            (0..<(size.0 * size.1)).map { i in
+                20 + 6 * sin(Double(i % size.1) / 3) + (i / size.1 > 4 ? 8 : 0) + NoiseScenes.gaussian(&rng)
+            }
+        }
+        let spaces = try (0..<4).map { _ in try DCT4PlaneDenoiser(maxRows: 20, maxColumns: 40) }
+        for k in 0..<4 {
+            for r in 0..<sizes[k].0 {
+                let row = spaces[k].inputRow(r)
+                for c in 0..<sizes[k].1 { row[c] = Float(planes[k][r * sizes[k].1 + c]) }
+            }
+            spaces[k].extendInputColumns(rows: 0..<sizes[k].0, columns: sizes[k].1)
+        }
+        let planeRows = SIMD4(sizes[0].0, sizes[1].0, sizes[2].0, sizes[3].0)
+        let planeColumns = SIMD4(sizes[0].1, sizes[1].1, sizes[2].1, sizes[3].1)
+        JointCFAPilot.make(
+            blockRows: 0..<((planeRows.max() - gridOrigin + 3) / 4), gridOrigin: gridOrigin, rows: planeRows, columns: planeColumns,
+            amount: 1, noiseScales: SIMD16(repeating: 1), input: { k, r in UnsafePointer(spaces[k].inputRow(r)) },
+            output: { k, r in spaces[k].pilotRow(r) })
+        let reference = Self.referenceJointPilot(
+            planes, rows: sizes.map(\.0), columns: sizes.map(\.1), gridOrigin: gridOrigin)
+        var worst = 0.0
+        var changed = false
+        for k in 0..<4 {
+            for r in 0..<sizes[k].0 {
+                let row = spaces[k].pilotRow(r)
+                for c in 0..<sizes[k].1 {
+                    worst = max(worst, abs(Double(row[c]) - reference[k][r * sizes[k].1 + c]))
+                    changed = changed || abs(Double(row[c]) - planes[k][r * sizes[k].1 + c]) > 0.5
+                }
+            }
+        }
+        #expect(worst < 1e-3, "largest difference \(worst) (noise σ is 1)")
+        #expect(changed, "the pilot equals the noisy planes")
+    }
+
+    @Test(
         "Column strips run as separate items give each plane exactly as denoising it whole in one workspace",
         arguments: [DCT4PlaneDenoiser.BlockStep.every, .alternate])
     func stripsEqualWholePlane(step: DCT4PlaneDenoiser.BlockStep) throws {
@@ -275,9 +420,11 @@ enum NoiseScenes {
     }
 
     @Test(
-        "Stabilizing the codes themselves gives the linearized window's denoised samples bit for bit (cut windows at odd and even offsets, both block steps, three strips, codes below black, a plane in the Gaussian limit); with a plane to leave as it is, or tables of another profile, it declines and touches nothing",
-        arguments: [DCT4PlaneDenoiser.BlockStep.every, .alternate])
-    func codesEqualLinearizedWindow(step: DCT4PlaneDenoiser.BlockStep) throws {
+        "Stabilizing the codes themselves gives the linearized window's denoised samples bit for bit (cut windows at odd and even offsets, both block steps and version 7's joint pilot, three strips, codes below black, a plane in the Gaussian limit); with a plane to leave as it is, or tables of another profile, it declines and touches nothing",
+        arguments: [
+            (DCT4PlaneDenoiser.BlockStep.every, MosaicNoiseReduction.Pilot.perPlane), (.alternate, .perPlane), (.alternate, .jointCFA),
+        ])
+    func codesEqualLinearizedWindow(step: DCT4PlaneDenoiser.BlockStep, pilot: MosaicNoiseReduction.Pilot) throws {
         let (w, h) = (4400, 96)
         // A dark band (codes at and below black, where the stabilizing transform clamps) across
         // the smooth scene.
@@ -305,7 +452,7 @@ enum NoiseScenes {
                 linearized.withUnsafeMutableBufferPointer { b in
                     nr.denoise(
                         MosaicWindow(x: x0, y: y0, width: ww, height: wh, stride: ww, samples: b.baseAddress!), profile: profile, amount: 1,
-                        blockStep: step)
+                        blockStep: step, pilot: pilot)
                 }
                 #expect(linearized != original, "window \(x0),\(y0): noise reduction changed nothing")
                 var fromCodes = [Float](repeating: .nan, count: ww * wh)
@@ -313,7 +460,7 @@ enum NoiseScenes {
                     nr.denoise(
                         MosaicWindow(x: x0, y: y0, width: ww, height: wh, stride: ww, samples: b.baseAddress!), codes: rows,
                         stabilized: codes,
-                        profile: profile, amount: 1, blockStep: step)
+                        profile: profile, amount: 1, blockStep: step, pilot: pilot)
                 }
                 #expect(done)
                 let differing = zip(fromCodes, linearized).filter { $0.bitPattern != $1.bitPattern }.count

@@ -258,6 +258,7 @@ import Testing
         let image7 = try raw.outputImage()
         let print7 = try Self.fingerprint(image7, reference: "raw-develop-v7-noisy")
         #expect(print7 == Self.golden7, "version 7 now renders \(print7)")
+        #expect(print7 != Self.golden4)
         raw.decoderVersion = "6"
         let image6 = try raw.outputImage()
         #expect(try Self.fingerprint(image6) == Self.golden4)
@@ -275,6 +276,7 @@ import Testing
         let crop = Rect(x: 192, y: 128, width: 128, height: 128)
         let textured7 = try Self.fingerprint(try textured.outputImage().cropped(to: crop), reference: "raw-develop-v7-textured")
         #expect(textured7 == Self.golden7Textured, "version 7 now renders \(textured7)")
+        #expect(textured7 != Self.golden6Textured)
         textured.decoderVersion = "6"
         #expect(try Self.fingerprint(try textured.outputImage().cropped(to: crop)) == Self.golden6Textured)
     }

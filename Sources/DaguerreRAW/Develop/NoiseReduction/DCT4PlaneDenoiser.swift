@@ -45,8 +45,9 @@ final class DCT4PlaneDenoiser {
     static let pad = 3
     /// Stage 1 threshold in units of the noise σ (REPORT §3: flat over 2.3–2.7).
     static let threshold: Float = 2.5
-    /// Whole-sample distance from an output sample to the farthest input it depends on:
-    /// 3 (pilot) + 3 (Wiener stage).
+    /// Whole-sample distance from an output sample to the farthest input of its plane it
+    /// depends on: 3 (pilot) + 3 (Wiener stage). (Version 7's joint pilot reads the other
+    /// planes' samples of the same 2×2 cells too: ``MosaicNoiseReduction/halo(_:)``.)
     static let reach = 6
 
     let maxRows: Int, maxColumns: Int
@@ -111,10 +112,16 @@ final class DCT4PlaneDenoiser {
 
     /// Mirrors input rows `rows` (written through ``inputRow(_:)``) past the plane's left and
     /// right edges, as ``denoise(rows:columns:amount:noiseScales:blockStep:givenPilot:)`` does
-    /// first: each row then reads 3 mirrored samples on each side, then zeros.
+    /// first, and a fourth sample past the right edge (which that leaves 0, and the joint
+    /// pilot's last block reads where a plane is one column shorter than another): each row then
+    /// reads 3 mirrored samples on the left, 4 on the right (`columns` ≥ 5), then zeros.
     func extendInputColumns(rows: Range<Int>, columns: Int) {
-        guard columns >= 4, columns <= maxColumns, rows.lowerBound >= 0, rows.upperBound <= maxRows else { return }
-        for r in rows { extendRow(y + (r + Self.pad) * stride, columns: columns) }
+        guard columns >= 5, columns <= maxColumns, rows.lowerBound >= 0, rows.upperBound <= maxRows else { return }
+        for r in rows {
+            let row = y + (r + Self.pad) * stride
+            extendRow(row, columns: columns)
+            row[Self.pad + columns + 3] = row[Self.pad + columns - 5]
+        }
     }
 
     /// Where row `r` (0..<rows) of a pilot made elsewhere goes (``JointCFAPilot``): `columns`
@@ -189,6 +196,9 @@ final class DCT4PlaneDenoiser {
     private static let d20: Float = 0.5
     private static let d30 = Float(0.5.squareRoot() * cosPi(3.0 / 8)), d31 = Float(0.5.squareRoot() * cosPi(9.0 / 8))
     private static func cosPi(_ t: Double) -> Double { cos(Double.pi * t) }
+    /// D[v][q], the matrix the butterflies below compute (for transforms written as products:
+    /// ``JointCFAPilot``).
+    static let matrix: [[Float]] = [[d0, d0, d0, d0], [d10, d11, -d11, -d10], [d20, -d20, -d20, d20], [d30, d31, -d31, -d30]]
 
     /// Forward 1-D DCT of (a, b, c, d) by even/odd butterflies.
     @inline(__always) static func forward(_ a: V, _ b: V, _ c: V, _ d: V) -> (V, V, V, V) {
@@ -215,7 +225,7 @@ final class DCT4PlaneDenoiser {
         unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) | SIMD8(repeating: 0x8000_0000), to: V.self)
     }
 
-    @inline(__always) private static func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+    @inline(__always) static func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
     @inline(__always) private static func store(_ v: V, _ p: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self)
     }

@@ -11,12 +11,13 @@ import Foundation
 ///
 /// ``update(rows:columns:halo:)`` makes the photosites of `rows` × `columns` plus `halo` on each
 /// side (clipped to the mosaic) final: they equal a full-frame run of DCT4-2S, bit for bit. The
-/// window read from the mosaic reaches a further ``MosaicNoiseReduction/halo`` (12) beyond them,
+/// window read from the mosaic reaches a further ``MosaicNoiseReduction/halo(_:)`` (12, or 14 for
+/// version 7's joint pilot) beyond them,
 /// starts on a row that is a multiple of 4 and a column that is a multiple of 32 (block grid and SIMD lane groups where the
 /// full frame has them), and is clipped to the mosaic, where each plane is mirrored as in a
 /// full-frame run. When the rows come in order, the final rows the previous window shares with
-/// the next (2 × `halo`) are carried over and only the rest is denoised, with its own 12-row
-/// margin: at the develop's 256-row chunks (`DevelopChunks.chunkRows`) and the demosaic's
+/// the next (2 × `halo`) are carried over and only the rest is denoised, with its own margin (the
+/// halo): at the develop's 256-row chunks (`DevelopChunks.chunkRows`) and the demosaic's
 /// 20-row halo, about 9 % of rows are denoised twice instead of 25 %.
 ///
 /// ```swift
@@ -50,6 +51,8 @@ final class DenoisedMosaic {
     private var reducer: MosaicNoiseReduction?
     /// The window size allocated so far.
     private var reserved = (width: 0, height: 0)
+    /// The noise reduction's halo (``MosaicNoiseReduction/halo(_:)``).
+    var halo: Int { MosaicNoiseReduction.halo(settings?.pilot ?? .perPlane) }
     /// Every code's stabilized value per position, for the noise reduction (built on first use).
     private var stabilizedCodes: StabilizedCodes?
 
@@ -66,10 +69,9 @@ final class DenoisedMosaic {
 
     /// The mosaic window DCT4-2S runs on for final photosites `rows` × `columns` (mosaic
     /// coordinates, already including the caller's halo).
-    static func window(rows: Range<Int>, columns: Range<Int>, mosaicWidth w: Int, mosaicHeight h: Int)
-        -> (x: Int, y: Int, width: Int, height: Int)
-    {
-        let reach = MosaicNoiseReduction.halo
+    static func window(
+        rows: Range<Int>, columns: Range<Int>, mosaicWidth w: Int, mosaicHeight h: Int, reach: Int = MosaicNoiseReduction.halo
+    ) -> (x: Int, y: Int, width: Int, height: Int) {
         // Rows start on a multiple of 4 (a plane's even row: version 4's block grid; any even
         // row would do for version 3, whose every block is visited).
         let y0 = max(0, rows.lowerBound - reach) & ~3
@@ -85,7 +87,7 @@ final class DenoisedMosaic {
     func reserve(rows: Int, columns: Int, halo: Int = LMMSEGWDemosaic.halo, minimumWidth: Int = 0, minimumHeight: Int = 0)
         throws(DaguerreError)
     {
-        let reach = halo + MosaicNoiseReduction.halo
+        let reach = halo + self.halo
         let width = min(mosaic.width, max(minimumWidth, columns + 2 * reach + 32))
         let height = min(mosaic.height, max(minimumHeight, rows + 2 * reach + 4))
         guard reserved.width < width || reserved.height < height else { return }
@@ -110,11 +112,11 @@ final class DenoisedMosaic {
     ) throws(DaguerreError) -> (x: Int, y: Int, width: Int, height: Int) {
         let m = mosaic
         let h = m.height
-        let margin = MosaicNoiseReduction.halo
+        let margin = self.halo
         let needed = max(0, rows.lowerBound - halo)..<min(h, rows.upperBound + halo)
         let (x0, y0, ww, wh) = Self.window(
             rows: needed, columns: max(0, columns.lowerBound - halo)..<min(m.width, columns.upperBound + halo),
-            mosaicWidth: m.width, mosaicHeight: h)
+            mosaicWidth: m.width, mosaicHeight: h, reach: margin)
         try reserve(rows: rows.count, columns: columns.count, halo: halo, minimumWidth: ww, minimumHeight: wh)
         let valid = (y0 == 0 ? 0 : y0 + margin)..<(y0 + wh == h ? h : y0 + wh - margin)
         var from = y0

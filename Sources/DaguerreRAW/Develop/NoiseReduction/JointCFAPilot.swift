@@ -7,14 +7,13 @@
 // sample. The idea is the colour decorrelation of CBM3D (Dabov et al. 2007) applied to the CFA
 // cell; our own code, as no Debian library denoises raw CFA planes.
 import DaguerreCore
-import Foundation
 
 /// Makes the pilot of the four stabilized Bayer planes of a strip, a band of block rows at a
 /// time.
 ///
 /// A block row covers plane rows `start ..< start + 4` of every plane; rows past a plane's ends
 /// are whole-sample mirrored, and the rows it reads already hold their columns mirrored past the
-/// end (as ``DCT4PlaneDenoiser`` extends a plane). Every coefficient at or under the threshold
+/// end (``DCT4PlaneDenoiser/extendInputColumns(rows:columns:)``). Every coefficient at or under the threshold
 /// `T = 2.5·a·s` (``DCT4PlaneDenoiser/threshold``, the amount `a`, the detail and contrast
 /// controls' scale `s` per DCT coefficient) is set to 0, except the DC of the planes' sum; the
 /// blocks do not overlap, so the inverse is the pilot itself.
@@ -25,23 +24,24 @@ import Foundation
 /// shuffle each), so rows go in and out in column order, with no transposition.
 ///
 /// ```swift
-/// JointCFAPilot.make(blockRows: 0..<8, first: 0, rows: rows, columns: columns, amount: 1,
-///                    noiseScales: scales, input: { k, r in planes[k].inputRow(r) },
+/// JointCFAPilot.make(blockRows: 0..<8, gridOrigin: 0, rows: rows, columns: columns, amount: 1,
+///                    noiseScales: scales, input: { k, r in UnsafePointer(planes[k].inputRow(r)) },
 ///                    output: { k, r in planes[k].pilotRow(r) })
 /// ```
 enum JointCFAPilot {
     typealias V = SIMD8<Float>
 
-    /// Whole-sample mirroring of index `i` into `0 ..< n` (n ≥ 4, i at most n − 2 outside).
+    /// Whole-sample mirroring of index `i` into `0 ..< n`: −3 ≤ i ≤ n + 3 and n ≥ 5.
     @inline(__always) static func mirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : (i >= n ? 2 * (n - 1) - i : i) }
 
-    /// The pilot of block rows `blockRows` (block row b covers plane rows `first + 4b ..<
-    /// first + 4b + 4`, `first` ≥ −3) of four planes of `rows[k]` × `columns[k]` samples (each
-    /// at least 4 × 4). `input(k, r)` is plane k's stabilized row r, readable 8 floats past the
-    /// widest plane's last column rounded up to a multiple of 8 (its own columns mirrored by
-    /// 3, then finite values); `output(k, r)` is where plane k's pilot row r goes.
+    /// The pilot of block rows `blockRows` (block row b covers plane rows `gridOrigin + 4b ..<
+    /// gridOrigin + 4b + 4`, −3 ≤ `gridOrigin` ≤ 0) of four planes of `rows[k]` × `columns[k]`
+    /// samples (each at least 5 × 5, and differing by at most one). `input(k, r)` is plane k's
+    /// stabilized row r, readable up to the widest plane's column count rounded up to a
+    /// multiple of 8 (its own columns mirrored by 4, then finite values); `output(k, r)` is
+    /// where plane k's pilot row r goes.
     static func make(
-        blockRows: Range<Int>, first: Int, rows: SIMD4<Int>, columns: SIMD4<Int>, amount: Float, noiseScales: SIMD16<Float>,
+        blockRows: Range<Int>, gridOrigin: Int, rows: SIMD4<Int>, columns: SIMD4<Int>, amount: Float, noiseScales: SIMD16<Float>,
         input: (_ plane: Int, _ row: Int) -> UnsafePointer<Float>,
         output: (_ plane: Int, _ row: Int) -> UnsafeMutablePointer<Float>
     ) {
@@ -57,14 +57,16 @@ enum JointCFAPilot {
                 for lane in 0..<8 { l[lane] = -(DCT4PlaneDenoiser.threshold * amount * noiseScales[4 * u + (lane & 3)]) }
                 constants[u] = l
             }
-            constants[4] = constants[0].replacing(with: .infinity, where: V(-1, 0, 0, 0, -1, 0, 0, 0) .< 0)
+            constants[4] = constants[0]
+            constants[4][0] = .infinity
+            constants[4][4] = .infinity
             // The row transforms' weights: [5 + q] forward, [9 + q] inverse (``rowTransform``).
             for q in 0..<4 {
                 var f = V()
                 var b = V()
                 for lane in 0..<8 {
-                    f[lane] = matrix[lane & 3][q]
-                    b[lane] = matrix[q][lane & 3]
+                    f[lane] = DCT4PlaneDenoiser.matrix[lane & 3][q]
+                    b[lane] = DCT4PlaneDenoiser.matrix[q][lane & 3]
                 }
                 constants[5 + q] = f
                 constants[9 + q] = b
@@ -74,7 +76,7 @@ enum JointCFAPilot {
             withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: 16) { rowsIn in
                 withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Float>?.self, capacity: 16) { rowsOut in
                     for block in blockRows {
-                        let start = first + 4 * block
+                        let start = gridOrigin + 4 * block
                         for k in 0..<4 {
                             for i in 0..<4 {
                                 rowsIn[4 * k + i] = input(k, mirror(start + i, rows[k]))
@@ -106,8 +108,10 @@ enum JointCFAPilot {
             for k in 0..<4 {
                 let row = rowsIn + 4 * k
                 let (u0, u1, u2, u3) = DCT4PlaneDenoiser.forward(
-                    rowTransform(load(row[0] + j), forwardWeights), rowTransform(load(row[1] + j), forwardWeights),
-                    rowTransform(load(row[2] + j), forwardWeights), rowTransform(load(row[3] + j), forwardWeights))
+                    rowTransform(DCT4PlaneDenoiser.load(row[0] + j), forwardWeights),
+                    rowTransform(DCT4PlaneDenoiser.load(row[1] + j), forwardWeights),
+                    rowTransform(DCT4PlaneDenoiser.load(row[2] + j), forwardWeights),
+                    rowTransform(DCT4PlaneDenoiser.load(row[3] + j), forwardWeights))
                 c[4 * k] = u0
                 c[4 * k + 1] = u1
                 c[4 * k + 2] = u2
@@ -141,19 +145,9 @@ enum JointCFAPilot {
         }
     }
 
-    @inline(__always) private static func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-
     /// Lane 4g + q of each of the row's two blocks broadcast to the block's four lanes.
     @inline(__always) private static func broadcast(_ x: V, _ q: Int) -> V {
         V(x[q], x[q], x[q], x[q], x[4 + q], x[4 + q], x[4 + q], x[4 + q])
-    }
-
-    /// The orthonormal 4-point DCT-II, D[v][q] = c_v·cos(π(2q + 1)v/8), c_0 = 1/2, c_v = 1/√2.
-    private static let matrix: [[Float]] = (0..<4).map { v in (0..<4).map { q in weight(v, q) } }
-    private static func weight(_ v: Int, _ q: Int) -> Float {
-        let scale: Double = v == 0 ? 0.5 : 0.5.squareRoot()
-        let angle = Double.pi * Double((2 * q + 1) * v) / 8
-        return Float(scale * cos(angle))
     }
 
     /// A 4-point transform of each of the row's two blocks: lane 4g + p = Σ_q w[q][p]·x[4g + q]

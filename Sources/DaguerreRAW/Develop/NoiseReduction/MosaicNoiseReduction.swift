@@ -23,6 +23,9 @@ struct MosaicWindow {
 /// DCT4-2S over a mosaic window in column strips of ``stripColumns`` plane samples with
 /// ``stripHalo`` more on each side (so a worker's workspace is about 2.8 MB at any image width,
 /// and stays in cache better than whole rows), every strip of every plane a work item of its own.
+/// Version 7's joint pilot (``Pilot/jointCFA``) keeps a workspace per plane strip instead (four
+/// per strip, so their number grows with the width), and its first loop's items are bands of
+/// block rows of a strip.
 ///
 /// Strips are independent: the stabilized samples a strip reads beyond its own columns are
 /// computed for every strip boundary before any strip writes its result into the window. With
@@ -43,6 +46,12 @@ final class MosaicNoiseReduction {
     /// Photosites of input needed on each side of an exact output: DCT4-2S reaches 6 plane
     /// samples, 12 photosites (even, so Bayer positions are kept).
     static let halo = 2 * DCT4PlaneDenoiser.reach
+    /// The halo of a run with `pilot`: the joint pilot (version 7) adds its block's other
+    /// parity: a photosite's result depends on the four planes' samples of the 2×2 cells of the
+    /// blocks its plane's pilot reaches, 13 photosites away at most, so 14 (even).
+    static func halo(_ pilot: Pilot) -> Int { pilot == .jointCFA ? halo + 2 : halo }
+    /// The largest of the halos (for what reads the mosaic around a window).
+    static let largestHalo = halo + 2
 
     /// Plane samples per column strip and the neighbours read on each side (≥ DCT4-2S's reach
     /// of 6). Both are multiples of 16, so strips keep the SIMD lane groups where a full-frame
@@ -71,7 +80,8 @@ final class MosaicNoiseReduction {
     let maxWidth: Int, maxHeight: Int
 
     /// Workspaces for windows up to `maxWidth` × `maxHeight` photosites, one per worker (at most
-    /// 8: a 24 MP chunk has 12 items, and each workspace is 2.8 MB), and one more for a thread
+    /// 8: a 24 MP chunk has 12 items, and each workspace is 2.8 MB) and one per plane strip for
+    /// the joint pilot (zero pages until a version-7 run touches them), and one more for a thread
     /// that assists (``WorkerPool/Assistance``).
     /// Sizes are checked against `limits` before anything is allocated.
     init(maxWidth: Int, maxHeight: Int, workers: Int, limits: Limits = .default) throws(DaguerreError) {
@@ -121,7 +131,7 @@ final class MosaicNoiseReduction {
             assistance: assistance)
     }
 
-    /// ``denoise(_:profile:amount:noiseScales:blockStep:assistance:)`` stabilizing the photosites
+    /// ``denoise(_:profile:amount:noiseScales:blockStep:pilot:assistance:)`` stabilizing the photosites
     /// straight from the mosaic's codes (`codes:`, which must hold the window's rows) through the
     /// tables (`stabilized:`, made for `profile`) instead of from the window's linearized samples,
     /// which it then need not hold: the window receives every photosite's denoised value, bit
@@ -162,20 +172,32 @@ final class MosaicNoiseReduction {
         let strips = planes.map(\.strips).max() ?? 0
         guard strips > 0 else { return false }
         if case .codes = input, planes.contains(where: { $0.strips == 0 }) { return false }
+        // Version 7's joint pilot needs every plane (each at least 5 × 5 samples, so that a
+        // block past a plane one row or column shorter mirrors inside it) and the planes' row r
+        // and column c in one 2×2 cell (a window on even coordinates). A plane one column
+        // shorter than another may have one strip fewer: it then runs that strip on its
+        // neighbours alone (no columns of its own), as the full frame does.
+        let joint =
+            pilot == .jointCFA && blockStep == .alternate && window.x % 2 == 0 && window.y % 2 == 0
+            && planes.allSatisfy { $0.strips > 0 && $0.rows >= 5 && $0.columns >= 5 }
         // Every boundary's neighbours, before any strip writes: the stabilizing transform is
         // elementwise, so these are the values a strip-by-strip run carried over.
-        for plane in planes where plane.strips > 1 {
-            for b in 0..<(plane.strips - 1) { plane.saveBoundary(b, of: window, input: input, into: boundary(plane.position, b)) }
+        for plane in planes where plane.strips > 0 {
+            for b in 0..<((joint ? strips : plane.strips) - 1) {
+                plane.saveBoundary(b, of: window, input: input, into: boundary(plane.position, b))
+            }
+        }
+        if joint {
+            runJoint(
+                planes, strips: strips, window: window, input: input, amount: amount, noiseScales: noiseScales, blockStep: blockStep,
+                assistance: assistance)
+            return true
         }
         let spaces = UnsafeTransfer(workspaces)
         let w = UnsafeTransfer(window)
         let me = UnsafeTransfer(self)
         // The last workspace is the assisting thread's (worker `workers` of the run).
         let workers = workspaces.count - 1
-        if pilot == .jointCFA, blockStep == .alternate, planes.allSatisfy({ $0.strips == strips }) {
-            runJoint(planes, strips: strips, window: window, input: input, amount: amount, noiseScales: noiseScales, assistance: assistance)
-            return true
-        }
         // Safety: each worker owns one workspace; an item writes only its own plane's samples of
         // its own strip's columns, which no other item reads (they read the boundaries instead).
         WorkerPool.share(workers: workers, items: 4 * strips, assistance: assistance) { worker, item in
@@ -204,7 +226,7 @@ final class MosaicNoiseReduction {
     /// ``DenoisedMosaic``'s windows do.
     private func runJoint(
         _ planes: [Plane], strips: Int, window: MosaicWindow, input: Input, amount: Float, noiseScales: SIMD16<Float>,
-        assistance: WorkerPool.Assistance?
+        blockStep: DCT4PlaneDenoiser.BlockStep, assistance: WorkerPool.Assistance?
     ) {
         let spaces = UnsafeTransfer(stripWorkspaces)
         let w = UnsafeTransfer(window)
@@ -216,23 +238,24 @@ final class MosaicNoiseReduction {
         // stabilizes itself: mirrored rows past a plane's last row lie within 5 rows of it, so
         // the last band is at least 3 block rows tall; the first band's rows before 0 mirror rows
         // 1…3 of the same band.
-        let first = -((window.y / 2) & 3)
-        let rows = SIMD4(planes[0].rows, planes[1].rows, planes[2].rows, planes[3].rows)
-        let blockRows = (rows.max() - first + 3) / 4
-        let band = 8
-        let whole = max(1, (blockRows + band - 1) / band)
-        let bands = whole > 1 && blockRows - (whole - 1) * band < 3 ? whole - 1 : whole
+        let gridOrigin = -((window.y / 2) & 3)
+        let planeRows = SIMD4(planes[0].rows, planes[1].rows, planes[2].rows, planes[3].rows)
+        let blockRowCount = (planeRows.max() - gridOrigin + 3) / 4
+        let bandHeight = 8
+        let fullBands = max(1, (blockRowCount + bandHeight - 1) / bandHeight)
+        let bands = fullBands > 1 && blockRowCount - (fullBands - 1) * bandHeight < 3 ? fullBands - 1 : fullBands
         // Safety (both loops): an item writes only its own plane strip's workspace (or, for the
-        // first loop, its own rows of its strip's four), and its own plane's samples of its own
-        // strip's columns of the window, which no other item reads (they read the boundaries).
+        // first loop, its own band's rows of its strip's four, and it reads no others), and its
+        // own plane's samples of its own strip's columns of the window, which no other item
+        // reads (they read the boundaries).
         WorkerPool.share(workers: workers, items: strips * bands, assistance: assistance) { _, item in
             let strip = item / bands
-            let b = item % bands
-            let blocks = (b * band)..<(b + 1 == bands ? blockRows : (b + 1) * band)
+            let band = item % bands
+            let blocks = (band * bandHeight)..<(band + 1 == bands ? blockRowCount : (band + 1) * bandHeight)
             let stripSpaces = spaces.value
             for k in 0..<4 {
                 let plane = planes[k]
-                let span = max(0, first + 4 * blocks.lowerBound)..<min(plane.rows, first + 4 * blocks.upperBound)
+                let span = max(0, gridOrigin + 4 * blocks.lowerBound)..<min(plane.rows, gridOrigin + 4 * blocks.upperBound)
                 let workspace = stripSpaces[4 * strip + k]
                 plane.stabilize(
                     strip: strip, rows: span, of: w.value, input: input, into: workspace,
@@ -244,7 +267,7 @@ final class MosaicNoiseReduction {
                 planes[0].stripSpan(strip).count, planes[1].stripSpan(strip).count, planes[2].stripSpan(strip).count,
                 planes[3].stripSpan(strip).count)
             JointCFAPilot.make(
-                blockRows: blocks, first: first, rows: rows, columns: columns, amount: amount,
+                blockRows: blocks, gridOrigin: gridOrigin, rows: planeRows, columns: columns, amount: amount,
                 noiseScales: noiseScales, input: { k, r in UnsafePointer(stripSpaces[4 * strip + k].inputRow(r)) },
                 output: { k, r in stripSpaces[4 * strip + k].pilotRow(r) })
         }
@@ -254,7 +277,7 @@ final class MosaicNoiseReduction {
             let workspace = spaces.value[item]
             workspace.denoise(
                 rows: plane.rows, columns: plane.stripSpan(strip).count, amount: amount, noiseScales: noiseScales,
-                blockStep: .alternate, givenPilot: true)
+                blockStep: blockStep, givenPilot: true)
             plane.writeBack(strip: strip, from: workspace, into: w.value)
         }
     }

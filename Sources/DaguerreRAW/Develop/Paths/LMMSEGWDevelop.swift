@@ -26,7 +26,7 @@ final class LMMSEGWDevelop: ChunkDevelop {
     /// How far beyond a band's rows its develop reads the mosaic: the demosaic's halo, the
     /// noise reduction's (``DenoisedMosaic``) and the noise-reduction window's row alignment
     /// (the highlight stage's reach, 2, lies inside). A streamed band covers it.
-    static let mosaicReach = LMMSEGWDemosaic.halo + MosaicNoiseReduction.halo + 4
+    static let mosaicReach = LMMSEGWDemosaic.halo + MosaicNoiseReduction.largestHalo + 4
     /// Columns demosaicked at a time by one worker (plus the 20-photosite halo each side).
     static let blockColumns = 1024
 
