@@ -214,6 +214,31 @@ enum NoiseScenes {
         #expect(after < 0.5 * before, "squared error \(before) → \(after)")
     }
 
+    /// Denoises the window (x0, y0, x1, y1) of the `width` × `height` linearized mosaic
+    /// `original` on its own and counts the samples of its valid part (``MosaicNoiseReduction/halo(_:)``
+    /// from each cut edge) that differ from the full frame's `full`.
+    static func windowMismatches(
+        _ window: (Int, Int, Int, Int), of original: [Float], width w: Int, height h: Int, against full: [Float],
+        nr: MosaicNoiseReduction, profile: CFANoiseProfile, step: DCT4PlaneDenoiser.BlockStep, pilot: MosaicNoiseReduction.Pilot
+    ) -> Int {
+        let (x0, y0, x1, y1) = window
+        var part = [Float](repeating: 0, count: (x1 - x0) * (y1 - y0))
+        for r in y0..<y1 { for c in x0..<x1 { part[(r - y0) * (x1 - x0) + c - x0] = original[r * w + c] } }
+        part.withUnsafeMutableBufferPointer { b in
+            nr.denoise(
+                MosaicWindow(x: x0, y: y0, width: x1 - x0, height: y1 - y0, stride: x1 - x0, samples: b.baseAddress!), profile: profile,
+                amount: 1, blockStep: step, pilot: pilot)
+        }
+        let m = MosaicNoiseReduction.halo(pilot)
+        var mismatches = 0
+        for r in (y0 == 0 ? 0 : y0 + m)..<(y1 == h ? h : y1 - m) {
+            for c in (x0 == 0 ? 0 : x0 + m)..<(x1 == w ? w : x1 - m) where part[(r - y0) * (x1 - x0) + c - x0] != full[r * w + c] {
+                mismatches += 1
+            }
+        }
+        return mismatches
+    }
+
     @Test(
         "A window of the mosaic denoises bit-identically to the full frame inside its valid part (12 photosites from cut edges); at block step 2 for windows on the grid (rows multiples of 4, columns of 32)",
         arguments: [DCT4PlaneDenoiser.BlockStep.every, .alternate])
@@ -228,23 +253,10 @@ enum NoiseScenes {
             step == .every
             ? [(32, 20, 160, 90), (0, 0, 96, 64), (48, 57, 200, 150), (16, 1, 130, 149), (2032, 30, 4400, 150), (0, 60, 2090, 120)]
             : [(32, 20, 160, 90), (0, 0, 96, 64), (64, 56, 200, 150), (32, 4, 130, 149), (2016, 28, 4400, 150), (0, 60, 2091, 121)]
-        for (x0, y0, x1, y1) in windows {
-            var part = [Float](repeating: 0, count: (x1 - x0) * (y1 - y0))
-            for r in y0..<y1 { for c in x0..<x1 { part[(r - y0) * (x1 - x0) + c - x0] = original[r * w + c] } }
-            part.withUnsafeMutableBufferPointer { b in
-                nr.denoise(
-                    MosaicWindow(x: x0, y: y0, width: x1 - x0, height: y1 - y0, stride: x1 - x0, samples: b.baseAddress!), profile: profile,
-                    amount: 1,
-                    blockStep: step)
-            }
-            let m = MosaicNoiseReduction.halo
-            var mismatches = 0
-            for r in (y0 == 0 ? 0 : y0 + m)..<(y1 == h ? h : y1 - m) {
-                for c in (x0 == 0 ? 0 : x0 + m)..<(x1 == w ? w : x1 - m) where part[(r - y0) * (x1 - x0) + c - x0] != full[r * w + c] {
-                    mismatches += 1
-                }
-            }
-            #expect(mismatches == 0, "window \(x0),\(y0)–\(x1),\(y1): \(mismatches) samples differ from the full frame")
+        for window in windows {
+            let mismatches = Self.windowMismatches(
+                window, of: original, width: w, height: h, against: full, nr: nr, profile: profile, step: step, pilot: .perPlane)
+            #expect(mismatches == 0, "window \(window): \(mismatches) samples differ from the full frame")
         }
     }
 
@@ -261,22 +273,10 @@ enum NoiseScenes {
             (32, 20, 160, 90), (0, 0, 96, 64), (64, 56, 207, 143), (32, 4, 135, h), (2016, 28, w, h), (0, 60, 2095, 127),
             (1024, 0, 3071, 101),
         ].map { ($0.0, $0.1, min($0.2, w), min($0.3, h)) }
-        let m = MosaicNoiseReduction.halo(.jointCFA)
-        for (x0, y0, x1, y1) in windows {
-            var part = [Float](repeating: 0, count: (x1 - x0) * (y1 - y0))
-            for r in y0..<y1 { for c in x0..<x1 { part[(r - y0) * (x1 - x0) + c - x0] = original[r * w + c] } }
-            part.withUnsafeMutableBufferPointer { b in
-                nr.denoise(
-                    MosaicWindow(x: x0, y: y0, width: x1 - x0, height: y1 - y0, stride: x1 - x0, samples: b.baseAddress!), profile: profile,
-                    amount: 1, blockStep: .alternate, pilot: .jointCFA)
-            }
-            var mismatches = 0
-            for r in (y0 == 0 ? 0 : y0 + m)..<(y1 == h ? h : y1 - m) {
-                for c in (x0 == 0 ? 0 : x0 + m)..<(x1 == w ? w : x1 - m) where part[(r - y0) * (x1 - x0) + c - x0] != full[r * w + c] {
-                    mismatches += 1
-                }
-            }
-            #expect(mismatches == 0, "window \(x0),\(y0)–\(x1),\(y1): \(mismatches) samples differ from the full frame")
+        for window in windows {
+            let mismatches = Self.windowMismatches(
+                window, of: original, width: w, height: h, against: full, nr: nr, profile: profile, step: .alternate, pilot: .jointCFA)
+            #expect(mismatches == 0, "window \(window): \(mismatches) samples differ from the full frame")
         }
     }
 
