@@ -110,18 +110,22 @@ enum NoiseScenes {
 
 /// DCT4-2S, the raw noise reduction of pipeline version 3 (SPEC X3).
 @Suite struct NoiseReductionTests {
+    /// The orthonormal 4-point DCT-II in Double, D[u][k] = c_u·cos(π(2k+1)u/8) (c_0 = 1/2, c_u = 1/√2).
+    static let referenceDCT: [[Double]] = (0..<4).map { u in (0..<4).map { k in referenceDCT(u, k) } }
+    private static func referenceDCT(_ u: Int, _ k: Int) -> Double {
+        let c: Double = u == 0 ? 0.5 : 0.5.squareRoot()
+        return c * cos(Double.pi * Double((2 * k + 1) * u) / 8)
+    }
+
+    /// Whole-sample mirroring into `0 ..< n`, written out for the references.
+    static func referenceMirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i }
+
     /// REPORT §3 written out directly, in Double: whole-sample mirror by 3, every 4×4 block
     /// (`step` 1) or the blocks at origins −3, −1, 1, … in each direction (`step` 2: pipeline
     /// version 4, research/noise/scratch/s_stride.py), hard-threshold pilot, Wiener stage.
     static func referenceDenoise(_ plane: [Double], rows: Int, columns: Int, amount: Double, step: Int = 1) -> [Double] {
-        var d = [[Double]](repeating: [0, 0, 0, 0], count: 4)
-        for u in 0..<4 {
-            for k in 0..<4 {
-                let c: Double = u == 0 ? 0.5 : 0.5.squareRoot()
-                d[u][k] = c * cos(Double.pi * Double((2 * k + 1) * u) / 8)
-            }
-        }
-        func mirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i }
+        let d = Self.referenceDCT
+        let mirror = Self.referenceMirror
         func blocks(_ src: [Double], _ body: (Int, Int, [[Double]]) -> Void) {
             for i in Swift.stride(from: -3, to: rows, by: step) {
                 for j in Swift.stride(from: -3, to: columns, by: step) {
@@ -285,11 +289,8 @@ enum NoiseScenes {
     /// cell's Haar transform across the planes, coefficients at or under 2.5 set to 0 except the
     /// sum's DC, and back.
     static func referenceJointPilot(_ planes: [[Double]], rows: [Int], columns: [Int], gridOrigin: Int) -> [[Double]] {
-        var d = [[Double]](repeating: [0, 0, 0, 0], count: 4)
-        for u in 0..<4 {
-            for k in 0..<4 { d[u][k] = (u == 0 ? 0.5 : 0.5.squareRoot()) * cos(Double.pi * Double((2 * k + 1) * u) / 8) }
-        }
-        func mirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : (i >= n ? 2 * (n - 1) - i : i) }
+        let d = Self.referenceDCT
+        let mirror = Self.referenceMirror
         var out = (0..<4).map { [Double](repeating: 0, count: rows[$0] * columns[$0]) }
         var r0 = gridOrigin
         while r0 < rows.max()! {

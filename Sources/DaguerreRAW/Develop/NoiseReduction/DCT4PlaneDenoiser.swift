@@ -45,6 +45,9 @@ final class DCT4PlaneDenoiser {
     static let pad = 3
     /// Stage 1 threshold in units of the noise σ (REPORT §3: flat over 2.3–2.7).
     static let threshold: Float = 2.5
+    /// The first stage's negated threshold −2.5·a·s for the amount `a` and a coefficient's
+    /// noise scale `s`, in this order of operations (s = 1 gives the bits of −2.5·a).
+    @inline(__always) static func negativeThreshold(amount: Float, scale: Float) -> Float { -(threshold * amount * scale) }
     /// Whole-sample distance from an output sample to the farthest input of its plane it
     /// depends on: 3 (pilot) + 3 (Wiener stage). (Version 7's joint pilot reads the other
     /// planes' samples of the same 2×2 cells too: ``MosaicNoiseReduction/halo(_:)``.)
@@ -294,7 +297,7 @@ final class DCT4PlaneDenoiser {
         let noisePower = block + 16
         for t in 0..<16 {
             let scale = noiseScales[t]
-            negativeThreshold[t] = V(repeating: -(Self.threshold * amount * scale))
+            negativeThreshold[t] = V(repeating: Self.negativeThreshold(amount: amount, scale: scale))
             noisePower[t] = V(repeating: amount * amount * (scale * scale))
         }
         if alternate { split.update(repeating: 0, count: s) }

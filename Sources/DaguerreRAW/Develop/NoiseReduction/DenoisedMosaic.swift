@@ -68,9 +68,10 @@ final class DenoisedMosaic {
     }
 
     /// The mosaic window DCT4-2S runs on for final photosites `rows` × `columns` (mosaic
-    /// coordinates, already including the caller's halo).
+    /// coordinates, already including the caller's halo), `reach` (the noise reduction's halo)
+    /// beyond them.
     static func window(
-        rows: Range<Int>, columns: Range<Int>, mosaicWidth w: Int, mosaicHeight h: Int, reach: Int = MosaicNoiseReduction.halo
+        rows: Range<Int>, columns: Range<Int>, mosaicWidth w: Int, mosaicHeight h: Int, reach: Int
     ) -> (x: Int, y: Int, width: Int, height: Int) {
         // Rows start on a multiple of 4 (a plane's even row: version 4's block grid; any even
         // row would do for version 3, whose every block is visited).

@@ -31,9 +31,6 @@ import DaguerreCore
 enum JointCFAPilot {
     typealias V = SIMD8<Float>
 
-    /// Whole-sample mirroring of index `i` into `0 ..< n`: −3 ≤ i ≤ n + 3 and n ≥ 5.
-    @inline(__always) static func mirror(_ i: Int, _ n: Int) -> Int { i < 0 ? -i : (i >= n ? 2 * (n - 1) - i : i) }
-
     /// The pilot of block rows `blockRows` (block row b covers plane rows `gridOrigin + 4b ..<
     /// gridOrigin + 4b + 4`, −3 ≤ `gridOrigin` ≤ 0) of four planes of `rows[k]` × `columns[k]`
     /// samples (each at least 5 × 5, and differing by at most one). `input(k, r)` is plane k's
@@ -54,7 +51,7 @@ enum JointCFAPilot {
             // DC lanes at +∞, for the planes' sum, whose DC is always kept.
             for u in 0..<4 {
                 var l = V()
-                for lane in 0..<8 { l[lane] = -(DCT4PlaneDenoiser.threshold * amount * noiseScales[4 * u + (lane & 3)]) }
+                for lane in 0..<8 { l[lane] = DCT4PlaneDenoiser.negativeThreshold(amount: amount, scale: noiseScales[4 * u + (lane & 3)]) }
                 constants[u] = l
             }
             constants[4] = constants[0]
@@ -79,7 +76,7 @@ enum JointCFAPilot {
                         let start = gridOrigin + 4 * block
                         for k in 0..<4 {
                             for i in 0..<4 {
-                                rowsIn[4 * k + i] = input(k, mirror(start + i, rows[k]))
+                                rowsIn[4 * k + i] = input(k, WholeSampleMirror.index(start + i, rows[k]))
                                 rowsOut[4 * k + i] = start + i >= 0 && start + i < rows[k] ? output(k, start + i) : nil
                             }
                         }

@@ -51,7 +51,7 @@ final class MosaicNoiseReduction {
     /// blocks its plane's pilot reaches, 13 photosites away at most, so 14 (even).
     static func halo(_ pilot: Pilot) -> Int { pilot == .jointCFA ? halo + 2 : halo }
     /// The largest of the halos (for what reads the mosaic around a window).
-    static let largestHalo = halo + 2
+    static let largestHalo = halo(.jointCFA)
 
     /// Plane samples per column strip and the neighbours read on each side (≥ DCT4-2S's reach
     /// of 6). Both are multiples of 16, so strips keep the SIMD lane groups where a full-frame
@@ -91,19 +91,18 @@ final class MosaicNoiseReduction {
         let n = min(max(workers, 1), 8) + 1
         let rows = (maxHeight + 1) / 2
         let columns = (maxWidth + 1) / 2
-        var spaces: [DCT4PlaneDenoiser] = []
-        for _ in 0..<n {
-            spaces.append(
-                try DCT4PlaneDenoiser(maxRows: rows, maxColumns: min(columns, Self.stripColumns + 2 * Self.stripHalo), limits: limits))
+        // Every workspace holds one plane strip: its own columns and the neighbours on each side.
+        func strip(_ count: Int) throws(DaguerreError) -> [DCT4PlaneDenoiser] {
+            var spaces: [DCT4PlaneDenoiser] = []
+            for _ in 0..<count {
+                spaces.append(
+                    try DCT4PlaneDenoiser(maxRows: rows, maxColumns: min(columns, Self.stripColumns + 2 * Self.stripHalo), limits: limits))
+            }
+            return spaces
         }
-        workspaces = spaces
+        workspaces = try strip(n)
         planeRows = rows
-        var stripSpaces: [DCT4PlaneDenoiser] = []
-        for _ in 0..<(4 * max(1, (columns + Self.stripColumns - 1) / Self.stripColumns)) {
-            stripSpaces.append(
-                try DCT4PlaneDenoiser(maxRows: rows, maxColumns: min(columns, Self.stripColumns + 2 * Self.stripHalo), limits: limits))
-        }
-        stripWorkspaces = stripSpaces
+        stripWorkspaces = try strip(4 * max(1, (columns + Self.stripColumns - 1) / Self.stripColumns))
         boundaryCount = max(0, (columns + Self.stripColumns - 1) / Self.stripColumns - 1)
         let floats = 4 * max(1, boundaryCount) * rows * 2 * Self.stripHalo
         boundaries = .allocate(capacity: floats)
@@ -329,10 +328,17 @@ final class MosaicNoiseReduction {
             for r in 0..<rows { stabilize(r, from: end - halo, count: count, of: window, input: input, into: saved + r * 2 * halo) }
         }
 
+        /// The plane columns strip `strip` writes: its own (none for the strip a plane one column
+        /// narrower runs on its neighbours alone under the joint pilot).
+        func ownColumns(_ strip: Int) -> Range<Int> {
+            let start = strip * stripColumns
+            return start..<min(columns, start + stripColumns)
+        }
+
         /// The plane columns strip `strip` reads: its own and up to ``stripHalo`` more on each side.
         func stripSpan(_ strip: Int) -> Range<Int> {
-            let start = strip * stripColumns
-            return max(0, start - stripHalo)..<min(columns, min(columns, start + stripColumns) + stripHalo)
+            let own = ownColumns(strip)
+            return max(0, own.lowerBound - stripHalo)..<min(columns, own.upperBound + stripHalo)
         }
 
         /// Stabilizes strip `strip` into `workspace`'s input rows: its own columns from the
@@ -342,8 +348,8 @@ final class MosaicNoiseReduction {
             left: UnsafeMutablePointer<Float>?, right: UnsafeMutablePointer<Float>?
         ) {
             let halo = stripHalo
-            let start = strip * stripColumns
-            let end = min(columns, start + stripColumns)
+            let own = ownColumns(strip)
+            let (start, end) = (own.lowerBound, own.upperBound)
             let span = stripSpan(strip)
             for r in range ?? 0..<rows {
                 let dst = workspace.inputRow(r)
@@ -355,11 +361,10 @@ final class MosaicNoiseReduction {
 
         /// Writes strip `strip`'s own columns of `workspace`'s result back into the window.
         func writeBack(strip: Int, from workspace: DCT4PlaneDenoiser, into window: MosaicWindow) {
-            let start = strip * stripColumns
-            let end = min(columns, start + stripColumns)
-            let offset = start - stripSpan(strip).lowerBound
+            let own = ownColumns(strip)
+            let offset = own.lowerBound - stripSpan(strip).lowerBound
             for r in 0..<rows {
-                vst.inverse(workspace.outputRow(r) + offset, count: end - start, everyOther: row(r, of: window) + 2 * start)
+                vst.inverse(workspace.outputRow(r) + offset, count: own.count, everyOther: row(r, of: window) + 2 * own.lowerBound)
             }
         }
 

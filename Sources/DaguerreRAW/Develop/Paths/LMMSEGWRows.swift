@@ -55,18 +55,11 @@ enum DemosaicInput {
         }
         let source: Source
 
-        /// Mirrors a coordinate at the mosaic's edges (whole-sample, which keeps the CFA colour).
-        @inline(__always) static func mirrored(_ v: Int, _ size: Int) -> Int {
-            var m = v < 0 ? -v : v
-            if m >= size { m = 2 * (size - 1) - m }
-            return min(max(m, 0), size - 1)
-        }
-
         /// Writes encoded row `y`, columns `x0 ..< x0 + count` (any integers: mirrored) into `dst`.
         @inline(__always) func fill(
             y: Int, x0: Int, count: Int, into dst: UnsafeMutablePointer<Float>, mosaicWidth w: Int, mosaicHeight h: Int
         ) {
-            let my = Self.mirrored(y, h)
+            let my = WholeSampleMirror.index(y, h)
             let end = x0 + count
             switch source {
             case .codes(let src, let table):
@@ -76,9 +69,9 @@ enum DemosaicInput {
                 let lo = min(max(x0, 0), end)
                 let hi = max(min(end, w), lo)
                 @inline(__always) func put(_ x: Int, from mx: Int) { dst[x - x0] = table[(py | (mx & 1)) << 16 | Int(line[mx])] }
-                for x in x0..<lo { put(x, from: Self.mirrored(x, w)) }
+                for x in x0..<lo { put(x, from: WholeSampleMirror.index(x, w)) }
                 for x in lo..<hi { put(x, from: x) }
-                for x in hi..<end { put(x, from: Self.mirrored(x, w)) }
+                for x in hi..<end { put(x, from: WholeSampleMirror.index(x, w)) }
             case .window(let window, let gains, let curve):
                 let line = window.samples + min(max(my - window.y, 0), window.height - 1) * window.width
                 let gy = (my & 1) << 1
@@ -92,7 +85,7 @@ enum DemosaicInput {
                 let lo = min(max(x0, max(0, window.x)), end)
                 let hi = max(min(end, min(w, window.x + window.width)), lo)
                 func edge(_ x: Int) {
-                    let mx = Self.mirrored(x, w)
+                    let mx = WholeSampleMirror.index(x, w)
                     let wx = min(max(mx - window.x, 0), window.width - 1)
                     dst[x - x0] = encode(line[wx] * gains[gy | (mx & 1)])
                 }
